@@ -1,0 +1,101 @@
+# ftv: a verifier for live code patching.
+#   make demo   install missing packages, build, run the main job on the bundled corpus
+#   make check  install missing packages, build, run the whole test suite
+#   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench  throughput and overhead figures (never part of check)
+
+PYTHON  ?= /usr/bin/python3
+CC      ?= gcc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CROSS_AARCH64 ?= aarch64-linux-gnu-
+CROSS_RISCV64 ?= riscv64-linux-gnu-
+
+BUILD := build
+ifeq ($(SANITIZE),1)
+BUILD := build/san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
+
+PKGS := unicorn capstone check liblzma
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -I. $(PKG_CFLAGS) $(SANFLAGS) -MMD -MP
+LDFLAGS += $(SANFLAGS)
+LDLIBS  += $(PKG_LIBS) -lm -lpthread
+
+# Library code: everything but the command front end and the tests.
+LIB_DIRS := util encoders sim executor patcher
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+CMD_SRC  := $(wildcard tools/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+
+FTV       := $(BUILD)/ftv
+FTV_TESTS := $(BUILD)/ftv-tests
+
+.PHONY: all deps demo check test install clean bench
+.DEFAULT_GOAL := all
+
+all: $(FTV) $(FTV_TESTS)
+
+# Debian packages the project needs, installed only when missing.
+DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev \
+	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
+	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
+	python3 python3-pyelftools xz-utils gnuplot-nox
+deps:
+	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
+	missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing:" $$missing; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: all packages present"; fi
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libftv.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# Objects are linked whole (not through the archive) because commands and
+# test suites register themselves from constructors.
+$(FTV): $(CMD_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(FTV_TESTS): $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Fragments add build products (corpus objects, vectors, trampolines) and
+# append prerequisites of the test run to CHECK_DEPS.
+CHECK_DEPS :=
+DEMO_DEPS :=
+-include $(sort $(wildcard mk/*.mk))
+
+test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
+	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) $(FTV_TESTS)
+
+check: deps
+	$(MAKE) test
+
+demo: deps
+	$(MAKE) $(FTV) $(DEMO_DEPS)
+	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
+
+install: $(FTV)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(FTV) $(DESTDIR)$(PREFIX)/bin/ftv
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -1,0 +1,96 @@
+/* The single Check runner: every registered suite, one summary line. A suite
+ * name given as argv[1] (or CK_RUN_SUITE) runs just that suite. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static struct ftv_suite *suites;
+
+void ftv_suite_register(struct ftv_suite *s)
+{
+	struct ftv_suite **p = &suites;
+
+	while (*p && strcmp((*p)->name, s->name) < 0)
+		p = &(*p)->next;
+	s->next = *p;
+	*p = s;
+}
+
+const char *ftv_test_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	ck_assert_msg(v && *v, "environment variable %s is not set", name);
+	return v;
+}
+
+void ftv_test_path(char *buf, size_t n, const char *env, const char *rel)
+{
+	snprintf(buf, n, "%s/%s", ftv_test_env(env), rel);
+}
+
+int ftv_test_run(char *const argv[], char **out)
+{
+	int fds[2], status;
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	pid_t pid;
+	ssize_t r;
+
+	ck_assert(buf && pipe(fds) == 0);
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((r = read(fds[0], buf + len, cap - len - 1)) > 0) {
+		len += r;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			ck_assert(buf);
+		}
+	}
+	close(fds[0]);
+	buf[len] = 0;
+	waitpid(pid, &status, 0);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr = NULL;
+	const char *only = argc > 1 ? argv[1] : getenv("CK_RUN_SUITE");
+	int failed;
+
+	for (struct ftv_suite *s = suites; s; s = s->next) {
+		if (only && strcmp(only, s->name))
+			continue;
+		if (!sr)
+			sr = srunner_create(s->make());
+		else
+			srunner_add_suite(sr, s->make());
+	}
+	if (!sr) {
+		fprintf(stderr, "ftv-tests: no suite named '%s'\n", only ? only : "");
+		return 2;
+	}
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

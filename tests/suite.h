@@ -1,0 +1,34 @@
+/* Every test file under tests/ registers its Check suite(s) with FTV_SUITE; the one
+ * runner (tests/check_main.c) runs them all. Environment for tests:
+ *   FTV        path of the built ftv binary (for command-line tests)
+ *   FTV_BUILD  the build directory (corpus objects, generated vectors)
+ *   FTV_TOP    the source tree */
+#ifndef FTV_TESTS_SUITE_H
+#define FTV_TESTS_SUITE_H
+
+#include <check.h>
+
+struct ftv_suite {
+	const char *name;
+	Suite *(*make)(void);
+	struct ftv_suite *next;
+};
+
+void ftv_suite_register(struct ftv_suite *s);
+
+#define FTV_SUITE(NAME, FN)                                                    \
+	static struct ftv_suite ftv_suite_##NAME = { #NAME, FN, 0 };           \
+	__attribute__((constructor)) static void ftv_suite_reg_##NAME(void)    \
+	{                                                                      \
+		ftv_suite_register(&ftv_suite_##NAME);                         \
+	}
+
+/* Helpers shared by tests. */
+const char *ftv_test_env(const char *name); /* aborts the test if unset */
+/* Runs argv (NULL-terminated) capturing stdout+stderr into *out (malloc'd,
+ * NUL-terminated); returns the exit status, or -1 if it did not exit. */
+int ftv_test_run(char *const argv[], char **out);
+/* Path under a directory named by an environment variable. */
+void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
+
+#endif
