@@ -1,0 +1,96 @@
+/* A plan: what one ftrace update does to memory, as a sequence of primitive
+ * steps. Arch backends (patcher/) produce plans; the executor applies them,
+ * interleaving each step with the instructions of the running CPUs. This is
+ * the only interface between the two: the patcher never calls Unicorn and
+ * the executor never decides what to patch.
+ *
+ * Semantics of each step, as the executor must model them (Arm ARM B2.2.5
+ * "Concurrent modification and execution of instructions", and the kernel's
+ * aarch64_insn_patch_text_nosync / ftrace_modify_code):
+ *
+ *   PLAN_WRITE_INSN   one single-copy-atomic 32-bit store of an instruction
+ *                     word at addr (4-byte aligned). With validate set, the
+ *                     word is first read (a coherent data read) and compared
+ *                     with `old`; on mismatch nothing is written and the plan
+ *                     stops with an ftrace_bug-style failure for `rec`.
+ *   PLAN_WRITE_DATA64 a 64-bit data store (the CALL_OPS literal). Single-copy
+ *                     atomic only when addr is 8-byte aligned; otherwise two
+ *                     32-bit stores that another CPU may observe torn.
+ *                     validate/old as for PLAN_WRITE_INSN.
+ *   PLAN_CACHE_CLEAN  DC CVAU over [addr, addr+len): clean to the point of
+ *                     unification.
+ *   PLAN_ICACHE_INVAL IC IVAU over [addr, addr+len).
+ *   PLAN_DSB          DSB ISH by the patching CPU.
+ *   PLAN_DMB          DMB ISH (orders the patcher's earlier data stores
+ *                     before later stores, e.g. literal before BL).
+ *   PLAN_ISB          ISB on the patching CPU itself.
+ *   PLAN_SYNC_ALL     IPI to every CPU: each performs a context
+ *                     synchronisation event before running on
+ *                     (kick_all_cpus_sync / smp_call_function).
+ *   PLAN_QUIESCE      wait until every CPU has passed a quiescent point
+ *                     (synchronize_rcu_tasks): no CPU is still inside code or
+ *                     data that was reachable before this step.
+ *   PLAN_FREE         the memory [addr, addr+len) (an ops, a trampoline) is
+ *                     freed: the executor poisons it so later use is seen.
+ *   PLAN_STOP_MACHINE every other CPU is parked at a quiescent point from
+ *                     this step until the matching PLAN_RESUME_MACHINE.
+ *   PLAN_RESUME_MACHINE
+ */
+#ifndef FTV_PATCHER_PLAN_H
+#define FTV_PATCHER_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum plan_op {
+	PLAN_WRITE_INSN,
+	PLAN_WRITE_DATA64,
+	PLAN_CACHE_CLEAN,
+	PLAN_ICACHE_INVAL,
+	PLAN_DSB,
+	PLAN_DMB,
+	PLAN_ISB,
+	PLAN_SYNC_ALL,
+	PLAN_QUIESCE,
+	PLAN_FREE,
+	PLAN_STOP_MACHINE,
+	PLAN_RESUME_MACHINE,
+};
+
+struct plan_step {
+	enum plan_op op;
+	uint64_t addr;
+	uint64_t len;      /* CACHE_CLEAN, ICACHE_INVAL, FREE */
+	uint64_t old, new; /* WRITE_*: expected old value, value written */
+	int validate;      /* WRITE_*: compare with old before writing */
+	int rec;           /* the ftrace record this step serves, or -1 */
+	const char *what;  /* static text for reports: "make_call: BL" */
+};
+
+struct plan {
+	struct plan_step *steps;
+	size_t n, cap;
+};
+
+void plan_init(struct plan *p);
+void plan_free(struct plan *p);
+void plan_reset(struct plan *p); /* n = 0, keeps the memory */
+/* Appends a copy of *s; returns 0, or -1 when out of memory. */
+int plan_push(struct plan *p, const struct plan_step *s);
+int plan_append(struct plan *dst, const struct plan *src);
+
+/* Shorthands, each returning plan_push's result. */
+int plan_write_insn(struct plan *p, uint64_t addr, uint32_t old, uint32_t new,
+		    int validate, int rec, const char *what);
+int plan_write_data64(struct plan *p, uint64_t addr, uint64_t old,
+		      uint64_t new, int validate, int rec, const char *what);
+/* DC CVAU; DSB ISH; IC IVAU; DSB ISH over [addr, addr+len): what
+ * caches_clean_inval_pou does after a text write. */
+int plan_cache_sync(struct plan *p, uint64_t addr, uint64_t len, int rec);
+int plan_simple(struct plan *p, enum plan_op op, int rec, const char *what);
+int plan_free_mem(struct plan *p, uint64_t addr, uint64_t len, int rec,
+		  const char *what);
+
+const char *plan_op_name(enum plan_op op);
+
+#endif
