@@ -1,0 +1,80 @@
+/* The layout of ftrace's structures in EMULATED memory, shared by the host
+ * side (patcher/, checkers) and the aarch64 trampolines and tracers
+ * (trampolines/*.S, trampolines/*.c compiled for aarch64). #defines only, so
+ * that assembly can include it.
+ *
+ * struct ftv_ops mirrors the fields of the kernel's struct ftrace_ops that a
+ * trampoline reads: ftrace_caller recovers an ops pointer from the CALL_OPS
+ * literal and calls ops->func(ip, parent_ip, ops, fregs), or branches to
+ * ops->direct_call (arm64 entry-ftrace.S, DYNAMIC_FTRACE_WITH_DIRECT_CALLS).
+ * The list func walks FTV_OPS_NEXT from the list head, testing each ops'
+ * filter/notrace tables (sorted u64 arrays of record ips) like
+ * ftrace_ops_test(). */
+#ifndef FTV_PATCHER_FTRACE_ABI_H
+#define FTV_PATCHER_FTRACE_ABI_H
+
+/* struct ftv_ops */
+#define FTV_OPS_FUNC        0x00 /* tracer: func(ip, parent_ip, ops, fregs) */
+#define FTV_OPS_DIRECT_CALL 0x08 /* direct trampoline, or 0 */
+#define FTV_OPS_FLAGS       0x10 /* FTV_OPS_FL_* */
+#define FTV_OPS_PRIVATE     0x18
+#define FTV_OPS_NEXT        0x20 /* next ops on the list, or 0 */
+#define FTV_OPS_FILTER      0x28 /* sorted u64 ips; 0 = trace everything */
+#define FTV_OPS_NFILTER     0x30
+#define FTV_OPS_NOTRACE     0x38 /* sorted u64 ips never traced */
+#define FTV_OPS_NNOTRACE    0x40
+#define FTV_OPS_TRAMP       0x48 /* own trampoline (seed 003), or 0 */
+#define FTV_OPS_ID          0x50 /* small integer naming the ops in logs */
+#define FTV_OPS_SIZE        0x60
+#define FTV_OPS_ALIGN       0x40
+
+/* Flags as the trampolines see them. */
+#define FTV_OPS_FL_SAVE_REGS 0x1
+#define FTV_OPS_FL_RECURSION 0x2
+#define FTV_OPS_FL_STUB      0x4
+#define FTV_OPS_FL_DIRECT    0x8
+#define FTV_OPS_FL_GRAPH     0x10
+
+/* struct ftv_fregs: what ftrace_caller saves on the stack and passes as the
+ * fourth argument (the arm64 ftrace_regs: x0-x8, fp, lr, sp, pc). A direct
+ * call is requested by storing a non-zero address at FTV_FREGS_DIRECT_TRAMP
+ * (arm64: FREGS_DIRECT_TRAMP). */
+#define FTV_FREGS_X0           0x00 /* x0..x8 at 8-byte steps */
+#define FTV_FREGS_FP           0x48
+#define FTV_FREGS_LR           0x50
+#define FTV_FREGS_SP           0x58
+#define FTV_FREGS_PC           0x60
+#define FTV_FREGS_DIRECT_TRAMP 0x68
+#define FTV_FREGS_SIZE         0x70
+
+/* Per-CPU area, its base in TPIDR_EL1 (set by the executor for each CPU, as
+ * the kernel keeps its per-CPU offset there). Tracers append records to a
+ * ring in it. */
+#define FTV_PCPU_CPU        0x00 /* this CPU's number */
+#define FTV_PCPU_LOG_HEAD   0x08 /* records written so far (monotonic) */
+#define FTV_PCPU_LOG_CAP    0x10 /* capacity in records */
+#define FTV_PCPU_LOG        0x18 /* address of the record array */
+#define FTV_PCPU_GRAPH_SP   0x20 /* function-graph return stack depth */
+#define FTV_PCPU_GRAPH      0x28 /* address of the return stack array */
+#define FTV_PCPU_SIZE       0x40
+
+/* One tracer log record. */
+#define FTV_LOG_KIND        0x00 /* FTV_LOG_* */
+#define FTV_LOG_IP          0x08
+#define FTV_LOG_PARENT_IP   0x10
+#define FTV_LOG_OPS         0x18
+#define FTV_LOG_FUNC        0x20 /* the tracer function that ran */
+#define FTV_LOG_RETVAL      0x28 /* graph return events */
+#define FTV_LOG_SIZE        0x30
+
+#define FTV_LOG_ENTRY       1 /* a function tracer call */
+#define FTV_LOG_GRAPH_ENTRY 2
+#define FTV_LOG_GRAPH_RET   3
+#define FTV_LOG_DIRECT      4 /* a direct trampoline ran */
+
+/* Function-graph return stack entry (per CPU). */
+#define FTV_GRAPH_RET       0x00 /* the original return address */
+#define FTV_GRAPH_FUNC      0x08
+#define FTV_GRAPH_SIZE      0x10
+
+#endif
