@@ -82,7 +82,7 @@ DEMO_DEPS :=
 -include $(sort $(wildcard mk/*.mk))
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
-	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) $(FTV_TESTS)
+	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
 
 check: deps
 	$(MAKE) test
