@@ -1,6 +1,6 @@
 /* The layout of ftrace's structures in EMULATED memory, shared by the host
  * side (patcher/, checkers) and the aarch64 trampolines and tracers
- * (trampolines/*.S, trampolines/*.c compiled for aarch64). #defines only, so
+ * (the .S and .c files under trampolines/, built for aarch64). #defines only, so
  * that assembly can include it.
  *
  * struct ftv_ops mirrors the fields of the kernel's struct ftrace_ops that a
