@@ -1,0 +1,169 @@
+/*
+ * Tracer functions and the C half of the trampolines, compiled for aarch64
+ * (freestanding, never instrumented) and loaded into the emulated kernel
+ * text next to entry-*.S. Every tracer appends a record (cpu, ip, parent_ip,
+ * ops, func) to its CPU's log, found through TPIDR_EL1 as the kernel finds
+ * its per-CPU offset; the host-side checkers read the logs.
+ */
+#include "patcher/ftrace_abi.h"
+
+typedef unsigned long u64;
+
+#define FTV_GRAPH_DEPTH 64
+
+#define FIELD(base, off) (*(volatile u64 *)((u64)(base) + (off)))
+
+/* Head of the registered ops list that the list func walks (the kernel's
+ * ftrace_ops_list); written by the patcher through plan steps. */
+u64 ftv_ops_list;
+
+static inline u64 this_cpu_area(void)
+{
+	u64 p;
+
+	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(p));
+	return p;
+}
+
+static void log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
+		       u64 retval)
+{
+	u64 pcpu = this_cpu_area();
+	u64 head = FIELD(pcpu, FTV_PCPU_LOG_HEAD);
+	u64 cap = FIELD(pcpu, FTV_PCPU_LOG_CAP);
+	u64 rec;
+
+	if (!cap)
+		return;
+	rec = FIELD(pcpu, FTV_PCPU_LOG) + (head % cap) * FTV_LOG_SIZE;
+	FIELD(rec, FTV_LOG_IP) = ip;
+	FIELD(rec, FTV_LOG_PARENT_IP) = parent_ip;
+	FIELD(rec, FTV_LOG_OPS) = op;
+	FIELD(rec, FTV_LOG_FUNC) = func;
+	FIELD(rec, FTV_LOG_RETVAL) = retval;
+	FIELD(rec, FTV_LOG_KIND) = kind;
+	/* the record is complete before it is counted */
+	__asm__ volatile("" ::: "memory");
+	FIELD(pcpu, FTV_PCPU_LOG_HEAD) = head + 1;
+}
+
+/* Two distinct tracers, so that a check can tell which func ran for which
+ * ops (the func called must belong to the ops recovered). */
+void ftv_tracer_a(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)fregs;
+	log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_a, 0);
+}
+
+void ftv_tracer_b(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)fregs;
+	log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_b, 0);
+}
+
+/* ftrace_ops_test(): traced when the filter is empty or holds ip, and the
+ * notrace table does not. Tables are sorted arrays of record ips. */
+static int table_has(u64 table, u64 n, u64 ip)
+{
+	u64 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+		u64 v = FIELD(table, mid * 8);
+
+		if (v == ip)
+			return 1;
+		if (v < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int ops_test(u64 op, u64 ip)
+{
+	u64 nf = FIELD(op, FTV_OPS_NFILTER), nn = FIELD(op, FTV_OPS_NNOTRACE);
+
+	if (nf && !table_has(FIELD(op, FTV_OPS_FILTER), nf, ip))
+		return 0;
+	if (nn && table_has(FIELD(op, FTV_OPS_NOTRACE), nn, ip))
+		return 0;
+	return 1;
+}
+
+typedef void (*ftrace_func_t)(u64 ip, u64 parent_ip, u64 op, u64 fregs);
+
+/* The func of ftrace_list_ops: every registered ops whose filters match. */
+void ftrace_ops_list_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)op;
+	for (u64 o = ftv_ops_list; o; o = FIELD(o, FTV_OPS_NEXT)) {
+		if (FIELD(o, FTV_OPS_FLAGS) & FTV_OPS_FL_STUB)
+			continue;
+		if (!ops_test(o, ip))
+			continue;
+		((ftrace_func_t)FIELD(o, FTV_OPS_FUNC))(ip, parent_ip, o, fregs);
+	}
+}
+
+/* The func of a direct ops reached through the list: ask ftrace_caller to
+ * go to the direct trampoline once the registers are restored. */
+void ftv_call_direct_funcs(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)ip;
+	(void)parent_ip;
+	if (fregs)
+		FIELD(fregs, FTV_FREGS_DIRECT_TRAMP) = FIELD(op, FTV_OPS_DIRECT_CALL);
+}
+
+void ftv_direct_log(u64 ip, u64 parent_ip)
+{
+	log_record(FTV_LOG_DIRECT, ip, parent_ip, 0, 0, 0);
+}
+
+extern char return_to_handler[];
+
+/* prepare_ftrace_return(): remember the real return address, log the entry
+ * and make the traced function return through return_to_handler. */
+void ftv_prepare_return(u64 parent_slot, u64 ip)
+{
+	u64 pcpu = this_cpu_area();
+	u64 depth = FIELD(pcpu, FTV_PCPU_GRAPH_SP);
+	u64 stack = FIELD(pcpu, FTV_PCPU_GRAPH);
+	u64 parent = FIELD(parent_slot, 0);
+
+	if (!stack || depth >= FTV_GRAPH_DEPTH)
+		return;
+	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_RET) = parent;
+	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_FUNC) = ip;
+	FIELD(pcpu, FTV_PCPU_GRAPH_SP) = depth + 1;
+	log_record(FTV_LOG_GRAPH_ENTRY, ip, parent, 0, 0, 0);
+	FIELD(parent_slot, 0) = (u64)return_to_handler;
+}
+
+/* The func of the function-graph ops in the CALL_OPS / ARGS schemes: the
+ * traced function's return address is fregs->lr. */
+void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)parent_ip;
+	(void)op;
+	if (fregs)
+		ftv_prepare_return(fregs + FTV_FREGS_LR, ip);
+}
+
+/* ftrace_return_to_handler(): pop, log the exit with the return value, and
+ * hand back the real return address. */
+u64 ftv_return_to_handler(u64 retval, u64 fp)
+{
+	u64 pcpu = this_cpu_area();
+	u64 depth = FIELD(pcpu, FTV_PCPU_GRAPH_SP) - 1;
+	u64 stack = FIELD(pcpu, FTV_PCPU_GRAPH);
+	u64 ret = FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_RET);
+	u64 func = FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_FUNC);
+
+	(void)fp;
+	FIELD(pcpu, FTV_PCPU_GRAPH_SP) = depth;
+	log_record(FTV_LOG_GRAPH_RET, func, ret, 0, 0, retval);
+	return ret;
+}
