@@ -7,7 +7,7 @@ TRAMP_CC    := $(CROSS_AARCH64)gcc
 TRAMP_FLAGS := -I. -O2 -ffreestanding -fno-stack-protector -mgeneral-regs-only \
 	-fno-asynchronous-unwind-tables -fno-pic -mbranch-protection=none -Wall -Werror
 TRAMP_OBJS  := $(addprefix $(TRAMP_DIR)/,entry-callops.o entry-args.o entry-mcount.o \
-	graph.o ops-tramp.o direct.o tracers.o)
+	graph.o ops-tramp.o direct.o tracers.o workload.o)
 
 .PHONY: trampolines
 trampolines: $(TRAMP_OBJS)

@@ -71,10 +71,29 @@
 #define FTV_LOG_GRAPH_ENTRY 2
 #define FTV_LOG_GRAPH_RET   3
 #define FTV_LOG_DIRECT      4 /* a direct trampoline ran */
+#define FTV_LOG_BADRET      5 /* a workload call returned something else
+				 than untraced: IP = function, PARENT_IP =
+				 expected, RETVAL = actual */
 
 /* Function-graph return stack entry (per CPU). */
 #define FTV_GRAPH_RET       0x00 /* the original return address */
 #define FTV_GRAPH_FUNC      0x08
 #define FTV_GRAPH_SIZE      0x10
+
+/* A CPU's workload (trampolines/workload.c): a table of calls it makes
+ * over and over, passing through ftv_quiescent() (its quiescent point, the
+ * model of a task switch for synchronize_rcu_tasks) between rounds. */
+#define FTV_WORK_CALLS      0x00 /* address of the struct ftv_call array */
+#define FTV_WORK_NCALLS     0x08
+#define FTV_WORK_ROUNDS     0x10 /* rounds to run, 0 = until stopped */
+#define FTV_WORK_DONE       0x18 /* rounds completed */
+#define FTV_WORK_CALIBRATE  0x20 /* 1: record results as expectations */
+#define FTV_WORK_BADRET     0x28 /* calls whose result differed */
+#define FTV_WORK_SIZE       0x30
+
+#define FTV_CALL_FN         0x00
+#define FTV_CALL_ARG0       0x08 /* three arguments */
+#define FTV_CALL_EXPECT     0x20
+#define FTV_CALL_SIZE       0x28
 
 #endif
