@@ -1,0 +1,299 @@
+#include "patcher/arm64.h"
+
+#include <string.h>
+
+#include "encoders/a64.h"
+
+#define A64_MOV_X9_LR_DESC "mov x9, x30"
+
+static const char *const mutant_names[ARM64_MUT_COUNT] = {
+	[ARM64_MUT_NONE] = "none",
+	[ARM64_MUT_BL_BEFORE_LITERAL] = "bl-before-literal",
+	[ARM64_MUT_SKIP_LITERAL_ON_MODIFY] = "skip-literal-on-modify",
+	[ARM64_MUT_MISALIGNED_LITERAL] = "misaligned-literal",
+	[ARM64_MUT_LIVE_MOV_PATCH] = "live-mov-patch",
+	[ARM64_MUT_NO_RANGE_CHECK] = "no-range-check",
+};
+
+const char *arm64_mutant_name(enum arm64_mutant m)
+{
+	return (unsigned)m < ARM64_MUT_COUNT ? mutant_names[m] : "?";
+}
+
+int arm64_mutant_parse(const char *name)
+{
+	for (int i = 0; i < ARM64_MUT_COUNT; i++)
+		if (!strcmp(name, mutant_names[i]))
+			return i;
+	return -1;
+}
+
+int arm64_bl_in_range(uint64_t pc, uint64_t target)
+{
+	int64_t off = (int64_t)(target - pc);
+
+	return !(off & 3) && off >= -(128LL << 20) && off < (128LL << 20);
+}
+
+int arm64_site_usable(const struct arm64_ftrace *a, const struct ftrace_site *s,
+		      struct ftv_err *err)
+{
+	if (s->kind == FTRACE_SITE_CALL_OPS && (s->literal & 7) &&
+	    a->mutant != ARM64_MUT_MISALIGNED_LITERAL)
+		return ftv_errf(err, "Misaligned patch-site");
+	return 0;
+}
+
+/* ftrace_find_callable_addr(): the address a BL at the site really
+ * targets. Out of BL range, a CALL_OPS site calls ftrace_caller, which
+ * branches through ops->direct_call (the core passes the direct ops as the
+ * literal); otherwise the module's ftrace PLT, which leads to
+ * ftrace_caller. */
+static int callable_addr(const struct arm64_ftrace *a,
+			 const struct ftrace_site *s, uint64_t target,
+			 uint64_t *out, struct ftv_err *err)
+{
+	if (arm64_bl_in_range(s->ip, target) ||
+	    a->mutant == ARM64_MUT_NO_RANGE_CHECK) {
+		*out = target;
+		return 0;
+	}
+	if (s->literal && target != a->ftrace_caller &&
+	    arm64_bl_in_range(s->ip, a->ftrace_caller)) {
+		*out = a->ftrace_caller;
+		return 0;
+	}
+	if (s->plt && arm64_bl_in_range(s->ip, s->plt)) {
+		*out = s->plt;
+		return 0;
+	}
+	return ftv_errf(err, "no module PLT in BL range for target 0x%llx "
+			"(site 0x%llx)", (unsigned long long)target,
+			(unsigned long long)s->ip);
+}
+
+/* The BL word at the site for target. The no-range-check mutant keeps the
+ * low 26 bits of an out-of-range offset: the truncated branch that the real
+ * encoder refuses to produce. */
+static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
+		     uint64_t target, uint32_t *word, struct ftv_err *err)
+{
+	uint64_t addr = 0;
+
+	if (callable_addr(a, s, target, &addr, err))
+		return -1;
+	if (a->mutant == ARM64_MUT_NO_RANGE_CHECK &&
+	    !arm64_bl_in_range(s->ip, addr)) {
+		*word = 0x94000000u | (uint32_t)(((addr - s->ip) >> 2) & 0x03ffffffu);
+		return 0;
+	}
+	return a64_gen_branch(s->ip, addr, 1, word, err);
+}
+
+/* aarch64_insn_patch_text_nosync(): one validated word, then
+ * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
+ * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
+ * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
+ * a NOP or a BL, which the Arm ARM allows to change under execution. */
+static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
+		      uint32_t new, const char *what, struct ftv_err *err)
+{
+	if (plan_write_insn(p, addr, old, new, 1, -1, what) ||
+	    plan_cache_sync(p, addr, 4, -1) ||
+	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(err, "out of memory building a plan");
+	return 0;
+}
+
+/* aarch64_insn_write_literal_u64(): a single 64-bit store through the
+ * fixmap; unmapping it again flushes the TLB entry, which ends in DSB ISH,
+ * so the literal is visible before the branch that follows it is written. */
+static int write_literal(const struct arm64_ftrace *a,
+			 const struct ftrace_site *s, uint64_t ops,
+			 const char *what, struct plan *p, struct ftv_err *err)
+{
+	(void)a;
+	if (!s->literal)
+		return 0;
+	if (plan_write_data64(p, s->literal, 0, ops, 0, -1, what) ||
+	    plan_simple(p, PLAN_DSB, -1, "dsb ish (fixmap unmap)"))
+		return ftv_errf(err, "out of memory building a plan");
+	return 0;
+}
+
+static uint32_t mov_x9_lr(void)
+{
+	uint32_t w = 0;
+
+	a64_gen_mov_reg(9, 30, &w, NULL);
+	return w;
+}
+
+/* ftrace_init_nop(): runs at boot or module load, before any CPU can run
+ * the site. CALL_OPS: literal = ftrace_nop_ops, then NOP -> MOV X9, LR at
+ * the word before the patched one (MOV is not on the Arm ARM's list of
+ * instructions that may change under execution: it is written only here). */
+static int init_nop(void *ctx, const struct ftrace_site *s, uint64_t ops,
+		    struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+
+	if (s->kind == FTRACE_SITE_MCOUNT) {
+		uint32_t bl;
+
+		if (a64_gen_branch(s->ip, a->mcount, 1, &bl, e))
+			return -1;
+		return patch_word(p, s->ip, bl, a64_gen_nop(),
+				  "init_nop: bl _mcount -> nop", e);
+	}
+	if (write_literal(a, s, ops, "init_nop: ops literal = ftrace_nop_ops", p, e))
+		return -1;
+	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH)
+		return 0; /* deferred to make_call: the bug */
+	return patch_word(p, s->ip - 4, a64_gen_nop(), mov_x9_lr(),
+			  "init_nop: nop -> " A64_MOV_X9_LR_DESC, e);
+}
+
+/* ftrace_make_call(): the ops first, so a CPU that takes the new BL finds
+ * the right ops; then NOP -> BL. */
+static int make_call(void *ctx, const struct ftrace_site *s, uint64_t target,
+		     uint64_t ops, struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	uint32_t bl;
+
+	if (call_word(a, s, target, &bl, e))
+		return -1;
+	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH && s->kind != FTRACE_SITE_MCOUNT &&
+	    patch_word(p, s->ip - 4, a64_gen_nop(), mov_x9_lr(),
+		       "make_call: nop -> " A64_MOV_X9_LR_DESC " (live)", e))
+		return -1;
+	if (a->mutant == ARM64_MUT_BL_BEFORE_LITERAL) {
+		if (patch_word(p, s->ip, a64_gen_nop(), bl, "make_call: nop -> bl", e))
+			return -1;
+		return write_literal(a, s, ops, "make_call: ops literal", p, e);
+	}
+	if (write_literal(a, s, ops, "make_call: ops literal", p, e))
+		return -1;
+	return patch_word(p, s->ip, a64_gen_nop(), bl, "make_call: nop -> bl", e);
+}
+
+/* ftrace_make_nop(): the literal goes back to ftrace_nop_ops first, so a CPU
+ * still taking the old BL calls a harmless ops rather than one about to be
+ * freed; then BL -> NOP. */
+static int make_nop(void *ctx, const struct ftrace_site *s, uint64_t old_target,
+		    uint64_t ops, struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	uint32_t bl;
+
+	if (call_word(a, s, old_target, &bl, e))
+		return -1;
+	if (write_literal(a, s, ops, "make_nop: ops literal = ftrace_nop_ops", p, e))
+		return -1;
+	return patch_word(p, s->ip, bl, a64_gen_nop(), "make_nop: bl -> nop", e);
+}
+
+/* ftrace_modify_call(): literal, then BL -> BL', rewritten even when the
+ * target is unchanged (only the ops changed). */
+static int modify_call(void *ctx, const struct ftrace_site *s,
+		       uint64_t old_target, uint64_t new_target, uint64_t ops,
+		       struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	uint32_t old_bl, new_bl;
+
+	if (call_word(a, s, old_target, &old_bl, e) ||
+	    call_word(a, s, new_target, &new_bl, e))
+		return -1;
+	if (a->mutant != ARM64_MUT_SKIP_LITERAL_ON_MODIFY &&
+	    write_literal(a, s, ops, "modify_call: ops literal", p, e))
+		return -1;
+	return patch_word(p, s->ip, old_bl, new_bl, "modify_call: bl -> bl", e);
+}
+
+/* ftrace_update_ftrace_func(): the global tracer call inside ftrace_caller
+ * (seed 004 writes it without validation: the old word is whatever the
+ * previous update left). */
+static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
+			      struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	uint32_t bl;
+
+	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
+		return ftv_err_prefix(e, "ftrace_call");
+	if (plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
+			    "update_ftrace_func: ftrace_call -> bl func") ||
+	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
+	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* ftrace_modify_graph_caller(): ftrace_graph_call NOP <-> B
+ * ftrace_graph_caller, validated. */
+static int modify_graph_caller(void *ctx, int enable, struct plan *p,
+			       struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	uint32_t b, nop = a64_gen_nop();
+
+	if (a64_gen_branch(a->ftrace_graph_call, a->ftrace_graph_caller, 0, &b, e))
+		return ftv_err_prefix(e, "ftrace_graph_call");
+	if (enable)
+		return patch_word(p, a->ftrace_graph_call, nop, b,
+				  "graph: ftrace_graph_call nop -> b", e);
+	return patch_word(p, a->ftrace_graph_call, b, nop,
+			  "graph: ftrace_graph_call b -> nop", e);
+}
+
+/* The 2014 scheme and the ARGS scheme before CALL_OPS ran code updates
+ * under stop_machine() (the default arch_ftrace_update_code). */
+static int stop_machine_prepare(void *ctx, struct plan *p, struct ftv_err *e)
+{
+	(void)ctx;
+	if (plan_simple(p, PLAN_STOP_MACHINE, -1, "stop_machine"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+static int stop_machine_post(void *ctx, struct plan *p, struct ftv_err *e)
+{
+	(void)ctx;
+	if (plan_simple(p, PLAN_RESUME_MACHINE, -1, "stop_machine done"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+const struct ftrace_arch arm64_ftrace_callops = {
+	.name = "arm64-callops",
+	.flags = FTRACE_ARCH_CALL_OPS,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+};
+
+const struct ftrace_arch arm64_ftrace_args = {
+	.name = "arm64-args",
+	.flags = 0,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+	.update_ftrace_func = update_ftrace_func,
+};
+
+const struct ftrace_arch arm64_ftrace_mcount = {
+	.name = "arm64-mcount",
+	.flags = FTRACE_ARCH_STOP_MACHINE,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+	.update_ftrace_func = update_ftrace_func,
+	.modify_graph_caller = modify_graph_caller,
+	.update_prepare = stop_machine_prepare,
+	.update_post = stop_machine_post,
+};

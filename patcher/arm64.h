@@ -1,0 +1,69 @@
+/* The arm64 ftrace backend: the four verbs of patcher/ftrace_arch.h turned
+ * into plans, for the three arm64 schemes ftv models:
+ *
+ *   arm64_ftrace_callops  DYNAMIC_FTRACE_WITH_CALL_OPS (+ DIRECT_CALLS),
+ *                         Linux 6.3+: ops literal at func-8, live patching.
+ *   arm64_ftrace_args     DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: the
+ *                         shared caller calls through the patched
+ *                         ftrace_call site; per-ops trampolines (seed 003).
+ *   arm64_ftrace_mcount   the 2014 -pg scheme (seed 004): NOP <-> BL
+ *                         ftrace_caller at each `bl _mcount`, ftrace_call and
+ *                         ftrace_graph_call patched inside ftrace_caller,
+ *                         under stop_machine.
+ *
+ * The backend knows encodings (encoders/a64.h), never ref counts or filters.
+ * Every text write is validated against the word the backend expects to be
+ * there (ftrace_modify_code with validate = true), then made visible with
+ * the cache maintenance of aarch64_insn_patch_text_nosync.
+ */
+#ifndef FTV_PATCHER_ARM64_H
+#define FTV_PATCHER_ARM64_H
+
+#include <stdint.h>
+
+#include "patcher/ftrace_arch.h"
+#include "util/err.h"
+
+/* Deliberate bugs (ftv --mutate NAME), each of which a correct verifier
+ * must catch. */
+enum arm64_mutant {
+	ARM64_MUT_NONE = 0,
+	ARM64_MUT_BL_BEFORE_LITERAL,    /* make_call writes BL, then the ops */
+	ARM64_MUT_SKIP_LITERAL_ON_MODIFY, /* modify_call leaves the old ops */
+	ARM64_MUT_MISALIGNED_LITERAL,   /* accepts sites whose literal is not
+					   8-byte aligned (torn ops) */
+	ARM64_MUT_LIVE_MOV_PATCH,       /* MOV X9, LR written at make_call,
+					   while CPUs run the site */
+	ARM64_MUT_NO_RANGE_CHECK,       /* BL to an out-of-range target,
+					   truncated */
+	ARM64_MUT_COUNT
+};
+
+const char *arm64_mutant_name(enum arm64_mutant m);
+/* Returns the mutant named, or -1. */
+int arm64_mutant_parse(const char *name);
+
+struct arm64_ftrace {
+	uint64_t ftrace_caller;       /* FTRACE_ADDR */
+	uint64_t mcount;              /* _mcount, what -pg sites call */
+	uint64_t ftrace_call;         /* patched call site in ftrace_caller */
+	uint64_t ftrace_graph_call;   /* patched graph site (mcount) */
+	uint64_t ftrace_graph_caller; /* its branch target */
+	enum arm64_mutant mutant;
+};
+
+extern const struct ftrace_arch arm64_ftrace_callops;
+extern const struct ftrace_arch arm64_ftrace_args;
+extern const struct ftrace_arch arm64_ftrace_mcount;
+
+/* ftrace_call_adjust() for CALL_OPS: a site whose literal is not 8-byte
+ * aligned cannot have its ops swapped atomically; the kernel warns
+ * "Misaligned patch-site func+0x0/0x40" and leaves it alone. Returns 0 when
+ * the site may be used, -1 with err set otherwise (the caller symbolizes). */
+int arm64_site_usable(const struct arm64_ftrace *a, const struct ftrace_site *s,
+		      struct ftv_err *err);
+
+/* BL reach, Arm ARM C6.2.35: imm26 * 4, -128 MiB <= offset < +128 MiB. */
+int arm64_bl_in_range(uint64_t pc, uint64_t target);
+
+#endif
