@@ -129,6 +129,49 @@ START_TEST(invalid_vectors_are_rejected_with_a_message)
 }
 END_TEST
 
+START_TEST(call_pairs_match_gnu_ld_and_refuse_what_it_refuses)
+{
+	struct vec_file v;
+	char *f[6];
+	int n, good = 0, bad = 0;
+
+	open_vectors(&v);
+	while ((n = next_vector(&v, f, 6))) {
+		uint64_t pc, target;
+		unsigned rd;
+		uint32_t a = 1, j = 1;
+		struct ftv_err err = { "" };
+
+		if (strcmp(f[0], "P") && strcmp(f[0], "Q"))
+			continue;
+		pc = strtoull(f[1], NULL, 16);
+		target = strtoull(f[2], NULL, 16);
+		rd = (unsigned)atoi(f[3]);
+		if (!strcmp(f[0], "P")) {
+			ck_assert_int_eq(n, 6);
+			ck_assert_msg(!rv_gen_call_pair(pc, target, rd, &a, &j, &err),
+				      "line %d: 0x%" PRIx64 " -> 0x%" PRIx64 ": %s",
+				      v.lineno, pc, target, err.msg);
+			ck_assert_msg(a == strtoul(f[4], NULL, 16) &&
+				      j == strtoul(f[5], NULL, 16),
+				      "line %d: ftv %08x %08x, GNU ld %s %s",
+				      v.lineno, a, j, f[4], f[5]);
+			good++;
+		} else {
+			ck_assert_msg(rv_gen_call_pair(pc, target, rd, &a, &j, &err) == -1,
+				      "line %d: 0x%" PRIx64 " -> 0x%" PRIx64 " accepted",
+				      v.lineno, pc, target);
+			ck_assert_ptr_nonnull(strstr(err.msg, "out of auipc+jalr range"));
+			ck_assert_uint_eq(a, 1);
+			bad++;
+		}
+	}
+	fclose(v.f);
+	ck_assert_int_ge(good, 200);
+	ck_assert_int_ge(bad, 5);
+}
+END_TEST
+
 static Suite *riscv_vectors_suite(void)
 {
 	Suite *s = suite_create("riscv_vectors");
@@ -136,6 +179,7 @@ static Suite *riscv_vectors_suite(void)
 
 	tcase_add_test(tc, valid_vectors_match_gnu_as_and_round_trip);
 	tcase_add_test(tc, invalid_vectors_are_rejected_with_a_message);
+	tcase_add_test(tc, call_pairs_match_gnu_ld_and_refuse_what_it_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,9 +12,15 @@ same absolute target as for ftv), and their words read back with pyelftools.
 Invalid vectors must be refused by GNU as or ld too, so the generator fails
 if the toolchain accepts one of them.
 
-Output, one vector a line, tab-separated:
-    V  <pc hex>  <word hex>  <nbytes>  <text>
-    I  <pc hex>  <text>
+AUIPC+JALR call pairs (rv_gen_call_pair) are checked the same way, written
+as the psABI's `auipc rd, %pcrel_hi(target)` / `jalr rd, %pcrel_lo(1b)(rd)`
+and resolved by ld; out-of-reach pairs must be refused by ld.
+
+Output, one vector a line, tab-separated (numbers in hex, rd in decimal):
+    V  <pc>  <word>  <nbytes>  <text>
+    I  <pc>  <text>
+    P  <pc>  <target>  <rd>  <auipc word>  <jalr word>
+    Q  <pc>  <target>  <rd>
 """
 
 import argparse
@@ -44,14 +50,16 @@ class Gen:
         self.rng = random.Random(SEED)
         self.valid = []    # (pc, text, nbytes)
         self.invalid = []  # (pc, text, stage) stage: "as" or "ld"
+        self.pairs = []    # (pc, target, rd): AUIPC+JALR calls, linked by ld
+        self.bad_pairs = []
         # Vectors sit at distinct addresses in a few kernel-like regions so
         # that each can be linked at its own pc.
         self.cursors = [0x80200000, 0xffffffff80000000, 0xffffffffc0000000]
 
-    def pc(self):
-        i = self.rng.randrange(len(self.cursors))
+    def pc(self, size=4, region=None):
+        i = self.rng.randrange(len(self.cursors)) if region is None else region
         pc = self.cursors[i]
-        self.cursors[i] += 8
+        self.cursors[i] += 8 if size <= 4 else 16
         # With C, 4-byte instructions may sit at 2-byte aligned addresses.
         return pc + (2 if self.rng.random() < 0.25 else 0)
 
@@ -152,6 +160,22 @@ class Gen:
         for bad in ["%s a0, 8(sp" % mnem, "%s a0, 8(sp))" % mnem]:
             self.invalid.append((self.pc(), bad, "as"))
 
+    def call_pair(self):
+        """AUIPC rd, %pcrel_hi(target); JALR rd, %pcrel_lo(rd): the psABI's
+        split, resolved by ld with the +0x800 rounding of the high part."""
+        lo, hi = -0x80000800, 0x7ffff7fe
+        corners = [0x7fe, 0x800, -0x800, -0x802, 0xffe, 0x1000, 0x17fe, 0x1800,
+                   -0x7fe, -0x1000, -0x1002, 0x7ffff000, -0x80000000, 0x7ffff7fc]
+        for off in sorted(set(self.spread(lo, hi, 200, 2)) | set(corners)):
+            pc = self.pc(8)
+            self.pairs.append((pc, (pc + off) % 2**64, self.rng.randrange(1, 32)))
+        for off in [hi + 2, 0x7ffffffe, 0x80000000, lo - 2, -0x80001000,
+                    1 << 32, -(1 << 33)]:
+            # GNU ld turns an out-of-reach AUIPC into LUI when the absolute
+            # target fits 32 signed bits; pick regions where it does not.
+            pc = self.pc(8, 0 if off > 0 else 1)
+            self.bad_pairs.append((pc, (pc + off) % 2**64, self.rng.randrange(1, 32)))
+
     def nops(self):
         for _ in range(12):
             self.valid.append((self.pc(), "nop", 4))
@@ -187,6 +211,55 @@ def assemble(gen, work, as_, ld):
                 sys.exit("gen_vectors_riscv: %r at 0x%x: got %d bytes at 0x%x"
                          % (text, pc, len(data), sec["sh_addr"]))
             words.append(int.from_bytes(data, "little"))
+    return words
+
+
+def pair_source(i, rd):
+    """The target is a symbol the linker script defines (GNU as refuses
+    absolute constants beyond 32 bits inside %pcrel_hi)."""
+    return (".option norelax\n.option norvc\n1: auipc x%d, %%pcrel_hi(target%d)\n"
+            "jalr x%d, %%pcrel_lo(1b)(x%d)\n" % (rd, i, rd, rd))
+
+
+def assemble_pairs(gen, work, as_, ld):
+    """Links every valid call pair at its pc; returns (auipc, jalr) words."""
+    src = os.path.join(work, "pairs.s")
+    lds = os.path.join(work, "pairs.ld")
+    obj = os.path.join(work, "pairs.o")
+    elf = os.path.join(work, "pairs.elf")
+    with open(src, "w") as s, open(lds, "w") as l:
+        l.write("SECTIONS {\n")
+        for i, (pc, target, rd) in enumerate(gen.pairs):
+            s.write('.section .text.p%d,"ax",@progbits\n' % i)
+            s.write(pair_source(i, rd))
+            l.write("  .text.p%d 0x%x : { *(.text.p%d) }\n" % (i, pc, i))
+            l.write("  target%d = 0x%x;\n" % (i, target))
+        l.write("}\n")
+    subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+    subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj], check=True)
+    words = []
+    with open(elf, "rb") as f:
+        e = ELFFile(f)
+        for i, (pc, target, rd) in enumerate(gen.pairs):
+            data = e.get_section_by_name(".text.p%d" % i).data()
+            if len(data) != 8:
+                sys.exit("gen_vectors_riscv: call pair %d: %d bytes" % (i, len(data)))
+            words.append((int.from_bytes(data[:4], "little"),
+                          int.from_bytes(data[4:], "little")))
+    # Out of reach: ld must refuse each ("relocation truncated to fit:
+    # R_RISCV_PCREL_HI20"); one link per pair.
+    for pc, target, rd in gen.bad_pairs:
+        with open(src, "w") as s:
+            s.write(pair_source(0, rd))
+        with open(lds, "w") as l:
+            l.write("SECTIONS { .text 0x%x : { *(.text) } target0 = 0x%x; }\n"
+                    % (pc, target))
+        subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+        r = subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj],
+                           capture_output=True, text=True)
+        if r.returncode == 0 or "relocation truncated" not in r.stderr:
+            sys.exit("gen_vectors_riscv: ld accepts a call from 0x%x to 0x%x"
+                     % (pc, target))
     return words
 
 
@@ -249,17 +322,24 @@ def main():
     g.mem("ld", 220)
     g.mem("sd", 220)
     g.nops()
+    g.call_pair()
     words = assemble(g, a.work, a.as_, a.ld)
+    pair_words = assemble_pairs(g, a.work, a.as_, a.ld)
     check_rejected(g, a.work, a.as_, a.ld)
 
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:
         f.write("# generated by tools/gen_vectors_riscv.py (seed 0x%x): "
-                "%d valid, %d invalid\n" % (SEED, len(g.valid), len(g.invalid)))
+                "%d valid, %d invalid, %d call pairs, %d out of reach\n"
+                % (SEED, len(g.valid), len(g.invalid), len(g.pairs), len(g.bad_pairs)))
         for (pc, text, nbytes), w in zip(g.valid, words):
             f.write("V\t%x\t%x\t%d\t%s\n" % (pc, w, nbytes, text))
         for pc, text, _ in g.invalid:
             f.write("I\t%x\t%s\n" % (pc, text))
+        for (pc, target, rd), (wa, wj) in zip(g.pairs, pair_words):
+            f.write("P\t%x\t%x\t%d\t%x\t%x\n" % (pc, target, rd, wa, wj))
+        for pc, target, rd in g.bad_pairs:
+            f.write("Q\t%x\t%x\t%d\n" % (pc, target, rd))
     os.replace(tmp, a.out)
 
 
