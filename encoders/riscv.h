@@ -128,5 +128,20 @@ uint16_t rv_gen_c_nop(void); /* 0x0001 */
  * 6.16 RISC-V ftrace scheme. See encoders/riscv_cmodx.c for the rule and its
  * sources. Returns 1 if safe, 0 if not. */
 int rv_patchable_word_safe(uint32_t old, uint32_t new);
+/* Whether a word is one side of the live-patched slot (the 4-byte NOP or a
+ * JALR): the per-word form of the rule above, for reports. */
+int rv_patchable_word(uint32_t word);
+
+/* Adapters for `ftv encode/decode --arch riscv64` (encoders/riscv_report.c):
+ * rv_assemble without the length (a 16-bit result is the low half of
+ * *word), and one report line for a word, in the arm64 layout
+ *   "0x800ff0ef  jal ra, 0x1000                   jal -> 0x1000            cmodx-unsafe"
+ * i.e. word, text, class (name, "-> target" for JAL, "unknown" outside the
+ * subset), and "cmodx-safe" for the NOP/JALR slot. Returns the line length
+ * (snprintf-like) and sets *nbytes (the next instruction is at pc + it). */
+int rv_assemble_word(const char *text, uint64_t pc, uint32_t *word,
+		     struct ftv_err *err);
+int rv_report_line(uint32_t word, uint64_t pc, char *buf, size_t n,
+		   int *nbytes);
 
 #endif

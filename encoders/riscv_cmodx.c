@@ -47,3 +47,10 @@ int rv_patchable_word_safe(uint32_t old, uint32_t new)
 		return a.rd == b.rd && a.rs1 == b.rs1;
 	return 0;
 }
+
+int rv_patchable_word(uint32_t word)
+{
+	struct rv_insn in;
+
+	return word == rv_gen_nop() || is_jalr(word, &in);
+}

@@ -344,6 +344,36 @@ START_TEST(only_the_jalr_nop_slot_may_change_live)
 }
 END_TEST
 
+START_TEST(report_lines_name_class_target_and_slot)
+{
+	char line[160];
+	int nbytes;
+	uint32_t w;
+	struct ftv_err err;
+
+	ck_assert_int_gt(rv_report_line(0x800ff0ef, 0x2000, line, sizeof(line), &nbytes), 0);
+	ck_assert_str_eq(line, "0x800ff0ef  jal ra, 0x1000                   "
+			       "jal -> 0x1000            cmodx-unsafe");
+	ck_assert_int_eq(nbytes, 4);
+	rv_report_line(0x010282e7, 0, line, sizeof(line), &nbytes);
+	ck_assert_str_eq(line, "0x010282e7  jalr t0, 16(t0)                  "
+			       "jalr                     cmodx-safe");
+	rv_report_line(0x00000013, 0, line, sizeof(line), &nbytes);
+	ck_assert_str_eq(line, "0x00000013  nop                              "
+			       "nop                      cmodx-safe");
+	rv_report_line(0x00000001, 0, line, sizeof(line), &nbytes);
+	ck_assert_str_eq(line, "0x0001      c.nop                            "
+			       "c.nop                    cmodx-unsafe");
+	ck_assert_int_eq(nbytes, 2);
+	rv_report_line(0x02b50533, 0, line, sizeof(line), &nbytes);
+	ck_assert_str_eq(line, "0x02b50533  .insn 0x02b50533                 "
+			       "unknown                  cmodx-unsafe");
+	ck_assert_int_eq(rv_assemble_word("c.nop", 0, &w, &err), 0);
+	ck_assert_uint_eq(w, 1);
+	ck_assert_int_eq(rv_assemble_word("jal ra, 0x100000", 0, &w, &err), -1);
+}
+END_TEST
+
 static Suite *riscv_suite(void)
 {
 	Suite *s = suite_create("riscv");
@@ -359,6 +389,7 @@ static Suite *riscv_suite(void)
 	tcase_add_test(tc, decoder_reports_operands_and_jal_target);
 	tcase_add_test(tc, register_names_abi_and_numeric);
 	tcase_add_test(tc, only_the_jalr_nop_slot_may_change_live);
+	tcase_add_test(tc, report_lines_name_class_target_and_slot);
 	suite_add_tcase(s, tc);
 	return s;
 }
