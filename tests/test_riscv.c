@@ -3,6 +3,7 @@
  * live-patching rule. Words below were checked with riscv64-linux-gnu-as. */
 #include "tests/suite.h"
 #include "encoders/riscv.h"
+#include "util/rng.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -119,21 +120,21 @@ START_TEST(generators_validate_every_field_and_leave_output_alone)
 END_TEST
 
 /* Where an AUIPC at pc followed by a JALR at pc + 4 really jumps:
- * pc + (hi << 12) + lo, with bit 0 cleared (ISA 2.5). */
-static uint64_t pair_target(uint64_t pc, uint32_t auipc, uint32_t jalr,
-			    unsigned rd)
+ * pc + (hi << 12) + lo, with bit 0 cleared (ISA 2.5). -1 unless the words
+ * are AUIPC rd / JALR rd, lo(rd) with lo in imm12 range. (Plain checks, not
+ * ck_assert: Check reports every assertion to its parent process, and the
+ * sweep below makes hundreds of thousands.) */
+static int pair_target(uint64_t pc, uint32_t auipc, uint32_t jalr,
+		       unsigned rd, uint64_t *target)
 {
 	struct rv_insn a, j;
 
-	ck_assert_int_eq(rv_decode(auipc, pc, &a), 0);
-	ck_assert_int_eq(rv_decode(jalr, pc + 4, &j), 0);
-	ck_assert_int_eq(a.op, RV_OP_AUIPC);
-	ck_assert_int_eq(j.op, RV_OP_JALR);
-	ck_assert_uint_eq(a.rd, rd);
-	ck_assert_uint_eq(j.rd, rd);
-	ck_assert_uint_eq(j.rs1, rd);
-	ck_assert(j.imm >= -2048 && j.imm <= 2047);
-	return (pc + ((uint64_t)a.imm << 12) + (uint64_t)j.imm) & ~(uint64_t)1;
+	if (rv_decode(auipc, pc, &a) || rv_decode(jalr, pc + 4, &j) ||
+	    a.op != RV_OP_AUIPC || j.op != RV_OP_JALR || a.rd != rd ||
+	    j.rd != rd || j.rs1 != rd || j.imm < -2048 || j.imm > 2047)
+		return -1;
+	*target = (pc + ((uint64_t)a.imm << 12) + (uint64_t)j.imm) & ~(uint64_t)1;
+	return 0;
 }
 
 static int pair(uint64_t pc, int64_t off, uint32_t *a, uint32_t *j)
@@ -161,9 +162,11 @@ START_TEST(call_pair_reaches_exactly_its_rounded_range)
 	uint32_t a, j;
 
 	for (unsigned i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		uint64_t t = 0;
+
 		ck_assert_msg(!pair(pc, ok[i], &a, &j), "offset %" PRId64, ok[i]);
-		ck_assert_uint_eq(pair_target(pc, a, j, RV_REG_T0),
-				  pc + (uint64_t)ok[i]);
+		ck_assert_int_eq(pair_target(pc, a, j, RV_REG_T0, &t), 0);
+		ck_assert_uint_eq(t, pc + (uint64_t)ok[i]);
 	}
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		a = j = 7;
@@ -212,14 +215,19 @@ START_TEST(call_pair_sweep_agrees_with_the_range_rule)
 	/* A stride that is even and coprime to 4096 visits every lo value. */
 	for (int64_t off = -0x80001000LL; off <= 0x80001000LL; off += 0x10002) {
 		uint32_t a, j;
+		uint64_t t = 0;
 		int in = off >= -0x80000800LL && off <= 0x7ffff7ffLL;
 		int r = pair(pc, off, &a, &j);
 
-		ck_assert_msg(r == (in ? 0 : -1), "offset %" PRId64, off);
-		if (r)
+		if (r != (in ? 0 : -1))
+			ck_abort_msg("offset %" PRId64 ": %d", off, r);
+		if (r) {
 			refused++;
-		else if (pair_target(pc, a, j, RV_REG_T0) == pc + (uint64_t)off)
-			accepted++;
+			continue;
+		}
+		if (pair_target(pc, a, j, RV_REG_T0, &t) || t != pc + (uint64_t)off)
+			ck_abort_msg("offset %" PRId64 ": lands at 0x%" PRIx64, off, t);
+		accepted++;
 	}
 	ck_assert_int_gt(accepted, 60000);
 	ck_assert_int_gt(refused, 0);
@@ -230,6 +238,7 @@ START_TEST(call_pair_rejects_zero_link_and_odd_addresses)
 {
 	struct ftv_err err;
 	uint32_t a, j;
+	uint64_t t = 0;
 
 	ck_assert_int_eq(rv_gen_call_pair(0x1000, 0x2000, RV_REG_ZERO, &a, &j, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "zero"));
@@ -238,7 +247,8 @@ START_TEST(call_pair_rejects_zero_link_and_odd_addresses)
 	ck_assert_int_eq(rv_gen_call_pair(0x1000, 0x2000, 32, &a, &j, &err), -1);
 	/* Offsets wrap like the hardware's: just below zero from near zero. */
 	ck_assert_int_eq(rv_gen_call_pair(0x10, 0xfffffffffffff000, RV_REG_RA, &a, &j, &err), 0);
-	ck_assert_uint_eq(pair_target(0x10, a, j, RV_REG_RA), 0xfffffffffffff000);
+	ck_assert_int_eq(pair_target(0x10, a, j, RV_REG_RA, &t), 0);
+	ck_assert_uint_eq(t, 0xfffffffffffff000);
 }
 END_TEST
 
@@ -374,6 +384,40 @@ START_TEST(report_lines_name_class_target_and_slot)
 }
 END_TEST
 
+/* Any word at all: the report text reassembles to the same word, known or
+ * not, so a report can always be fed back. Words are biased towards the
+ * subset's opcodes so that every row is exercised. */
+START_TEST(every_report_text_reassembles_to_its_word)
+{
+	static const uint32_t opcodes[] = { 0x17, 0x6f, 0x67, 0x13, 0x3003, 0x3023 };
+	struct ftv_rng rng;
+	int known = 0;
+
+	ftv_rng_seed(&rng, 0x5256); /* fixed: the test replays bit for bit */
+	for (int i = 0; i < 200000; i++) {
+		uint32_t w = (uint32_t)ftv_rng_next(&rng), again;
+		uint64_t pc = ftv_rng_next(&rng) & ~(uint64_t)1;
+		struct ftv_err err = { "" };
+		char text[96];
+		int nbytes, nb2, r;
+
+		if (i % 2)
+			w = (w & ~(uint32_t)0x707f) | opcodes[i / 2 % 6];
+		if (i % 1000 == 0)
+			w = 0x00000013 | (i % 2000 ? 0 : 0x1 - 0x13); /* nop, c.nop */
+		r = rv_disasm(w, pc, text, sizeof(text), &nbytes);
+		known += r == 0;
+		if (rv_assemble(text, pc, &again, &nb2, &err))
+			ck_abort_msg("0x%08x at 0x%" PRIx64 ": '%s': %s", w, pc,
+				     text, err.msg);
+		if (nb2 != nbytes || again != (nbytes == 2 ? (w & 0xffff) : w))
+			ck_abort_msg("0x%08x: '%s' reassembles as 0x%08x/%d", w,
+				     text, again, nb2);
+	}
+	ck_assert_int_gt(known, 90000);
+}
+END_TEST
+
 static Suite *riscv_suite(void)
 {
 	Suite *s = suite_create("riscv");
@@ -390,6 +434,7 @@ static Suite *riscv_suite(void)
 	tcase_add_test(tc, register_names_abi_and_numeric);
 	tcase_add_test(tc, only_the_jalr_nop_slot_may_change_live);
 	tcase_add_test(tc, report_lines_name_class_target_and_slot);
+	tcase_add_test(tc, every_report_text_reassembles_to_its_word);
 	suite_add_tcase(s, tc);
 	return s;
 }
