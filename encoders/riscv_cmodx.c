@@ -23,34 +23,36 @@
  * JALR -> NOP, or JALR -> JALR with the same rd and rs1 (only the offset
  * differs, so both words consume the same AUIPC result). Anything else
  * (AUIPC, JAL, ADDI, loads/stores, compressed words) is not. */
-#include "encoders/riscv.h"
+#include "encoders/riscv_table.h"
 
-static int is_jalr(uint32_t w, struct rv_insn *in)
+/* A 4-byte word whose table row is flagged as the live slot (NOP, JALR).
+ * 16-bit encodings never are: two C.NOPs are not one atomic slot. */
+static const struct rv_encoding *slot_row(uint32_t w)
 {
-	/* 16-bit encodings are excluded: two C.NOPs are not one atomic slot. */
-	return (w & 3) == 3 && !rv_decode(w, 0, in) && in->op == RV_OP_JALR;
-}
+	const struct rv_encoding *e = rv_encoding_of(w);
 
-int rv_patchable_word_safe(uint32_t old, uint32_t new)
-{
-	struct rv_insn a, b;
-	int old_jalr = is_jalr(old, &a), new_jalr = is_jalr(new, &b);
-	uint32_t nop = rv_gen_nop();
-
-	if (old == new)
-		return 1;
-	if (old == nop && new_jalr)
-		return 1;
-	if (old_jalr && new == nop)
-		return 1;
-	if (old_jalr && new_jalr)
-		return a.rd == b.rd && a.rs1 == b.rs1;
-	return 0;
+	return e && e->nbytes == 4 && (e->flags & RV_FL_LIVE_SLOT) ? e : NULL;
 }
 
 int rv_patchable_word(uint32_t word)
 {
-	struct rv_insn in;
+	return slot_row(word) != NULL;
+}
 
-	return word == rv_gen_nop() || is_jalr(word, &in);
+int rv_patchable_word_safe(uint32_t old, uint32_t new)
+{
+	const struct rv_encoding *a = slot_row(old), *b = slot_row(new);
+	struct rv_insn ja, jb;
+
+	if (old == new)
+		return 1;
+	if (!a || !b)
+		return 0;
+	if (a->op == RV_OP_NOP || b->op == RV_OP_NOP)
+		return 1;   /* NOP -> JALR or JALR -> NOP (two NOPs are equal) */
+	/* JALR -> JALR: both must consume the same AUIPC result and link
+	 * through the same register; only the offset may differ. */
+	rv_decode(old, 0, &ja);
+	rv_decode(new, 0, &jb);
+	return ja.rd == jb.rd && ja.rs1 == jb.rs1;
 }

@@ -6,46 +6,35 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ISA 1.5 "Base Instruction-Length Encoding": a parcel whose low two bits
- * are not 11 is a 16-bit (compressed) instruction. Longer encodings
- * (bits [4:2] = 111) are outside the subset and decode as unknown 4-byte
- * words. */
-static int insn_length(uint32_t word)
-{
-	return (word & 3) == 3 ? 4 : 2;
-}
-
 int rv_decode(uint32_t word, uint64_t pc, struct rv_insn *out)
 {
-	int nbytes = insn_length(word);
+	const struct rv_encoding *e = rv_encoding_of(word);
 
+	/* ISA 1.5 "Base Instruction-Length Encoding": a parcel whose low two
+	 * bits are not 11 is a 16-bit (compressed) instruction. Longer
+	 * encodings (bits [4:2] = 111) are outside the subset and decode as
+	 * unknown 4-byte words. */
 	memset(out, 0, sizeof(*out));
-	if (nbytes == 2)
-		word &= 0xffff;
-	out->nbytes = nbytes;
-	out->word = word;
+	out->nbytes = (word & 3) == 3 ? 4 : 2;
+	out->word = out->nbytes == 2 ? word & 0xffff : word;
 	out->pc = pc;
 	out->op = RV_OP__COUNT;
-	for (unsigned i = 0; i < rv_nencodings; i++) {
-		const struct rv_encoding *e = &rv_encodings[i];
-
-		if (e->nbytes != nbytes || (word & e->mask) != e->match)
-			continue;
-		out->op = e->op;
-		out->name = e->name;
-		out->fields = rv_form_fields(e->form);
-		if (out->fields & RV_F_RD)
-			out->rd = (word >> RV_RD_SHIFT) & 31;
-		if (out->fields & RV_F_RS1)
-			out->rs1 = (word >> RV_RS1_SHIFT) & 31;
-		if (out->fields & RV_F_RS2)
-			out->rs2 = (word >> RV_RS2_SHIFT) & 31;
-		out->imm = rv_imm_gather(e->imm, word);
-		if (out->fields & RV_F_TARGET)
-			out->target = pc + (uint64_t)out->imm;
-		return 0;
-	}
-	return -1;
+	if (!e)
+		return -1;
+	word = out->word;
+	out->op = e->op;
+	out->name = e->name;
+	out->fields = rv_form_fields(e->form);
+	if (out->fields & RV_F_RD)
+		out->rd = (word >> RV_RD_SHIFT) & 31;
+	if (out->fields & RV_F_RS1)
+		out->rs1 = (word >> RV_RS1_SHIFT) & 31;
+	if (out->fields & RV_F_RS2)
+		out->rs2 = (word >> RV_RS2_SHIFT) & 31;
+	out->imm = rv_imm_gather(e->imm, word);
+	if (out->fields & RV_F_TARGET)
+		out->target = pc + (uint64_t)out->imm;
+	return 0;
 }
 
 int rv_format(const struct rv_insn *in, char *buf, size_t n)

@@ -12,22 +12,24 @@
 const struct rv_encoding rv_encodings[] = {
 	/* NOP is the canonical ADDI x0, x0, 0 (ISA 2.4 "NOP Instruction");
 	 * it comes before ADDI so the decoder names it. */
-	{ RV_OP_NOP, "nop", 4, 0xffffffff, 0x00000013, RV_FORM_NONE, RV_IMM_NONE },
+	{ RV_OP_NOP, "nop", 4, 0xffffffff, 0x00000013, RV_FORM_NONE, RV_IMM_NONE,
+	  RV_FL_LIVE_SLOT },
 	/* C.NOP: quadrant 1, funct3 000, rd = x0, nzimm = 0 (ISA 16.5); a
 	 * non-zero immediate makes it a HINT, which is not in the subset. */
-	{ RV_OP_C_NOP, "c.nop", 2, 0x0000ffff, 0x00000001, RV_FORM_NONE, RV_IMM_NONE },
+	{ RV_OP_C_NOP, "c.nop", 2, 0x0000ffff, 0x00000001, RV_FORM_NONE, RV_IMM_NONE, 0 },
 	/* opcode AUIPC = 0010111 */
-	{ RV_OP_AUIPC, "auipc", 4, 0x0000007f, 0x00000017, RV_FORM_U, RV_IMM_U },
+	{ RV_OP_AUIPC, "auipc", 4, 0x0000007f, 0x00000017, RV_FORM_U, RV_IMM_U, 0 },
 	/* opcode JAL = 1101111 */
-	{ RV_OP_JAL, "jal", 4, 0x0000007f, 0x0000006f, RV_FORM_J, RV_IMM_J },
+	{ RV_OP_JAL, "jal", 4, 0x0000007f, 0x0000006f, RV_FORM_J, RV_IMM_J, 0 },
 	/* opcode JALR = 1100111, funct3 000 */
-	{ RV_OP_JALR, "jalr", 4, 0x0000707f, 0x00000067, RV_FORM_JALR, RV_IMM_I },
+	{ RV_OP_JALR, "jalr", 4, 0x0000707f, 0x00000067, RV_FORM_JALR, RV_IMM_I,
+	  RV_FL_LIVE_SLOT },
 	/* opcode OP-IMM = 0010011, funct3 ADDI = 000 */
-	{ RV_OP_ADDI, "addi", 4, 0x0000707f, 0x00000013, RV_FORM_I, RV_IMM_I },
+	{ RV_OP_ADDI, "addi", 4, 0x0000707f, 0x00000013, RV_FORM_I, RV_IMM_I, 0 },
 	/* opcode LOAD = 0000011, funct3 LD = 011 */
-	{ RV_OP_LD, "ld", 4, 0x0000707f, 0x00003003, RV_FORM_LOAD, RV_IMM_I },
+	{ RV_OP_LD, "ld", 4, 0x0000707f, 0x00003003, RV_FORM_LOAD, RV_IMM_I, 0 },
 	/* opcode STORE = 0100011, funct3 SD = 011 */
-	{ RV_OP_SD, "sd", 4, 0x0000707f, 0x00003023, RV_FORM_STORE, RV_IMM_S },
+	{ RV_OP_SD, "sd", 4, 0x0000707f, 0x00003023, RV_FORM_STORE, RV_IMM_S, 0 },
 };
 const unsigned rv_nencodings = sizeof(rv_encodings) / sizeof(rv_encodings[0]);
 
@@ -54,6 +56,20 @@ const struct rv_encoding *rv_encoding_by_name(const char *name)
 {
 	for (unsigned i = 0; i < rv_nencodings; i++)
 		if (!strcmp(rv_encodings[i].name, name))
+			return &rv_encodings[i];
+	return NULL;
+}
+
+const struct rv_encoding *rv_encoding_of(uint32_t word)
+{
+	/* ISA 1.5: low bits other than 11 mean a 16-bit parcel. */
+	unsigned nbytes = (word & 3) == 3 ? 4 : 2;
+
+	if (nbytes == 2)
+		word &= 0xffff;
+	for (unsigned i = 0; i < rv_nencodings; i++)
+		if (rv_encodings[i].nbytes == nbytes &&
+		    (word & rv_encodings[i].mask) == rv_encodings[i].match)
 			return &rv_encodings[i];
 	return NULL;
 }

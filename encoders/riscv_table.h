@@ -45,6 +45,13 @@ enum rv_form {
 	RV_FORM_STORE,  /* rs2, imm(rs1) */
 };
 
+/* Row flags. */
+enum {
+	/* One side of the word Linux's RISC-V ftrace rewrites live (JALR <->
+	 * NOP); see riscv_cmodx.c. */
+	RV_FL_LIVE_SLOT = 1 << 0,
+};
+
 struct rv_encoding {
 	enum rv_op op;
 	const char *name;
@@ -52,7 +59,11 @@ struct rv_encoding {
 	uint32_t mask, match;
 	enum rv_form form;
 	enum rv_imm_kind imm;
+	unsigned flags;
 };
+
+/* The row a word matches (the first, in table order), or NULL. */
+const struct rv_encoding *rv_encoding_of(uint32_t word);
 
 /* Register fields (RISC-V Unprivileged ISA 2.2 "Base Instruction Formats"). */
 #define RV_RD_SHIFT 7
