@@ -1,10 +1,9 @@
 /* Which RISC-V instruction words may be rewritten while other harts run them.
  *
- * The hardware rule: with Ziccif (RVA20/RVA22/RVA23 profiles, "Ziccif: main
- * memory regions with both the cacheability and coherence PMAs must support
- * instruction fetch, and any instruction fetches of naturally aligned
- * power-of-2 sizes up to min(ILEN, XLEN) are atomic"), a naturally aligned
- * 4-byte store is seen by a concurrent fetch either whole-old or whole-new.
+ * The hardware rule: Ziccif (RISC-V profiles spec, RVA20 onwards) makes
+ * instruction fetches of naturally aligned power-of-2 sizes up to
+ * min(ILEN, XLEN) atomic in cacheable, coherent main memory; so a concurrent
+ * fetch of a naturally aligned 4-byte word sees it whole-old or whole-new.
  * Nothing orders two such stores for another hart's fetch, so a two-word
  * sequence (AUIPC + JALR) can be fetched half old, half new.
  *
