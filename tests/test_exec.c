@@ -346,6 +346,58 @@ START_TEST(freed_trampoline_execution_is_a_fault)
 }
 END_TEST
 
+/* Live rewrite of a word while another CPU may run it. */
+static size_t run_rewrite(uint64_t seed, uint64_t at_off, uint32_t old,
+			  uint32_t new, char *msg, size_t nmsg)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	size_t n, nv;
+	const struct exec_violation *v;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 2, seed, EXEC_RANDOM);
+	ck_assert_int_eq(exec_watch_insn(ex, s.func + at_off, &err), 0);
+	plan_init(&p);
+	plan_write_insn(&p, s.func + at_off, old, new, 1, 0, "rewrite");
+	plan_cache_sync(&p, s.func + at_off, 4, 0);
+	plan_simple(&p, PLAN_SYNC_ALL, 0, "kick_all_cpus_sync");
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 300, &err), 0);
+	n = count_kind(ex, EXEC_V_CMODX);
+	v = exec_violations(ex, &nv);
+	for (size_t i = 0; i < nv && msg; i++)
+		if (v[i].kind == EXEC_V_CMODX)
+			snprintf(msg, nmsg, "%s", v[i].msg);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+	return n;
+}
+
+START_TEST(cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl)
+{
+	size_t bad = 0, good = 0;
+	char msg[768] = "";
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		/* MOV X9, LR is not on the B2.2.5 list. */
+		bad += run_rewrite(seed, 0, W_MOV_X9_LR, W_ADD_X9_LR, msg,
+				   sizeof(msg));
+		/* NOP -> BL is: patched live by every arm64 ftrace. */
+		good += run_rewrite(seed, 4, W_NOP,
+				    bl(T + 0x104, T + 0x200), NULL, 0);
+	}
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(good, 0);
+	ck_assert_msg(strstr(msg, "func+0x0/0x10") && strstr(msg, "mov x9, x30") &&
+			      strstr(msg, "plan 0 step 0 \"rewrite\""),
+		      "%s", msg);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -354,6 +406,7 @@ static Suite *exec_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, stale_data_caught_without_dmb_and_not_with_it);
 	tcase_add_test(tc, torn_literal_caught_when_unaligned_and_not_when_aligned);
+	tcase_add_test(tc, cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl);
 	tcase_add_test(tc, same_seed_replays_the_same_trace);
 	tcase_add_test(tc, validate_mismatch_stops_the_plan_and_reports_it);
 	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);
