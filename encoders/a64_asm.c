@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,11 @@ static int parse_reg(const char *s, struct reg *r)
 
 	if (!strcmp(s, "sp") || !strcmp(s, "wsp")) {
 		*r = (struct reg){ 31, s[0] == 's', REG_SP };
+		return 0;
+	}
+	/* GNU as accepts lr for x30 */
+	if (!strcmp(s, "lr")) {
+		*r = (struct reg){ 30, true, REG_GP };
 		return 0;
 	}
 	if (!strcmp(s, "xzr") || !strcmp(s, "wzr")) {
@@ -377,6 +383,16 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		in->rn = (uint8_t)b.num;
 		in->is64 = a.is64;
 		in->shift = (uint8_t)(o->n == 4 ? u : 0);
+		/* GNU as: a negative immediate flips ADD and SUB, and an
+		 * unshifted multiple of 4096 that fits imm12 gets lsl #12 */
+		if ((int64_t)v < 0 && (int64_t)v > INT64_MIN) {
+			v = 0 - v;
+			in->id = in->id == A64_ADD ? A64_SUB : A64_ADD;
+		}
+		if (o->n == 3 && v > 4095 && !(v & 0xfff) && (v >> 12) <= 4095) {
+			v >>= 12;
+			in->shift = 12;
+		}
 		if (v > 4095)
 			return bad(err, "%s: immediate #%" PRId64 " is out of range 0..4095", name,
 				   (int64_t)v);

@@ -1,0 +1,223 @@
+/* The executor: N emulated arm64 CPUs (one Unicorn engine each) running over
+ * one sim_aspace, a seeded scheduler, the patcher as one more agent applying
+ * plans (patcher/plan.h), and an explicit instruction-fetch model.
+ *
+ * Memory. Regions with SIM_X are mapped privately per CPU (each engine gets
+ * its own copy of the text), every other region is shared (the sim_region
+ * host buffer itself). The sim_region host buffer of a text region is the
+ * coherent "data" view of that memory. Watched instruction words hold, in
+ * each CPU's copy, the value the model chose for that CPU's last fetch.
+ *
+ * Fetch model (Arm ARM B2.2.5, and herd7's aarch64 ifetch model, Simner et
+ * al., ESOP 2020). For each watched word the executor keeps the coherence
+ * order of the writes to it. A CPU fetching the word may see any write from
+ * its floor for that word up to the newest visible one:
+ *  - a context synchronisation event (ISB, or the IPI of PLAN_SYNC_ALL) raises
+ *    the CPU's floor to the newest write that cache maintenance (DC CVAU then
+ *    DSB, IC IVAU then DSB) has pushed through to instruction fetch;
+ *  - fetching a write raises the floor to what was IC-synchronised when that
+ *    write was made (the IC IVAU had completed before it, so later fetches in
+ *    program order cannot go back before it: coFF+cachesync is forbidden);
+ *  - otherwise the CPU may go back and forth (coFF: new then old, allowed).
+ * Data accesses are coherent (sequentially consistent between CPUs); the
+ * patcher's stores sit in a store buffer that the scheduler drains in any
+ * order allowed by its barriers: stores separated by a DMB drain in order,
+ * a DSB waits for the buffer to be empty.
+ *
+ * Scheduling. Each step gives the turn to one agent: a CPU (which runs up to
+ * its next scheduling point: a fetch of a watched word, its quantum, or in
+ * fine mode its next instruction that touches shared state), the patcher
+ * (which performs one plan step) or the store buffer (which drains one
+ * store). The policy and a seed decide; the same seed replays bit for bit.
+ */
+#ifndef FTV_EXECUTOR_EXEC_H
+#define FTV_EXECUTOR_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patcher/plan.h"
+#include "sim/aspace.h"
+#include "util/err.h"
+
+#define EXEC_MAX_CPUS 32
+
+enum exec_policy {
+	EXEC_RANDOM,     /* a uniform choice among ready agents each step */
+	EXEC_QUANTUM,    /* round robin, `quantum` instructions per CPU turn */
+	EXEC_PCT,        /* random priorities with pct_depth change points */
+	EXEC_EXHAUSTIVE, /* every interleaving and every fetch choice */
+};
+
+struct exec_config {
+	unsigned ncpus;          /* 1 .. EXEC_MAX_CPUS */
+	enum exec_policy policy;
+	uint64_t seed;
+	/* Instructions a CPU may run in one turn; 0 = run until the next
+	 * watched fetch, quiescent point or exit (fastest: no per-instruction
+	 * counting hook; the code must reach one of those). */
+	unsigned quantum;
+	unsigned pct_depth;      /* PCT's d (number of priority change points - 1) */
+	uint64_t pct_length;     /* PCT's estimate of the run length in steps */
+	/* Fine mode (litmus tests): a CPU turn ends before each instruction that
+	 * touches shared state (load, store, cache maintenance, barrier, fetch
+	 * of a watched word), so every interleaving of those is reachable. */
+	int fine;
+};
+
+/* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
+int exec_policy_parse(const char *s, enum exec_policy *out);
+const char *exec_policy_name(enum exec_policy p);
+
+enum exec_viol_kind {
+	EXEC_V_TORN,       /* a literal value that no single write produced */
+	EXEC_V_CMODX,      /* a word fetched while being changed, not CMODX-safe */
+	EXEC_V_STALE_DATA, /* new instruction fetched, then an older literal read */
+	EXEC_V_FAULT,      /* the CPU took an exception (poisoned memory, UDF) */
+	EXEC_V_STUCK,      /* nobody can move (the patcher waits forever) */
+};
+const char *exec_viol_name(enum exec_viol_kind k);
+
+struct exec_violation {
+	enum exec_viol_kind kind;
+	int cpu;
+	uint64_t step;
+	uint64_t addr;
+	uint64_t run;       /* exploration run (exhaustive), else 0 */
+	char msg[768];      /* one line: where, the words, the writes */
+};
+
+/* One write in the model: a store of the patcher (plan step) or of a CPU, or
+ * the initial contents of a watched location. */
+struct exec_write {
+	uint64_t addr;
+	uint64_t val;      /* the whole watched word/literal after this write */
+	unsigned size;     /* bytes stored */
+	int plan;          /* plan id, or -1 */
+	int step;          /* plan step index, or -1 */
+	int cpu;           /* writing CPU, or -1 for the patcher / initial */
+	const char *what;  /* plan step's what, "initial" or "cpu store" */
+};
+
+enum exec_obs_kind { EXEC_OBS_FETCH, EXEC_OBS_LOAD };
+
+/* One fetch of a watched word or load of a watched literal. */
+struct exec_obs {
+	enum exec_obs_kind kind;
+	int cpu;
+	uint64_t step;
+	uint64_t addr;
+	uint64_t val;
+	int wid[2]; /* write ids that produced it (a literal has two halves) */
+};
+
+enum exec_ev_kind {
+	EXEC_EV_CPU,     /* a = pc before, b = pc after */
+	EXEC_EV_FETCH,   /* a = addr, b = value */
+	EXEC_EV_PLAN,    /* a = plan id << 32 | step index, b = op */
+	EXEC_EV_DRAIN,   /* a = addr, b = write id */
+};
+
+/* The step trace, for replay and timelines. */
+struct exec_event {
+	uint64_t step;
+	int agent;  /* CPU number, or -1 patcher, -2 store buffer */
+	enum exec_ev_kind kind;
+	uint64_t a, b;
+};
+
+enum exec_plan_status { EXEC_PLAN_QUEUED, EXEC_PLAN_RUNNING, EXEC_PLAN_DONE,
+			EXEC_PLAN_MISMATCH };
+
+/* What became of a submitted plan; on EXEC_PLAN_MISMATCH, `step` is the
+ * validating write that found `found` instead of its `old` (nothing was
+ * written and the rest of the plan was dropped: ftrace_bug()). */
+struct exec_plan_result {
+	enum exec_plan_status status;
+	size_t step;
+	uint64_t found;
+};
+
+struct ftv_exec;
+typedef void (*exec_plan_fn)(struct ftv_exec *ex, int plan,
+			     const struct exec_plan_result *res, void *arg);
+typedef void (*exec_break_fn)(struct ftv_exec *ex, int cpu, uint64_t pc,
+			      void *arg);
+
+struct exec_stats {
+	uint64_t steps;
+	uint64_t cpu_turns;
+	uint64_t fetches;     /* fetches of watched words */
+	uint64_t runs;        /* exploration runs */
+	int complete;         /* exhaustive: every choice was explored */
+	long peak_rss_kb;     /* getrusage ru_maxrss */
+};
+
+/* Creates the executor: one engine per CPU over every region mapped in `as`
+ * at this time (map everything first). The aspace must outlive it. */
+struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
+			  struct ftv_err *err);
+void exec_free(struct ftv_exec *ex);
+
+/* CPU setup: pc, sp and x0..x(nargs-1). exit_pc: the CPU is done when it
+ * reaches it (0: never). */
+int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+		   uint64_t sp, const uint64_t *args, unsigned nargs,
+		   uint64_t exit_pc, struct ftv_err *err);
+/* x0..x30 (reg 0..30), 31 = sp, 32 = pc. Setting before a run also sets the
+ * value that exec_reset() restores. */
+int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
+uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
+int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
+/* A quiescent point (PLAN_QUIESCE, PLAN_STOP_MACHINE): e.g. the top of the
+ * CPU's outer loop, where it holds no reference to patched code. */
+int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+		       struct ftv_err *err);
+
+/* Watches an instruction word (4-aligned, in an executable region) or a
+ * 64-bit literal. Plans watch the addresses they write automatically. */
+int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err);
+int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err);
+
+/* fn is called when any CPU is about to execute pc (registers readable with
+ * exec_cpu_reg). */
+int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
+	       struct ftv_err *err);
+
+/* Queues a copy of the plan; returns its id (>= 0) or -1 with err set. done
+ * (may be NULL) is called when it completes or stops on a mismatch. */
+int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
+		void *arg, struct ftv_err *err);
+const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan);
+
+/* Runs until every CPU is done and every plan applied, nobody can move, or
+ * max_steps steps were taken. Returns 0, or -1 with err set (setup error). */
+int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err);
+
+/* Puts memory, registers, plans and the model back to their state before the
+ * first run (for exploration); violations and stats are kept. */
+int exec_reset(struct ftv_exec *ex, struct ftv_err *err);
+
+/* Exhaustive exploration: repeatedly reset and run, each run taking the next
+ * unexplored sequence of choices, calling fn after each run. Stops after
+ * max_runs runs; stats.complete says whether every choice was explored.
+ * Requires policy EXEC_EXHAUSTIVE. */
+typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
+int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
+		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
+		 struct ftv_err *err);
+
+const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
+const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);
+const struct exec_event *exec_trace(struct ftv_exec *ex, size_t *n);
+const struct exec_write *exec_write_get(struct ftv_exec *ex, int wid);
+/* FNV-1a over the trace and observations: equal for equal runs. */
+uint64_t exec_trace_hash(struct ftv_exec *ex);
+void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st);
+/* The value the CPU last fetched at a watched address (litmus "fetch"
+ * conditions), or -1 if it never fetched it. */
+int exec_last_fetch(struct ftv_exec *ex, unsigned cpu, uint64_t addr,
+		    uint32_t *val);
+struct sim_aspace *exec_aspace(struct ftv_exec *ex);
+
+#endif

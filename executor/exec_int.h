@@ -1,0 +1,196 @@
+/* Executor internals shared by executor/exec*.c; not for other parts. */
+#ifndef FTV_EXECUTOR_EXEC_INT_H
+#define FTV_EXECUTOR_EXEC_INT_H
+
+#include <unicorn/unicorn.h>
+
+#include "executor/exec.h"
+#include "util/rng.h"
+
+#define EXEC_NREGS 33 /* x0..x30, sp, pc */
+#define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
+
+enum xcpu_state { XCPU_RUN, XCPU_DONE, XCPU_PARKED, XCPU_FAULT };
+
+/* A cache maintenance operation waiting for the issuer's next DSB. */
+struct xpend {
+	int ic;        /* 1: IC IVAU, 0: DC CVAU */
+	uint64_t addr; /* watched insn address */
+	size_t idx;    /* coherence index captured when it was issued */
+};
+
+struct xcpu {
+	struct ftv_exec *ex;
+	unsigned idx;
+	uc_engine *uc;
+	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
+	enum xcpu_state st;
+	uint64_t exit_pc;
+	uint64_t qs_pc;
+	int has_qs;
+	uint64_t qs_count;
+	int armed;               /* pass the hooks at armed_pc once */
+	uint64_t armed_pc;
+	int stopped_in_hook;
+	uint64_t init[EXEC_NREGS];
+	struct xpend *pend;
+	size_t npend, cappend;
+	int last_fetch_wid;      /* newest non-initial insn write fetched */
+};
+
+/* A watched instruction word: the coherence order of its writes. */
+struct winsn {
+	uint64_t addr;
+	int *coh;                /* write ids, oldest first; [0] is initial */
+	size_t *icfloor;         /* per entry: `ic` when that write was made */
+	size_t ncoh, capcoh;
+	size_t pou;              /* newest entry cleaned to the PoU */
+	size_t ic;               /* newest entry visible to fetch after CSE */
+	size_t floor[EXEC_MAX_CPUS];
+	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
+	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
+	int view_ok[EXEC_MAX_CPUS];
+};
+
+/* A watched 64-bit literal: who wrote each 32-bit half. */
+struct wlit {
+	uint64_t addr;
+	int wid[2];
+	int init_wid;
+	int *wids;               /* every write to it, in issue order */
+	size_t nw, capw;
+};
+
+/* A store in the patcher's store buffer. */
+struct xstore {
+	uint64_t addr;
+	unsigned size;           /* 4 or 8 */
+	uint64_t val;
+	int wid;
+	uint64_t epoch;          /* DMBs issued before it */
+};
+
+struct xplan {
+	struct plan p;
+	exec_plan_fn fn;
+	void *arg;
+	struct exec_plan_result res;
+	size_t next;             /* next step to perform */
+	int waiting;             /* QUIESCE / STOP_MACHINE requested */
+	uint64_t qs_snap[EXEC_MAX_CPUS];
+};
+
+enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8 };
+
+struct xbreak {
+	exec_break_fn fn;
+	void *arg;
+};
+
+struct xspecial {
+	uint64_t pc;
+	unsigned flags;
+	struct xbreak *brk;
+	size_t nbrk;
+};
+
+struct xchoice {
+	unsigned c, n;
+};
+
+struct ftv_exec {
+	struct sim_aspace *as;
+	struct exec_config cfg;
+	struct xcpu cpu[EXEC_MAX_CPUS];
+	size_t nregions;
+	struct ftv_rng rng_sched, rng_fetch;
+
+	struct winsn *wi;
+	size_t nwi, capwi;
+	struct wlit *wl;
+	size_t nwl, capwl;
+	struct exec_write *wr;
+	size_t nwr, capwr, nwr_init;
+
+	struct xstore *sb;
+	size_t nsb, capsb;
+	uint64_t epoch;
+	struct xpend *ppend;     /* the patcher's pending cache maintenance */
+	size_t nppend, capppend;
+	int stop_machine;        /* a STOP_MACHINE is in force or requested */
+
+	struct xplan *plans;
+	size_t nplans, capplans, cur_plan;
+
+	struct xspecial *sp;
+	size_t nsp, capsp;
+
+	struct exec_violation *viol;
+	size_t nviol, capviol;
+	struct exec_obs *obs;
+	size_t nobs, capobs;
+	struct exec_event *ev;
+	size_t nev, capev;
+
+	uint8_t **snap;          /* region contents before the first run */
+	uint64_t step;
+	uint64_t run;
+	struct exec_stats stats;
+
+	/* scheduling state */
+	unsigned rr_next;
+	unsigned *prio;          /* PCT priorities per agent */
+	uint64_t *pct_change;    /* PCT change points (steps) */
+	struct xchoice *dfs;
+	size_t dfs_len, dfs_depth, dfs_cap;
+	int oom;
+};
+
+/* exec_model.c */
+struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
+struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
+int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
+		 unsigned size, int plan, int step, int cpu, const char *what);
+void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
+void xm_context_sync(struct ftv_exec *ex, struct xcpu *c);
+void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
+		      uint64_t val, int wid, int skip_cpu);
+void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
+		 size_t *cap, int ic, uint64_t addr, uint64_t len);
+void xm_dsb(struct ftv_exec *ex, struct xpend *pend, size_t *npend);
+void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
+		 uint64_t addr, int size);
+void xm_reset(struct ftv_exec *ex);
+int xm_patcher_ready(struct ftv_exec *ex);
+void xm_patcher_step(struct ftv_exec *ex);
+void xm_drain(struct ftv_exec *ex);
+uint64_t xm_read_coherent(struct ftv_exec *ex, uint64_t addr, unsigned size);
+
+/* exec.c */
+uint8_t *xc_copy_ptr(struct xcpu *c, uint64_t addr);
+void xc_remove_cache_all(struct ftv_exec *ex, uint64_t addr, uint64_t len);
+void xc_remove_cache(struct xcpu *c, uint64_t addr, uint64_t len);
+void xc_violation(struct ftv_exec *ex, enum exec_viol_kind kind, int cpu,
+		  uint64_t addr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void xc_event(struct ftv_exec *ex, int agent, enum exec_ev_kind kind,
+	      uint64_t a, uint64_t b);
+void *xc_grow(void *p, size_t *cap, size_t need, size_t elem, int *oom);
+
+/* exec_sched.c */
+int xs_pick(struct ftv_exec *ex, const unsigned *ready, unsigned n);
+unsigned xs_choose(struct ftv_exec *ex, unsigned n);
+void xs_start_run(struct ftv_exec *ex);
+int xs_dfs_next(struct ftv_exec *ex); /* 0: another run to do, 1: done */
+
+/* exec_sysop.c: the few system instructions the fetch model acts on */
+enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU };
+enum xsysop xsysop_decode(uint32_t w, unsigned *rt);
+int xsysop_is_memory(uint32_t w);
+
+/* exec_report.c */
+void xr_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
+int xr_cmodx_safe(uint32_t old, uint32_t new);
+void xr_write_desc(struct ftv_exec *ex, int wid, char *buf, size_t n);
+
+#endif

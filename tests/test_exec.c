@@ -1,0 +1,418 @@
+/* The executor on purpose-built CALL_OPS-like scenarios (raw instruction
+ * words: the encoders are another part's), each violation kind detected on
+ * the buggy plan and absent on its corrected twin, determinism, validation
+ * and the synchronisation rules of the fetch model. */
+#include "tests/suite.h"
+#include "executor/exec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define T SIM_KERNEL_TEXT_BASE
+#define W_NOP 0xd503201fu
+#define W_RET 0xd65f03c0u
+#define W_MOV_X9_LR 0xaa1e03e9u /* mov x9, x30 */
+#define W_MOV_LR_X9 0xaa0903feu /* mov x30, x9 */
+#define W_ADD_X9_LR 0x910003c9u /* add x9, x30, #0: same effect */
+#define W_LDUR_X10 0xf85f03cau  /* ldur x10, [x30, #-16]: the ops literal */
+#define OPS_A 0xffff000010000100ULL
+#define OPS_B 0xffff800012345678ULL
+
+static uint32_t bl(uint64_t pc, uint64_t to)
+{
+	return 0x94000000u | (uint32_t)(((to - pc) >> 2) & 0x3ffffff);
+}
+
+static uint32_t b(uint64_t pc, uint64_t to)
+{
+	return 0x14000000u | (uint32_t)(((to - pc) >> 2) & 0x3ffffff);
+}
+
+struct scen {
+	struct sim_aspace *as;
+	uint64_t loop, func, tramp, lit, site;
+};
+
+/* loop: bl func; b loop.  func-8: ops literal;  func: mov x9, lr; <site>;
+ * mov lr, x9; ret.  tramp: ldur x10, [lr, #-16]; ret. */
+static void build(struct scen *s, uint64_t func_off, uint32_t site)
+{
+	s->as = sim_aspace_new();
+	ck_assert_ptr_nonnull(sim_map(s->as, "text", T, 0x4000, SIM_R | SIM_X,
+				      SIM_REGION_TEXT, NULL));
+	ck_assert_ptr_nonnull(sim_map(s->as, "stack", SIM_STACK_BASE, 0x10000,
+				      SIM_R | SIM_W, SIM_REGION_STACK, NULL));
+	s->loop = T;
+	s->func = T + func_off;
+	s->tramp = T + 0x200;
+	s->lit = s->func - 8;
+	s->site = s->func + 4;
+	sim_write32(s->as, s->loop, bl(s->loop, s->func));
+	sim_write32(s->as, s->loop + 4, b(s->loop + 4, s->loop));
+	sim_write64(s->as, s->lit, OPS_A);
+	sim_write32(s->as, s->func, W_MOV_X9_LR);
+	sim_write32(s->as, s->site, site == 1 ? bl(s->site, s->tramp) : site);
+	sim_write32(s->as, s->func + 8, W_MOV_LR_X9);
+	sim_write32(s->as, s->func + 12, W_RET);
+	sim_write32(s->as, s->tramp, W_LDUR_X10);
+	sim_write32(s->as, s->tramp + 4, W_RET);
+	sim_sym_add(s->as, "loop", s->loop, 8, SIM_SYM_FUNC, NULL);
+	sim_sym_add(s->as, "func", s->func, 16, SIM_SYM_FUNC, NULL);
+	sim_sym_add(s->as, "tramp", s->tramp, 8, SIM_SYM_FUNC, NULL);
+}
+
+static struct ftv_exec *start(struct scen *s, unsigned ncpus, uint64_t seed,
+			      enum exec_policy pol)
+{
+	struct exec_config cfg = { .ncpus = ncpus, .policy = pol,
+				   .seed = seed, .quantum = 16 };
+	struct ftv_err err;
+	struct ftv_exec *ex = exec_new(s->as, &cfg, &err);
+
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	for (unsigned i = 0; i < ncpus; i++) {
+		ck_assert_int_eq(exec_cpu_setup(ex, i, s->loop,
+						SIM_STACK_BASE + 0x1000 * (i + 1),
+						NULL, 0, 0, &err), 0);
+		ck_assert_int_eq(exec_cpu_quiescent(ex, i, s->loop, &err), 0);
+	}
+	ck_assert_int_eq(exec_watch_insn(ex, s->site, &err), 0);
+	ck_assert_int_eq(exec_watch_data64(ex, s->lit, &err), 0);
+	return ex;
+}
+
+static size_t count_kind(struct ftv_exec *ex, enum exec_viol_kind k)
+{
+	size_t n, c = 0;
+	const struct exec_violation *v = exec_violations(ex, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].kind == k)
+			c++;
+	return c;
+}
+
+/* make_call on CALL_OPS: the ops literal, then the BL. dmb: whether the
+ * plan orders them. */
+static void make_call_plan(struct plan *p, struct scen *s, int dmb)
+{
+	plan_init(p);
+	plan_write_data64(p, s->lit, OPS_A, OPS_B, 1, 0, "make_call: ops");
+	if (dmb)
+		plan_simple(p, PLAN_DMB, 0, "dmb ish");
+	plan_write_insn(p, s->site, W_NOP, bl(s->site, s->tramp), 1, 0,
+			"make_call: BL");
+	plan_cache_sync(p, s->site, 4, 0);
+}
+
+/* Runs one seed of a scenario and returns how many violations of kind k. */
+static size_t run_one(uint64_t func_off, uint32_t site, int dmb,
+		      int unaligned_plan, uint64_t seed, enum exec_viol_kind k)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	size_t n;
+
+	build(&s, func_off, site);
+	ex = start(&s, 2, seed, EXEC_RANDOM);
+	if (unaligned_plan) {
+		plan_init(&p);
+		plan_write_data64(&p, s.lit, OPS_A, OPS_B, 1, 0,
+				  "update ops");
+	} else {
+		make_call_plan(&p, &s, dmb);
+	}
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 400, &err), 0);
+	n = count_kind(ex, k);
+	if (n) {
+		size_t nv;
+		const struct exec_violation *v = exec_violations(ex, &nv);
+
+		for (size_t i = 0; i < nv; i++)
+			if (v[i].kind == k) {
+				ck_assert_ptr_nonnull(strstr(v[i].msg, "cpu"));
+				break;
+			}
+	}
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+	return n;
+}
+
+START_TEST(stale_data_caught_without_dmb_and_not_with_it)
+{
+	size_t bad = 0, good = 0;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		bad += run_one(0x100, W_NOP, 0, 0, seed, EXEC_V_STALE_DATA);
+		good += run_one(0x100, W_NOP, 1, 0, seed, EXEC_V_STALE_DATA);
+	}
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(good, 0);
+}
+END_TEST
+
+START_TEST(torn_literal_caught_when_unaligned_and_not_when_aligned)
+{
+	size_t bad = 0, good = 0;
+
+	/* func at +0x104: the literal at func-8 is only 4-byte aligned, so
+	 * the 64-bit update is two stores. */
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		bad += run_one(0x104, 1, 0, 1, seed, EXEC_V_TORN);
+		good += run_one(0x100, 1, 0, 1, seed, EXEC_V_TORN);
+	}
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(good, 0);
+}
+END_TEST
+
+START_TEST(same_seed_replays_the_same_trace)
+{
+	uint64_t h[3];
+	size_t nev[3];
+
+	for (int i = 0; i < 3; i++) {
+		struct scen s;
+		struct plan p;
+		struct ftv_err err;
+		struct ftv_exec *ex;
+
+		build(&s, 0x100, W_NOP);
+		ex = start(&s, 3, i < 2 ? 7 : 8, EXEC_RANDOM);
+		make_call_plan(&p, &s, 1);
+		ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+		ck_assert_int_eq(exec_run(ex, 300, &err), 0);
+		h[i] = exec_trace_hash(ex);
+		exec_trace(ex, &nev[i]);
+		plan_free(&p);
+		exec_free(ex);
+		sim_aspace_free(s.as);
+	}
+	ck_assert_uint_gt(nev[0], 100);
+	ck_assert_uint_eq(nev[0], nev[1]);
+	ck_assert_uint_eq(h[0], h[1]);
+	ck_assert_uint_ne(h[0], h[2]);
+}
+END_TEST
+
+struct mismatch {
+	int called;
+	struct exec_plan_result res;
+};
+
+static void on_done(struct ftv_exec *ex, int plan,
+		    const struct exec_plan_result *res, void *arg)
+{
+	struct mismatch *m = arg;
+
+	(void)ex;
+	(void)plan;
+	m->called++;
+	m->res = *res;
+}
+
+START_TEST(validate_mismatch_stops_the_plan_and_reports_it)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct mismatch m = { 0 };
+	struct ftv_exec *ex;
+	uint32_t w;
+	int id;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 1, 1, EXEC_QUANTUM);
+	plan_init(&p);
+	/* Expects a BL where there is a NOP: ftrace_modify_code's -EINVAL. */
+	plan_write_insn(&p, s.site, bl(s.site, s.tramp), W_NOP, 1, 3,
+			"make_nop: NOP");
+	plan_cache_sync(&p, s.site, 4, 3);
+	id = exec_submit(ex, &p, on_done, &m, &err);
+	ck_assert_int_ge(id, 0);
+	ck_assert_int_eq(exec_run(ex, 50, &err), 0);
+	ck_assert_int_eq(m.called, 1);
+	ck_assert_int_eq(m.res.status, EXEC_PLAN_MISMATCH);
+	ck_assert_uint_eq(m.res.step, 0);
+	ck_assert_uint_eq(m.res.found, W_NOP);
+	ck_assert_int_eq(exec_plan_result(ex, id)->status, EXEC_PLAN_MISMATCH);
+	sim_read32(s.as, s.site, &w);
+	ck_assert_uint_eq(w, W_NOP);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+START_TEST(after_cache_sync_and_ipi_every_fetch_sees_the_new_word)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	const struct exec_event *ev;
+	const struct exec_obs *ob;
+	size_t nev, nob, old_after = 0, new_after = 0;
+	uint64_t sync_step = UINT64_MAX;
+	uint32_t blw;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 4, 11, EXEC_RANDOM);
+	make_call_plan(&p, &s, 1);
+	plan_simple(&p, PLAN_SYNC_ALL, 0, "kick_all_cpus_sync");
+	blw = bl(s.site, s.tramp);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 600, &err), 0);
+	ck_assert_int_eq(exec_plan_result(ex, 0)->status, EXEC_PLAN_DONE);
+	ev = exec_trace(ex, &nev);
+	for (size_t i = 0; i < nev; i++)
+		if (ev[i].kind == EXEC_EV_PLAN && ev[i].b == PLAN_SYNC_ALL)
+			sync_step = ev[i].step;
+	ck_assert_uint_ne(sync_step, UINT64_MAX);
+	ob = exec_observations(ex, &nob);
+	for (size_t i = 0; i < nob; i++)
+		if (ob[i].kind == EXEC_OBS_FETCH && ob[i].step > sync_step) {
+			if (ob[i].val == blw)
+				new_after++;
+			else
+				old_after++;
+		}
+	ck_assert_uint_gt(new_after, 10);
+	ck_assert_uint_eq(old_after, 0);
+	ck_assert_uint_eq(count_kind(ex, EXEC_V_STALE_DATA), 0);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+START_TEST(stop_machine_parks_cpus_and_leaves_nothing_unsynchronised)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	size_t n;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 3, 5, EXEC_RANDOM);
+	ck_assert_int_eq(exec_watch_insn(ex, s.func, &err), 0);
+	plan_init(&p);
+	plan_simple(&p, PLAN_STOP_MACHINE, 0, "stop_machine");
+	/* MOV X9, LR may only change while nobody can run it. */
+	plan_write_insn(&p, s.func, W_MOV_X9_LR, W_ADD_X9_LR, 1, 0,
+			"rewrite: add x9, lr, #0");
+	plan_cache_sync(&p, s.func, 4, 0);
+	plan_simple(&p, PLAN_RESUME_MACHINE, 0, "resume");
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 400, &err), 0);
+	ck_assert_int_eq(exec_plan_result(ex, 0)->status, EXEC_PLAN_DONE);
+	{
+		const struct exec_violation *v = exec_violations(ex, &n);
+
+		ck_assert_msg(n == 0, "%s", n ? v[0].msg : "");
+	}
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+START_TEST(freed_trampoline_execution_is_a_fault)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+
+	/* The site keeps calling tramp, which is freed without unhooking. */
+	build(&s, 0x100, 1);
+	ex = start(&s, 1, 3, EXEC_QUANTUM);
+	plan_init(&p);
+	plan_free_mem(&p, s.tramp, 8, 0, "free trampoline");
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 100, &err), 0);
+	ck_assert_uint_eq(count_kind(ex, EXEC_V_FAULT), 1);
+	ck_assert_ptr_nonnull(strstr(exec_violations(ex, &(size_t){ 0 })[0].msg,
+				     "tramp+0x0/0x8"));
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+/* Live rewrite of a word while another CPU may run it. */
+static size_t run_rewrite(uint64_t seed, uint64_t at_off, uint32_t old,
+			  uint32_t new, char *msg, size_t nmsg)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	size_t n, nv;
+	const struct exec_violation *v;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 2, seed, EXEC_RANDOM);
+	ck_assert_int_eq(exec_watch_insn(ex, s.func + at_off, &err), 0);
+	plan_init(&p);
+	plan_write_insn(&p, s.func + at_off, old, new, 1, 0, "rewrite");
+	plan_cache_sync(&p, s.func + at_off, 4, 0);
+	plan_simple(&p, PLAN_SYNC_ALL, 0, "kick_all_cpus_sync");
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 300, &err), 0);
+	n = count_kind(ex, EXEC_V_CMODX);
+	v = exec_violations(ex, &nv);
+	for (size_t i = 0; i < nv && msg; i++)
+		if (v[i].kind == EXEC_V_CMODX)
+			snprintf(msg, nmsg, "%s", v[i].msg);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+	return n;
+}
+
+START_TEST(cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl)
+{
+	size_t bad = 0, good = 0;
+	char msg[768] = "";
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		/* MOV X9, LR is not on the B2.2.5 list. */
+		bad += run_rewrite(seed, 0, W_MOV_X9_LR, W_ADD_X9_LR, msg,
+				   sizeof(msg));
+		/* NOP -> BL is: patched live by every arm64 ftrace. */
+		good += run_rewrite(seed, 4, W_NOP,
+				    bl(T + 0x104, T + 0x200), NULL, 0);
+	}
+	ck_assert_uint_gt(bad, 0);
+	ck_assert_uint_eq(good, 0);
+	ck_assert_msg(strstr(msg, "func+0x0/0x10") && strstr(msg, "mov x9, x30") &&
+			      strstr(msg, "plan 0 step 0 \"rewrite\""),
+		      "%s", msg);
+}
+END_TEST
+
+static Suite *exec_suite(void)
+{
+	Suite *s = suite_create("exec");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stale_data_caught_without_dmb_and_not_with_it);
+	tcase_add_test(tc, torn_literal_caught_when_unaligned_and_not_when_aligned);
+	tcase_add_test(tc, cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl);
+	tcase_add_test(tc, same_seed_replays_the_same_trace);
+	tcase_add_test(tc, validate_mismatch_stops_the_plan_and_reports_it);
+	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);
+	tcase_add_test(tc, stop_machine_parks_cpus_and_leaves_nothing_unsynchronised);
+	tcase_add_test(tc, freed_trampoline_execution_is_a_fault);
+	suite_add_tcase(s, tc);
+	return s;
+}
+FTV_SUITE(exec, exec_suite)

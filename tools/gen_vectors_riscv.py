@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""Deterministic RISC-V encoder test vectors, checked against GNU as.
+
+Usage: gen_vectors_riscv.py --as AS --ld LD --work DIR --out FILE
+
+Every encoder of the subset (AUIPC, JAL, JALR, ADDI, LD, SD, NOP, C.NOP) gets
+vectors spread over its whole immediate range, with both edges and
+one-past-each-edge. Valid vectors are assembled by GNU as (-march=rv64gc,
+`.option norelax`, `.option norvc` except for c.nop) each in its own section,
+linked by GNU ld at the vector's own address (so `jal ra, 0x1000` means the
+same absolute target as for ftv), and their words read back with pyelftools.
+Invalid vectors must be refused by GNU as or ld too, so the generator fails
+if the toolchain accepts one of them.
+
+AUIPC+JALR call pairs (rv_gen_call_pair) are checked the same way, written
+as the psABI's `auipc rd, %pcrel_hi(target)` / `jalr rd, %pcrel_lo(1b)(rd)`
+and resolved by ld; out-of-reach pairs must be refused by ld.
+
+Output, one vector a line, tab-separated (numbers in hex, rd in decimal):
+    V  <pc>  <word>  <nbytes>  <text>
+    I  <pc>  <text>
+    P  <pc>  <target>  <rd>  <auipc word>  <jalr word>
+    Q  <pc>  <target>  <rd>
+"""
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+
+from elftools.elf.elffile import ELFFile
+
+SEED = 0x52495343  # "RISC"; fixed so the vectors are the same on every run
+
+ABI = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
+       "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+       "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+       "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"]
+BAD_REGS = ["x32", "x99", "a8", "t7", "s12", "r1", "x-1", "sp1"]
+
+JAL_LO, JAL_HI = -(1 << 20), (1 << 20) - 2
+I_LO, I_HI = -2048, 2047
+U_LO, U_HI = 0, 0xfffff
+
+
+class Gen:
+    def __init__(self):
+        self.rng = random.Random(SEED)
+        self.valid = []    # (pc, text, nbytes)
+        self.invalid = []  # (pc, text, stage) stage: "as" or "ld"
+        self.pairs = []    # (pc, target, rd): AUIPC+JALR calls, linked by ld
+        self.bad_pairs = []
+        # Vectors sit at distinct addresses in a few kernel-like regions so
+        # that each can be linked at its own pc.
+        self.cursors = [0x80200000, 0xffffffff80000000, 0xffffffffc0000000]
+
+    def pc(self, size=4, region=None):
+        i = self.rng.randrange(len(self.cursors)) if region is None else region
+        pc = self.cursors[i]
+        self.cursors[i] += 8 if size <= 4 else 16
+        # With C, 4-byte instructions may sit at 2-byte aligned addresses.
+        return pc + (2 if self.rng.random() < 0.25 else 0)
+
+    def reg(self, n=None):
+        if n is None:
+            n = self.rng.randrange(32)
+        r = self.rng.random()
+        if n == 8 and r < 0.2:
+            return "fp"
+        return "x%d" % n if r < 0.35 else ABI[n]
+
+    def spread(self, lo, hi, count, align=1):
+        """Edges, near-edges, powers of two and uniform picks in [lo, hi]."""
+        vals = {lo, hi, lo + align, hi - align, 0}
+        bit = align
+        while bit <= hi:
+            vals.update({bit, -bit, bit - align, -bit + align})
+            bit <<= 1
+        vals = {v for v in vals if lo <= v <= hi}
+        while len(vals) < count:
+            vals.add(lo + self.rng.randrange((hi - lo) // align + 1) * align)
+        return sorted(vals)
+
+    def imm_text(self, v):
+        return ("%d" % v) if self.rng.random() < 0.6 else \
+            ("-0x%x" % -v if v < 0 else "0x%x" % v)
+
+    # --- per encoder -----------------------------------------------------
+    def auipc(self):
+        for v in self.spread(U_LO, U_HI, 220):
+            self.valid.append((self.pc(), "auipc %s, 0x%x" % (self.reg(), v), 4))
+        for v in [-1, U_HI + 1, 0x1fffff, -0x80000, 1 << 32]:
+            self.invalid.append((self.pc(), "auipc %s, %s" % (self.reg(), self.imm_text(v)), "as"))
+        for r in BAD_REGS:
+            self.invalid.append((self.pc(), "auipc %s, 0x1" % r, "as"))
+
+    def jal(self):
+        for off in self.spread(JAL_LO, JAL_HI, 320, 2):
+            pc = self.pc()
+            tgt = (pc + off) & (2**64 - 1)
+            if self.rng.random() < 0.1:
+                text = "jal 0x%x" % tgt
+            else:
+                text = "jal %s, 0x%x" % (self.reg(), tgt)
+            self.valid.append((pc, text, 4))
+        for off in [JAL_LO - 2, JAL_HI + 2, JAL_LO - 4096, JAL_HI + 4096,
+                    1 << 21, -(1 << 22), 1 << 30,
+                    1, -1, 3, JAL_HI + 1, JAL_LO + 1]:  # odd: not 2-byte aligned
+            pc = self.pc()
+            self.invalid.append((pc, "jal %s, 0x%x" % (self.reg(), (pc + off) & (2**64 - 1)), "ld"))
+        for r in BAD_REGS:
+            pc = self.pc()
+            self.invalid.append((pc, "jal %s, 0x%x" % (r, pc + 16), "as"))
+
+    def i_type(self, mnem, count):
+        """ADDI: rd, rs1, imm."""
+        for v in self.spread(I_LO, I_HI, count):
+            self.valid.append((self.pc(), "%s %s, %s, %s" % (
+                mnem, self.reg(), self.reg(), self.imm_text(v)), 4))
+        for v in [I_LO - 1, I_HI + 1, 4096, -4096, 1 << 31]:
+            self.invalid.append((self.pc(), "%s %s, %s, %s" % (
+                mnem, self.reg(), self.reg(), self.imm_text(v)), "as"))
+        for r in BAD_REGS:
+            self.invalid.append((self.pc(), "%s %s, a0, 1" % (mnem, r), "as"))
+            self.invalid.append((self.pc(), "%s a0, %s, 1" % (mnem, r), "as"))
+
+    def jalr(self):
+        for v in self.spread(I_LO, I_HI, 260):
+            rd, rs1, iv = self.reg(), self.reg(), self.imm_text(v)
+            form = self.rng.random()
+            if form < 0.5:
+                text = "jalr %s, %s(%s)" % (rd, iv, rs1)
+            else:
+                text = "jalr %s, %s, %s" % (rd, rs1, iv)
+            self.valid.append((self.pc(), text, 4))
+        for _ in range(10):  # the short forms, offset 0
+            self.valid.append((self.pc(), "jalr %s" % self.reg(), 4))
+            self.valid.append((self.pc(), "jalr %s, %s" % (self.reg(), self.reg()), 4))
+            self.valid.append((self.pc(), "jalr %s, (%s)" % (self.reg(), self.reg()), 4))
+        for v in [I_LO - 1, I_HI + 1, 4096, -(1 << 20)]:
+            self.invalid.append((self.pc(), "jalr t0, %s(t0)" % self.imm_text(v), "as"))
+            self.invalid.append((self.pc(), "jalr t0, t0, %s" % self.imm_text(v), "as"))
+        for r in BAD_REGS:
+            self.invalid.append((self.pc(), "jalr %s, 0(t0)" % r, "as"))
+            self.invalid.append((self.pc(), "jalr t0, 0(%s)" % r, "as"))
+
+    def mem(self, mnem, count):
+        for v in self.spread(I_LO, I_HI, count):
+            self.valid.append((self.pc(), "%s %s, %s(%s)" % (
+                mnem, self.reg(), self.imm_text(v), self.reg()), 4))
+        for _ in range(5):
+            self.valid.append((self.pc(), "%s %s, (%s)" % (mnem, self.reg(), self.reg()), 4))
+        for v in [I_LO - 1, I_HI + 1, 8192, -(1 << 31)]:
+            self.invalid.append((self.pc(), "%s a0, %s(sp)" % (mnem, self.imm_text(v)), "as"))
+        for r in BAD_REGS:
+            self.invalid.append((self.pc(), "%s %s, 8(sp)" % (mnem, r), "as"))
+            self.invalid.append((self.pc(), "%s a0, 8(%s)" % (mnem, r), "as"))
+        for bad in ["%s a0, 8(sp" % mnem, "%s a0, 8(sp))" % mnem]:
+            self.invalid.append((self.pc(), bad, "as"))
+
+    def call_pair(self):
+        """AUIPC rd, %pcrel_hi(target); JALR rd, %pcrel_lo(rd): the psABI's
+        split, resolved by ld with the +0x800 rounding of the high part."""
+        lo, hi = -0x80000800, 0x7ffff7fe
+        corners = [0x7fe, 0x800, -0x800, -0x802, 0xffe, 0x1000, 0x17fe, 0x1800,
+                   -0x7fe, -0x1000, -0x1002, 0x7ffff000, -0x80000000, 0x7ffff7fc]
+        for off in sorted(set(self.spread(lo, hi, 200, 2)) | set(corners)):
+            pc = self.pc(8)
+            self.pairs.append((pc, (pc + off) % 2**64, self.rng.randrange(1, 32)))
+        for off in [hi + 2, 0x7ffffffe, 0x80000000, lo - 2, -0x80001000,
+                    1 << 32, -(1 << 33)]:
+            # GNU ld turns an out-of-reach AUIPC into LUI when the absolute
+            # target fits 32 signed bits; pick regions where it does not.
+            pc = self.pc(8, 0 if off > 0 else 1)
+            self.bad_pairs.append((pc, (pc + off) % 2**64, self.rng.randrange(1, 32)))
+
+    def nops(self):
+        for _ in range(12):
+            self.valid.append((self.pc(), "nop", 4))
+            self.valid.append((self.pc(), "c.nop", 2))
+        for bad in ["nop a0", "c.nop a0", "jalx ra, 0", "addi a0, a1",
+                    "ld a0, 8(sp), 1", "auipc t0"]:
+            self.invalid.append((self.pc(), bad, "as"))
+
+
+def assemble(gen, work, as_, ld):
+    """Assembles and links every valid vector at its pc; returns the words."""
+    src = os.path.join(work, "valid.s")
+    lds = os.path.join(work, "valid.ld")
+    obj = os.path.join(work, "valid.o")
+    elf = os.path.join(work, "valid.elf")
+    with open(src, "w") as s, open(lds, "w") as l:
+        s.write(".option norelax\n")
+        l.write("SECTIONS {\n")
+        for i, (pc, text, nbytes) in enumerate(gen.valid):
+            s.write('.section .text.v%d,"ax",@progbits\n' % i)
+            s.write(".option %s\n%s\n" % ("rvc" if nbytes == 2 else "norvc", text))
+            l.write("  .text.v%d 0x%x : { *(.text.v%d) }\n" % (i, pc, i))
+        l.write("}\n")
+    subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+    subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj], check=True)
+    words = []
+    with open(elf, "rb") as f:
+        e = ELFFile(f)
+        for i, (pc, text, nbytes) in enumerate(gen.valid):
+            sec = e.get_section_by_name(".text.v%d" % i)
+            data = sec.data()
+            if sec["sh_addr"] != pc or len(data) != nbytes:
+                sys.exit("gen_vectors_riscv: %r at 0x%x: got %d bytes at 0x%x"
+                         % (text, pc, len(data), sec["sh_addr"]))
+            words.append(int.from_bytes(data, "little"))
+    return words
+
+
+def pair_source(i, rd):
+    """The target is a symbol the linker script defines (GNU as refuses
+    absolute constants beyond 32 bits inside %pcrel_hi)."""
+    return (".option norelax\n.option norvc\n1: auipc x%d, %%pcrel_hi(target%d)\n"
+            "jalr x%d, %%pcrel_lo(1b)(x%d)\n" % (rd, i, rd, rd))
+
+
+def assemble_pairs(gen, work, as_, ld):
+    """Links every valid call pair at its pc; returns (auipc, jalr) words."""
+    src = os.path.join(work, "pairs.s")
+    lds = os.path.join(work, "pairs.ld")
+    obj = os.path.join(work, "pairs.o")
+    elf = os.path.join(work, "pairs.elf")
+    with open(src, "w") as s, open(lds, "w") as l:
+        l.write("SECTIONS {\n")
+        for i, (pc, target, rd) in enumerate(gen.pairs):
+            s.write('.section .text.p%d,"ax",@progbits\n' % i)
+            s.write(pair_source(i, rd))
+            l.write("  .text.p%d 0x%x : { *(.text.p%d) }\n" % (i, pc, i))
+            l.write("  target%d = 0x%x;\n" % (i, target))
+        l.write("}\n")
+    subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+    subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj], check=True)
+    words = []
+    with open(elf, "rb") as f:
+        e = ELFFile(f)
+        for i, (pc, target, rd) in enumerate(gen.pairs):
+            data = e.get_section_by_name(".text.p%d" % i).data()
+            if len(data) != 8:
+                sys.exit("gen_vectors_riscv: call pair %d: %d bytes" % (i, len(data)))
+            words.append((int.from_bytes(data[:4], "little"),
+                          int.from_bytes(data[4:], "little")))
+    # Out of reach: ld must refuse each ("relocation truncated to fit:
+    # R_RISCV_PCREL_HI20"); one link per pair.
+    for pc, target, rd in gen.bad_pairs:
+        with open(src, "w") as s:
+            s.write(pair_source(0, rd))
+        with open(lds, "w") as l:
+            l.write("SECTIONS { .text 0x%x : { *(.text) } target0 = 0x%x; }\n"
+                    % (pc, target))
+        subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+        r = subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj],
+                           capture_output=True, text=True)
+        if r.returncode == 0 or "relocation truncated" not in r.stderr:
+            sys.exit("gen_vectors_riscv: ld accepts a call from 0x%x to 0x%x"
+                     % (pc, target))
+    return words
+
+
+def check_rejected(gen, work, as_, ld):
+    """Every invalid vector must be refused by GNU as (or, for out-of-range
+    jal targets, by ld's relocation check)."""
+    src = os.path.join(work, "invalid.s")
+    obj = os.path.join(work, "invalid.o")
+    lines = {}
+    with open(src, "w") as s:
+        s.write(".option norelax\n.option norvc\n")
+        n = 3
+        for i, (pc, text, stage) in enumerate(gen.invalid):
+            if stage == "as":
+                s.write("%s\n" % text)
+                lines[n] = i
+                n += 1
+    r = subprocess.run([as_, "-march=rv64gc", "-o", obj, src],
+                       capture_output=True, text=True)
+    refused = {int(m.group(1)) for m in re.finditer(r"invalid\.s:(\d+): Error", r.stderr)}
+    for n, i in lines.items():
+        if n not in refused:
+            sys.exit("gen_vectors_riscv: GNU as accepts invalid vector %r"
+                     % gen.invalid[i][1])
+    # Out-of-range or misaligned jal: ld's relocation check refuses them
+    # ("relocation truncated to fit: R_RISCV_JAL"); one link per vector, as
+    # ld stops listing overflows after the first few.
+    for i, (pc, text, stage) in enumerate(gen.invalid):
+        if stage != "ld":
+            continue
+        src = os.path.join(work, "invalid_ld.s")
+        lds = os.path.join(work, "invalid_ld.ld")
+        elf = os.path.join(work, "invalid_ld.elf")
+        with open(src, "w") as s:
+            s.write(".option norelax\n.option norvc\n%s\n" % text)
+        with open(lds, "w") as l:
+            l.write("SECTIONS { .text 0x%x : { *(.text) } }\n" % pc)
+        subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
+        r = subprocess.run([ld, "--no-relax", "-T", lds, "-o", elf, obj],
+                           capture_output=True, text=True)
+        if r.returncode == 0 or "relocation truncated" not in r.stderr:
+            sys.exit("gen_vectors_riscv: ld accepts invalid vector %r at 0x%x"
+                     % (text, pc))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--as", dest="as_", required=True)
+    ap.add_argument("--ld", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+
+    g = Gen()
+    g.auipc()
+    g.jal()
+    g.jalr()
+    g.i_type("addi", 260)
+    g.mem("ld", 220)
+    g.mem("sd", 220)
+    g.nops()
+    g.call_pair()
+    words = assemble(g, a.work, a.as_, a.ld)
+    pair_words = assemble_pairs(g, a.work, a.as_, a.ld)
+    check_rejected(g, a.work, a.as_, a.ld)
+
+    tmp = a.out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("# generated by tools/gen_vectors_riscv.py (seed 0x%x): "
+                "%d valid, %d invalid, %d call pairs, %d out of reach\n"
+                % (SEED, len(g.valid), len(g.invalid), len(g.pairs), len(g.bad_pairs)))
+        for (pc, text, nbytes), w in zip(g.valid, words):
+            f.write("V\t%x\t%x\t%d\t%s\n" % (pc, w, nbytes, text))
+        for pc, text, _ in g.invalid:
+            f.write("I\t%x\t%s\n" % (pc, text))
+        for (pc, target, rd), (wa, wj) in zip(g.pairs, pair_words):
+            f.write("P\t%x\t%x\t%d\t%x\t%x\n" % (pc, target, rd, wa, wj))
+        for pc, target, rd in g.bad_pairs:
+            f.write("Q\t%x\t%x\t%d\n" % (pc, target, rd))
+    os.replace(tmp, a.out)
+
+
+if __name__ == "__main__":
+    main()
