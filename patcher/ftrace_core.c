@@ -364,6 +364,9 @@ static enum rec_action rec_check(struct ftrace_rec *r, uint64_t lit_new)
 		r->flags = (r->flags & ~en_mask) | en;
 		return REC_MAKE_CALL;
 	}
+	/* The literal comparison is defensive: one update changes one ops,
+	 * so the unique ops of a site cannot be swapped for another without
+	 * its flags changing too. */
 	if ((r->flags & en_mask) == en && r->ops_cur == lit_new)
 		return REC_IGNORE;
 	r->flags = (r->flags & ~en_mask) | en;
