@@ -528,6 +528,36 @@ START_TEST(plan_format_names_steps_sites_and_records)
 }
 END_TEST
 
+START_TEST(module_sites_wait_for_module_enable)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	char name[8] = "m0";
+	struct ftrace_site s = { .ip = w.ip[7] + 0x1000,
+				 .func = w.func[7] + 0x1000,
+				 .literal = w.func[7] + 0x1000 - 8,
+				 .name = name, .module = "mod" };
+	int m;
+
+	m = ftrace_core_add_site(w.core, &s, &w.plan, &err);
+	ck_assert_int_eq(m, FAKE_NFUNC);
+	/* The record keeps its own copy of the name. */
+	strcpy(name, "xx");
+	ck_assert_str_eq(ftrace_core_rec(w.core, m)->site.name, "m0");
+	ck_assert(ftrace_core_rec(w.core, m)->flags & FTRACE_FL_DISABLED);
+	w.fa.n = 0;
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, FAKE_NFUNC);
+	ck_assert_int_lt(fw_find(&w, 0, FV_CALL, s.ip), 0);
+	w.fa.n = 0;
+	OK(ftrace_module_enable(w.core, "mod", &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, 1);
+	ck_assert_uint_eq(w.fa.log[0].ip, s.ip);
+	ck_assert_uint_eq(w.fa.log[0].lit, ftrace_ops_addr(a));
+	ck_assert_uint_eq(ftrace_core_rec(w.core, m)->refs, 1);
+	ck_assert_int_eq(ftrace_module_enable(w.core, "nosuch", &w.plan, &err), -1);
+}
+END_TEST
+
 static Suite *ftrace_core_suite(void)
 {
 	Suite *s = suite_create("ftrace_core");
@@ -549,6 +579,7 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, bad_input_is_refused_and_changes_nothing);
 	tcase_add_test(tc, boot_writes_nop_ops_literal_at_every_site);
 	tcase_add_test(tc, plan_format_names_steps_sites_and_records);
+	tcase_add_test(tc, module_sites_wait_for_module_enable);
 	suite_add_tcase(s, tc);
 	return s;
 }

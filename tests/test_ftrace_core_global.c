@@ -182,6 +182,27 @@ START_TEST(failed_ftrace_call_update_kills_ftrace_before_any_site)
 }
 END_TEST
 
+START_TEST(module_enable_patches_without_stop_machine)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	struct ftrace_site s = { .ip = w.ip[7] + 0x1000,
+				 .func = w.func[7] + 0x1000,
+				 .name = "m0", .module = "mod",
+				 .kind = FTRACE_SITE_MCOUNT };
+	size_t mark;
+
+	ck_assert_int_eq(ftrace_core_add_site(w.core, &s, &w.plan, &err),
+			 FAKE_NFUNC);
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	mark = w.plan.n;
+	w.fa.n = 0;
+	OK(ftrace_module_enable(w.core, "mod", &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, 1);
+	ck_assert_int_eq(w.fa.log[0].verb, FV_CALL);
+	ck_assert_int_lt(fw_step(&w, mark, PLAN_STOP_MACHINE), 0);
+}
+END_TEST
+
 static Suite *ftrace_core_global_suite(void)
 {
 	Suite *s = suite_create("ftrace_core_global");
@@ -193,6 +214,7 @@ static Suite *ftrace_core_global_suite(void)
 	tcase_add_test(tc, update_runs_under_stop_machine);
 	tcase_add_test(tc, graph_caller_toggles_after_the_calls);
 	tcase_add_test(tc, graph_needs_an_arch_graph_call);
+	tcase_add_test(tc, module_enable_patches_without_stop_machine);
 	tcase_add_test(tc, failed_ftrace_call_update_kills_ftrace_before_any_site);
 	suite_add_tcase(s, tc);
 	return s;
