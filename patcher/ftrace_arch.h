@@ -17,15 +17,16 @@
  * always asks for the target it wants, exactly as the kernel's
  * ftrace_get_addr_new/curr compute it: a direct trampoline, an ops' own
  * trampoline, ftrace_regs_caller or ftrace_caller. The ARCH resolves a target
- * its call instruction cannot reach, like arm64's ftrace_find_callable_addr():
- *   1. target within range of the call (arm64 BL: +/-128 MiB): call it;
- *   2. else, when the site carries an ops literal and the arch's common
- *      trampoline reads ops->direct_call (arm64 CALL_OPS + DIRECT_CALLS):
- *      call the arch's own ftrace_caller, which branches through
- *      ops->direct_call of the ops in the literal (the core always passes
- *      the unique direct ops as ops_literal in that case);
- *   3. else site->plt when non-zero (the module's ftrace PLT, which branches
- *      to ftrace_caller);
+ * its call instruction cannot reach, like arm64's ftrace_find_callable_addr()
+ * (Linux 6.5+):
+ *   1. a custom target (direct or per-ops trampoline) out of call range is
+ *      replaced by the arch's own ftrace_caller, which reaches it through
+ *      the ops in the site's literal (ops->direct_call, or ops->func): the
+ *      core always passes the unique ops as ops_literal in that case
+ *      (CALL_OPS_EN), so this is only sound on CALL_OPS arches;
+ *   2. a target within range of the call (arm64 BL: +/-128 MiB) is called;
+ *   3. else site->plt when non-zero (the module's ftrace PLT, which
+ *      branches to ftrace_caller: a module loaded far away);
  *   4. else fail ("no module PLT for <target>"): the record becomes FAILED.
  * The arch applies the same resolution to old_target (make_nop, modify_call)
  * so that a validated write compares against the word really there. The core

@@ -109,6 +109,10 @@ void ftrace_core_free(struct ftrace_core *c)
 		free(o->name);
 		free(o);
 	}
+	for (size_t i = 0; i < c->nrecs; i++) {
+		free((char *)c->recs[i].site.name);
+		free((char *)c->recs[i].site.module);
+	}
 	free(c->recs);
 	free(c->frees);
 	free(c->bug);
@@ -176,9 +180,18 @@ int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 		c->recs = nr;
 		c->cap = ncap;
 	}
-	r = &c->recs[c->nrecs++];
+	r = &c->recs[c->nrecs];
 	memset(r, 0, sizeof(*r));
 	r->site = *s;
+	/* The record keeps its own copies of the names. */
+	r->site.name = s->name ? strdup(s->name) : NULL;
+	r->site.module = s->module ? strdup(s->module) : NULL;
+	if ((s->name && !r->site.name) || (s->module && !r->site.module)) {
+		free((char *)r->site.name);
+		free((char *)r->site.module);
+		return core_oom(err);
+	}
+	c->nrecs++;
 	lit = (c->cfg.arch->flags & FTRACE_ARCH_CALL_OPS) ? c->nop_ops : 0;
 	if (c->cfg.arch->init_nop(c->cfg.arch_ctx, s, lit, p, &verr)) {
 		p->n = mark;
@@ -188,7 +201,36 @@ int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 	for (size_t k = mark; k < p->n; k++)
 		p->steps[k].rec = (int)(c->nrecs - 1);
 	r->ops_cur = lit;
+	/* ftrace_module_init: a module's records stay out of every update
+	 * until ftrace_module_enable, just before the module's init runs. */
+	if (s->module)
+		r->flags |= FTRACE_FL_DISABLED;
 	return (int)(c->nrecs - 1);
+}
+
+int ftrace_module_enable(struct ftrace_core *c, const char *module,
+			 struct plan *p, struct ftv_err *err)
+{
+	int found = 0, ret;
+
+	if (core_check_alive(c, err))
+		return -1;
+	for (size_t i = 0; i < c->nrecs; i++) {
+		struct ftrace_rec *r = &c->recs[i];
+
+		if (!r->site.module || strcmp(r->site.module, module))
+			continue;
+		found = 1;
+		if (!(r->flags & FTRACE_FL_FAILED))
+			r->flags &= ~FTRACE_FL_DISABLED;
+	}
+	if (!found)
+		return ftv_errf(err, "ftrace: no records for module %s", module);
+	/* Nothing runs the module's code yet: no stop_machine. */
+	c->no_stop_machine = 1;
+	ret = core_update(c, GRAPH_KEEP, p, err);
+	c->no_stop_machine = 0;
+	return ret;
 }
 
 int ops_traces(const struct ftrace_ops *op, uint64_t ip)
@@ -364,6 +406,9 @@ static enum rec_action rec_check(struct ftrace_rec *r, uint64_t lit_new)
 		r->flags = (r->flags & ~en_mask) | en;
 		return REC_MAKE_CALL;
 	}
+	/* The literal comparison is defensive: one update changes one ops,
+	 * so the unique ops of a site cannot be swapped for another without
+	 * its flags changing too. */
 	if ((r->flags & en_mask) == en && r->ops_cur == lit_new)
 		return REC_IGNORE;
 	r->flags = (r->flags & ~en_mask) | en;
@@ -479,7 +524,8 @@ int core_update(struct ftrace_core *c, int graph_cmd, struct plan *p,
 		struct ftv_err *err)
 {
 	const struct ftrace_arch *a = c->cfg.arch;
-	int stop = !!(a->flags & FTRACE_ARCH_STOP_MACHINE);
+	int stop = (a->flags & FTRACE_ARCH_STOP_MACHINE) &&
+		   !c->no_stop_machine;
 	uint64_t func = c->trace_func, op = c->list_ops;
 	int update_func = 0;
 	struct ftv_err verr = { { 0 } };

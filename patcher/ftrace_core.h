@@ -147,8 +147,14 @@ void ftrace_core_free(struct ftrace_core *c); /* host memory only */
 /* Adds a record and calls the arch's init_nop (ftrace_update_code). Sites
  * must be added in increasing ip order, each ip once. Returns the record
  * index, or -1 (bad input, or init_nop failed: then the record exists,
- * FAILED|DISABLED, and the model is killed). */
+ * FAILED|DISABLED, and the model is killed). A site with a module starts
+ * DISABLED (ftrace_module_init): no update touches it until
+ * ftrace_module_enable(), which enables it for the ops registered then, as
+ * the kernel does just before the module's init function runs (without
+ * stop_machine: nobody runs that code yet). */
 int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
+			 struct plan *p, struct ftv_err *err);
+int ftrace_module_enable(struct ftrace_core *c, const char *module,
 			 struct plan *p, struct ftv_err *err);
 
 /* Ops. ftrace_ops_new allocates the emulated struct; nothing is written

@@ -46,7 +46,11 @@ int ftrace_register_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 					(unsigned long long)s->ip);
 		}
 	}
-	/* register_ftrace_direct: func = call_direct_funcs, direct flags. */
+	/* register_ftrace_direct: func = call_direct_funcs, direct flags
+	 * (MULTI_FLAGS). The kernel also sets ops->trampoline to
+	 * FTRACE_REGS_ADDR; the model leaves it 0, which changes no target:
+	 * DIRECT takes precedence over TRAMP in ftrace_get_addr_new/curr and
+	 * that trampoline is the regs caller anyway. */
 	ops->func = c->cfg.direct_func ? c->cfg.direct_func : c->cfg.stub_func;
 	ops->flags |= FTRACE_OPS_FL_DIRECT | FTRACE_OPS_FL_SAVE_REGS;
 	ops->direct_call = addr;
@@ -105,8 +109,10 @@ int ftrace_modify_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 	/* tmp_ops.func_hash = ops->func_hash: the same tables. */
 	t->filter_tbl = ops->filter_tbl;
 	t->notrace_tbl = ops->notrace_tbl;
-	t->flags = FTRACE_OPS_FL_STUB |
-		   (ops->flags & FTRACE_OPS_FL_SAVE_REGS);
+	t->flags = FTRACE_OPS_FL_STUB;
+	/* The kernel gives the stub the new address too (tmp_ops.direct_call
+	 * = addr); being a STUB, the list function never calls it. */
+	t->direct_call = addr;
 	if (ftrace_register_ops(c, t, p, err))
 		return -1;
 	if (c->bug)

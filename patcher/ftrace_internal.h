@@ -66,6 +66,7 @@ struct ftrace_core {
 	struct pending_free *frees; /* released at the end of the update */
 	size_t nfrees, capfrees;
 	char *bug;
+	int no_stop_machine; /* this update patches code nobody runs yet */
 };
 
 /* What ftrace_modify_all_code must do besides the calls. */
