@@ -76,10 +76,14 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	c->nop_ops = core_alloc(c, FTV_OPS_SIZE, FTV_OPS_ALIGN, err);
 	if (!c->nop_ops)
 		goto fail;
-	c->list_head = core_alloc(c, 16, 8, err);
+	/* The trampolines' own variables when the caller names them (the
+	 * loaded ftv_ops_list and function_trace_op symbols), else fresh. */
+	c->list_head = c->cfg.list_head_addr ? c->cfg.list_head_addr
+					     : core_alloc(c, 16, 8, err);
 	if (!c->list_head)
 		goto fail;
-	c->trace_op = c->list_head + 8;
+	c->trace_op = c->cfg.trace_op_addr ? c->cfg.trace_op_addr
+					   : c->list_head + 8;
 	if (write_stub_ops(c, c->list_ops, c->cfg.list_func, c->next_id++, p) ||
 	    write_stub_ops(c, c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
 	    emu_w64(p, c->list_head, 0, "init: ftrace_ops_list = empty") ||

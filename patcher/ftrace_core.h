@@ -111,6 +111,10 @@ struct ftrace_core_config {
 	uint64_t nop_func;    /* ftrace_ops_nop_func (func of ftrace_nop_ops) */
 	uint64_t stub_func;   /* ftrace_stub (ftrace_call with no tracer) */
 	uint64_t direct_func; /* call_direct_funcs (func of direct ops) */
+	/* Where the list func finds the head of the ops list and where
+	 * ftrace_caller loads function_trace_op; 0 = allocate them. */
+	uint64_t list_head_addr;
+	uint64_t trace_op_addr;
 	/* Emulated memory for ops, tables and the core's own words. */
 	ftrace_alloc_fn alloc;
 	void *alloc_ctx;
@@ -242,6 +246,10 @@ const char *ftrace_ops_name(const struct ftrace_ops *ops);
 unsigned ftrace_ops_flags(const struct ftrace_ops *ops);
 int ftrace_ops_registered(const struct ftrace_ops *ops);
 uint64_t ftrace_ops_direct_call(const struct ftrace_ops *ops);
+/* Whether ops's filter and notrace sets select record rec now
+ * (ftrace_ops_test), registered or not. */
+int ftrace_ops_traces(const struct ftrace_core *c, const struct ftrace_ops *ops,
+		      size_t rec);
 
 /* An allocator callback over a sim region (alloc_ctx = struct sim_region*). */
 uint64_t ftrace_alloc_from_region(void *region, uint64_t size, uint64_t align,

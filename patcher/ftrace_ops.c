@@ -461,3 +461,11 @@ uint64_t ftrace_ops_direct_call(const struct ftrace_ops *ops)
 {
 	return ops->direct_call;
 }
+
+int ftrace_ops_traces(const struct ftrace_core *c, const struct ftrace_ops *ops,
+		      size_t rec)
+{
+	const struct ftrace_rec *r = ftrace_core_rec(c, rec);
+
+	return r && ops_traces(ops, r->site.ip);
+}

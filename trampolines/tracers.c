@@ -17,6 +17,16 @@ typedef unsigned long u64;
  * ftrace_ops_list); written by the patcher through plan steps. */
 u64 ftv_ops_list;
 
+/* The func of ftrace_nop_ops: runs when a CPU still takes a BL whose site
+ * literal has already been reset (only ever transiently, around a disable). */
+void ftv_nop_ops_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
+{
+	(void)ip;
+	(void)parent_ip;
+	(void)op;
+	(void)fregs;
+}
+
 static inline u64 this_cpu_area(void)
 {
 	u64 p;

@@ -1,0 +1,401 @@
+/* The checks on every tracer call, made from breakpoints at the tracer
+ * functions, the traced functions' entries and the workload's quiescent
+ * point (the executor calls them with the CPU stopped before the
+ * instruction, registers readable):
+ *
+ *  - the ops a trampoline passes is one ftrace allocated, not yet freed, and
+ *    one that asked to trace this function at some point; the func that runs
+ *    is that ops' func; ip is the patch site and parent_ip follows a call;
+ *  - an ops enabled throughout a call is called exactly once for it (the
+ *    check_count of the kernel's ftrace-ops sample): counted for calls made
+ *    while no update is in flight, by a CPU that has context-synchronised
+ *    since the last update finished;
+ *  - ftrace_nop_ops' func runs only when the CPU took a BL written before
+ *    the site was disabled (never the BL of an enable whose ops literal is
+ *    not visible yet);
+ *  - function-graph entries and returns pair up on each CPU in stack order;
+ *  - every workload call returns what it returned untraced.
+ */
+#include "verify/world_int.h"
+
+#include <string.h>
+
+#include "encoders/a64.h"
+#include "patcher/ftrace_abi.h"
+
+static int plans_in_flight(const struct world *w)
+{
+	for (size_t i = 0; i < w->nplans; i++)
+		if (!w->plans[i].done)
+			return 1;
+	return 0;
+}
+
+static uint64_t last_plan_end(const struct world *w)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < w->nplans; i++)
+		if (w->plans[i].done && w->plans[i].done_step > end)
+			end = w->plans[i].done_step;
+	return end;
+}
+
+static char *where(struct world *w, uint64_t addr, char *buf, size_t n)
+{
+	return sim_symbolize(w->as, addr, buf, n, 1);
+}
+
+static const char *ops_name(struct world *w, uint64_t addr)
+{
+	struct wops *o = world_ops_at(w, addr);
+
+	if (o)
+		return o->name;
+	if (addr == ftrace_core_list_ops(w->core))
+		return "ftrace_list_ops";
+	if (addr == ftrace_core_nop_ops(w->core))
+		return "ftrace_nop_ops";
+	return "?";
+}
+
+/* Ends the call in progress on cpu: compare what ran with what had to. */
+static void finish_call(struct world *w, unsigned cpu)
+{
+	struct wcall *c = &w->cpu[cpu].call;
+	unsigned seen = c->direct_seen;
+	char buf[160];
+
+	if (!c->active)
+		return;
+	c->active = 0;
+	if (c->nexpect == (unsigned)-1)
+		return; /* not a settled call: no count to check */
+	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++)
+		seen += c->seen[i];
+	if (seen != c->nexpect) {
+		const struct wrec *r = &w->recs[c->rec];
+		char names[256] = "";
+
+		for (size_t i = 0; i < w->nops; i++)
+			if (ftrace_ops_registered(w->ops[i].ops) &&
+			    r->rec >= 0 && ftrace_ops_traces(w->core, w->ops[i].ops, r->rec)) {
+				strncat(names, " ", sizeof(names) - strlen(names) - 1);
+				strncat(names, w->ops[i].name, sizeof(names) - strlen(names) - 1);
+				strncat(names, c->seen[i] ? "(called)" : "(missed)",
+					sizeof(names) - strlen(names) - 1);
+			}
+		world_add_violation(w, "count", (int)cpu, c->step,
+				    "%s: %u tracer calls for one call, %u expected from the "
+				    "ops enabled throughout:%s%s",
+				    where(w, r->func, buf, sizeof(buf)), seen, c->nexpect, names,
+				    c->expect_direct && !c->direct_seen ? " direct(missed)" : "");
+	}
+}
+
+/* A traced function's entry: start counting its tracer calls. */
+static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	struct wcall *c = &w->cpu[cpu].call;
+	int ri = world_rec_at_func(w, pc);
+	struct exec_stats st;
+
+	(void)ex;
+	finish_call(w, cpu);
+	if (ri < 0 || w->recs[ri].rec < 0)
+		return;
+	exec_get_stats(w->ex, &st);
+	w->st.func_calls++;
+	memset(c, 0, sizeof(*c));
+	c->active = 1;
+	c->rec = ri;
+	c->step = st.steps;
+	c->nexpect = (unsigned)-1;
+	if (plans_in_flight(w) || w->cpu[cpu].last_sync <= last_plan_end(w))
+		return;
+	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
+	unsigned n = 0;
+
+	for (size_t i = 0; i < w->nops; i++) {
+		const struct wops *o = &w->ops[i];
+
+		if (!ftrace_ops_registered(o->ops) ||
+		    !ftrace_ops_traces(w->core, o->ops, w->recs[ri].rec))
+			continue;
+		if (ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB)
+			continue;
+		/* a direct ops is seen through its trampoline's log, and
+		 * only the logging trampoline can be seen */
+		if (o->direct && rec->direct != w->direct_tramp)
+			continue;
+		if (o->direct)
+			c->expect_direct = 1;
+		n++;
+	}
+	c->nexpect = n;
+}
+
+static void on_quiescent(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	struct exec_stats st;
+
+	(void)pc;
+	finish_call(w, cpu);
+	/* the model of a task switch: an exception return, a context
+	 * synchronisation event */
+	exec_cpu_context_sync(ex, cpu);
+	exec_get_stats(ex, &st);
+	w->cpu[cpu].last_sync = st.steps + 1;
+}
+
+static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	(void)ex;
+	(void)pc;
+	finish_call(arg, cpu);
+}
+
+/* tracer_a, tracer_b, the graph ops' func: func(ip, parent_ip, op, fregs) */
+static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	uint64_t ip = exec_cpu_reg(ex, cpu, 0), parent = exec_cpu_reg(ex, cpu, 1);
+	uint64_t op = exec_cpu_reg(ex, cpu, 2);
+	struct wops *o = world_ops_at(w, op);
+	int ri = world_rec_at_ip(w, ip);
+	struct exec_stats st;
+	char b1[160], b2[160];
+	uint32_t caller;
+
+	exec_get_stats(ex, &st);
+	w->st.tracer_calls++;
+	if (ri < 0) {
+		world_add_violation(w, "bad-ip", cpu, st.steps,
+				    "%s called with ip %s, which is no patch site",
+				    where(w, pc, b1, sizeof(b1)), where(w, ip, b2, sizeof(b2)));
+		return;
+	}
+	if (!o) {
+		world_add_violation(w, "bad-ops", cpu, st.steps,
+				    "%s called for %s with ops 0x%016llx, which ftrace never "
+				    "allocated", where(w, pc, b1, sizeof(b1)),
+				    where(w, ip, b2, sizeof(b2)), (unsigned long long)op);
+		return;
+	}
+	if (o->freed)
+		world_add_violation(w, "use-after-free", cpu, st.steps,
+				    "ops %s (0x%016llx) used by %s after it was freed",
+				    o->name, (unsigned long long)op, where(w, ip, b2, sizeof(b2)));
+	if (o->func != pc)
+		world_add_violation(w, "wrong-func", cpu, st.steps,
+				    "%s ran for ops %s at %s, whose func is %s",
+				    where(w, pc, b1, sizeof(b1)), o->name,
+				    where(w, ip, b2, sizeof(b2)),
+				    sim_symbolize(w->as, o->func, (char[160]){ 0 }, 160, 0));
+	if (!o->ever[ri])
+		world_add_violation(w, "wrong-ops", cpu, st.steps,
+				    "ops %s called for %s, which it never asked to trace",
+				    o->name, where(w, ip, b2, sizeof(b2)));
+	if (sim_read32(w->as, parent - 4, &caller) ||
+	    !(a64_is_bl(caller) || a64_is_blr(caller)))
+		world_add_violation(w, "bad-parent", cpu, st.steps,
+				    "ops %s called for %s with parent_ip %s, which follows no call",
+				    o->name, where(w, ip, b1, sizeof(b1)),
+				    where(w, parent, b2, sizeof(b2)));
+	struct wcall *c = &w->cpu[cpu].call;
+	size_t oi = (size_t)(o - w->ops);
+
+	if (c->active && c->rec == ri) {
+		if (c->seen[oi])
+			world_add_violation(w, "count", cpu, st.steps,
+					    "ops %s called twice for one call of %s", o->name,
+					    where(w, w->recs[ri].func, b1, sizeof(b1)));
+		c->seen[oi] = 1;
+	}
+}
+
+/* The direct trampoline logs (ip, parent_ip). */
+static void on_direct(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	uint64_t ip = exec_cpu_reg(ex, cpu, 0);
+	int ri = world_rec_at_ip(w, ip);
+	struct wcall *c = &w->cpu[cpu].call;
+	struct exec_stats st;
+	char b[160];
+
+	(void)pc;
+	exec_get_stats(ex, &st);
+	w->st.tracer_calls++;
+	if (ri < 0) {
+		world_add_violation(w, "bad-ip", cpu, st.steps,
+				    "direct trampoline entered from %s, which is no patch site",
+				    where(w, ip, b, sizeof(b)));
+		return;
+	}
+	if (c->active && c->rec == ri) {
+		if (c->direct_seen)
+			world_add_violation(w, "count", cpu, st.steps,
+					    "direct trampoline ran twice for one call of %s",
+					    where(w, w->recs[ri].func, b, sizeof(b)));
+		c->direct_seen++;
+	}
+}
+
+/* ftrace_nop_ops' func: which write did this CPU's last fetch of the site's
+ * BL come from? The BL of an enable (make_call, modify_call) must never
+ * lead to nop_ops: its literal was written first. */
+static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	uint64_t ip = exec_cpu_reg(ex, cpu, 0);
+	int ri = world_rec_at_ip(w, ip);
+	size_t n;
+	const struct exec_obs *obs = exec_observations(ex, &n);
+	struct exec_stats st;
+	char b[160];
+
+	(void)pc;
+	if (ri < 0)
+		return;
+	exec_get_stats(ex, &st);
+	for (size_t i = n; i-- > 0;) {
+		const struct exec_write *wr;
+
+		if (obs[i].kind != EXEC_OBS_FETCH || obs[i].cpu != cpu ||
+		    obs[i].addr != ip)
+			continue;
+		wr = exec_write_get(ex, obs[i].wid[0]);
+		if (wr && wr->what && (!strncmp(wr->what, "make_call", 9) ||
+				       !strncmp(wr->what, "modify_call", 11)))
+			world_add_violation(w, "nop-ops", cpu, st.steps,
+					    "ftrace_nop_ops called at %s through the BL written by "
+					    "\"%s\" (plan %d step %d): the BL was visible before "
+					    "the ops literal it needs",
+					    where(w, ip, b, sizeof(b)), wr->what, wr->plan, wr->step);
+		break;
+	}
+}
+
+static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	struct wcpu *c = &w->cpu[cpu];
+	uint64_t ip = exec_cpu_reg(ex, cpu, 1);
+
+	(void)pc;
+	if (c->gdepth < WORLD_GRAPH_DEPTH)
+		c->gstack[c->gdepth] = ip;
+	c->gdepth++;
+	/* in the mcount scheme the graph has no ops call: count it here */
+	if (w->cfg.scheme == FTV_SCHEME_MCOUNT) {
+		int ri = world_rec_at_ip(w, ip);
+
+		if (c->call.active && c->call.rec == ri)
+			c->call.direct_seen++;
+	}
+}
+
+static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+	struct wcpu *c = &w->cpu[cpu];
+	struct exec_stats st;
+
+	(void)pc;
+	exec_get_stats(ex, &st);
+	if (!c->gdepth) {
+		world_add_violation(w, "graph", cpu, st.steps,
+				    "return_to_handler reached with no graph entry on this CPU");
+		return;
+	}
+	c->gdepth--;
+}
+
+int world_checks_install(struct world *w, struct ftv_err *err)
+{
+	if (exec_break(w->ex, w->tracer_a, on_tracer, w, err) ||
+	    exec_break(w->ex, w->tracer_b, on_tracer, w, err) ||
+	    exec_break(w->ex, w->graph_func, on_tracer, w, err) ||
+	    exec_break(w->ex, w->nop_func, on_nop, w, err) ||
+	    exec_break(w->ex, w->direct_log, on_direct, w, err) ||
+	    exec_break(w->ex, w->quiescent, on_quiescent, w, err) ||
+	    exec_break(w->ex, w->workload_done, on_done, w, err) ||
+	    exec_break(w->ex, w->prepare_return, on_graph_entry, w, err) ||
+	    exec_break(w->ex, w->return_handler, on_graph_return, w, err))
+		return -1;
+	for (size_t i = 0; i < w->nrecs; i++)
+		if (w->recs[i].rec >= 0 &&
+		    exec_break(w->ex, w->recs[i].func, on_entry, w, err))
+			return -1;
+	return 0;
+}
+
+void world_checks_finish(struct world *w)
+{
+	char b[160];
+
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
+		uint64_t bad = 0, done = 0;
+
+		finish_call(w, c);
+		sim_read64(w->as, w->cpu[c].work + FTV_WORK_BADRET, &bad);
+		sim_read64(w->as, w->cpu[c].work + FTV_WORK_DONE, &done);
+		if (bad) {
+			/* the log holds the details of the first ones */
+			uint64_t head = 0;
+
+			sim_read64(w->as, w->cpu[c].pcpu + FTV_PCPU_LOG_HEAD, &head);
+			for (uint64_t i = 0; i < head && i < WORLD_LOG_CAP; i++) {
+				uint64_t rec = w->cpu[c].log + i * FTV_LOG_SIZE, kind, fn, exp, got;
+
+				sim_read64(w->as, rec + FTV_LOG_KIND, &kind);
+				if (kind != FTV_LOG_BADRET)
+					continue;
+				sim_read64(w->as, rec + FTV_LOG_IP, &fn);
+				sim_read64(w->as, rec + FTV_LOG_PARENT_IP, &exp);
+				sim_read64(w->as, rec + FTV_LOG_RETVAL, &got);
+				world_add_violation(w, "bad-return", (int)c, 0,
+						    "%s returned 0x%llx traced, 0x%llx untraced",
+						    where(w, fn, b, sizeof(b)),
+						    (unsigned long long)got, (unsigned long long)exp);
+			}
+		}
+		if (!exec_cpu_done(w->ex, c))
+			world_add_violation(w, "unfinished", (int)c, world_step(w),
+					    "cpu%u completed %llu of its %u rounds", c,
+					    (unsigned long long)done,
+					    w->cfg.rounds ? w->cfg.rounds : 20);
+		if (w->cpu[c].gdepth)
+			world_add_violation(w, "graph", (int)c, world_step(w),
+					    "%u function-graph entries never returned on cpu%u",
+					    w->cpu[c].gdepth, c);
+	}
+	if (ftrace_core_bug(w->core))
+		world_add_violation(w, "ftrace_bug", -1, world_step(w), "%s",
+				    ftrace_core_bug(w->core));
+}
+
+size_t world_report(struct world *w, FILE *out)
+{
+	size_t nx;
+	const struct exec_violation *xv = exec_violations(w->ex, &nx);
+
+	for (size_t i = 0; i < nx; i++)
+		fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n", exec_viol_name(xv[i].kind),
+			xv[i].cpu, (unsigned long long)xv[i].step, xv[i].msg);
+	for (size_t i = 0; i < w->nviol; i++) {
+		const struct world_violation *v = &w->viol[i];
+
+		if (v->cpu >= 0)
+			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n", v->kind, v->cpu,
+				(unsigned long long)v->step, v->msg);
+		else
+			fprintf(out, "VIOLATION %s step %llu: %s\n", v->kind,
+				(unsigned long long)v->step, v->msg);
+	}
+	(void)ops_name;
+	return nx + w->nviol;
+}

@@ -1,0 +1,80 @@
+/* Conformance scenarios are data, herd-style: a file names the scheme, the
+ * corpus objects, the CPUs and scheduler, a sequence of ftrace operations
+ * and the expected verdict; one runner executes them all.
+ *
+ *   # a comment
+ *   name     callops-two-tracers
+ *   scheme   callops                 callops | tramp | mcount
+ *   objects  rand1 rand2             build/corpus/<scheme's set>/NAME.o
+ *   modules  rand3                   loaded as modules (optional)
+ *   far-modules                      modules > 128 MiB from kernel text
+ *   cpus     4
+ *   policy   random                  random | quantum | pct (default random)
+ *   quantum  200                     (quantum and pct)
+ *   seed     1
+ *   rounds   30                      workload rounds per CPU
+ *   calls    16                      calls per round per CPU
+ *   steps    2000000                 step budget to finish
+ *   mutate   bl-before-literal       an arm64 backend mutant (default none)
+ *   expect   ok                      or: expect violation KIND [KIND...]
+ *   ops      t1 tracer_a             then operations, in order:
+ *   filter   t1 r1_f3,r1_f7
+ *   notrace  t1 r1_f5
+ *   register t1
+ *   run      20000                   let CPUs and plans run N steps
+ *   unregister t1
+ *   direct   d1 ftv_direct_tramp     (d1 created with `ops d1 direct`)
+ *   direct-modify d1 ftrace_stub_direct_tramp
+ *   direct-remove d1
+ *   enable-modules
+ */
+#ifndef FTV_VERIFY_SCENARIO_H
+#define FTV_VERIFY_SCENARIO_H
+
+#include <stdio.h>
+
+#include "verify/world.h"
+
+#define SCN_MAX_OPS 256
+#define SCN_MAX_KINDS 8
+
+struct scn_op {
+	char verb[24];
+	char a[64], b[1024];
+	int line;
+};
+
+struct scenario {
+	char path[1024];
+	char name[128];
+	struct world_config cfg;
+	char objects[WORLD_MAX_OBJECTS][64];
+	char modules[WORLD_MAX_OBJECTS][64];
+	uint64_t steps;
+	int expect_ok;
+	char expect[SCN_MAX_KINDS][24];
+	unsigned nexpect;
+	struct scn_op ops[SCN_MAX_OPS];
+	unsigned nops;
+	int mutate_set, seed_set, cpus_set;
+};
+
+/* Parses a scenario file; a malformed line is one error naming file:line. */
+int scenario_load(const char *path, struct scenario *s, struct ftv_err *err);
+
+struct scn_result {
+	int verdict_ok;           /* the verdict matches the expectation */
+	int violated;             /* violations were found */
+	char kinds[256];          /* kinds found, space separated */
+	size_t nviolations;
+	struct world_stats stats;
+};
+
+/* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
+ * tramp_dir), runs its operations and judges the outcome; the report of
+ * violations goes to out (may be NULL). */
+int scenario_run(struct scenario *s, const char *corpus_dir,
+		 const char *tramp_dir, FILE *out, struct scn_result *res,
+		 struct ftv_err *err);
+
+#endif

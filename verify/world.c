@@ -1,0 +1,586 @@
+/* Building a world: load, link, map the data the trampolines use, create
+ * the ftrace core over the loaded sites, init_nop them before any CPU runs,
+ * and calibrate the workload. */
+#include "verify/world_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/a64.h"
+#include "patcher/ftrace_abi.h"
+
+static const char *const scheme_names[FTV_SCHEME_COUNT] = {
+	[FTV_SCHEME_CALLOPS] = "callops",
+	[FTV_SCHEME_TRAMP] = "tramp",
+	[FTV_SCHEME_MCOUNT] = "mcount",
+};
+
+int ftv_scheme_parse(const char *s, enum ftv_scheme *out)
+{
+	for (int i = 0; i < FTV_SCHEME_COUNT; i++)
+		if (!strcmp(s, scheme_names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *ftv_scheme_name(enum ftv_scheme s)
+{
+	return (unsigned)s < FTV_SCHEME_COUNT ? scheme_names[s] : "?";
+}
+
+const char *ftv_scheme_corpus_set(enum ftv_scheme s)
+{
+	static const char *const sets[FTV_SCHEME_COUNT] = {
+		[FTV_SCHEME_CALLOPS] = "callops",
+		[FTV_SCHEME_TRAMP] = "args",
+		[FTV_SCHEME_MCOUNT] = "mcount",
+	};
+	return (unsigned)s < FTV_SCHEME_COUNT ? sets[s] : "?";
+}
+
+int world_add_violation(struct world *w, const char *kind, int cpu,
+			uint64_t step, const char *fmt, ...)
+{
+	struct world_violation *v;
+	va_list ap;
+
+	if (w->nviol == w->capviol) {
+		size_t ncap = w->capviol ? w->capviol * 2 : 16;
+		struct world_violation *nv = realloc(w->viol, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		w->viol = nv;
+		w->capviol = ncap;
+	}
+	/* The first few of a kind tell the story; keep the report readable. */
+	size_t same = 0;
+
+	for (size_t i = 0; i < w->nviol; i++)
+		same += !strcmp(w->viol[i].kind, kind);
+	if (same >= 8)
+		return 0;
+	v = &w->viol[w->nviol++];
+	snprintf(v->kind, sizeof(v->kind), "%s", kind);
+	v->cpu = cpu;
+	v->step = step;
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int world_rec_at_ip(const struct world *w, uint64_t ip)
+{
+	size_t lo = 0, hi = w->nrecs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (w->recs[mid].ip == ip)
+			return (int)mid;
+		if (w->recs[mid].ip < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int world_rec_at_func(const struct world *w, uint64_t func)
+{
+	for (size_t i = 0; i < w->nrecs; i++)
+		if (w->recs[i].func == func)
+			return (int)i;
+	return -1;
+}
+
+struct wops *world_ops_at(struct world *w, uint64_t addr)
+{
+	for (size_t i = 0; i < w->nops; i++)
+		if (w->ops[i].addr == addr)
+			return &w->ops[i];
+	return NULL;
+}
+
+static int sym(struct world *w, const char *name, uint64_t *out, int required,
+	       struct ftv_err *err)
+{
+	*out = sim_image_lookup(w->img, name);
+	if (!*out && required)
+		return ftv_errf(err, "trampolines: symbol %s not found", name);
+	return 0;
+}
+
+static int load(struct world *w, struct ftv_err *err)
+{
+	const struct world_config *c = &w->cfg;
+	static const char *const entry[FTV_SCHEME_COUNT] = {
+		[FTV_SCHEME_CALLOPS] = "entry-callops.o",
+		[FTV_SCHEME_TRAMP] = "entry-args.o",
+		[FTV_SCHEME_MCOUNT] = "entry-mcount.o",
+	};
+	const char *common[] = { entry[c->scheme], "graph.o", "direct.o",
+				 "tracers.o", "workload.o", "ops-tramp.o" };
+	struct sim_load_opts lo = { .stub_undefined = 1,
+				    .far_modules = c->far_modules };
+	char path[4096];
+
+	w->as = sim_aspace_new();
+	if (!w->as)
+		return ftv_errf(err, "out of memory");
+	w->img = sim_image_new(w->as, &lo);
+	if (!w->img)
+		return ftv_errf(err, "cannot map the image's regions");
+	for (unsigned i = 0; i < c->nobjects; i++)
+		if (sim_image_add_file(w->img, c->objects[i], 0, err))
+			return -1;
+	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->tramp_dir, common[i]);
+		if (sim_image_add_file(w->img, path, 0, err))
+			return -1;
+	}
+	for (unsigned i = 0; i < c->nmodules; i++)
+		if (sim_image_add_file(w->img, c->modules[i], 1, err))
+			return -1;
+	return sim_image_link(w->img, err);
+}
+
+static int find_symbols(struct world *w, struct ftv_err *err)
+{
+	struct {
+		const char *name;
+		uint64_t *out;
+		int required;
+	} t[] = {
+		{ "ftrace_caller", &w->caller, 1 },
+		{ "ftv_tracer_a", &w->tracer_a, 1 },
+		{ "ftv_tracer_b", &w->tracer_b, 1 },
+		{ "ftrace_ops_list_func", &w->list_func, 1 },
+		{ "ftv_nop_ops_func", &w->nop_func, 1 },
+		{ "ftrace_stub", &w->stub, 1 },
+		{ "ftv_call_direct_funcs", &w->direct_func, 1 },
+		{ "ftv_direct_tramp", &w->direct_tramp, 1 },
+		{ "ftrace_graph_func", &w->graph_func, 1 },
+		{ "ftv_prepare_return", &w->prepare_return, 1 },
+		{ "ftv_return_to_handler", &w->return_handler, 1 },
+		{ "ftv_quiescent", &w->quiescent, 1 },
+		{ "ftv_workload", &w->workload, 1 },
+		{ "ftv_workload_done", &w->workload_done, 1 },
+		{ "ftv_direct_log", &w->direct_log, 1 },
+		{ "ftrace_stub_direct_tramp", &w->stub_direct_tramp, 0 },
+		{ "ftrace_caller_ops_known", &w->ops_known, 0 },
+		{ "ftrace_ops_tramp_template", &w->tramp_template, 1 },
+		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, 1 },
+		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, 1 },
+		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, 1 },
+		{ "ftrace_call", &w->arch.ftrace_call, w->cfg.scheme != FTV_SCHEME_CALLOPS },
+		{ "ftrace_graph_call", &w->arch.ftrace_graph_call, w->cfg.scheme == FTV_SCHEME_MCOUNT },
+		{ "ftrace_graph_caller", &w->arch.ftrace_graph_caller, w->cfg.scheme == FTV_SCHEME_MCOUNT },
+		{ "_mcount", &w->arch.mcount, w->cfg.scheme == FTV_SCHEME_MCOUNT },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (sym(w, t[i].name, t[i].out, t[i].required, err))
+			return -1;
+	w->arch.ftrace_caller = w->caller;
+	return 0;
+}
+
+static enum sim_site_layout scheme_layout(enum ftv_scheme s)
+{
+	return s == FTV_SCHEME_CALLOPS ? SIM_SITE_CALL_OPS
+	       : s == FTV_SCHEME_TRAMP ? SIM_SITE_ARGS : SIM_SITE_MCOUNT;
+}
+
+static enum ftrace_site_kind site_kind(enum sim_site_layout l)
+{
+	return l == SIM_SITE_CALL_OPS ? FTRACE_SITE_CALL_OPS
+	       : l == SIM_SITE_ARGS ? FTRACE_SITE_ARGS : FTRACE_SITE_MCOUNT;
+}
+
+/* The module's ftrace PLT (module_init_ftrace_plt): a veneer near the
+ * module that reaches ftrace_caller from anywhere. */
+static uint64_t module_plt(struct world *w, const char *module,
+			   struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_named(w->as, "module.text");
+	char text[64];
+	uint32_t words[3];
+	uint64_t at;
+
+	(void)module;
+	if (!r)
+		return 0;
+	at = sim_region_alloc(r, 16, 16, err);
+	if (!at)
+		return 0;
+	if (a64_gen_adrp(at, w->caller, 16, &words[0], err))
+		return 0;
+	snprintf(text, sizeof(text), "add x16, x16, #0x%llx",
+		 (unsigned long long)(w->caller & 0xfff));
+	if (a64_assemble(text, at + 4, &words[1], err) ||
+	    a64_assemble("br x16", at + 8, &words[2], err))
+		return 0;
+	for (int i = 0; i < 3; i++)
+		sim_write32(w->as, at + 4 * i, words[i]);
+	return at;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct wrec *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Writes a plan straight into memory: boot time, before any CPU exists
+ * (ftrace_init runs before secondary CPUs come up; modules are not yet
+ * runnable when ftrace_module_init patches them). */
+static int apply_boot_plan(struct world *w, const struct plan *p,
+			   struct ftv_err *err)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_step *s = &p->steps[i];
+		char where[160];
+
+		if (s->op == PLAN_WRITE_INSN) {
+			uint32_t cur;
+
+			if (sim_read32(w->as, s->addr, &cur))
+				return ftv_errf(err, "boot plan writes unmapped 0x%llx",
+						(unsigned long long)s->addr);
+			if (s->validate && cur != (uint32_t)s->old)
+				return ftv_errf(err, "ftrace failed to modify [<%016llx>] %s: "
+						"actual 0x%08x, expected 0x%08x",
+						(unsigned long long)s->addr,
+						sim_symbolize(w->as, s->addr, where, sizeof(where), 0),
+						cur, (uint32_t)s->old);
+			sim_write32(w->as, s->addr, (uint32_t)s->new);
+		} else if (s->op == PLAN_WRITE_DATA64) {
+			if (sim_write64(w->as, s->addr, s->new))
+				return ftv_errf(err, "boot plan writes unmapped 0x%llx",
+						(unsigned long long)s->addr);
+		}
+	}
+	return 0;
+}
+
+static int make_core(struct world *w, struct ftv_err *err)
+{
+	struct ftrace_core_config cc = {
+		.arch = w->backend,
+		.arch_ctx = &w->arch,
+		.caller = w->caller,
+		.list_func = w->list_func,
+		.nop_func = w->nop_func,
+		.stub_func = w->stub,
+		.direct_func = w->direct_func,
+		.alloc = ftrace_alloc_from_region,
+		.alloc_ctx = w->data,
+		.drop_quiesce = 0,
+	};
+	size_t n = sim_image_nsites(w->img), k = 0;
+	enum sim_site_layout want = scheme_layout(w->cfg.scheme);
+	char where[160];
+
+	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
+	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
+	plan_reset(&w->scratch);
+	w->core = ftrace_core_new(&cc, &w->scratch, err);
+	if (!w->core)
+		return -1;
+	w->recs = calloc(n ? n : 1, sizeof(*w->recs));
+	if (!w->recs)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct sim_site *s = sim_image_site(w->img, i);
+		struct wrec *r = &w->recs[k];
+
+		if (s->layout != want)
+			continue;
+		r->site = s;
+		r->ip = s->addr;
+		r->func = s->func;
+		r->literal = s->literal;
+		r->mov = s->mov_addr;
+		r->name = s->funcname;
+		r->last_plan = -1;
+		k++;
+	}
+	w->nrecs = k;
+	qsort(w->recs, w->nrecs, sizeof(*w->recs), cmp_site);
+	w->rec_of_core = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
+	if (!w->rec_of_core)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < w->nrecs; i++) {
+		struct wrec *r = &w->recs[i];
+		struct ftrace_site fs = {
+			.ip = r->ip, .func = r->func, .literal = r->literal,
+			.name = r->name, .module = r->site->module,
+			.kind = site_kind(r->site->layout),
+		};
+		struct ftv_err serr;
+		int idx;
+
+		if (arm64_site_usable(&w->arch, &fs, &serr)) {
+			/* The kernel's WARN in ftrace_call_adjust; the record is
+			 * skipped, which is not a violation of the patching. */
+			r->rec = -1;
+			fprintf(stderr, "ftv: %s %s\n", serr.msg,
+				sim_symbolize(w->as, r->func, where, sizeof(where), 0));
+			continue;
+		}
+		if (fs.module)
+			fs.plt = module_plt(w, fs.module, err);
+		idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
+		if (idx < 0)
+			return -1;
+		r->rec = idx;
+		if ((size_t)idx >= w->ncore) {
+			int *nr = realloc(w->rec_of_core, (idx + 1) * sizeof(int));
+
+			if (!nr)
+				return ftv_errf(err, "out of memory");
+			w->rec_of_core = nr;
+			w->ncore = idx + 1;
+		}
+		w->rec_of_core[idx] = (int)i;
+	}
+	if (apply_boot_plan(w, &w->scratch, err))
+		return -1;
+	plan_reset(&w->scratch);
+	w->st.sites = w->nrecs;
+	w->st.records = ftrace_core_nrecs(w->core);
+	return 0;
+}
+
+static int callable(const struct world *w, const struct wrec *r)
+{
+	const char *p = w->cfg.callable_prefix ? w->cfg.callable_prefix : "r";
+	const char *n = r->name;
+
+	if (r->rec < 0 || !n || strncmp(n, p, strlen(p)))
+		return 0;
+	if (w->cfg.callable_prefix)
+		return 1;
+	/* the random units' functions: r<seed>_f<n>(long, long) */
+	n += 1;
+	while (*n >= '0' && *n <= '9')
+		n++;
+	if (n[0] != '_' || n[1] != 'f')
+		return 0;
+	for (n += 2; *n; n++)
+		if (*n < '0' || *n > '9')
+			return 0;
+	return 1;
+}
+
+static int setup_cpus(struct world *w, struct ftv_err *err)
+{
+	unsigned ncpus = w->cfg.exec.ncpus, ncalls = w->cfg.calls ? w->cfg.calls : 16;
+	int *pool = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
+	size_t npool = 0;
+	struct ftv_rng rng;
+
+	if (!pool)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < w->nrecs; i++)
+		if (callable(w, &w->recs[i]))
+			pool[npool++] = (int)i;
+	if (!npool) {
+		free(pool);
+		return ftv_errf(err, "no callable traced function in the objects "
+			       "(the workload calls the random units' r<N>_f<M>)");
+	}
+	ftv_rng_fork(&w->rng, &rng, 0x3017);
+	for (unsigned c = 0; c < ncpus; c++) {
+		struct wcpu *cpu = &w->cpu[c];
+
+		cpu->pcpu = sim_region_alloc(w->percpu, FTV_PCPU_SIZE, 64, err);
+		cpu->log = sim_region_alloc(w->percpu, WORLD_LOG_CAP * FTV_LOG_SIZE, 64, err);
+		cpu->graph = sim_region_alloc(w->percpu, WORLD_GRAPH_DEPTH * FTV_GRAPH_SIZE, 64, err);
+		cpu->work = sim_region_alloc(w->percpu, FTV_WORK_SIZE, 64, err);
+		cpu->calls = sim_region_alloc(w->percpu, ncalls * FTV_CALL_SIZE, 64, err);
+		if (!cpu->pcpu || !cpu->log || !cpu->graph || !cpu->work || !cpu->calls) {
+			free(pool);
+			return -1;
+		}
+		cpu->stack = SIM_STACK_BASE + (c + 1) * WORLD_STACK_SIZE - 64;
+		sim_write64(w->as, cpu->pcpu + FTV_PCPU_CPU, c);
+		sim_write64(w->as, cpu->pcpu + FTV_PCPU_LOG_CAP, WORLD_LOG_CAP);
+		sim_write64(w->as, cpu->pcpu + FTV_PCPU_LOG, cpu->log);
+		sim_write64(w->as, cpu->pcpu + FTV_PCPU_GRAPH, cpu->graph);
+		for (unsigned i = 0; i < ncalls; i++) {
+			uint64_t e = cpu->calls + i * FTV_CALL_SIZE;
+			const struct wrec *r = &w->recs[pool[ftv_rng_below(&rng, npool)]];
+
+			sim_write64(w->as, e + FTV_CALL_FN, r->func);
+			for (int a = 0; a < 3; a++)
+				sim_write64(w->as, e + FTV_CALL_ARG0 + 8 * a,
+					    ftv_rng_below(&rng, 1000));
+		}
+		sim_write64(w->as, cpu->work + FTV_WORK_CALLS, cpu->calls);
+		sim_write64(w->as, cpu->work + FTV_WORK_NCALLS, ncalls);
+	}
+	free(pool);
+	return 0;
+}
+
+static int start_cpus(struct world *w, unsigned rounds, int calibrate,
+		      struct ftv_err *err)
+{
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
+		struct wcpu *cpu = &w->cpu[c];
+
+		sim_write64(w->as, cpu->work + FTV_WORK_ROUNDS, rounds);
+		sim_write64(w->as, cpu->work + FTV_WORK_DONE, 0);
+		sim_write64(w->as, cpu->work + FTV_WORK_CALIBRATE, calibrate);
+		if (exec_cpu_setup(w->ex, c, w->workload, cpu->stack, &cpu->work, 1,
+				   w->workload_done, err))
+			return -1;
+		exec_cpu_set_reg(w->ex, c, 33, cpu->pcpu); /* TPIDR_EL1 */
+		if (exec_cpu_quiescent(w->ex, c, w->quiescent, err))
+			return -1;
+	}
+	return 0;
+}
+
+int world_new(const struct world_config *cfg, struct world **out,
+	      struct ftv_err *err)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct exec_config ec;
+
+	*out = NULL;
+	if (!w)
+		return ftv_errf(err, "out of memory");
+	w->cfg = *cfg;
+	plan_init(&w->scratch);
+	ftv_rng_seed(&w->rng, cfg->exec.seed);
+	w->arch.mutant = cfg->mutant;
+	w->backend = cfg->scheme == FTV_SCHEME_CALLOPS ? &arm64_ftrace_callops
+		     : cfg->scheme == FTV_SCHEME_TRAMP ? &arm64_ftrace_args
+						       : &arm64_ftrace_mcount;
+	if (load(w, err) || find_symbols(w, err))
+		goto fail;
+	w->data = sim_map(w->as, "ftrace.data", SIM_DATA_BASE, 16ULL << 20,
+			  SIM_R | SIM_W, SIM_REGION_DATA, err);
+	w->percpu = sim_map(w->as, "percpu", SIM_DATA_BASE + (16ULL << 20),
+			    64ULL << 20, SIM_R | SIM_W, SIM_REGION_DATA, err);
+	if (!w->data || !w->percpu ||
+	    !sim_map(w->as, "stacks", SIM_STACK_BASE,
+		     WORLD_STACK_SIZE * (EXEC_MAX_CPUS + 1), SIM_R | SIM_W,
+		     SIM_REGION_STACK, err))
+		goto fail;
+	if (make_core(w, err) || setup_cpus(w, err))
+		goto fail;
+	ec = cfg->exec;
+	/* A CPU sent astray by a bad patch may loop forever without reaching
+	 * a watched word: bound every turn so the run still ends. */
+	if (!ec.quantum)
+		ec.quantum = 20000;
+	w->ex = exec_new(w->as, &ec, err);
+	if (!w->ex)
+		goto fail;
+	/* Calibration: one round per CPU with every site a NOP, recording what
+	 * each call returns untraced. */
+	if (start_cpus(w, 1, 1, err) || exec_run(w->ex, 50000000, err))
+		goto fail;
+	for (unsigned c = 0; c < ec.ncpus; c++)
+		if (!exec_cpu_done(w->ex, c)) {
+			ftv_errf(err, "cpu%u did not finish its calibration round", c);
+			goto fail;
+		}
+	if (getenv("FTV_DBG")) {
+		uint64_t e1[64], e2[64];
+		for (unsigned i = 0; i < 16; i++) sim_read64(w->as, w->cpu[0].calls + i * FTV_CALL_SIZE + FTV_CALL_EXPECT, &e1[i]);
+		start_cpus(w, 1, 1, err); exec_run(w->ex, 50000000, err);
+		for (unsigned i = 0; i < 16; i++) { sim_read64(w->as, w->cpu[0].calls + i * FTV_CALL_SIZE + FTV_CALL_EXPECT, &e2[i]);
+			uint64_t fn, a0, a1; sim_read64(w->as, w->cpu[0].calls + i * FTV_CALL_SIZE, &fn); sim_read64(w->as, w->cpu[0].calls + i * FTV_CALL_SIZE+8, &a0); sim_read64(w->as, w->cpu[0].calls + i * FTV_CALL_SIZE+16, &a1);
+			fprintf(stderr, "call %u fn %llx (%lld,%lld): %llx %llx %s\n", i, (unsigned long long)fn, (long long)a0, (long long)a1, (unsigned long long)e1[i], (unsigned long long)e2[i], e1[i]==e2[i]?"":"DIFF"); }
+	}
+	if ((!getenv("FTV_NOCHECKS") && world_checks_install(w, err)) ||
+	    start_cpus(w, cfg->rounds ? cfg->rounds : 20, 0, err))
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	world_free(w);
+	return -1;
+}
+
+void world_free(struct world *w)
+{
+	if (!w)
+		return;
+	if (w->ex)
+		exec_free(w->ex);
+	if (w->core)
+		ftrace_core_free(w->core);
+	if (w->img)
+		sim_image_free(w->img);
+	if (w->as)
+		sim_aspace_free(w->as);
+	for (size_t i = 0; i < w->nops; i++)
+		free(w->ops[i].ever);
+	for (size_t i = 0; i < w->nplans; i++) {
+		free(w->plans[i].recs);
+		free(w->plans[i].enable);
+		plan_free(&w->plans[i].plan);
+	}
+	free(w->plans);
+	free(w->recs);
+	free(w->rec_of_core);
+	free(w->viol);
+	plan_free(&w->scratch);
+	free(w);
+}
+
+struct ftv_exec *world_exec(struct world *w)
+{
+	return w->ex;
+}
+
+struct ftrace_core *world_core(struct world *w)
+{
+	return w->core;
+}
+
+struct sim_aspace *world_aspace(struct world *w)
+{
+	return w->as;
+}
+
+size_t world_nviolations(const struct world *w)
+{
+	return w->nviol;
+}
+
+const struct world_violation *world_violation(const struct world *w, size_t i)
+{
+	return i < w->nviol ? &w->viol[i] : NULL;
+}
+
+uint64_t world_step(struct world *w)
+{
+	struct exec_stats st;
+
+	exec_get_stats(w->ex, &st);
+	return st.steps;
+}
+
+void world_stats(struct world *w, struct world_stats *st)
+{
+	struct exec_stats es;
+
+	*st = w->st;
+	if (w->ex) {
+		exec_get_stats(w->ex, &es);
+		st->steps = es.steps;
+		st->peak_rss_kb = es.peak_rss_kb;
+	}
+}

@@ -1,0 +1,120 @@
+/* A world: everything ftv needs to verify one patching scheme end to end.
+ * The corpus objects and the scheme's trampolines loaded and linked into one
+ * address space (sim), the ftrace core with the arm64 backend (patcher),
+ * N emulated CPUs running the workload over the traced functions
+ * (executor), and the checks that watch every tracer call (verify/check.c).
+ *
+ *   world_new(&cfg, &w, &err);            load, link, init_nop every site,
+ *                                         calibrate the workload
+ *   world_ops(w, "t1", "tracer_a", ...)   create ops, then operate on them
+ *   world_register(w, ops, &err) ...      each builds a plan and queues it
+ *   world_run(w, steps, &err)             CPUs run while plans apply
+ *   world_finish(w, &err)                 drain plans, finish rounds, check
+ *   world_report(w, stdout)               violations, speaking kernel
+ */
+#ifndef FTV_VERIFY_WORLD_H
+#define FTV_VERIFY_WORLD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "executor/exec.h"
+#include "patcher/arm64.h"
+#include "patcher/ftrace_core.h"
+#include "sim/image.h"
+#include "util/err.h"
+
+enum ftv_scheme {
+	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (seeds 000/001) */
+	FTV_SCHEME_TRAMP,   /* WITH_ARGS + per-ops trampolines (seed 003) */
+	FTV_SCHEME_MCOUNT,  /* the 2014 -pg scheme (seed 004) */
+	FTV_SCHEME_COUNT
+};
+int ftv_scheme_parse(const char *s, enum ftv_scheme *out);
+const char *ftv_scheme_name(enum ftv_scheme s);
+/* The corpus flag set whose objects a scheme patches ("callops", "args",
+ * "mcount": build/corpus/<set>/). */
+const char *ftv_scheme_corpus_set(enum ftv_scheme s);
+
+#define WORLD_MAX_OBJECTS 64
+
+struct world_config {
+	enum ftv_scheme scheme;
+	const char *objects[WORLD_MAX_OBJECTS];  /* kernel objects */
+	unsigned nobjects;
+	const char *modules[WORLD_MAX_OBJECTS];  /* loaded as modules */
+	unsigned nmodules;
+	int far_modules;          /* modules > 128 MiB from kernel text */
+	const char *tramp_dir;    /* the assembled trampolines */
+	struct exec_config exec;  /* CPUs, policy, seed, quantum */
+	enum arm64_mutant mutant;
+	unsigned rounds;          /* workload rounds per CPU (0: 20) */
+	unsigned calls;           /* calls per round per CPU (0: 16) */
+	/* Only functions whose name starts with this prefix are called by the
+	 * workload (they must take and return integers); NULL: the random
+	 * units' "r" prefix. */
+	const char *callable_prefix;
+};
+
+/* A check that failed: what the kernel developer reads. */
+struct world_violation {
+	char kind[24];
+	int cpu;
+	uint64_t step;
+	char msg[1024];
+};
+
+struct world;
+
+int world_new(const struct world_config *cfg, struct world **out,
+	      struct ftv_err *err);
+void world_free(struct world *w);
+
+/* Ops: name is how scenarios and reports refer to it; tracer is
+ * "tracer_a", "tracer_b" (logging tracers), "graph" (the function-graph
+ * tracer) or "direct" (a direct-call ops, see world_direct). */
+struct ftrace_ops *world_ops(struct world *w, const char *name,
+			     const char *tracer, struct ftv_err *err);
+struct ftrace_ops *world_find_ops(struct world *w, const char *name);
+/* The operations; each builds one update's plan and queues it. spec: as
+ * ftrace_set_filter ("f1,f2", names or 0x addresses). */
+int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
+		     struct ftv_err *err);
+int world_set_notrace(struct world *w, struct ftrace_ops *ops,
+		      const char *spec, struct ftv_err *err);
+int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err);
+int world_unregister(struct world *w, struct ftrace_ops *ops,
+		     struct ftv_err *err);
+/* Direct calls: tramp is a symbol ("ftv_direct_tramp",
+ * "ftrace_stub_direct_tramp") or a 0x address. */
+int world_direct(struct world *w, struct ftrace_ops *ops, const char *tramp,
+		 struct ftv_err *err);
+int world_direct_modify(struct world *w, struct ftrace_ops *ops,
+			const char *tramp, struct ftv_err *err);
+int world_direct_remove(struct world *w, struct ftrace_ops *ops,
+			struct ftv_err *err);
+int world_enable_modules(struct world *w, struct ftv_err *err);
+
+/* Runs the CPUs and the queued plans for up to steps scheduler steps. */
+int world_run(struct world *w, uint64_t steps, struct ftv_err *err);
+/* Applies every queued plan, lets every CPU finish its rounds, then runs
+ * the end-of-run checks. */
+int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
+
+size_t world_nviolations(const struct world *w);
+const struct world_violation *world_violation(const struct world *w, size_t i);
+/* Prints every violation (executor's and world's) with the sites involved,
+ * and a summary. Returns the number of violations. */
+size_t world_report(struct world *w, FILE *out);
+/* Counters for summaries. */
+struct world_stats {
+	uint64_t sites, records, tracer_calls, func_calls, transitions, plans;
+	uint64_t steps;
+	long peak_rss_kb;
+};
+void world_stats(struct world *w, struct world_stats *st);
+struct ftv_exec *world_exec(struct world *w);
+struct ftrace_core *world_core(struct world *w);
+struct sim_aspace *world_aspace(struct world *w);
+
+#endif

@@ -1,0 +1,123 @@
+/* Internals shared by the verify/ files. */
+#ifndef FTV_VERIFY_WORLD_INT_H
+#define FTV_VERIFY_WORLD_INT_H
+
+#include "verify/world.h"
+#include "util/rng.h"
+
+#define WORLD_STACK_SIZE  0x10000ULL
+#define WORLD_LOG_CAP     4096
+#define WORLD_GRAPH_DEPTH 64
+#define WORLD_MAX_OPS     256
+
+/* A record as the checks see it. */
+struct wrec {
+	int rec;            /* core record index */
+	uint64_t ip, func, literal, mov;
+	const char *name;
+	const struct sim_site *site;
+	/* plans touching this record: the newest queued one and whether an
+	 * enable (make_call/modify_call) or a disable (make_nop) */
+	int last_plan;
+	int last_enable;
+	uint64_t settled_step; /* step when the last plan touching it ended */
+};
+
+struct wops {
+	struct ftrace_ops *ops;
+	char name[32];
+	char tracer[16];
+	uint64_t addr;       /* emulated struct ftv_ops */
+	uint64_t func;       /* the tracer that must run for it */
+	int direct;
+	unsigned char *ever; /* per wrec: ever had the record in its filter */
+	int free_plan;       /* plan that frees it, or -1 */
+	int freed;           /* that plan completed */
+};
+
+/* A plan the world queued: the records it touches. */
+struct wplan {
+	int id;            /* executor plan id */
+	int done;
+	uint64_t done_step;
+	int *recs;         /* wrec indices, with enable flags */
+	unsigned char *enable;
+	size_t nrecs;
+	const char *what;  /* the operation, for reports */
+	struct plan plan;  /* a copy, for failure reports */
+};
+
+/* One traced-function call in progress on a CPU. */
+struct wcall {
+	int active;
+	int rec;            /* wrec index */
+	uint64_t step;
+	unsigned nexpect;
+	int expect[16];     /* wops indices expected exactly once */
+	unsigned char seen[WORLD_MAX_OPS];
+	unsigned direct_seen;
+	int expect_direct;  /* a direct trampoline must run once */
+};
+
+struct wcpu {
+	uint64_t pcpu, log, graph, work, calls, stack;
+	uint64_t last_sync;  /* step of its last context synchronisation */
+	struct wcall call;
+	uint64_t gstack[WORLD_GRAPH_DEPTH]; /* host mirror of the graph stack */
+	unsigned gdepth;
+};
+
+struct world {
+	struct world_config cfg;
+	struct sim_aspace *as;
+	struct sim_image *img;
+	struct ftv_exec *ex;
+	struct ftrace_core *core;
+	struct arm64_ftrace arch;
+	const struct ftrace_arch *backend;
+	struct sim_region *data, *percpu;
+	struct ftv_rng rng;
+
+	/* symbols */
+	uint64_t caller, tracer_a, tracer_b, list_func, nop_func, stub,
+		direct_func, direct_tramp, stub_direct_tramp, graph_func,
+		prepare_return, return_handler, quiescent, workload,
+		workload_done, direct_log, ops_known, tramp_template,
+		tramp_template_end, tramp_ops_slot, tramp_body_slot;
+
+	struct wrec *recs;
+	size_t nrecs;
+	int *rec_of_core; /* core record index -> wrec */
+	size_t ncore;
+
+	struct wops ops[WORLD_MAX_OPS];
+	size_t nops;
+
+	struct wplan *plans;
+	size_t nplans, capplans;
+
+	struct wcpu cpu[EXEC_MAX_CPUS];
+
+	struct world_violation *viol;
+	size_t nviol, capviol;
+
+	struct plan scratch;
+	struct world_stats st;
+	int finished;
+};
+
+int world_add_violation(struct world *w, const char *kind, int cpu,
+			uint64_t step, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Index of the wrec whose patched word (or function entry) is ip, or -1. */
+int world_rec_at_ip(const struct world *w, uint64_t ip);
+int world_rec_at_func(const struct world *w, uint64_t func);
+struct wops *world_ops_at(struct world *w, uint64_t addr);
+/* Queues w->scratch as a plan named what; resets scratch. */
+int world_submit(struct world *w, const char *what, struct ftv_err *err);
+/* Installs the breakpoints of the checks (check.c). */
+int world_checks_install(struct world *w, struct ftv_err *err);
+void world_checks_finish(struct world *w);
+uint64_t world_step(struct world *w);
+
+#endif

@@ -1,0 +1,368 @@
+/* The operations a scenario performs on a world: each one is an ftrace
+ * update built by the core into a plan and queued on the executor, with the
+ * bookkeeping the checks need (which records it touches, whether it
+ * enables or disables them, which ops it frees). */
+#include "verify/world_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/a64.h"
+#include "patcher/ftrace_abi.h"
+
+static void plan_done(struct ftv_exec *ex, int id,
+		      const struct exec_plan_result *res, void *arg)
+{
+	struct world *w = arg;
+	struct wplan *wp = NULL;
+	struct exec_stats st;
+
+	exec_get_stats(ex, &st);
+	for (size_t i = 0; i < w->nplans; i++)
+		if (w->plans[i].id == id)
+			wp = &w->plans[i];
+	if (!wp)
+		return;
+	wp->done = 1;
+	wp->done_step = st.steps;
+	for (size_t i = 0; i < wp->nrecs; i++)
+		w->recs[wp->recs[i]].settled_step = st.steps;
+	if (res->status == EXEC_PLAN_MISMATCH) {
+		/* ftrace_bug(): validate-before-write found another word */
+		const struct plan_step *s = res->step < wp->plan.n ? &wp->plan.steps[res->step] : NULL;
+		char where[160], dis[96] = "";
+
+		if (s)
+			a64_disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
+		world_add_violation(w, "ftrace_bug", -1, st.steps,
+				    "ftrace failed to modify [<%016llx>] %s: actual 0x%08llx (%s), "
+				    "expected 0x%08llx (%s, during %s)",
+				    (unsigned long long)(s ? s->addr : 0),
+				    s ? sim_symbolize(w->as, s->addr, where, sizeof(where), 0) : "?",
+				    (unsigned long long)res->found, dis,
+				    (unsigned long long)(s ? s->old : 0), s && s->what ? s->what : "?",
+				    wp->what);
+		return;
+	}
+	for (size_t i = 0; i < w->nops; i++)
+		if (w->ops[i].free_plan == id)
+			w->ops[i].freed = 1;
+}
+
+int world_submit(struct world *w, const char *what, struct ftv_err *err)
+{
+	struct wplan *wp;
+	int id;
+
+	if (!w->scratch.n)
+		return 0;
+	if (w->nplans == w->capplans) {
+		size_t ncap = w->capplans ? w->capplans * 2 : 16;
+		struct wplan *np = realloc(w->plans, ncap * sizeof(*np));
+
+		if (!np)
+			return ftv_errf(err, "out of memory");
+		w->plans = np;
+		w->capplans = ncap;
+	}
+	wp = &w->plans[w->nplans];
+	memset(wp, 0, sizeof(*wp));
+	wp->what = what;
+	plan_init(&wp->plan);
+	if (plan_append(&wp->plan, &w->scratch))
+		return ftv_errf(err, "out of memory");
+	wp->recs = calloc(w->scratch.n, sizeof(int));
+	wp->enable = calloc(w->scratch.n, 1);
+	if (!wp->recs || !wp->enable) {
+		free(wp->recs);
+		free(wp->enable);
+		return ftv_errf(err, "out of memory");
+	}
+	for (size_t i = 0; i < w->scratch.n; i++) {
+		const struct plan_step *s = &w->scratch.steps[i];
+		int r;
+
+		if (s->op == PLAN_FREE) {
+			struct wops *o = world_ops_at(w, s->addr);
+
+			if (o)
+				o->free_plan = -2; /* fixed up below */
+			continue;
+		}
+		if (s->op != PLAN_WRITE_INSN)
+			continue;
+		r = world_rec_at_ip(w, s->addr);
+		if (r < 0)
+			continue;
+		wp->recs[wp->nrecs] = r;
+		wp->enable[wp->nrecs] = s->what && (!strncmp(s->what, "make_call", 9) ||
+						    !strncmp(s->what, "modify_call", 11));
+		w->recs[r].last_plan = (int)w->nplans;
+		w->recs[r].last_enable = wp->enable[wp->nrecs];
+		wp->nrecs++;
+		w->st.transitions++;
+	}
+	id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
+	if (id < 0)
+		return -1;
+	wp->id = id;
+	for (size_t i = 0; i < w->nops; i++)
+		if (w->ops[i].free_plan == -2)
+			w->ops[i].free_plan = id;
+	w->nplans++;
+	w->st.plans++;
+	plan_reset(&w->scratch);
+	return 0;
+}
+
+/* The ever[] sets: every record an ops is asked to trace while registered
+ * (filter, minus notrace), recomputed from the core after each change. */
+static void note_interest(struct world *w, struct wops *o)
+{
+	for (size_t i = 0; i < w->nrecs; i++) {
+		const struct wrec *r = &w->recs[i];
+
+		if (r->rec >= 0 && ftrace_ops_traces(w->core, o->ops, r->rec))
+			o->ever[i] = 1;
+	}
+}
+
+struct ftrace_ops *world_find_ops(struct world *w, const char *name)
+{
+	for (size_t i = 0; i < w->nops; i++)
+		if (!strcmp(w->ops[i].name, name))
+			return w->ops[i].ops;
+	return NULL;
+}
+
+static struct wops *wops_of(struct world *w, struct ftrace_ops *ops)
+{
+	for (size_t i = 0; i < w->nops; i++)
+		if (w->ops[i].ops == ops)
+			return &w->ops[i];
+	return NULL;
+}
+
+/* A per-ops trampoline (seed 003): the template copied into fresh text and
+ * its two literals filled, all before anything can branch to it. */
+static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
+				    uint64_t *size, struct ftv_err *err)
+{
+	struct sim_region *text = sim_region_named(w->as, "kernel.text");
+	uint64_t len = w->tramp_template_end - w->tramp_template, at;
+
+	if (!text)
+		return ftv_errf(err, "no kernel.text region"), 0;
+	at = sim_region_alloc(text, len, 16, err);
+	if (!at)
+		return 0;
+	for (uint64_t off = 0; off < w->tramp_ops_slot - w->tramp_template; off += 4) {
+		uint32_t word;
+
+		sim_read32(w->as, w->tramp_template + off, &word);
+		plan_write_insn(&w->scratch, at + off, 0, word, 0, -1,
+				"ops trampoline: copy template");
+	}
+	if (ops_addr)
+		plan_write_data64(&w->scratch, at + (w->tramp_ops_slot - w->tramp_template),
+				  0, ops_addr, 0, -1, "ops trampoline: ops");
+	plan_write_data64(&w->scratch, at + (w->tramp_body_slot - w->tramp_template),
+			  0, w->ops_known, 0, -1, "ops trampoline: body");
+	plan_cache_sync(&w->scratch, at, len, -1);
+	*size = len;
+	return at;
+}
+
+struct ftrace_ops *world_ops(struct world *w, const char *name,
+			     const char *tracer, struct ftv_err *err)
+{
+	struct ftrace_ops_desc d = { .name = name };
+	struct wops *o;
+
+	if (w->nops == WORLD_MAX_OPS)
+		return ftv_errf(err, "too many ops (%d)", WORLD_MAX_OPS), NULL;
+	if (world_find_ops(w, name))
+		return ftv_errf(err, "ops %s already exists", name), NULL;
+	if (!strcmp(tracer, "tracer_a"))
+		d.func = w->tracer_a;
+	else if (!strcmp(tracer, "tracer_b"))
+		d.func = w->tracer_b;
+	else if (!strcmp(tracer, "graph")) {
+		d.func = w->graph_func;
+		d.flags = FTRACE_OPS_FL_GRAPH;
+	} else if (!strcmp(tracer, "direct"))
+		d.func = w->direct_func;
+	else
+		return ftv_errf(err, "unknown tracer '%s' (tracer_a, tracer_b, graph, direct)",
+				tracer), NULL;
+	o = &w->ops[w->nops];
+	memset(o, 0, sizeof(*o));
+	o->ever = calloc(w->nrecs ? w->nrecs : 1, 1);
+	if (!o->ever)
+		return ftv_errf(err, "out of memory"), NULL;
+	/* The per-ops trampolines scheme gives every tracer ops its own
+	 * trampoline (seed 003); its ops slot is filled once the ops has an
+	 * address, all before anything can branch to it. */
+	uint64_t tramp_ops_slot = 0;
+
+	if (w->cfg.scheme == FTV_SCHEME_TRAMP && !strncmp(tracer, "tracer_", 7)) {
+		d.trampoline = make_ops_trampoline(w, 0, &d.trampoline_size, err);
+		if (!d.trampoline) {
+			free(o->ever);
+			plan_reset(&w->scratch);
+			return NULL;
+		}
+		d.flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
+		tramp_ops_slot = d.trampoline + (w->tramp_ops_slot - w->tramp_template);
+	}
+	o->ops = ftrace_ops_new(w->core, &d, err);
+	if (!o->ops) {
+		free(o->ever);
+		plan_reset(&w->scratch);
+		return NULL;
+	}
+	if (tramp_ops_slot)
+		plan_write_data64(&w->scratch, tramp_ops_slot, 0,
+				  ftrace_ops_addr(o->ops), 0, -1, "ops trampoline: ops");
+	snprintf(o->name, sizeof(o->name), "%s", name);
+	snprintf(o->tracer, sizeof(o->tracer), "%s", tracer);
+	o->addr = ftrace_ops_addr(o->ops);
+	o->func = d.func;
+	o->direct = !strcmp(tracer, "direct");
+	o->free_plan = -1;
+	w->nops++;
+	return o->ops;
+}
+
+static int after(struct world *w, struct wops *o, int ret, const char *what,
+		 struct ftv_err *err)
+{
+	if (ret) {
+		plan_reset(&w->scratch);
+		return -1;
+	}
+	if (o)
+		note_interest(w, o);
+	return world_submit(w, what, err);
+}
+
+int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
+		     struct ftv_err *err)
+{
+	return after(w, wops_of(w, ops),
+		     ftrace_set_filter(w->core, ops, spec, 1, &w->scratch, err),
+		     "set_filter", err);
+}
+
+int world_set_notrace(struct world *w, struct ftrace_ops *ops,
+		      const char *spec, struct ftv_err *err)
+{
+	return after(w, wops_of(w, ops),
+		     ftrace_set_notrace(w->core, ops, spec, 1, &w->scratch, err),
+		     "set_notrace", err);
+}
+
+int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err)
+{
+	struct wops *o = wops_of(w, ops);
+	int ret;
+
+	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+		ret = ftrace_register_graph(w->core, ops, &w->scratch, err);
+	else
+		ret = ftrace_register_ops(w->core, ops, &w->scratch, err);
+	return after(w, o, ret, "register", err);
+}
+
+int world_unregister(struct world *w, struct ftrace_ops *ops,
+		     struct ftv_err *err)
+{
+	struct wops *o = wops_of(w, ops);
+	int ret;
+
+	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
+	else
+		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
+	return after(w, NULL, ret, "unregister", err);
+}
+
+static int tramp_addr(struct world *w, const char *tramp, uint64_t *addr,
+		      struct ftv_err *err)
+{
+	if (!strncmp(tramp, "0x", 2)) {
+		*addr = strtoull(tramp, NULL, 16);
+		return 0;
+	}
+	*addr = sim_image_lookup(w->img, tramp);
+	if (!*addr)
+		return ftv_errf(err, "unknown direct trampoline '%s'", tramp);
+	return 0;
+}
+
+int world_direct(struct world *w, struct ftrace_ops *ops, const char *tramp,
+		 struct ftv_err *err)
+{
+	uint64_t addr;
+
+	if (tramp_addr(w, tramp, &addr, err))
+		return -1;
+	return after(w, wops_of(w, ops),
+		     ftrace_register_direct(w->core, ops, addr, &w->scratch, err),
+		     "register_ftrace_direct", err);
+}
+
+int world_direct_modify(struct world *w, struct ftrace_ops *ops,
+			const char *tramp, struct ftv_err *err)
+{
+	uint64_t addr;
+
+	if (tramp_addr(w, tramp, &addr, err))
+		return -1;
+	return after(w, wops_of(w, ops),
+		     ftrace_modify_direct(w->core, ops, addr, &w->scratch, err),
+		     "modify_ftrace_direct", err);
+}
+
+int world_direct_remove(struct world *w, struct ftrace_ops *ops,
+			struct ftv_err *err)
+{
+	return after(w, NULL,
+		     ftrace_unregister_direct(w->core, ops, &w->scratch, err),
+		     "unregister_ftrace_direct", err);
+}
+
+int world_enable_modules(struct world *w, struct ftv_err *err)
+{
+	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
+		const struct sim_object_info *oi = NULL;
+
+		for (size_t k = 0; k < sim_image_nobjects(w->img); k++)
+			if (sim_image_object(w->img, k)->is_module &&
+			    !strcmp(sim_image_object(w->img, k)->path, w->cfg.modules[i]))
+				oi = sim_image_object(w->img, k);
+		if (oi && ftrace_module_enable(w->core, oi->name, &w->scratch, err))
+			return -1;
+	}
+	return world_submit(w, "ftrace_module_enable", err);
+}
+
+int world_run(struct world *w, uint64_t steps, struct ftv_err *err)
+{
+	return exec_run(w->ex, steps, err);
+}
+
+int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
+{
+	if (exec_run(w->ex, max_steps, err))
+		return -1;
+	for (size_t i = 0; i < w->nplans; i++)
+		if (!w->plans[i].done)
+			world_add_violation(w, "stuck", -1, world_step(w),
+					    "plan %d (%s) never completed within %llu steps",
+					    w->plans[i].id, w->plans[i].what,
+					    (unsigned long long)max_steps);
+	world_checks_finish(w);
+	w->finished = 1;
+	return 0;
+}
