@@ -464,6 +464,9 @@ int a64_parse(const char *text, uint64_t pc, struct a64_insn *out, struct ftv_er
 		return ftv_errf(err, "'%.40s...': instruction text too long", text);
 	for (size_t i = 0; (line[i] = (char)tolower((unsigned char)text[i])); i++)
 		;
+	/* a trailing comment, as objdump prints one: "mov x0, #0x10000 // #65536" */
+	if ((p = strstr(line, "//")))
+		*p = 0;
 	p = trim(line);
 	for (rest = p; *rest && !isspace((unsigned char)*rest); rest++)
 		;

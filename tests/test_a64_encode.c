@@ -56,6 +56,7 @@ START_TEST(assembles_the_callsite_instructions)
 	ck_assert_uint_eq(as("add x0, x1, #-8", 0), 0xd1002020); /* as picks SUB */
 	ck_assert_uint_eq(as("ldr x1, 0x1008", 0x1000), 0x58000041);
 	ck_assert_uint_eq(as("  BL   0x2000  ", 0x1000), 0x94000400);
+	ck_assert_uint_eq(as("mov x0, #0x12340000 // #305397760", 0), 0xd2a24680);
 }
 END_TEST
 
