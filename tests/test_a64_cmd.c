@@ -98,7 +98,7 @@ END_TEST
 START_TEST(decode_falls_back_to_capstone_and_honours_pc)
 {
 	char *out;
-	int rc = FTV_RUN(&out, "decode", "--pc", "0x1000", "0x94000400", "0x8b020020");
+	int rc = FTV_RUN(&out, "decode", "--pc", "0x1000", "0x94000400", "8b020020");
 
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_nonnull(strstr(out, "bl 0x2000"));
@@ -116,6 +116,8 @@ START_TEST(decode_rejects_bad_words_with_exit_2)
 	rc = FTV_RUN(&out, "decode", "0x1ffffffff");
 	ck_assert_ptr_nonnull(strstr(out, "not a 32-bit instruction word"));
 	fails("too wide", rc, out);
+	rc = FTV_RUN(&out, "decode", "123456789");
+	fails("nine hex digits", rc, out);
 	rc = FTV_RUN(&out, "decode", "0xd503201f", "nop");
 	fails("not a number", rc, out); /* nothing printed for the good word */
 	rc = FTV_RUN(&out, "decode", "--arch", "riscv64", "0x13");
