@@ -54,9 +54,9 @@ START_TEST(encode_rejects_bad_input_with_exit_2)
 	fails("unknown", rc, out);
 	rc = FTV_RUN(&out, "encode", "--pc", "zz", "nop");
 	fails("bad pc", rc, out);
-	rc = FTV_RUN(&out, "encode", "--arch", "riscv64", "nop");
-	ck_assert_str_eq(out, "ftv encode: --arch riscv64 is not built in\n");
-	fails("riscv64", rc, out);
+	rc = FTV_RUN(&out, "encode", "--arch", "riscv64", "auipc t0, 0x100000");
+	ck_assert_ptr_nonnull(strstr(out, "out of range"));
+	fails("riscv64 range", rc, out);
 	rc = FTV_RUN(&out, "encode", "--arch", "mips", "nop");
 	fails("mips", rc, out);
 	rc = FTV_RUN(&out, "encode", "nop", "nop");
@@ -120,11 +120,33 @@ START_TEST(decode_rejects_bad_words_with_exit_2)
 	fails("nine hex digits", rc, out);
 	rc = FTV_RUN(&out, "decode", "0xd503201f", "nop");
 	fails("not a number", rc, out); /* nothing printed for the good word */
-	rc = FTV_RUN(&out, "decode", "--arch", "riscv64", "0x13");
-	ck_assert_str_eq(out, "ftv decode: --arch riscv64 is not built in\n");
-	fails("riscv64", rc, out);
+	rc = FTV_RUN(&out, "decode", "--arch", "riscv64", "0x13", "zz");
+	fails("riscv64 bad word", rc, out);
 	rc = FTV_RUN(&out, "decode");
 	ck_assert_int_eq(rc, 2);
+	free(out);
+}
+END_TEST
+
+START_TEST(riscv64_encode_and_decode_use_ftvs_own_decoder)
+{
+	char *out;
+	int rc;
+
+	rc = FTV_RUN(&out, "encode", "--arch", "riscv64", "--pc", "0x2000", "jal ra, 0x1000");
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(out, "0x800ff0ef\n");
+	free(out);
+	/* auipc is unsafe to patch live, jalr and nop are the 6.16 slot; the
+	 * compressed c.nop advances the pc by 2 */
+	rc = FTV_RUN(&out, "decode", "--arch", "riscv64", "--pc", "0x1000",
+		     "0x00000297", "0x010282e7", "0x0001", "0x00000013");
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "auipc t0, 0x0"));
+	ck_assert_ptr_nonnull(strstr(out, "jalr t0, 16(t0)"));
+	ck_assert_ptr_nonnull(strstr(out, "c.nop"));
+	ck_assert_ptr_nonnull(strstr(strstr(out, "auipc"), "cmodx-unsafe"));
+	ck_assert_ptr_nonnull(strstr(strstr(out, "jalr"), "cmodx-safe"));
 	free(out);
 }
 END_TEST
@@ -139,6 +161,7 @@ static Suite *a64_cmd_suite(void)
 	tcase_add_test(tc, decode_names_bti_mov_and_bl_with_cmodx_verdicts);
 	tcase_add_test(tc, decode_falls_back_to_capstone_and_honours_pc);
 	tcase_add_test(tc, decode_rejects_bad_words_with_exit_2);
+	tcase_add_test(tc, riscv64_encode_and_decode_use_ftvs_own_decoder);
 	suite_add_tcase(s, tc);
 	return s;
 }
