@@ -53,3 +53,25 @@ corpus: $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
 
 CHECK_DEPS += $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
 DEMO_DEPS += $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
+
+# Hand-written assembly for loader tests (every relocation type, overflow,
+# undefined symbols).
+CORPUS_ASM_OBJS := $(patsubst tests/data/%.s,$(CORPUS_DIR)/asm/%.o,$(wildcard tests/data/*.s))
+
+$(CORPUS_DIR)/asm/%.o: tests/data/%.s
+	@mkdir -p $(dir $@)
+	$(CROSS_AARCH64)as $< -o $@
+
+CHECK_DEPS += $(CORPUS_ASM_OBJS)
+
+# A module built like a .ko (ld -r of several objects, xz-compressed the
+# way kbuild does with CONFIG_MODULE_COMPRESS_XZ) from the CALL_OPS set.
+CORPUS_MOD := $(CORPUS_DIR)/mod/corpmod.ko
+$(CORPUS_MOD): $(CORPUS_NAMES:%=$(CORPUS_DIR)/callops/%.o)
+	@mkdir -p $(dir $@)
+	$(CROSS_AARCH64)ld -r -o $@ $^
+$(CORPUS_MOD).xz: $(CORPUS_MOD)
+	xz --check=crc32 --lzma2=dict=1MiB -c $< > $@.tmp && mv $@.tmp $@
+
+CHECK_DEPS += $(CORPUS_MOD) $(CORPUS_MOD).xz
+DEMO_DEPS += $(CORPUS_MOD).xz

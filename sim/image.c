@@ -82,13 +82,13 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 			       SIM_KRODATA_SIZE, SIM_R, SIM_REGION_RODATA, NULL);
 	img->kdata = sim_map(as, "kernel.data", SIM_KDATA_BASE, SIM_KDATA_SIZE,
 			     SIM_R | SIM_W, SIM_REGION_DATA, NULL);
-	img->mtext = sim_map(as, "module.text", mbase, SIM_MTEXT_SIZE,
-			     SIM_R | SIM_X, SIM_REGION_MODULE, NULL);
-	img->mrodata = sim_map(as, "module.rodata", mbase + SIM_MTEXT_SIZE,
-			       SIM_MRODATA_SIZE, SIM_R, SIM_REGION_MODULE, NULL);
-	img->mdata = sim_map(as, "module.data",
-			     mbase + SIM_MTEXT_SIZE + SIM_MRODATA_SIZE,
+	img->mrodata = sim_map(as, "module.rodata", mbase, SIM_MRODATA_SIZE,
+			       SIM_R, SIM_REGION_MODULE, NULL);
+	img->mdata = sim_map(as, "module.data", mbase + SIM_MRODATA_SIZE,
 			     SIM_MDATA_SIZE, SIM_R | SIM_W, SIM_REGION_MODULE,
+			     NULL);
+	img->mtext = sim_map(as, "module.text", mbase + SIM_MTEXT_OFFSET,
+			     SIM_MTEXT_SIZE, SIM_R | SIM_X, SIM_REGION_MODULE,
 			     NULL);
 	if (!img->ktext || !img->stubs || !img->krodata || !img->kdata ||
 	    !img->mtext || !img->mrodata || !img->mdata) {

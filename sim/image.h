@@ -16,13 +16,16 @@
  *
  * Layout (sim_image_new maps these regions in the aspace; the executor maps
  * every region of the aspace into Unicorn):
- *   kernel.text   SIM_KERNEL_TEXT_BASE, 64 MiB, R+X  (kernel objects' code)
- *   stubs         kernel.text + 64 MiB, 1 MiB, R+X   (undefined-symbol traps)
- *   kernel.rodata kernel.text + 66 MiB, 32 MiB, R
- *   kernel.data   kernel.text + 98 MiB, 32 MiB, R+W  (.data and .bss, COMMON)
- *   module.text   SIM_MODULE_BASE (or SIM_MODULE_FAR_BASE), 64 MiB, R+X
- *   module.rodata module.text + 64 MiB, 32 MiB, R
- *   module.data   module.text + 96 MiB, 32 MiB, R+W
+ *   module.rodata SIM_MODULE_BASE (or SIM_MODULE_FAR_BASE), 32 MiB, R
+ *   module.data   module.rodata + 32 MiB, 32 MiB, R+W (.data, .bss)
+ *   module.text   module.rodata + 64 MiB, 32 MiB, R+X, ending 32 MiB below
+ *                 the kernel text so near modules reach it and the stubs
+ *                 with a BL (+/-128 MiB), as arm64 places modules
+ *   kernel.text   SIM_KERNEL_TEXT_BASE, 32 MiB, R+X  (kernel objects' code)
+ *   stubs         kernel.text + 32 MiB, 1 MiB, R+X   (undefined-symbol traps)
+ *   kernel.rodata kernel.text + 34 MiB, 32 MiB, R
+ *   kernel.data   kernel.text + 66 MiB, 32 MiB, R+W  (.data, .bss, COMMON)
+ * PLT veneers go in the text region of the branch that needs one.
  * Sections are placed in file order, object after object, each at the next
  * address satisfying its own sh_addralign and nothing more, like ld does
  * for input sections of one output section. Whether a function keeps the
@@ -53,17 +56,18 @@ struct sim_load_opts {
 	int far_modules;
 };
 
-#define SIM_KTEXT_SIZE   (64ull << 20)
+#define SIM_KTEXT_SIZE   (32ull << 20)
 #define SIM_STUBS_BASE   (SIM_KERNEL_TEXT_BASE + SIM_KTEXT_SIZE)
 #define SIM_STUBS_SIZE   (1ull << 20)
 #define SIM_STUB_SIZE    16 /* BRK #n; 3 x NOP: one stub per name */
-#define SIM_KRODATA_BASE (SIM_KERNEL_TEXT_BASE + (66ull << 20))
-#define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (98ull << 20))
+#define SIM_KRODATA_BASE (SIM_KERNEL_TEXT_BASE + (34ull << 20))
+#define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (66ull << 20))
 #define SIM_KRODATA_SIZE (32ull << 20)
 #define SIM_KDATA_SIZE   (32ull << 20)
-#define SIM_MTEXT_SIZE   (64ull << 20)
 #define SIM_MRODATA_SIZE (32ull << 20)
 #define SIM_MDATA_SIZE   (32ull << 20)
+#define SIM_MTEXT_OFFSET (64ull << 20) /* from the module base */
+#define SIM_MTEXT_SIZE   (32ull << 20)
 
 /* Patch-site layouts, as GCC 12 emits them (aarch64-linux-gnu-objdump -dr
  * of the corpus; Linux arch/arm64/kernel/ftrace.c ftrace_call_adjust()):
