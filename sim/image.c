@@ -127,6 +127,7 @@ void sim_image_free(struct sim_image *img)
 		free(img->stubnames[i]);
 	free(img->stubnames);
 	free(img->ven);
+	free(img->venhash);
 	free(img->sites);
 	for (size_t i = 0; i < img->ndiags; i++)
 		free(img->diags[i].text);
@@ -331,17 +332,19 @@ static int local_value(struct img_obj *ob, size_t i, struct ftv_err *err)
 	return 0;
 }
 
-/* Whether module ob exports name (EXPORT_SYMBOL leaves __ksymtab_<name>). */
-static int module_exports(const struct img_obj *ob, const char *name)
+/* The names module ob exports: EXPORT_SYMBOL leaves a __ksymtab_<name>
+ * symbol (include/linux/export-internal.h). Keys point into the ELF
+ * string table. */
+static int module_exports(const struct img_obj *ob, struct sim_strmap *m)
 {
-	char buf[512];
+	for (size_t i = 1; i < ob->elf.nsyms; i++) {
+		const char *n = sim_elf_symname(&ob->elf, i);
 
-	if (snprintf(buf, sizeof(buf), "__ksymtab_%s", name) >= (int)sizeof(buf))
-		return 0;
-	for (size_t i = 1; i < ob->elf.nsyms; i++)
 		if (ob->elf.syms[i].st_shndx != SHN_UNDEF &&
-		    !strcmp(sim_elf_symname(&ob->elf, i), buf))
-			return 1;
+		    !strncmp(n, "__ksymtab_", 10) && n[10] &&
+		    sim_strmap_put(m, n + 10, i))
+			return -1;
+	}
 	return 0;
 }
 
@@ -350,12 +353,13 @@ static int define_globals(struct sim_image *img, size_t oi,
 {
 	struct img_obj *ob = img->objs[oi];
 	const struct sim_elf *e = &ob->elf;
-	int has_ksymtab = 0;
+	struct sim_strmap exports = { 0 };
+	int rc = 0;
 
-	if (ob->info.is_module)
-		for (unsigned s = 1; s < e->nsec && !has_ksymtab; s++)
-			has_ksymtab = !strncmp(sim_elf_secname(e, s),
-					       "__ksymtab", 9);
+	if (ob->info.is_module && module_exports(ob, &exports)) {
+		sim_strmap_free(&exports);
+		return ftv_errf(err, "out of memory");
+	}
 	for (size_t i = 1; i < e->nsyms; i++) {
 		const Elf64_Sym *y = &e->syms[i];
 		const char *name = sim_elf_symname(e, i);
@@ -365,22 +369,26 @@ static int define_globals(struct sim_image *img, size_t oi,
 		if (!is_global(y) || y->st_shndx == SHN_UNDEF || !*name)
 			continue;
 		if (ob->info.is_module &&
-		    (!has_ksymtab || y->st_shndx == SHN_COMMON ||
-		     !module_exports(ob, name)))
+		    (y->st_shndx == SHN_COMMON ||
+		     !sim_strmap_get(&exports, name, &(size_t){ 0 })))
 			continue;
 		strength = y->st_shndx == SHN_COMMON ? 0 :
 			   ELF64_ST_BIND(y->st_info) == STB_WEAK ? 1 : 2;
 		g = global_get(img, name);
 		if (!g) {
 			g = global_new(img, name);
-			if (!g)
-				return ftv_errf(err, "out of memory");
+			if (!g) {
+				rc = ftv_errf(err, "out of memory");
+				break;
+			}
 			g->strength = -1;
 		}
-		if (strength == 2 && g->strength == 2)
-			return ftv_errf(err, "%s: multiple definition of '%s' (first in %s)",
-					e->path, name,
-					img->objs[g->obj]->elf.path);
+		if (strength == 2 && g->strength == 2) {
+			rc = ftv_errf(err, "%s: multiple definition of '%s' (first in %s)",
+				      e->path, name,
+				      img->objs[g->obj]->elf.path);
+			break;
+		}
 		if (strength == 0) {
 			/* COMMON: the largest size and alignment win
 			 * (ld's rule); a real definition beats it. */
@@ -399,13 +407,16 @@ static int define_globals(struct sim_image *img, size_t oi,
 			g->strength = strength;
 			g->value = ob->symval[i];
 			g->obj = oi;
-			if (ob->symbad[i])
-				return ftv_errf(err, "%s: global '%s' is defined in unloaded section %s",
-						e->path, name,
-						sim_elf_secname(e, y->st_shndx));
+			if (ob->symbad[i]) {
+				rc = ftv_errf(err, "%s: global '%s' is defined in unloaded section %s",
+					      e->path, name,
+					      sim_elf_secname(e, y->st_shndx));
+				break;
+			}
 		}
 	}
-	return 0;
+	sim_strmap_free(&exports);
+	return rc;
 }
 
 static int alloc_commons(struct sim_image *img, struct ftv_err *err)
@@ -557,16 +568,52 @@ static void add_aspace_syms(struct sim_image *img, struct img_obj *ob)
 /* A PLT veneer (adrp x16; add x16, x16, :lo12:; br x16) in region r that
  * branches to target; one per (region, target), as the kernel's
  * module_emit_plt_entry() shares entries with the same destination. */
+static size_t ven_slot(const struct sim_image *img, struct sim_region *r,
+		       uint64_t target)
+{
+	uint64_t h = (target ^ (uintptr_t)r) * 0x9e3779b97f4a7c15ull;
+	size_t i = (h >> 20) & (img->venhcap - 1);
+
+	while (img->venhash[i]) {
+		const struct img_veneer *v = &img->ven[img->venhash[i] - 1];
+
+		if (v->r == r && v->target == target)
+			break;
+		i = (i + 1) & (img->venhcap - 1);
+	}
+	return i;
+}
+
+static int ven_index(struct sim_image *img)
+{
+	size_t ncap = img->venhcap ? img->venhcap * 2 : 256;
+	size_t *nh = calloc(ncap, sizeof(*nh));
+
+	if (!nh)
+		return -1;
+	free(img->venhash);
+	img->venhash = nh;
+	img->venhcap = ncap;
+	for (size_t k = 0; k < img->nven; k++)
+		nh[ven_slot(img, img->ven[k].r, img->ven[k].target)] = k + 1;
+	return 0;
+}
+
 static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 		       uint64_t target, struct ftv_err *err)
 {
 	struct img_veneer *nv;
 	uint64_t a;
 	uint8_t *p;
+	size_t slot;
 
-	for (size_t i = 0; i < img->nven; i++)
-		if (img->ven[i].r == r && img->ven[i].target == target)
-			return img->ven[i].addr;
+	if ((img->nven + 1) * 2 > img->venhcap && ven_index(img)) {
+		ftv_errf(err, "out of memory");
+		return 0;
+	}
+	slot = ven_slot(img, r, target);
+	if (img->venhash[slot])
+		return img->ven[img->venhash[slot] - 1].addr;
 	a = sim_region_alloc(r, 12, 4, err);
 	if (!a)
 		return 0;
@@ -600,6 +647,7 @@ static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 	img->ven[img->nven].target = target;
 	img->ven[img->nven].addr = a;
 	img->nven++;
+	img->venhash[slot] = img->nven;
 	sim_sym_add(img->as, "__plt_veneer", a, 12, SIM_SYM_OTHER, NULL);
 	return a;
 }

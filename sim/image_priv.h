@@ -54,6 +54,8 @@ struct sim_image {
 
 	struct img_veneer *ven;
 	size_t nven;
+	size_t *venhash;         /* open addressing over ven indices + 1 */
+	size_t venhcap;
 
 	struct sim_site *sites;
 	size_t nsites, capsites;
