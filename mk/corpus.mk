@@ -21,19 +21,21 @@ CORPUS_FLAGS_args        := -O2 -fpatchable-function-entry=2
 CORPUS_FLAGS_mcount      := -O2 -pg
 CORPUS_FLAGS_cold        := $(CALLOPS)
 CORPUS_FLAGS_random      := $(CALLOPS)
+# With DWARF: .rela.debug_* sections the loader must count, not apply.
+CORPUS_FLAGS_debug       := $(CALLOPS) -g
 
 CORPUS_SETS := callops callops-bti callops-pac callops-os args mcount
 CORPUS_DIR  := $(BUILD)/corpus
 
 CORPUS_OBJS := $(foreach s,$(CORPUS_SETS),$(CORPUS_NAMES:%=$(CORPUS_DIR)/$(s)/%.o)) \
-	$(CORPUS_DIR)/cold/cold.o
+	$(CORPUS_DIR)/cold/cold.o $(CORPUS_DIR)/debug/list.o
 
 define corpus_set_rule
 $(CORPUS_DIR)/$(1)/%.o: corpus/src/%.c corpus/src/corpus.h
 	@mkdir -p $$(dir $$@)
 	$(CORPUS_CC) $(CORPUS_BASE) $(CORPUS_FLAGS_$(1)) -c $$< -o $$@
 endef
-$(foreach s,$(CORPUS_SETS) cold,$(eval $(call corpus_set_rule,$(s))))
+$(foreach s,$(CORPUS_SETS) cold debug,$(eval $(call corpus_set_rule,$(s))))
 
 # Random translation units: the seed is the file name.
 CORPUS_RANDOM_SEEDS := 1 2 3

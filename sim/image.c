@@ -140,7 +140,8 @@ struct sim_aspace *sim_image_aspace(struct sim_image *img)
 	return img->as;
 }
 
-/* "foo" for ".../foo.ko.xz" and ".../foo.ko"; "a.o" for ".../a.o". */
+/* Modules: "foo" for ".../foo.ko.xz", ".../foo.ko" or ".../foo.o";
+ * kernel objects: "a.o" for ".../a.o". */
 static char *object_name(const char *path, int as_module)
 {
 	const char *b = strrchr(path, '/');
@@ -154,6 +155,8 @@ static char *object_name(const char *path, int as_module)
 		n[l -= 3] = 0;
 	if (l > 3 && !strcmp(n + l - 3, ".ko"))
 		n[l - 3] = 0;
+	else if (l > 2 && !strcmp(n + l - 2, ".o"))
+		n[l - 2] = 0;
 	return n;
 }
 
@@ -652,6 +655,19 @@ static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 	return a;
 }
 
+uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
+			  uint64_t target, struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_at(img->as, from);
+
+	if (!r || !(r->perms & SIM_X)) {
+		ftv_errf(err, "veneer: 0x%llx is not in a text region",
+			 (unsigned long long)from);
+		return 0;
+	}
+	return veneer(img, r, target, err);
+}
+
 static const char *sym_label(const struct sim_elf *e, size_t sym)
 {
 	const Elf64_Sym *y = &e->syms[sym];
@@ -777,7 +793,7 @@ static int relocate(struct sim_image *img, struct img_obj *ob,
 	}
 	if (ob->info.nrelsecs_skipped)
 		img_diag(img, SIM_DIAG_SKIPPED_RELOCS,
-			 "%s: skipped %zu relocations in %zu sections of unloaded sections (%s%s)",
+			 "%s: skipped %zu relocations in %zu relocation sections for unloaded (non-ALLOC) sections (%s%s)",
 			 e->path, ob->info.nrelocs_skipped,
 			 ob->info.nrelsecs_skipped, skipped,
 			 ob->info.nrelsecs_skipped > 4 ? " ..." : "");

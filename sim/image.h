@@ -140,7 +140,8 @@ struct sim_loaded_section {
 
 struct sim_object_info {
 	const char *path;
-	const char *name;    /* module name ("foo" for foo.ko.xz) or file name */
+	const char *name;    /* module name ("foo" for foo.ko.xz or foo.o
+			      * loaded as a module), else the file name */
 	int is_module;
 	size_t nsections;    /* SHF_ALLOC sections, in placement order */
 	const struct sim_loaded_section *sections;
@@ -178,6 +179,14 @@ const struct sim_site *sim_image_site(const struct sim_image *img, size_t i);
 
 size_t sim_image_ndiags(const struct sim_image *img);
 const struct sim_diag *sim_image_diag(const struct sim_image *img, size_t i);
+
+/* A PLT veneer (ADRP X16; ADD X16; BR X16, as the kernel's module PLTs)
+ * placed in the text region holding `from` and branching to target, for
+ * a BL at `from` that cannot reach target (e.g. a far module's call site
+ * to ftrace_caller, the kernel's mod->arch.ftrace_trampolines). Veneers
+ * are shared per (region, target). Returns 0 with err set on failure. */
+uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
+			  uint64_t target, struct ftv_err *err);
 
 /* Address of a linked global (kernel or exported) or stub, or 0. */
 uint64_t sim_image_lookup(struct sim_image *img, const char *name);

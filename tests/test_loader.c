@@ -290,7 +290,7 @@ static void module_calls(int far)
 	strcmp_addr = sym(img, "strcmp");
 	mi = sim_image_object(img, 1);
 	ck_assert(mi->is_module);
-	ck_assert_str_eq(mi->name, "list.o");
+	ck_assert_str_eq(mi->name, "list");
 	for (size_t i = 0; i < mi->nsections; i++)
 		if (!strcmp(mi->sections[i].name, ".text")) {
 			text = mi->sections[i].addr;
@@ -311,6 +311,26 @@ static void module_calls(int far)
 	/* near modules reach the kernel directly; far ones need veneers */
 	ck_assert_int_eq(plt, far ? calls : 0);
 	ck_assert_uint_eq(mi->nveneers > 0, !!far);
+	/* the veneer the patcher asks for, for a BL from the module text to
+	 * a kernel function: shared with the loader's own when far */
+	{
+		uint64_t v = sim_image_veneer(img, text, strcmp_addr, &err);
+		uint64_t v2 = sim_image_veneer(img, text + 4, strcmp_addr, &err);
+		int via;
+		uint32_t bl = A64_BL | (((v - text) >> 2) & 0x3ffffff);
+		uint8_t save[4];
+
+		ck_assert_uint_ne(v, 0);
+		ck_assert_uint_eq(v, v2);
+		ck_assert_ptr_nonnull(sim_region_at(as, v));
+		ck_assert_str_eq(sim_region_at(as, v)->name, "module.text");
+		sim_read(as, text, save, 4, NULL);
+		sim_write32(as, text, bl);
+		ck_assert_uint_eq(bl_target(as, text, &via), strcmp_addr);
+		ck_assert(via);
+		sim_write(as, text, save, 4, NULL);
+		ck_assert_uint_eq(sim_image_veneer(img, SIM_KDATA_BASE, 0, &err), 0);
+	}
 	sim_image_free(img);
 	sim_aspace_free(as);
 }

@@ -365,6 +365,63 @@ START_TEST(load_command_reports_text_and_valid_json)
 }
 END_TEST
 
+START_TEST(bad_entries_are_reported_like_the_kernel)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_image *img = sim_image_new(as, NULL);
+	struct ftv_err err = { "" };
+	char path[512];
+	static const char *const want[] = {
+		"patch-site entry 1 of __patchable_function_entries is zero",
+		"patch-site entry 2 (0x",
+		"patch-site good_fn+0x4/0xc in ",
+		"unexpected insn in patch-site bad_fn: 0xd2800020",
+		"unexpected insn in patch-site args_fn: 0x91000400",
+	};
+
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/asm/badsites.o");
+	ck_assert(!sim_image_add_file(img, path, 0, &err));
+	ck_assert_msg(!sim_image_link(img, &err), "%s", err.msg);
+	ck_assert_uint_eq(sim_image_nsites(img), 1);
+	ck_assert_str_eq(sim_image_site(img, 0)->funcname, "good_fn");
+	ck_assert_uint_eq(sim_image_ndiags(img), 5);
+	ck_assert_uint_eq(ndiag(img, SIM_DIAG_BAD_ENTRY), 3);
+	ck_assert_uint_eq(ndiag(img, SIM_DIAG_UNEXPECTED_INSN), 2);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_msg(strstr(sim_image_diag(img, i)->text, want[i]),
+			      "%s", sim_image_diag(img, i)->text);
+	sim_image_free(img);
+	sim_aspace_free(as);
+}
+END_TEST
+
+START_TEST(debug_relocations_are_counted_not_applied)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_load_opts opts = { .stub_undefined = 1 };
+	struct sim_image *img = sim_image_new(as, &opts);
+	struct ftv_err err = { "" };
+	char path[512];
+	const struct sim_object_info *o;
+
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/debug/list.o");
+	ck_assert(!sim_image_add_file(img, path, 0, &err));
+	ck_assert_msg(!sim_image_link(img, &err), "%s", err.msg);
+	o = sim_image_object(img, 0);
+	ck_assert_uint_gt(o->nrelocs_skipped, 50);
+	ck_assert_uint_ge(o->nrelsecs_skipped, 3);
+	ck_assert_uint_eq(ndiag(img, SIM_DIAG_SKIPPED_RELOCS), 1);
+	for (size_t i = 0; i < sim_image_ndiags(img); i++)
+		if (sim_image_diag(img, i)->kind == SIM_DIAG_SKIPPED_RELOCS)
+			ck_assert_ptr_nonnull(strstr(sim_image_diag(img, i)->text,
+						     ".rela.debug_info"));
+	for (size_t i = 0; i < o->nsections; i++)
+		ck_assert(strncmp(o->sections[i].name, ".debug", 6));
+	sim_image_free(img);
+	sim_aspace_free(as);
+}
+END_TEST
+
 static Suite *sites_suite(void)
 {
 	Suite *s = suite_create("sites");
@@ -379,6 +436,8 @@ static Suite *sites_suite(void)
 	tcase_add_test(tc, args_and_mcount_layouts_are_recognised);
 	tcase_add_test(tc, site_counts_match_pyelftools);
 	tcase_add_test(tc, load_command_reports_text_and_valid_json);
+	tcase_add_test(tc, bad_entries_are_reported_like_the_kernel);
+	tcase_add_test(tc, debug_relocations_are_counted_not_applied);
 	suite_add_tcase(s, tc);
 	return s;
 }
