@@ -77,3 +77,12 @@ $(CORPUS_MOD).xz: $(CORPUS_MOD)
 
 CHECK_DEPS += $(CORPUS_MOD) $(CORPUS_MOD).xz
 DEMO_DEPS += $(CORPUS_MOD).xz
+
+# The corpus selftest built natively: the expected value for the emulated
+# runs of every arm64 build.
+CORPUS_HOST := $(CORPUS_DIR)/host/selftest
+$(CORPUS_HOST): $(CORPUS_SRC) corpus/src/corpus.h tests/data/host_selftest.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+		-Icorpus/src -o $@ $(CORPUS_SRC) tests/data/host_selftest.c
+CHECK_DEPS += $(CORPUS_HOST)
