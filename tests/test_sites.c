@@ -422,6 +422,26 @@ START_TEST(debug_relocations_are_counted_not_applied)
 }
 END_TEST
 
+/* gen_random_c.py: the same seed gives the same file (the one the build
+ * compiled), another seed another file. */
+START_TEST(random_units_are_reproducible_from_their_seed)
+{
+	char gen[512], built[512], cmd[4096], *out = NULL;
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+
+	ftv_test_path(gen, sizeof(gen), "FTV_TOP", "corpus/gen_random_c.py");
+	ftv_test_path(built, sizeof(built), "FTV_BUILD", "corpus/random/rand1.c");
+	snprintf(cmd, sizeof(cmd),
+		 "/usr/bin/python3 %s --seed 1 --prefix r1_ | cmp - %s && "
+		 "! /usr/bin/python3 %s --seed 2 --prefix r1_ | cmp -s - %s && "
+		 "/usr/bin/python3 %s --seed 1 --prefix r1_ | grep -c '^[a-z ]*long r1_f[0-9]*(long a, long b)$'",
+		 gen, built, gen, built, gen);
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(atoi(out) >= 40, "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *sites_suite(void)
 {
 	Suite *s = suite_create("sites");
@@ -438,6 +458,7 @@ static Suite *sites_suite(void)
 	tcase_add_test(tc, load_command_reports_text_and_valid_json);
 	tcase_add_test(tc, bad_entries_are_reported_like_the_kernel);
 	tcase_add_test(tc, debug_relocations_are_counted_not_applied);
+	tcase_add_test(tc, random_units_are_reproducible_from_their_seed);
 	suite_add_tcase(s, tc);
 	return s;
 }
