@@ -82,6 +82,8 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 			       SIM_KRODATA_SIZE, SIM_R, SIM_REGION_RODATA, NULL);
 	img->kdata = sim_map(as, "kernel.data", SIM_KDATA_BASE, SIM_KDATA_SIZE,
 			     SIM_R | SIM_W, SIM_REGION_DATA, NULL);
+	img->kbss = sim_map(as, "kernel.bss", SIM_KBSS_BASE, SIM_KBSS_SIZE,
+			    SIM_R | SIM_W, SIM_REGION_BSS, NULL);
 	img->mrodata = sim_map(as, "module.rodata", mbase, SIM_MRODATA_SIZE,
 			       SIM_R, SIM_REGION_MODULE, NULL);
 	img->mdata = sim_map(as, "module.data", mbase + SIM_MRODATA_SIZE,
@@ -91,6 +93,7 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 			     SIM_MTEXT_SIZE, SIM_R | SIM_X, SIM_REGION_MODULE,
 			     NULL);
 	if (!img->ktext || !img->stubs || !img->krodata || !img->kdata ||
+	    !img->kbss ||
 	    !img->mtext || !img->mrodata || !img->mdata) {
 		free(img);
 		return NULL;
@@ -225,6 +228,10 @@ static struct sim_region *region_for(struct sim_image *img,
 
 	if (s->sh_flags & SHF_EXECINSTR)
 		return m ? img->mtext : img->ktext;
+	/* Modules keep .bss with their data (the module loader's RW
+	 * layout); the kernel has its own .bss, as in vmlinux.lds. */
+	if ((s->sh_flags & SHF_WRITE) && s->sh_type == SHT_NOBITS && !m)
+		return img->kbss;
 	if (s->sh_flags & SHF_WRITE)
 		return m ? img->mdata : img->kdata;
 	return m ? img->mrodata : img->krodata;
@@ -430,7 +437,7 @@ static int alloc_commons(struct sim_image *img, struct ftv_err *err)
 
 		if (g->strength != 0 || g->allocated)
 			continue;
-		a = sim_region_alloc(img->kdata, g->csize ? g->csize : 1,
+		a = sim_region_alloc(img->kbss, g->csize ? g->csize : 1,
 				     g->calign ? g->calign : 1, err);
 		if (!a)
 			return ftv_err_prefix(err, "COMMON symbol '%s'", g->name);

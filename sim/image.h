@@ -12,7 +12,9 @@
  * ones already linked (the kernel text region keeps accepting code, e.g.
  * the assembled trampolines) and resolve against every global already
  * linked; sites and diagnostics accumulate. Symbols that earlier links bound
- * to trap stubs stay bound to the stubs.
+ * to trap stubs stay bound to the stubs, and references an earlier link
+ * bound to a weak definition stay bound to it: add objects (trampolines
+ * defining _mcount, say) before or together with those that call them.
  *
  * Layout (sim_image_new maps these regions in the aspace; the executor maps
  * every region of the aspace into Unicorn):
@@ -24,7 +26,8 @@
  *   kernel.text   SIM_KERNEL_TEXT_BASE, 32 MiB, R+X  (kernel objects' code)
  *   stubs         kernel.text + 32 MiB, 1 MiB, R+X   (undefined-symbol traps)
  *   kernel.rodata kernel.text + 34 MiB, 32 MiB, R
- *   kernel.data   kernel.text + 66 MiB, 32 MiB, R+W  (.data, .bss, COMMON)
+ *   kernel.data   kernel.text + 66 MiB, 32 MiB, R+W  (writable PROGBITS)
+ *   kernel.bss    kernel.text + 98 MiB, 32 MiB, R+W  (writable NOBITS, COMMON)
  * PLT veneers go in the text region of the branch that needs one.
  * Sections are placed in file order, object after object, each at the next
  * address satisfying its own sh_addralign and nothing more, like ld does
@@ -64,6 +67,8 @@ struct sim_load_opts {
 #define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (66ull << 20))
 #define SIM_KRODATA_SIZE (32ull << 20)
 #define SIM_KDATA_SIZE   (32ull << 20)
+#define SIM_KBSS_BASE    (SIM_KERNEL_TEXT_BASE + (98ull << 20))
+#define SIM_KBSS_SIZE    (32ull << 20)
 #define SIM_MRODATA_SIZE (32ull << 20)
 #define SIM_MDATA_SIZE   (32ull << 20)
 #define SIM_MTEXT_OFFSET (64ull << 20) /* from the module base */

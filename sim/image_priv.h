@@ -38,7 +38,7 @@ struct img_veneer {
 struct sim_image {
 	struct sim_aspace *as;
 	struct sim_load_opts o;
-	struct sim_region *ktext, *stubs, *krodata, *kdata;
+	struct sim_region *ktext, *stubs, *krodata, *kdata, *kbss;
 	struct sim_region *mtext, *mrodata, *mdata;
 
 	struct img_obj **objs;

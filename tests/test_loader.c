@@ -417,6 +417,28 @@ START_TEST(duplicate_strong_definitions_are_refused)
 }
 END_TEST
 
+START_TEST(common_symbols_merge_into_kernel_bss)
+{
+	static const char *const f[] = { "corpus/asm/common_a.o",
+					 "corpus/asm/common_b.o" };
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_image *img = load(as, f, 2, 0, NULL);
+	uint64_t buf = sym(img, "shared_buf"), a = 0, b = 0;
+	const struct sim_symbol *s = sim_sym_lookup(as, "shared_buf");
+
+	ck_assert_str_eq(sim_region_at(as, buf)->name, "kernel.bss");
+	ck_assert_uint_eq(buf & 31, 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->size, 64);
+	sim_read64(as, sym(img, "ref_a"), &a);
+	sim_read64(as, sym(img, "ref_b"), &b);
+	ck_assert_uint_eq(a, buf);
+	ck_assert_uint_eq(b, buf);
+	sim_image_free(img);
+	sim_aspace_free(as);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
 	Suite *s = suite_create("loader");
@@ -433,6 +455,7 @@ static Suite *loader_suite(void)
 	tcase_add_test(tc, ko_and_ko_xz_load_the_same);
 	tcase_add_test(tc, later_links_append_and_resolve_against_earlier_ones);
 	tcase_add_test(tc, duplicate_strong_definitions_are_refused);
+	tcase_add_test(tc, common_symbols_merge_into_kernel_bss);
 	suite_add_tcase(s, tc);
 	return s;
 }
