@@ -110,6 +110,7 @@ struct sim_site {
 	 * aligned_by_chance: aligned, but its section's sh_addralign < 8, so
 	 * another link order could misalign it (seed 001's warnings). */
 	int aligned, aligned_by_chance;
+	/* Strings below stay valid while the image and its aspace live. */
 	const char *funcname; /* "?" when no function symbol starts at func */
 	const char *object;   /* path of the object as given */
 	const char *module;   /* module name for modules, NULL for kernel objects */
