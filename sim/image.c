@@ -906,6 +906,21 @@ const char *sim_image_stub_name(const struct sim_image *img, uint64_t addr)
 	return k < img->nstubs ? img->stubnames[k] : NULL;
 }
 
+int sim_image_undefined_call(struct sim_image *img, uint64_t pc, uint64_t lr,
+			     char *buf, size_t n)
+{
+	const char *name = sim_image_stub_name(img, pc);
+	char from[160];
+
+	if (!name)
+		return 0;
+	/* BL writes the address of the next instruction to X30 (Arm ARM
+	 * C6.2.35), so the call site is lr - 4. */
+	sim_symbolize(img->as, lr - 4, from, sizeof(from), 1);
+	snprintf(buf, n, "called undefined symbol %s from %s", name, from);
+	return 1;
+}
+
 size_t sim_image_nstubs(const struct sim_image *img)
 {
 	return img->nstubs;

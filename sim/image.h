@@ -199,6 +199,11 @@ uint64_t sim_image_lookup(struct sim_image *img, const char *name);
 /* The undefined symbol whose trap stub contains addr, or NULL; lets the
  * executor report "called undefined symbol X from func+0x14". */
 const char *sim_image_stub_name(const struct sim_image *img, uint64_t addr);
+/* When pc is in a trap stub, writes "called undefined symbol X from
+ * func+0x14" (the BL before lr, symbolized) into buf and returns 1;
+ * else returns 0. For the executor when a CPU hits a stub's BRK. */
+int sim_image_undefined_call(struct sim_image *img, uint64_t pc, uint64_t lr,
+			     char *buf, size_t n);
 size_t sim_image_nstubs(const struct sim_image *img);
 /* The BRK immediate of the stub of undefined symbol number i is i+1. */
 const char *sim_image_stub_get(const struct sim_image *img, size_t i,

@@ -244,6 +244,12 @@ START_TEST(stub_undefined_binds_each_name_to_its_own_brk)
 	sim_read64(as, sym(img, "undef_weak_ptr"), &v);
 	ck_assert_uint_eq(v, 0);
 	ck_assert_uint_eq(sim_image_nstubs(img), 2);
+	/* what the executor reports when a CPU lands there from the 2nd BL */
+	ck_assert_int_eq(sim_image_undefined_call(img, t[1], code + 8, buf,
+						  sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "called undefined symbol missing_two from undef_code+0x4/0x10");
+	ck_assert_int_eq(sim_image_undefined_call(img, code, code, buf,
+						  sizeof(buf)), 0);
 	sim_image_free(img);
 	sim_aspace_free(as);
 }
