@@ -1,0 +1,53 @@
+/* What every capture shares: one kernel release per layout, the list of
+ * inputs in the source header, and the choice between vmlinux and module. */
+#define _GNU_SOURCE /* asprintf */
+#include "sim/capture.h"
+#include "sim/capture_elf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sim_capture_set_kernel(struct sim_layout *l, const char *release,
+			   const char *path, struct ftv_err *err)
+{
+	if (!release || !strcmp(release, "-"))
+		return 0;
+	if (l->kernel && strcmp(l->kernel, "-") && strcmp(l->kernel, release))
+		return ftv_errf(err, "%s: kernel %s, but the other inputs are "
+				"from kernel %s", path, release, l->kernel);
+	sim_layout_set(l, &l->kernel, release);
+	return 0;
+}
+
+void sim_capture_add_source(struct sim_layout *l, const char *what)
+{
+	char *s;
+
+	if (!l->source || !*l->source) {
+		sim_layout_set(l, &l->source, what);
+		return;
+	}
+	if (asprintf(&s, "%s; %s", l->source, what) < 0)
+		abort();
+	sim_layout_set(l, &l->source, s);
+	free(s);
+}
+
+int sim_capture_elf(struct sim_layout *l, const char *path,
+		    struct ftv_err *err)
+{
+	struct cap_elf e;
+	unsigned type;
+
+	if (cap_elf_open(&e, path, err))
+		return -1;
+	type = e.eh->e_type;
+	cap_elf_close(&e);
+	if (type == ET_REL)
+		return sim_capture_kmod(l, path, err);
+	if (type == ET_DYN || type == ET_EXEC)
+		return sim_capture_vmlinux(l, path, err);
+	return ftv_errf(err, "%s: ELF type %u is neither a vmlinux nor a module",
+			path, type);
+}
