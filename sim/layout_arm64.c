@@ -31,7 +31,7 @@ enum sim_layout_kind sim_layout_classify_arm64(uint64_t entry, bool has_func,
 {
 	*ip = 0;
 	*has_ip = false;
-	if (!has_func || n < 2)
+	if (!has_func || n < 1)
 		return SIM_LAYOUT_UNKNOWN;
 
 	/* -fpatchable-function-entry=4,2 (CALL_OPS): the entry is the first
@@ -62,7 +62,8 @@ enum sim_layout_kind sim_layout_classify_arm64(uint64_t entry, bool has_func,
 
 	/* -fpatchable-function-entry=2 (WITH_ARGS without CALL_OPS): two NOPs
 	 * at the entry, or right after a BTI C; ftrace patches the second. */
-	if ((entry == faddr || entry == faddr + 4) && patch_pair(w[0], w[1])) {
+	if ((entry == faddr || entry == faddr + 4) && n >= 2 &&
+	    patch_pair(w[0], w[1])) {
 		*ip = entry + 4;
 		*has_ip = true;
 		return SIM_LAYOUT_ARGS;

@@ -325,7 +325,7 @@ static int check_site(struct pctx *c, const char *const *f,
 				    "8-byte aligned at faddr-8 (%016" PRIx64 ")",
 				    s->faddr - 8);
 	}
-	if (s->has_entry && s->nwords >= 2) {
+	if (s->has_entry && s->nwords >= 1) {
 		uint64_t ip;
 		bool has_ip;
 		enum sim_layout_kind k = sim_layout_classify_arm64(
