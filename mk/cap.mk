@@ -9,7 +9,7 @@ CAP_FLAGS := -O2 -ffreestanding -fno-pic -fno-asynchronous-unwind-tables \
 	-fno-stack-protector -fpatchable-function-entry=4,2 -falign-functions=8 \
 	-mbranch-protection=standard -Wall -Werror
 CAP_LDFLAGS := -T corpus/capture/vmlinux.lds --no-warn-rwx-segments
-CAP_VMLINUX := $(addprefix $(CAP_DIR)/,vmlinux-rela vmlinux-applied vmlinux-exec)
+CAP_VMLINUX := $(addprefix $(CAP_DIR)/,vmlinux-rela vmlinux-applied vmlinux-exec vmlinux-nomcount)
 CAP_MODULES := $(addprefix $(CAP_DIR)/,ftvmod.ko ftvmod.ko.xz ftvmod-other.ko)
 
 .PHONY: capture-fixtures
@@ -28,6 +28,10 @@ $(CAP_DIR)/vmlinux-applied: $(CAP_VMLINUX_OBJS) corpus/capture/vmlinux.lds
 	$(CAP_LD) -shared -Bsymbolic -z notext $(CAP_LDFLAGS) $(CAP_VMLINUX_OBJS) -o $@
 $(CAP_DIR)/vmlinux-exec: $(CAP_VMLINUX_OBJS) corpus/capture/vmlinux.lds
 	$(CAP_LD) $(CAP_LDFLAGS) $(CAP_VMLINUX_OBJS) -o $@
+
+# A linked image without the mcount_loc table: not an ftrace kernel.
+$(CAP_DIR)/vmlinux-nomcount: $(CAP_DIR)/ftvmod.o
+	$(CAP_LD) -shared -z notext --no-warn-rwx-segments $< -o $@
 
 $(CAP_DIR)/ftvmod.o: corpus/capture/module.c
 	@mkdir -p $(dir $@)
