@@ -11,8 +11,8 @@
  *  - RELR (CONFIG_RELR, Debian's 6.12 kernels): the address is in the slot
  *    (RELR relocations only add the load offset to the word in place).
  * Both are handled; a slot that is 0 with no RELATIVE relocation is a null
- * entry, which ftrace_process_locs() skips (scripts/sorttable zeroes the
- * entries of overridden weak functions; they sort first). */
+ * entry, which ftrace_process_locs() skips (kernel/trace/ftrace.c; with
+ * CONFIG_BUILDTIME_MCOUNT_SORT they are sorted to the front). */
 #include "sim/capture.h"
 #include "sim/capture_elf.h"
 #include "sim/capture_funcs.h"
