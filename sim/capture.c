@@ -24,12 +24,13 @@ void sim_capture_add_source(struct sim_layout *l, const char *what)
 {
 	char *s;
 
-	if (!l->source || !*l->source) {
-		sim_layout_set(l, &l->source, what);
-		return;
-	}
-	if (asprintf(&s, "%s; %s", l->source, what) < 0)
+	if (asprintf(&s, "%s%s%s", l->source ? l->source : "",
+		     l->source ? "; " : "", what) < 0)
 		abort();
+	/* One header line of printable ASCII whatever the file names hold. */
+	for (char *p = s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
 	sim_layout_set(l, &l->source, s);
 	free(s);
 }

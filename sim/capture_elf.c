@@ -191,7 +191,7 @@ long cap_elf_sec_at(const struct cap_elf *e, uint64_t addr, uint64_t len)
 		const Elf64_Shdr *s = &e->sh[i];
 
 		if ((s->sh_flags & SHF_ALLOC) && s->sh_type != SHT_NOBITS &&
-		    addr >= s->sh_addr && addr - s->sh_addr <= s->sh_size &&
+		    s->sh_type != SHT_NULL && addr >= s->sh_addr && addr - s->sh_addr <= s->sh_size &&
 		    len <= s->sh_size - (addr - s->sh_addr))
 			return (long)i;
 	}

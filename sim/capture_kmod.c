@@ -96,6 +96,17 @@ static int add_site(struct kctx *k, size_t tsec, uint64_t off,
 				"code", e->path, where, cap_elf_secname(e, tsec),
 				off);
 	s.section = cap_elf_secname(e, tsec);
+	if (!sim_layout_name_ok(s.section))
+		return ftv_errf(err, "%s: section [%zu] has a name a layout cannot "
+				"hold", e->path, tsec);
+	if (fn && fn->addr >= e->sh[tsec].sh_size)
+		return ftv_errf(err, "%s: %s: function %s at %s+0x%" PRIx64 " lies "
+				"outside its section", e->path, where, fn->name,
+				s.section, fn->addr);
+	if (fn && !sim_layout_name_ok(fn->name))
+		return ftv_errf(err, "%s: the function symbol at %s+0x%" PRIx64
+				" has a name a layout cannot hold", e->path,
+				s.section, fn->addr);
 	for (s.nwords = 0; s.nwords < SIM_LAYOUT_CAPTURE_WORDS &&
 	     cap_elf_bytes(e, tsec, off + 4 * s.nwords, 4); s.nwords++)
 		s.words[s.nwords] = cap_le32(p + 4 * s.nwords);

@@ -320,6 +320,13 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 			free(mod);
 			break;
 		}
+		if (!sim_layout_name_ok(func) || (mod && !sim_layout_name_ok(mod))) {
+			rc = ftv_errf(err, "%s:%zu: a name a layout cannot hold",
+				      filter_addrs, ls.lineno);
+			free(func);
+			free(mod);
+			break;
+		}
 		s.func = sym->name;
 		s.faddr = sym->addr;
 		s.fsize = sym->size;

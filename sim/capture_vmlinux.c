@@ -56,6 +56,9 @@ static int find_table(const struct cap_elf *e, struct table *t,
 				"no section with contents", e->path, t->start);
 	t->slots = cap_elf_bytes(e, t->sec, t->start - e->sh[t->sec].sh_addr,
 				 t->stop - t->start);
+	if (!t->slots)
+		return ftv_errf(err, "%s: mcount_loc table at 0x%" PRIx64 " has no "
+				"contents in the file", e->path, t->start);
 	return 0;
 }
 
@@ -125,17 +128,26 @@ static void kernel_release(const struct cap_elf *e, char *buf, size_t n)
 		buf[k] = 0;
 }
 
-static void add_texts(struct sim_layout *l, const struct cap_elf *e)
+static int add_texts(struct sim_layout *l, const struct cap_elf *e,
+		     struct ftv_err *err)
 {
 	for (size_t i = 1; i < e->shnum; i++) {
 		const Elf64_Shdr *s = &e->sh[i];
 
-		if ((s->sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) ==
-		    (SHF_ALLOC | SHF_EXECINSTR) && s->sh_size &&
-		    s->sh_type == SHT_PROGBITS)
-			sim_layout_add_text(l, s->sh_addr, s->sh_addr + s->sh_size,
-					    "vmlinux", cap_elf_secname(e, i));
+		if ((s->sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) !=
+		    (SHF_ALLOC | SHF_EXECINSTR) || !s->sh_size ||
+		    s->sh_type == SHT_NOBITS || s->sh_type == SHT_NULL)
+			continue;
+		if (!sim_layout_name_ok(cap_elf_secname(e, i)))
+			return ftv_errf(err, "%s: code section [%zu] has a name a "
+					"layout cannot hold", e->path, i);
+		if (s->sh_addr + s->sh_size < s->sh_addr)
+			return ftv_errf(err, "%s: code section [%zu] wraps around "
+					"the address space", e->path, i);
+		sim_layout_add_text(l, s->sh_addr, s->sh_addr + s->sh_size,
+				    "vmlinux", cap_elf_secname(e, i));
 	}
+	return 0;
 }
 
 static int add_site(struct sim_layout *l, const struct cap_elf *e,
@@ -160,6 +172,18 @@ static int add_site(struct sim_layout *l, const struct cap_elf *e,
 			break;
 		s.words[s.nwords] = cap_le32(p + 4 * s.nwords);
 	}
+	/* The function must start in the code section the site is in, and ip
+	 * must follow in it, or replay could not map them together. */
+	if (fn && (fn->addr < e->sh[sec].sh_addr ||
+		   fn->addr - e->sh[sec].sh_addr >= e->sh[sec].sh_size))
+		return ftv_errf(err, "%s: mcount_loc entry %" PRIu64 " (0x%016" PRIx64
+				") belongs to %s at 0x%016" PRIx64 ", outside its "
+				"section %s", e->path, slot, entry, fn->name,
+				fn->addr, cap_elf_secname(e, sec));
+	if (fn && !sim_layout_name_ok(fn->name))
+		return ftv_errf(err, "%s: the function symbol at 0x%016" PRIx64
+				" has a name a layout cannot hold", e->path,
+				fn->addr);
 	if (fn) {
 		s.func = fn->name;
 		s.faddr = fn->addr;
@@ -200,7 +224,8 @@ int sim_capture_vmlinux(struct sim_layout *l, const char *path,
 	kernel_release(&e, release, sizeof(release));
 	if (sim_capture_set_kernel(l, release, path, err))
 		goto out;
-	add_texts(l, &e);
+	if (add_texts(l, &e, err))
+		goto out;
 
 	for (uint64_t i = 0; i < t.n; i++) {
 		uint64_t v = cap_le64(t.slots + 8 * i);

@@ -187,7 +187,8 @@ static int site_cmp(const void *pa, const void *pb)
 
 void sim_layout_sort(struct sim_layout *l)
 {
-	qsort(l->sites, l->nsites, sizeof(*l->sites), site_cmp);
+	if (l->nsites) /* qsort's base must not be NULL, even for 0 items */
+		qsort(l->sites, l->nsites, sizeof(*l->sites), site_cmp);
 }
 
 const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,

@@ -86,6 +86,9 @@ void sim_layout_free(struct sim_layout *l);
 /* A copy of s owned by the layout (interned: equal strings share storage). */
 const char *sim_layout_str(struct sim_layout *l, const char *s);
 int sim_layout_set(struct sim_layout *l, const char **field, const char *s);
+/* Whether s can be a func, module or section name in a layout: printable
+ * ASCII, no space or '/', not starting with '#', '-' or '?'. */
+bool sim_layout_name_ok(const char *s);
 /* Appends a copy of *s (its strings are interned) and returns it. */
 struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
 					     const struct sim_layout_site *s);

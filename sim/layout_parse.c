@@ -112,6 +112,11 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
+bool sim_layout_name_ok(const char *s)
+{
+	return s && valid_name(s, strlen(s));
+}
+
 static char *dupn(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);

@@ -5,6 +5,7 @@
 #include "util/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void summary(const struct sim_layout *l, const char *out)
@@ -27,6 +28,30 @@ static void summary(const struct sim_layout *l, const char *out)
 			(unsigned long long)l->table_entries,
 			(unsigned long long)l->table_null);
 	fprintf(stderr, " -> %s\n", out);
+}
+
+/* Never write a layout ftv could not read back: whatever odd input got
+ * past the readers is caught here by the strict parser. */
+static int self_check(const struct sim_layout *l, struct ftv_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	struct sim_layout *back;
+	int rc;
+
+	if (!m)
+		return ftv_errf(err, "out of memory");
+	rc = sim_layout_write(m, l, err);
+	fclose(m);
+	if (!rc) {
+		back = sim_layout_parse(text, len, "captured layout", err);
+		rc = back ? 0 : ftv_err_prefix(err, "the inputs give a layout "
+					      "that does not check");
+		sim_layout_free(back);
+	}
+	free(text);
+	return rc;
 }
 
 static int cmd_capture(int argc, char **argv)
@@ -75,6 +100,8 @@ static int cmd_capture(int argc, char **argv)
 	if (filter && sim_capture_live(l, filter, kallsyms, call_ops, &err))
 		goto fail;
 	sim_layout_sort(l);
+	if (self_check(l, &err))
+		goto fail;
 	if (sim_layout_save(out, l, &err))
 		goto fail;
 	summary(l, out);
