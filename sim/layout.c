@@ -206,3 +206,20 @@ const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
 	}
 	return NULL;
 }
+
+void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
+			  uint64_t *end)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+#define SPAN(a, b) do { if ((a) < lo) lo = (a); if ((b) > hi) hi = (b); } while (0)
+	if (s->has_entry)
+		SPAN(s->entry, s->entry + 4 * (s->nwords ? s->nwords : 1));
+	if (s->has_ip)
+		SPAN(s->ip, s->ip + 4);
+	if (s->func)
+		SPAN(s->faddr, s->faddr + (s->has_fsize ? s->fsize : 4));
+#undef SPAN
+	*start = lo;
+	*end = hi;
+}

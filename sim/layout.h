@@ -99,6 +99,11 @@ void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
 const char *sim_layout_addresses(const struct sim_layout *l);
 /* Sorts sites by (module, section, entry-or-ip). */
 void sim_layout_sort(struct sim_layout *l);
+/* The addresses [*start, *end) replay must back with memory for a site:
+ * the entry and the captured words, ip's word, and the function's body as
+ * far as its size is known. */
+void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
+			  uint64_t *end);
 /* The text range holding addr of module/section, or NULL. */
 const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
 						 const char *module,

@@ -385,6 +385,34 @@ START_TEST(live_system_bad_files_name_file_and_line)
 }
 END_TEST
 
+START_TEST(layout_command_checks_and_summarises)
+{
+	char *out, *lay = fixture("capture/t-cmd.layout"), *bad = fixture("capture/t-cmd-bad.layout");
+	char *argv[] = { (char *)ftv_test_env("FTV"), "layout", lay, NULL };
+	char *argv_bad[] = { (char *)ftv_test_env("FTV"), "layout", bad, NULL };
+	FILE *f;
+
+	ck_assert_int_eq(capture(&out, fixture("capture/vmlinux-rela"), "-o", lay,
+				 NULL, NULL, NULL), 0);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "kernel 6.1.0-ftvtest, arch arm64, addresses absolute\n"
+			     "sites: 9 in 1 module runs, 1 text ranges\n"
+			     "table: 10 entries, 1 null\n"
+			     "callops      1\ncallops-bti  2\ncallops-pac  1\n"
+			     "args         2\nmcount       1\nunknown      2\n"), "%s", out);
+	free(out);
+	f = fopen(bad, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# ftv-layout 1\n# source: x\n# bogus: 1\n", f);
+	fclose(f);
+	ck_assert_int_eq(ftv_test_run(argv_bad, &out), 2);
+	ck_assert_msg(strstr(out, "ftv layout: ") && strstr(out, "t-cmd-bad.layout:3:3: "
+			     "unknown header key 'bogus'") && one_line(out), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *capture_suite(void)
 {
 	Suite *s = suite_create("capture");
@@ -400,6 +428,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, live_system_sites_take_sizes_from_kallsyms);
 	tcase_add_test(tc, live_system_without_call_ops_has_unknown_kinds);
 	tcase_add_test(tc, live_system_bad_files_name_file_and_line);
+	tcase_add_test(tc, layout_command_checks_and_summarises);
 	suite_add_tcase(s, tc);
 	return s;
 }

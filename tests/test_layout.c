@@ -88,6 +88,29 @@ START_TEST(valid_layout_parses_into_its_fields)
 }
 END_TEST
 
+START_TEST(site_span_covers_literal_words_and_body)
+{
+	struct ftv_err err;
+	struct sim_layout *l = parse(valid, &err);
+	uint64_t a, b;
+
+	ck_assert_msg(l, "%s", err.msg);
+	/* callops-bti: from the literal at func-8 to the end of the body. */
+	sim_layout_site_span(&l->sites[0], &a, &b);
+	ck_assert_uint_eq(a, 0xffff800080000000ULL);
+	ck_assert_uint_eq(b, 0xffff800080000008ULL + 0x14);
+	/* Live site without entry: the function's body. */
+	sim_layout_site_span(&l->sites[3], &a, &b);
+	ck_assert_uint_eq(a, 0xffff800080000100ULL);
+	ck_assert_uint_eq(b, 0xffff800080000140ULL);
+	/* No symbol: just the captured words. */
+	sim_layout_site_span(&l->sites[4], &a, &b);
+	ck_assert_uint_eq(a, 0xffff8000800000d0ULL);
+	ck_assert_uint_eq(b, 0xffff8000800000e0ULL);
+	sim_layout_free(l);
+}
+END_TEST
+
 START_TEST(write_reproduces_the_parsed_text_byte_for_byte)
 {
 	struct ftv_err err;
@@ -395,6 +418,7 @@ static Suite *layout_suite(void)
 	TCase *tc = tcase_create("format");
 
 	tcase_add_test(tc, valid_layout_parses_into_its_fields);
+	tcase_add_test(tc, site_span_covers_literal_words_and_body);
 	tcase_add_test(tc, write_reproduces_the_parsed_text_byte_for_byte);
 	tcase_add_test(tc, built_layout_round_trips_through_xz_file);
 	tcase_add_test(tc, corrupt_xz_is_an_error_not_a_crash);

@@ -57,7 +57,7 @@ static int self_check(const struct sim_layout *l, struct ftv_err *err)
 static int cmd_capture(int argc, char **argv)
 {
 	const char *out = NULL, *filter = NULL, *kallsyms = NULL;
-	const char *files[256];
+	const char **files = calloc(argc, sizeof(*files));
 	int nfiles = 0, call_ops = 0, rc = FTV_EXIT_USAGE;
 	struct sim_layout *l;
 	struct ftv_err err;
@@ -68,7 +68,7 @@ static int cmd_capture(int argc, char **argv)
 		if (!strcmp(a, "-o") || !strcmp(a, "--filter-addrs") ||
 		    !strcmp(a, "--kallsyms")) {
 			if (i + 1 >= argc)
-				return ftv_usage(argv[0]);
+				goto usage;
 			if (!strcmp(a, "-o"))
 				out = argv[++i];
 			else if (!strcmp(a, "--filter-addrs"))
@@ -78,19 +78,14 @@ static int cmd_capture(int argc, char **argv)
 		} else if (!strcmp(a, "--call-ops")) {
 			call_ops = 1;
 		} else if (a[0] == '-' && a[1]) {
-			return ftv_usage(argv[0]);
+			goto usage;
 		} else {
-			if (nfiles == (int)(sizeof(files) / sizeof(files[0]))) {
-				fprintf(stderr, "ftv capture: more than %zu files\n",
-					sizeof(files) / sizeof(files[0]));
-				return FTV_EXIT_USAGE;
-			}
 			files[nfiles++] = a;
 		}
 	}
-	if (!out || (!nfiles && !filter) || !filter != !kallsyms ||
+	if (!files || !out || (!nfiles && !filter) || !filter != !kallsyms ||
 	    (call_ops && !filter))
-		return ftv_usage(argv[0]);
+		goto usage;
 
 	l = sim_layout_new();
 	sim_layout_set(l, &l->arch, "arm64");
@@ -106,11 +101,16 @@ static int cmd_capture(int argc, char **argv)
 		goto fail;
 	summary(l, out);
 	sim_layout_free(l);
+	free(files);
 	return FTV_EXIT_OK;
 fail:
 	fprintf(stderr, "ftv capture: %s\n", err.msg);
 	sim_layout_free(l);
+	free(files);
 	return rc;
+usage:
+	free(files);
+	return ftv_usage(argv[0]);
 }
 
 FTV_COMMAND(capture, "record a kernel's ftrace callsites as a layout file",
