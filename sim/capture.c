@@ -39,16 +39,17 @@ int sim_capture_elf(struct sim_layout *l, const char *path,
 		    struct ftv_err *err)
 {
 	struct cap_elf e;
-	unsigned type;
+	int rc;
 
 	if (cap_elf_open(&e, path, err))
 		return -1;
-	type = e.eh->e_type;
+	if (e.eh->e_type == ET_REL)
+		rc = cap_capture_kmod(l, &e, err);
+	else if (e.eh->e_type == ET_DYN || e.eh->e_type == ET_EXEC)
+		rc = cap_capture_vmlinux(l, &e, err);
+	else
+		rc = ftv_errf(err, "%s: ELF type %u is neither a vmlinux nor a "
+			      "module", path, e.eh->e_type);
 	cap_elf_close(&e);
-	if (type == ET_REL)
-		return sim_capture_kmod(l, path, err);
-	if (type == ET_DYN || type == ET_EXEC)
-		return sim_capture_vmlinux(l, path, err);
-	return ftv_errf(err, "%s: ELF type %u is neither a vmlinux nor a module",
-			path, type);
+	return rc;
 }

@@ -45,6 +45,14 @@ const Elf64_Sym *cap_elf_sym(const struct cap_elf *e, const char *name);
 /* The allocated section holding virtual address [addr, addr+len), or -1. */
 long cap_elf_sec_at(const struct cap_elf *e, uint64_t addr, uint64_t len);
 
+/* The captures proper, on a file already open (sim/capture.h has the
+ * path-taking versions). */
+struct sim_layout;
+int cap_capture_vmlinux(struct sim_layout *l, const struct cap_elf *e,
+			struct ftv_err *err);
+int cap_capture_kmod(struct sim_layout *l, const struct cap_elf *e,
+		     struct ftv_err *err);
+
 static inline uint32_t cap_le32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;

@@ -209,18 +209,17 @@ static int table(struct kctx *k, size_t ti, struct ftv_err *err)
 	return 0;
 }
 
-int sim_capture_kmod(struct sim_layout *l, const char *path,
+int cap_capture_kmod(struct sim_layout *l, const struct cap_elf *ep,
 		     struct ftv_err *err)
 {
-	struct cap_elf e;
+	const struct cap_elf e = *ep;
+	const char *path = e.path;
 	struct kctx k = { .l = l, .e = &e };
 	char rel[128], what[256];
 	size_t before = l->nsites, tables = 0;
 	const char *base = strrchr(path, '/');
 	int rc = -1;
 
-	if (cap_elf_open(&e, path, err))
-		return -1;
 	if (e.eh->e_type != ET_REL) {
 		ftv_errf(err, "%s: not a kernel module (e_type %u)", path,
 			 e.eh->e_type);
@@ -233,8 +232,10 @@ int sim_capture_kmod(struct sim_layout *l, const char *path,
 	if (sim_capture_set_kernel(l, rel, path, err))
 		goto out;
 	k.text_used = calloc(e.shnum, 1);
-	if (!k.text_used)
+	if (!k.text_used) {
+		ftv_errf(err, "%s: out of memory", path);
 		goto out;
+	}
 	for (size_t i = 1; i < e.shnum; i++) {
 		if (strcmp(cap_elf_secname(&e, i), "__patchable_function_entries"))
 			continue;
@@ -253,6 +254,18 @@ int sim_capture_kmod(struct sim_layout *l, const char *path,
 out:
 	free(k.text_used);
 	cap_funcs_free(&k.funcs);
+	return rc;
+}
+
+int sim_capture_kmod(struct sim_layout *l, const char *path,
+		     struct ftv_err *err)
+{
+	struct cap_elf e;
+	int rc;
+
+	if (cap_elf_open(&e, path, err))
+		return -1;
+	rc = cap_capture_kmod(l, &e, err);
 	cap_elf_close(&e);
 	return rc;
 }

@@ -200,10 +200,11 @@ static int add_site(struct sim_layout *l, const struct cap_elf *e,
 	return 0;
 }
 
-int sim_capture_vmlinux(struct sim_layout *l, const char *path,
+int cap_capture_vmlinux(struct sim_layout *l, const struct cap_elf *ep,
 			struct ftv_err *err)
 {
-	struct cap_elf e;
+	const struct cap_elf e = *ep;
+	const char *path = e.path;
 	struct cap_funcs funcs = { 0 };
 	struct table t = { 0 };
 	uint64_t nul = 0, before = l->nsites;
@@ -211,8 +212,6 @@ int sim_capture_vmlinux(struct sim_layout *l, const char *path,
 	const char *base = strrchr(path, '/');
 	int rc = -1;
 
-	if (cap_elf_open(&e, path, err))
-		return -1;
 	if (e.eh->e_type != ET_DYN && e.eh->e_type != ET_EXEC) {
 		ftv_errf(err, "%s: not a linked vmlinux (e_type %u)", path,
 			 e.eh->e_type);
@@ -258,6 +257,18 @@ out:
 	free(t.rela);
 	free(t.has_rela);
 	cap_funcs_free(&funcs);
+	return rc;
+}
+
+int sim_capture_vmlinux(struct sim_layout *l, const char *path,
+			struct ftv_err *err)
+{
+	struct cap_elf e;
+	int rc;
+
+	if (cap_elf_open(&e, path, err))
+		return -1;
+	rc = cap_capture_vmlinux(l, &e, err);
 	cap_elf_close(&e);
 	return rc;
 }
