@@ -249,7 +249,7 @@ static void add_texts(struct sim_layout *l, const struct ksyms *k)
 		/* From 8 bytes before the first function: a CALL_OPS literal
 		 * precedes its function. */
 		if (lo < hi)
-			sim_layout_add_text(l, lo - 8, hi, k->v[i].module ? k->v[i].module :
+			sim_layout_add_text(l, lo >= 8 ? lo - 8 : 0, hi, k->v[i].module ? k->v[i].module :
 					    "vmlinux", ".text");
 	}
 }
