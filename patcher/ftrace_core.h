@@ -237,7 +237,15 @@ int ftrace_core_graph_enabled(const struct ftrace_core *c);
 /* The ftrace_bug text, or NULL while the model is alive. */
 const char *ftrace_core_bug(const struct ftrace_core *c);
 
+/* For checkers decoding tracer logs (FTV_LOG_OPS holds an emulated ops
+ * address): the ops at addr (registered or not, freed included), or NULL;
+ * and whether an ops' filter/notrace select ip (ftrace_ops_test). */
+struct ftrace_ops *ftrace_core_ops_at(const struct ftrace_core *c,
+				      uint64_t addr);
+int ftrace_ops_traces_ip(const struct ftrace_ops *ops, uint64_t ip);
+
 uint64_t ftrace_ops_addr(const struct ftrace_ops *ops); /* struct ftv_ops */
+int ftrace_ops_id(const struct ftrace_ops *ops);        /* FTV_OPS_ID */
 const char *ftrace_ops_name(const struct ftrace_ops *ops);
 unsigned ftrace_ops_flags(const struct ftrace_ops *ops);
 int ftrace_ops_registered(const struct ftrace_ops *ops);

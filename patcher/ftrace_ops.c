@@ -461,3 +461,22 @@ uint64_t ftrace_ops_direct_call(const struct ftrace_ops *ops)
 {
 	return ops->direct_call;
 }
+
+int ftrace_ops_id(const struct ftrace_ops *ops)
+{
+	return ops->id;
+}
+
+int ftrace_ops_traces_ip(const struct ftrace_ops *ops, uint64_t ip)
+{
+	return ops_traces(ops, ip);
+}
+
+struct ftrace_ops *ftrace_core_ops_at(const struct ftrace_core *c,
+				      uint64_t addr)
+{
+	for (struct ftrace_ops *o = c->all; o; o = o->all_next)
+		if (o->addr == addr)
+			return o;
+	return NULL;
+}

@@ -59,6 +59,11 @@ START_TEST(ref_counts_follow_overlapping_filters)
 	ck_assert_uint_eq(rec(0)->refs, 1);
 	ck_assert_uint_eq(rec(1)->refs, 2);
 	ck_assert_uint_eq(rec(2)->refs, 1);
+	ck_assert(ftrace_ops_traces_ip(b, w.ip[2]));
+	ck_assert(!ftrace_ops_traces_ip(b, w.ip[0]));
+	ck_assert_ptr_eq(ftrace_core_ops_at(w.core, ftrace_ops_addr(b)), b);
+	ck_assert_ptr_null(ftrace_core_ops_at(w.core, ftrace_core_list_ops(w.core)));
+	ck_assert_int_ne(ftrace_ops_id(a), ftrace_ops_id(b));
 	ck_assert_uint_eq(rec(3)->refs, 0);
 	ck_assert(!(rec(1)->flags & (FTRACE_FL_CALL_OPS | FTRACE_FL_CALL_OPS_EN)));
 	w.fa.n = 0;
