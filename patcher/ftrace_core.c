@@ -3,6 +3,7 @@
  * ftrace_modify_all_code, ftrace_get_addr_new/curr). See ftrace_core.h. */
 #include "patcher/ftrace_internal.h"
 #include "patcher/ftrace_abi.h"
+#include "sim/aspace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +12,20 @@
 int core_oom(struct ftv_err *err)
 {
 	return ftv_errf(err, "ftrace: out of memory");
+}
+
+void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
+	       const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	if (!c->cfg.as || !addr)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	sim_sym_add(c->cfg.as, name, addr, size, SIM_SYM_OBJECT, NULL);
 }
 
 static uint64_t core_alloc(struct ftrace_core *c, uint64_t size,
@@ -80,6 +95,10 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	if (!c->list_head)
 		goto fail;
 	c->trace_op = c->list_head + 8;
+	core_name(c, c->list_ops, FTV_OPS_SIZE, "ftrace_list_ops");
+	core_name(c, c->nop_ops, FTV_OPS_SIZE, "ftrace_nop_ops");
+	core_name(c, c->list_head, 8, "ftrace_ops_list");
+	core_name(c, c->trace_op, 8, "function_trace_op");
 	if (write_stub_ops(c, c->list_ops, c->cfg.list_func, c->next_id++, p) ||
 	    write_stub_ops(c, c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
 	    emu_w64(p, c->list_head, 0, "init: ftrace_ops_list = empty") ||

@@ -117,6 +117,9 @@ struct ftrace_core_config {
 	/* Mutant knob: omit the PLAN_QUIESCE before freeing (a
 	 * free-without-quiescence bug). */
 	int drop_quiesce;
+	/* Optional: the core names what it allocates there ("ftrace_list_ops",
+	 * "ops:t1", "ops:t1:filter", ...) so reports symbolize them. */
+	struct sim_aspace *as;
 };
 
 /* A record, read-only for users (ftrace_core_rec). */

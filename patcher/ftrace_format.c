@@ -8,7 +8,7 @@
 static const char *where(struct sim_aspace *as, uint64_t addr, char *buf,
 			 size_t n)
 {
-	if (!as) {
+	if (!as || !sim_sym_at(as, addr)) {
 		snprintf(buf, n, "-");
 		return buf;
 	}

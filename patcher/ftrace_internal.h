@@ -80,6 +80,8 @@ int core_queue_free(struct ftrace_core *c, uint64_t addr, uint64_t len,
 		    const char *what);
 int core_finish_frees(struct ftrace_core *c, struct plan *p);
 int core_oom(struct ftv_err *err);
+void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int ops_traces(const struct ftrace_ops *op, uint64_t ip);
 
 /* ftrace_ops.c */

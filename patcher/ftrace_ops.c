@@ -46,6 +46,7 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 		free(o);
 		return NULL;
 	}
+	core_name(c, o->addr, FTV_OPS_SIZE, "ops:%s", o->name);
 	o->core = c;
 	o->id = c->next_id++;
 	o->func = d->func;
@@ -63,7 +64,7 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
  * caller publishes the pointer afterwards. */
 static int write_table(struct ftrace_core *c, const struct ipset *s,
 		       struct emu_table *t, struct plan *p, const char *what,
-		       struct ftv_err *err)
+		       const char *owner, struct ftv_err *err)
 {
 	uint64_t base;
 
@@ -76,6 +77,8 @@ static int write_table(struct ftrace_core *c, const struct ipset *s,
 		return err && err->msg[0] ? -1
 			: ftv_errf(err, "ftrace: no emulated memory for a %zu-entry table",
 				   s->n);
+	core_name(c, base, (s->n + 1) * 8, "ops:%s:%s", owner,
+		  strstr(what, "notrace") ? "notrace" : "filter");
 	if (emu_w64(p, base, s->n, what))
 		return core_oom(err);
 	for (size_t i = 0; i < s->n; i++)
@@ -103,9 +106,9 @@ int ops_write_tables(struct ftrace_core *c, struct ftrace_ops *ops,
 	if (!ops->tables_owned)
 		return 0;
 	if (write_table(c, &ops->filter, &ops->filter_tbl, p,
-			"ops filter table", err) ||
+			"ops filter table", ops->name, err) ||
 	    write_table(c, &ops->notrace, &ops->notrace_tbl, p,
-			"ops notrace table", err))
+			"ops notrace table", ops->name, err))
 		return -1;
 	return 0;
 }
@@ -344,7 +347,8 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 		return 0;
 	}
 	if (write_table(c, &next, &nt, p,
-			notrace ? "new notrace table" : "new filter table", err))
+			notrace ? "new notrace table" : "new filter table",
+			ops->name, err))
 		goto out;
 	if (plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
 	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NOTRACE : FTV_OPS_FILTER),

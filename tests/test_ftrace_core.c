@@ -527,6 +527,10 @@ START_TEST(plan_format_names_steps_sites_and_records)
 	ck_assert_ptr_nonnull(strstr(buf, "[rec 2] fake: call"));
 	ck_assert_ptr_nonnull(strstr(buf, "quiesce"));
 	ck_assert_ptr_nonnull(strstr(buf, "free ops\n"));
+	/* The core's objects are named in the address space. */
+	ck_assert_ptr_nonnull(strstr(buf, "ops:a+0x0/0x60"));
+	ck_assert_ptr_nonnull(strstr(buf, "ops:a:filter+0x0/0x10"));
+	ck_assert_ptr_nonnull(strstr(buf, "ftrace_ops_list+0x0/0x8"));
 	ck_assert_ptr_nonnull(strstr(buf, "f2 (0)"));
 	ck_assert_ptr_nonnull(strstr(buf, "ops: ftrace_nop_ops"));
 	free(buf);

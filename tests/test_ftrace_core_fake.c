@@ -133,6 +133,7 @@ void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
 	cfg.arch = &w->arch;
 	cfg.arch_ctx = &w->fa;
 	cfg.alloc_ctx = w->data;
+	cfg.as = w->as;
 	plan_init(&w->plan);
 	w->core = ftrace_core_new(&cfg, &w->plan, &err);
 	ck_assert_msg(w->core != NULL, "%s", err.msg);
