@@ -42,16 +42,13 @@ static uint64_t core_alloc(struct ftrace_core *c, uint64_t size,
 /* The core's static ops (ftrace_list_ops, ftrace_nop_ops): STUB ops whose
  * func is the list walker or a function that does nothing (Linux 6.3,
  * "ftrace: Add DYNAMIC_FTRACE_WITH_CALL_OPS"). */
-static int write_stub_ops(struct ftrace_core *c, uint64_t addr, uint64_t func,
-			  int id, struct plan *p)
+static int write_stub_ops(uint64_t addr, uint64_t func, int id,
+			  struct plan *p)
 {
-	if (emu_w64(p, addr + FTV_OPS_FUNC, func, "init: stub ops func") ||
-	    emu_w64(p, addr + FTV_OPS_FLAGS, FTV_OPS_FL_STUB,
-		    "init: stub ops flags") ||
-	    emu_w64(p, addr + FTV_OPS_ID, (uint64_t)id, "init: stub ops id"))
-		return -1;
-	(void)c;
-	return 0;
+	return emu_w64(p, addr + FTV_OPS_FUNC, func, "init: stub ops func") ||
+	       emu_w64(p, addr + FTV_OPS_FLAGS, FTV_OPS_FL_STUB,
+		       "init: stub ops flags") ||
+	       emu_w64(p, addr + FTV_OPS_ID, (uint64_t)id, "init: stub ops id");
 }
 
 struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
@@ -99,8 +96,8 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	core_name(c, c->nop_ops, FTV_OPS_SIZE, "ftrace_nop_ops");
 	core_name(c, c->list_head, 8, "ftrace_ops_list");
 	core_name(c, c->trace_op, 8, "function_trace_op");
-	if (write_stub_ops(c, c->list_ops, c->cfg.list_func, c->next_id++, p) ||
-	    write_stub_ops(c, c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
+	if (write_stub_ops(c->list_ops, c->cfg.list_func, c->next_id++, p) ||
+	    write_stub_ops(c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
 	    emu_w64(p, c->list_head, 0, "init: ftrace_ops_list = empty") ||
 	    emu_w64(p, c->trace_op, c->list_ops, "init: function_trace_op")) {
 		core_oom(err);

@@ -135,10 +135,16 @@ struct ftrace_rec {
 struct ftrace_ops_desc {
 	const char *name;       /* for reports; copied */
 	uint64_t func;          /* tracer function (emulated address) */
-	unsigned flags;         /* FTRACE_OPS_FL_* (DYNAMIC is added) */
+	unsigned flags;         /* FTRACE_OPS_FL_* (DYNAMIC is added
+				 * unless static_ops) */
 	uint64_t private_data;
 	uint64_t trampoline;    /* own trampoline (seed 003), or 0 */
 	uint64_t trampoline_size; /* for PLAN_FREE with ALLOC_TRAMP */
+	/* The ops lives in kernel data rather than allocated memory (no
+	 * FTRACE_OPS_FL_DYNAMIC): never freed, it may be registered again,
+	 * and, as in ftrace_shutdown, its unregistration waits for no
+	 * quiescent point unless something else is freed. */
+	int static_ops;
 };
 
 /* Creation and boot. ftrace_core_new allocates and writes (into *p)
@@ -188,7 +194,8 @@ int ftrace_set_notrace_ips(struct ftrace_core *c, struct ftrace_ops *ops,
 /* register_ftrace_function / unregister_ftrace_function. Unregistering a
  * DYNAMIC ops ends the plan with PLAN_QUIESCE, then PLAN_FREE of its own
  * trampoline (ALLOC_TRAMP), its tables and its struct. The ops may not be
- * registered again after that. */
+ * registered again after that (a static ops may; its tables are freed and
+ * rewritten on the next registration). */
 int ftrace_register_ops(struct ftrace_core *c, struct ftrace_ops *ops,
 			struct plan *p, struct ftv_err *err);
 int ftrace_unregister_ops(struct ftrace_core *c, struct ftrace_ops *ops,

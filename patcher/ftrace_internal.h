@@ -87,8 +87,7 @@ int ops_traces(const struct ftrace_ops *op, uint64_t ip);
 /* ftrace_ops.c */
 int ops_write_tables(struct ftrace_core *c, struct ftrace_ops *ops,
 		     struct plan *p, struct ftv_err *err);
-int ops_write_struct(struct ftrace_core *c, struct ftrace_ops *ops,
-		     uint64_t next, struct plan *p);
+int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p);
 int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 	     struct ftv_err *err);
 int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p);

@@ -50,7 +50,9 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 	o->core = c;
 	o->id = c->next_id++;
 	o->func = d->func;
-	o->flags = d->flags | FTRACE_OPS_FL_DYNAMIC;
+	o->flags = d->flags & ~FTRACE_OPS_FL_DYNAMIC;
+	if (!d->static_ops)
+		o->flags |= FTRACE_OPS_FL_DYNAMIC;
 	o->private_data = d->private_data;
 	o->trampoline = d->trampoline;
 	o->trampoline_size = d->trampoline_size;
@@ -121,12 +123,10 @@ static uint64_t emu_flags(const struct ftrace_ops *ops)
 			     FTV_OPS_FL_GRAPH);
 }
 
-int ops_write_struct(struct ftrace_core *c, struct ftrace_ops *ops,
-		     uint64_t next, struct plan *p)
+int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p)
 {
 	uint64_t a = ops->addr;
 
-	(void)c;
 	return emu_w64(p, a + FTV_OPS_FUNC, ops->func, "ops->func") ||
 	       emu_w64(p, a + FTV_OPS_DIRECT_CALL, ops->direct_call,
 		       "ops->direct_call") ||
@@ -157,7 +157,7 @@ int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 
 	if (ops_write_tables(c, ops, p, err))
 		return -1;
-	if (ops_write_struct(c, ops, next, p) ||
+	if (ops_write_struct(ops, next, p) ||
 	    plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
 	    emu_w64(p, c->list_head, ops->addr, "ftrace_ops_list = ops"))
 		return core_oom(err);

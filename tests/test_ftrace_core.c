@@ -567,6 +567,37 @@ START_TEST(module_sites_wait_for_module_enable)
 }
 END_TEST
 
+START_TEST(static_ops_can_come_back_and_is_never_freed)
+{
+	struct ftv_err e = { { 0 } };
+	struct ftrace_ops *g = ftrace_ops_new(
+		w.core, &(struct ftrace_ops_desc){ .name = "global",
+						   .func = FK_TRACER1,
+						   .static_ops = 1 }, &e);
+	size_t mark;
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert(!(ftrace_ops_flags(g) & FTRACE_OPS_FL_DYNAMIC));
+	OK(ftrace_register_ops(w.core, g, &w.plan, &err));
+	mark = w.plan.n;
+	OK(ftrace_unregister_ops(w.core, g, &w.plan, &err));
+	/* No table, nothing to free, no quiescent point. */
+	ck_assert_int_lt(fw_step(&w, mark, PLAN_QUIESCE), 0);
+	ck_assert_int_lt(fw_step(&w, mark, PLAN_FREE), 0);
+	w.fa.n = 0;
+	OK(ftrace_register_ops(w.core, g, &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, FAKE_NFUNC);
+	/* With a filter table, the table (only) is freed after a quiesce. */
+	OK(ftrace_set_filter(w.core, g, "f1", 1, &w.plan, &err));
+	mark = w.plan.n;
+	OK(ftrace_unregister_ops(w.core, g, &w.plan, &err));
+	ck_assert_int_ge(fw_step(&w, mark, PLAN_QUIESCE), 0);
+	for (size_t i = mark; i < w.plan.n; i++)
+		if (w.plan.steps[i].op == PLAN_FREE)
+			ck_assert_uint_ne(w.plan.steps[i].addr, ftrace_ops_addr(g));
+}
+END_TEST
+
 static Suite *ftrace_core_suite(void)
 {
 	Suite *s = suite_create("ftrace_core");
@@ -589,6 +620,7 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, boot_writes_nop_ops_literal_at_every_site);
 	tcase_add_test(tc, plan_format_names_steps_sites_and_records);
 	tcase_add_test(tc, module_sites_wait_for_module_enable);
+	tcase_add_test(tc, static_ops_can_come_back_and_is_never_freed);
 	suite_add_tcase(s, tc);
 	return s;
 }
