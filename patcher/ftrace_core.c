@@ -80,6 +80,8 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	}
 	if (!c->cfg.nop_func)
 		c->cfg.nop_func = c->cfg.stub_func;
+	if (!c->cfg.assist_func)
+		c->cfg.assist_func = c->cfg.list_func;
 	c->next_id = 1;
 	/* ids 1 and 2 name the list and nop ops in tracer logs. */
 	c->list_ops = core_alloc(c, FTV_OPS_SIZE, FTV_OPS_ALIGN, err);
@@ -506,8 +508,9 @@ static int save_tramp_hashes(struct ftrace_core *c)
 }
 
 /* update_ftrace_function(): what ftrace_call must call for the current list
- * (and the ops it passes): nothing -> ftrace_stub; one ops that needs no
- * help -> its func; otherwise the list function. */
+ * (and the ops it passes): nothing -> ftrace_stub; one ops -> its func, or
+ * the assist function when ftrace must guard it (ftrace_ops_get_func);
+ * several -> the list function. */
 static uint64_t trace_func_for_list(struct ftrace_core *c, uint64_t *op_out)
 {
 	struct ftrace_ops *op = c->list;
@@ -515,9 +518,10 @@ static uint64_t trace_func_for_list(struct ftrace_core *c, uint64_t *op_out)
 	*op_out = c->list_ops;
 	if (!op)
 		return c->cfg.stub_func;
-	if (!op->next && ops_callable_directly(op)) {
+	if (!op->next) {
 		*op_out = op->addr;
-		return op->func;
+		return ops_callable_directly(op) ? op->func
+						 : c->cfg.assist_func;
 	}
 	return c->cfg.list_func;
 }

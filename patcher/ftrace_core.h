@@ -111,6 +111,9 @@ struct ftrace_core_config {
 	uint64_t nop_func;    /* ftrace_ops_nop_func (func of ftrace_nop_ops) */
 	uint64_t stub_func;   /* ftrace_stub (ftrace_call with no tracer) */
 	uint64_t direct_func; /* call_direct_funcs (func of direct ops) */
+	/* ftrace_ops_assist_func: what ftrace_call calls for a single ops
+	 * that needs recursion/RCU protection; 0 = the list function. */
+	uint64_t assist_func;
 	/* Emulated memory for ops, tables and the core's own words. */
 	ftrace_alloc_fn alloc;
 	void *alloc_ctx;

@@ -106,6 +106,7 @@ void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
 		.caller = FK_CALLER, .regs_caller = FK_REGS_CALLER,
 		.list_func = FK_LIST_FUNC, .nop_func = FK_NOP_FUNC,
 		.stub_func = FK_STUB, .direct_func = FK_DIRECT_FUNC,
+		.assist_func = FK_ASSIST,
 		.alloc = ftrace_alloc_from_region,
 		.drop_quiesce = drop_quiesce,
 	};
