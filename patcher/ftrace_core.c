@@ -703,3 +703,11 @@ const char *ftrace_core_bug(const struct ftrace_core *c)
 {
 	return c->bug;
 }
+
+void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg)
+{
+	struct ftrace_rec *r = rec >= 0 && (size_t)rec < c->nrecs
+				       ? &c->recs[rec] : NULL;
+
+	core_bug(c, r, "applying the plan", msg ? msg : "validation failed");
+}

@@ -249,6 +249,11 @@ uint64_t ftrace_core_trace_func(const struct ftrace_core *c);
 int ftrace_core_graph_enabled(const struct ftrace_core *c);
 /* The ftrace_bug text, or NULL while the model is alive. */
 const char *ftrace_core_bug(const struct ftrace_core *c);
+/* For the executor: a step of record rec failed when applied (a validated
+ * write found another word: ftrace_modify_code's -EINVAL). The record
+ * becomes FAILED|DISABLED and the model is killed, as ftrace_bug() does;
+ * rec -1 names no record (ftrace_call, ftrace_graph_call). */
+void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg);
 
 /* For checkers decoding tracer logs (FTV_LOG_OPS holds an emulated ops
  * address): the ops at addr (registered or not, freed included), or NULL;

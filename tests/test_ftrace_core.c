@@ -598,6 +598,22 @@ START_TEST(static_ops_can_come_back_and_is_never_freed)
 }
 END_TEST
 
+START_TEST(a_failure_found_while_applying_kills_the_model)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+
+	OK(ftrace_set_filter(w.core, a, "f3", 1, &w.plan, &err));
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ftrace_core_mark_failed(w.core, fw_rec(&w, 3),
+				"expected 0xd503201f, found 0x14000000");
+	ck_assert(rec(3)->flags & FTRACE_FL_FAILED);
+	ck_assert_ptr_nonnull(strstr(ftrace_core_bug(w.core),
+				     "applying the plan failed at f3+0x4"));
+	ck_assert_ptr_nonnull(strstr(ftrace_core_bug(w.core), "found 0x14000000"));
+	ck_assert_int_eq(ftrace_unregister_ops(w.core, a, &w.plan, &err), -1);
+}
+END_TEST
+
 static Suite *ftrace_core_suite(void)
 {
 	Suite *s = suite_create("ftrace_core");
@@ -621,6 +637,7 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, plan_format_names_steps_sites_and_records);
 	tcase_add_test(tc, module_sites_wait_for_module_enable);
 	tcase_add_test(tc, static_ops_can_come_back_and_is_never_freed);
+	tcase_add_test(tc, a_failure_found_while_applying_kills_the_model);
 	suite_add_tcase(s, tc);
 	return s;
 }
