@@ -34,7 +34,16 @@
  * core computes the new state from the registered ops (count, REGS, TRAMP,
  * DIRECT, CALL_OPS), compares it with the enabled state (the *_EN flags and
  * the installed ops literal) and calls exactly one verb for each record that
- * changes: make_call, make_nop or modify_call.
+ * changes: make_call, make_nop or modify_call. The steps of one call are,
+ * in order:
+ *   ops image and list link (register; DMB before the head store) or unlink
+ *   [STOP_MACHINE]                       arches with FTRACE_ARCH_STOP_MACHINE
+ *   [ftrace_call -> list function]       global scheme, when the func changes
+ *   one verb per changed record, ip order (steps stamped with the record)
+ *   [function_trace_op, DMB, SYNC_ALL, ftrace_call -> final func]
+ *   [ftrace_graph_call NOP <-> B]        graph register/unregister
+ *   [RESUME_MACHINE]
+ *   [QUIESCE, FREE...]                   when something is released
  *
  * Failures. A verb error is ftrace_bug(): the record gets FAILED|DISABLED,
  * the update stops at that record (ftrace_replace_code: "Stop processing";
@@ -42,7 +51,8 @@
  * ftrace_kill() after FTRACE_WARN_ON_ONCE: every later call returns -1 with
  * "ftrace is disabled". The update function itself still returns 0 (the
  * kernel's register_ftrace_function does not report the bug either); read
- * ftrace_core_bug(). Bad input (unknown function, ops already registered,
+ * ftrace_core_bug(). After a bug nothing is freed any more: a site may
+ * still reference the memory. Bad input (unknown function, ops already registered,
  * direct call on a site that has one) returns -1 with err set and changes
  * nothing.
  */
