@@ -80,6 +80,8 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	}
 	if (!c->cfg.nop_func)
 		c->cfg.nop_func = c->cfg.stub_func;
+	if (c->cfg.drop_quiesce)
+		c->cfg.mutants |= FTRACE_MUT_DROP_QUIESCE;
 	if (!c->cfg.assist_func)
 		c->cfg.assist_func = c->cfg.list_func;
 	c->next_id = 1;
@@ -633,7 +635,7 @@ int core_finish_frees(struct ftrace_core *c, struct plan *p)
 {
 	if (!c->nfrees)
 		return 0;
-	if (!c->cfg.drop_quiesce &&
+	if (!(c->cfg.mutants & FTRACE_MUT_DROP_QUIESCE) &&
 	    plan_simple(p, PLAN_QUIESCE, -1, "synchronize_rcu_tasks"))
 		return -1;
 	for (size_t i = 0; i < c->nfrees; i++)

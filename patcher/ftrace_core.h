@@ -108,6 +108,21 @@ enum {
 	FTRACE_FL_FAILED = 1u << 10,  /* a verb failed here (ftrace_bug) */
 };
 
+/* Mutants of the core (struct ftrace_core_config.mutants). */
+enum {
+	FTRACE_MUT_DROP_QUIESCE = 1u << 0,
+	/* No DMB before publishing a new ops (list head, predecessor's next)
+	 * or a new filter table pointer: rcu_assign_pointer without its
+	 * release ordering. */
+	FTRACE_MUT_NO_PUBLISH_BARRIER = 1u << 1,
+	/* A registered ops' new filter/notrace pointer is stored before the
+	 * table contents are written. */
+	FTRACE_MUT_PUBLISH_TABLE_EARLY = 1u << 2,
+	/* Unregister frees the ops (after a quiescent point, even) before
+	 * the sites stop pointing at it. */
+	FTRACE_MUT_FREE_BEFORE_UNPATCH = 1u << 3,
+};
+
 typedef uint64_t (*ftrace_alloc_fn)(void *ctx, uint64_t size, uint64_t align,
 				    struct ftv_err *err);
 
@@ -128,8 +143,11 @@ struct ftrace_core_config {
 	ftrace_alloc_fn alloc;
 	void *alloc_ctx;
 	/* Mutant knob: omit the PLAN_QUIESCE before freeing (a
-	 * free-without-quiescence bug). */
+	 * free-without-quiescence bug); the same as FTRACE_MUT_DROP_QUIESCE. */
 	int drop_quiesce;
+	/* Further deliberate bugs (FTRACE_MUT_*), so the verifier can show
+	 * it catches them. 0 for the faithful model. */
+	unsigned mutants;
 	/* Optional: the core names what it allocates there ("ftrace_list_ops",
 	 * "ops:t1", "ops:t1:filter", ...) so reports symbolize them. */
 	struct sim_aspace *as;

@@ -16,6 +16,14 @@ int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what)
 	return plan_write_data64(p, addr, 0, val, 0, -1, what);
 }
 
+/* rcu_assign_pointer(): a store-release, modelled as DMB then store. */
+int emu_publish_barrier(struct ftrace_core *c, struct plan *p)
+{
+	if (c->cfg.mutants & FTRACE_MUT_NO_PUBLISH_BARRIER)
+		return 0;
+	return plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer");
+}
+
 uint64_t ftrace_alloc_from_region(void *region, uint64_t size, uint64_t align,
 				  struct ftv_err *err)
 {
@@ -157,8 +165,7 @@ int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 
 	if (ops_write_tables(c, ops, p, err))
 		return -1;
-	if (ops_write_struct(ops, next, p) ||
-	    plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
+	if (ops_write_struct(ops, next, p) || emu_publish_barrier(c, p) ||
 	    emu_w64(p, c->list_head, ops->addr, "ftrace_ops_list = ops"))
 		return core_oom(err);
 	ops->next = c->list;
@@ -183,6 +190,8 @@ int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p)
 	*pp = ops->next;
 	ops->next = NULL;
 	ops->registered = 0;
+	if (emu_publish_barrier(c, p))
+		return -1;
 	if (prev)
 		return emu_w64(p, prev->addr + FTV_OPS_NEXT, next,
 			       "prev->next = ops->next");
@@ -254,13 +263,16 @@ int ftrace_unregister_ops(struct ftrace_core *c, struct ftrace_ops *ops,
 				ops->name);
 	if (ops_unlink(c, ops, p))
 		return core_oom(err);
+	if ((c->cfg.mutants & FTRACE_MUT_FREE_BEFORE_UNPATCH) &&
+	    (ops_queue_release(c, ops) || core_finish_frees(c, p)))
+		return core_oom(err);
 	c->removed_ops = ops;
 	ret = core_update(c, GRAPH_KEEP, p, err);
 	c->removed_ops = NULL;
 	if (ret)
 		return -1;
 	/* After ftrace_bug a site may still reference the ops: keep it. */
-	if (c->bug)
+	if (c->bug || (c->cfg.mutants & FTRACE_MUT_FREE_BEFORE_UNPATCH))
 		return 0;
 	if (ops_queue_release(c, ops) || core_finish_frees(c, p))
 		return core_oom(err);
@@ -327,7 +339,8 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 	struct emu_table *tbl = notrace ? &ops->notrace_tbl : &ops->filter_tbl;
 	struct ipset next = { 0 };
 	struct emu_table nt;
-	int ret = -1;
+	struct plan tp = { 0 };
+	int ret = -1, early;
 
 	if (ops_usable(c, ops, err))
 		return -1;
@@ -346,15 +359,18 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 		*set = next;
 		return 0;
 	}
-	if (write_table(c, &next, &nt, p,
+	plan_init(&tp);
+	if (write_table(c, &next, &nt, &tp,
 			notrace ? "new notrace table" : "new filter table",
 			ops->name, err))
 		goto out;
-	if (plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
+	early = !!(c->cfg.mutants & FTRACE_MUT_PUBLISH_TABLE_EARLY);
+	if ((!early && plan_append(p, &tp)) || emu_publish_barrier(c, p) ||
 	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NOTRACE : FTV_OPS_FILTER),
 		    nt.ptr, notrace ? "ops->notrace" : "ops->filter") ||
 	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NNOTRACE : FTV_OPS_NFILTER),
 		    nt.n, notrace ? "ops->nnotrace" : "ops->nfilter") ||
+	    (early && plan_append(p, &tp)) ||
 	    queue_table_free(c, tbl, notrace ? "free old notrace table"
 					     : "free old filter table"))
 		goto oom;
@@ -371,6 +387,7 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 oom:
 	core_oom(err);
 out:
+	plan_free(&tp);
 	ipset_release(&next);
 	return ret;
 }

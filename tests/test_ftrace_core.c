@@ -228,7 +228,7 @@ START_TEST(mutant_knob_drops_the_quiesce_before_free)
 	struct fake_world m;
 	struct ftrace_ops *a;
 
-	fw_init(&m, FW_CALL_OPS, 1);
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_DROP_QUIESCE);
 	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
 	OK(ftrace_set_filter(m.core, a, "f0", 1, &m.plan, &err));
 	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
@@ -614,6 +614,78 @@ START_TEST(a_failure_found_while_applying_kills_the_model)
 }
 END_TEST
 
+static long step_at(struct fake_world *x, size_t from, enum plan_op op,
+		    uint64_t addr)
+{
+	for (size_t i = from; i < x->plan.n; i++)
+		if (x->plan.steps[i].op == op && x->plan.steps[i].addr == addr)
+			return (long)i;
+	return -1;
+}
+
+START_TEST(mutant_without_publish_barrier_has_no_dmb)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_NO_PUBLISH_BARRIER);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	OK(ftrace_set_filter(m.core, a, "f1", 1, &m.plan, &err));
+	OK(ftrace_unregister_ops(m.core, a, &m.plan, &err));
+	ck_assert_int_lt(fw_step(&m, 0, PLAN_DMB), 0);
+	fw_fini(&m);
+	/* The faithful model has one before each publication. */
+	a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ck_assert_int_ge(fw_step(&w, 0, PLAN_DMB), 0);
+}
+END_TEST
+
+START_TEST(mutant_publishes_the_filter_before_its_contents)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+	size_t mark;
+	long ptr, cnt;
+	uint64_t tbl;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_PUBLISH_TABLE_EARLY);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	mark = m.plan.n;
+	OK(ftrace_set_filter(m.core, a, "f1", 1, &m.plan, &err));
+	ptr = step_at(&m, mark, PLAN_WRITE_DATA64,
+		      ftrace_ops_addr(a) + FTV_OPS_FILTER);
+	ck_assert_int_ge(ptr, 0);
+	tbl = m.plan.steps[ptr].new;
+	cnt = step_at(&m, mark, PLAN_WRITE_DATA64, tbl + FTV_TABLE_COUNT);
+	ck_assert_int_gt(cnt, ptr);
+	fw_fini(&m);
+}
+END_TEST
+
+START_TEST(mutant_frees_the_ops_while_sites_still_use_it)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+	size_t mark;
+	long fr, nop;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_FREE_BEFORE_UNPATCH);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_set_filter(m.core, a, "f0", 1, &m.plan, &err));
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	mark = m.plan.n;
+	OK(ftrace_unregister_ops(m.core, a, &m.plan, &err));
+	fr = step_at(&m, mark, PLAN_FREE, ftrace_ops_addr(a));
+	nop = step_at(&m, mark, PLAN_WRITE_INSN, m.ip[0]);
+	ck_assert_int_ge(fr, 0);
+	ck_assert_int_gt(nop, fr);
+	fw_fini(&m);
+}
+END_TEST
+
 static Suite *ftrace_core_suite(void)
 {
 	Suite *s = suite_create("ftrace_core");
@@ -627,6 +699,9 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, save_regs_ops_moves_site_to_regs_caller_and_back);
 	tcase_add_test(tc, unregister_ends_with_quiesce_then_free_of_the_ops);
 	tcase_add_test(tc, mutant_knob_drops_the_quiesce_before_free);
+	tcase_add_test(tc, mutant_without_publish_barrier_has_no_dmb);
+	tcase_add_test(tc, mutant_publishes_the_filter_before_its_contents);
+	tcase_add_test(tc, mutant_frees_the_ops_while_sites_still_use_it);
 	tcase_add_test(tc, failed_verb_marks_record_and_stops_the_update);
 	tcase_add_test(tc, direct_attach_modify_detach);
 	tcase_add_test(tc, direct_with_a_second_ops_goes_through_the_list);

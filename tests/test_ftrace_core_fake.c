@@ -99,7 +99,7 @@ static int f_graph(void *ctx, int enable, struct plan *p, struct ftv_err *e)
 static const char *const names[FAKE_NFUNC] = { "f0", "f1", "f2", "f3",
 					       "f4", "f5", "f6", "f7" };
 
-void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
+void fw_init(struct fake_world *w, int scheme, unsigned mutants)
 {
 	struct ftv_err err = { { 0 } };
 	struct ftrace_core_config cfg = {
@@ -108,7 +108,9 @@ void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
 		.stub_func = FK_STUB, .direct_func = FK_DIRECT_FUNC,
 		.assist_func = FK_ASSIST,
 		.alloc = ftrace_alloc_from_region,
-		.drop_quiesce = drop_quiesce,
+		/* The quiesce mutant goes through its own field. */
+		.drop_quiesce = !!(mutants & FTRACE_MUT_DROP_QUIESCE),
+		.mutants = mutants & ~FTRACE_MUT_DROP_QUIESCE,
 	};
 
 	memset(w, 0, sizeof(*w));

@@ -56,7 +56,8 @@ struct fake_world {
 
 enum { FW_CALL_OPS = 1, FW_GLOBAL = 2 /* 2014 scheme, stop_machine */ };
 
-void fw_init(struct fake_world *w, int scheme, int drop_quiesce);
+/* mutants: FTRACE_MUT_* (DROP_QUIESCE through cfg.drop_quiesce). */
+void fw_init(struct fake_world *w, int scheme, unsigned mutants);
 void fw_fini(struct fake_world *w);
 /* Applies the plan's data64 writes to the address space (tests read the
  * emulated structures back). */
