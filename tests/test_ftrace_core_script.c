@@ -2,6 +2,7 @@
 #include "tests/test_ftrace_core_fake.h"
 #include "tests/suite.h"
 #include "patcher/ftrace_script.h"
+#include "util/rng.h"
 
 #include <string.h>
 
@@ -121,6 +122,40 @@ START_TEST(script_filter_add_and_clear)
 }
 END_TEST
 
+START_TEST(random_lines_never_crash_and_errors_name_their_line)
+{
+	static const char *const words[] = {
+		"ops", "filter", "notrace", "register", "unregister", "direct",
+		"modify-direct", "undirect", "graph", "ungraph",
+		"module-enable", "a", "b", "f0", "f1,f2", "-", "add",
+		"func=tracer1", "flags=regs", "flags=", "tramp=my_tramp",
+		"alloc_tramp", "static", "tramp_size=zz", "direct_a", "0x10",
+		"#", "=", "", "private=7", "f9",
+	};
+	const int nw = (int)(sizeof(words) / sizeof(words[0]));
+	struct ftv_rng r;
+
+	ftv_rng_seed(&r, 7);
+	for (int i = 1; i <= 3000; i++) {
+		char line[256] = "", want[16];
+		int n = (int)ftv_rng_below(&r, 6);
+
+		for (int j = 0; j < n; j++) {
+			strcat(line, words[ftv_rng_below(&r, nw)]);
+			strcat(line, ftv_rng_chance(&r, 1, 8) ? "\t" : " ");
+		}
+		memset(&err, 0, sizeof(err));
+		if (ftrace_script_exec(sc, line, i, &w.plan, &err)) {
+			snprintf(want, sizeof(want), "line %d: ", i);
+			ck_assert_msg(!strncmp(err.msg, want, strlen(want)),
+				      "'%s' -> '%s'", line, err.msg);
+		}
+		/* A bug (none is expected from a fake arch) would stop it. */
+		ck_assert_ptr_null(ftrace_core_bug(w.core));
+	}
+}
+END_TEST
+
 static Suite *ftrace_core_script_suite(void)
 {
 	Suite *s = suite_create("ftrace_core_script");
@@ -131,6 +166,7 @@ static Suite *ftrace_core_script_suite(void)
 	tcase_add_test(tc, script_direct_calls_by_symbol);
 	tcase_add_test(tc, script_errors_name_the_line);
 	tcase_add_test(tc, script_filter_add_and_clear);
+	tcase_add_test(tc, random_lines_never_crash_and_errors_name_their_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
