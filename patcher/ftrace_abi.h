@@ -19,6 +19,13 @@
 #define FTV_OPS_FLAGS       0x10 /* FTV_OPS_FL_* */
 #define FTV_OPS_PRIVATE     0x18
 #define FTV_OPS_NEXT        0x20 /* next ops on the list, or 0 */
+/* FILTER/NOTRACE point at sorted u64 ip arrays that are preceded by their
+ * own count (a u64 at table + FTV_TABLE_COUNT, equal to NFILTER/NNOTRACE).
+ * The pointer and the count field are two separate stores, so a concurrent
+ * reader must load the pointer once and take the count from the table: a
+ * table is written completely before its pointer is published, and is freed
+ * only after every CPU has passed a quiescent point (patcher/ftrace_core.h). */
+#define FTV_TABLE_COUNT     (-8)
 #define FTV_OPS_FILTER      0x28 /* sorted u64 ips; 0 = trace everything */
 #define FTV_OPS_NFILTER     0x30
 #define FTV_OPS_NOTRACE     0x38 /* sorted u64 ips never traced */
