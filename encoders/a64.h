@@ -34,7 +34,8 @@ enum a64_id {
 
 struct a64_desc {
 	enum a64_id id;
-	const char *name; /* "b.cond", "dc cvau", ... */
+	const char *name; /* mnemonic: "b.cond", "dc cvau", "ldr", ... */
+	const char *key;  /* unique table key: "b_cond", "dc_cvau", "ldr_lit" */
 	uint32_t mask, value;
 	enum a64_form form;
 	unsigned flags; /* A64_CMODX | A64_BRANCH | ... */

@@ -407,8 +407,15 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 			return bad(err, "%s: %s and %s differ in width", name, o->v[0], o->v[1]);
 		if (!fits_width(v, a.is64))
 			return bad(err, "%s: #0x%" PRIx64 " does not fit %s", name, v, o->v[0]);
-		if (form == A64_FORM_BIC_IMM)
-			v = ~v;
+		if (form == A64_FORM_BIC_IMM) {
+			uint64_t inv = ~v & (a.is64 ? ~0ULL : 0xffffffffULL);
+			unsigned n_, r_, s_;
+
+			if (a64_bitmask_encode(inv, a.is64, &n_, &r_, &s_))
+				return bad(err, "bic: #0x%" PRIx64 " inverted (#0x%" PRIx64 ") is not a "
+					   "%d-bit logical immediate", v, inv, a.is64 ? 64 : 32);
+			v = inv;
+		}
 		in->rd = (uint8_t)a.num;
 		in->rn = (uint8_t)b.num;
 		in->is64 = a.is64;
@@ -464,6 +471,9 @@ int a64_parse(const char *text, uint64_t pc, struct a64_insn *out, struct ftv_er
 		return ftv_errf(err, "'%.40s...': instruction text too long", text);
 	for (size_t i = 0; (line[i] = (char)tolower((unsigned char)text[i])); i++)
 		;
+	/* a trailing comment, as objdump prints one: "mov x0, #0x10000 // #65536" */
+	if ((p = strstr(line, "//")))
+		*p = 0;
 	p = trim(line);
 	for (rest = p; *rest && !isspace((unsigned char)*rest); rest++)
 		;

@@ -6,7 +6,7 @@
 
 const struct a64_desc a64_descs[A64_NR_INSNS] = {
 #define A64_X_DESC(ID, LC, NAME, MASK, VALUE, FORM, FLAGS)                     \
-	[A64_##ID] = { A64_##ID, NAME, MASK, VALUE, FORM, FLAGS },
+	[A64_##ID] = { A64_##ID, NAME, #LC, MASK, VALUE, FORM, FLAGS },
 	A64_INSN_TABLE(A64_X_DESC)
 #undef A64_X_DESC
 };

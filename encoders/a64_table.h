@@ -7,7 +7,8 @@
  * before the general HINT), the encoder and formatter (through FORM, which
  * names the operand fields), the CMODX classifier (A64_CMODX) and the
  * a64_is_<id>() predicates in a64.h. Adding an instruction is one line here,
- * plus at most one new FORM in a64_form.c.
+ * plus, for a new operand layout, one FORM with a case in a64_encode.c,
+ * a64_decode.c, a64_format.c and a64_asm.c.
  *
  * Encodings: Arm ARM (DDI 0487) C4.1 "A64 instruction set encoding" and the
  * per-instruction pages in C6.2 cited on each line.

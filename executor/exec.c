@@ -786,11 +786,31 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 	ex->stats.cpu_turns++;
 	for (;;) {
 		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;
+		/* Free-running turns have no instruction count; a CPU sent
+		 * astray by a bad patch could run forever without reaching a
+		 * scheduling point. The wall-clock limit only ever ends a run
+		 * that has already gone wrong. */
+		uint64_t timeout = count ? 0 : ex->cfg.turn_timeout_us;
+		size_t timed_out = 0;
 
-		e = uc_emu_start(c->uc, pc, c->exit_pc, 0, count);
+		e = uc_emu_start(c->uc, pc, c->exit_pc, timeout, count);
 		pc = cpu_pc(c);
 		if (e != UC_ERR_OK) {
 			cpu_fault(ex, c, pc, e);
+			break;
+		}
+		if (timeout && uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) == UC_ERR_OK &&
+		    timed_out) {
+			char where[128];
+
+			c->st = XCPU_FAULT;
+			xc_violation(ex, EXEC_V_STUCK, (int)c->idx, pc,
+				     "cpu%u step %llu: ran %llu ms without reaching a watched "
+				     "word, a quiescent point or its exit; now at %s (a branch "
+				     "or return sent it astray)", c->idx,
+				     (unsigned long long)ex->step,
+				     (unsigned long long)(timeout / 1000),
+				     sim_symbolize(ex->as, pc, where, sizeof(where), 0));
 			break;
 		}
 		if (pc == c->exit_pc) {

@@ -57,6 +57,10 @@ struct exec_config {
 	 * watched fetch, quiescent point or exit (fastest: no per-instruction
 	 * counting hook; the code must reach one of those). */
 	unsigned quantum;
+	/* With quantum 0: a turn running longer than this (wall clock, in
+	 * microseconds) is a CPU gone astray, reported and stopped; 0 = no
+	 * limit. */
+	uint64_t turn_timeout_us;
 	unsigned pct_depth;      /* PCT's d (number of priority change points - 1) */
 	uint64_t pct_length;     /* PCT's estimate of the run length in steps */
 	/* Fine mode (litmus tests): a CPU turn ends before each instruction that

@@ -21,19 +21,21 @@ CORPUS_FLAGS_args        := -O2 -fpatchable-function-entry=2
 CORPUS_FLAGS_mcount      := -O2 -pg
 CORPUS_FLAGS_cold        := $(CALLOPS)
 CORPUS_FLAGS_random      := $(CALLOPS)
+# With DWARF: .rela.debug_* sections the loader must count, not apply.
+CORPUS_FLAGS_debug       := $(CALLOPS) -g
 
 CORPUS_SETS := callops callops-bti callops-pac callops-os args mcount
 CORPUS_DIR  := $(BUILD)/corpus
 
 CORPUS_OBJS := $(foreach s,$(CORPUS_SETS),$(CORPUS_NAMES:%=$(CORPUS_DIR)/$(s)/%.o)) \
-	$(CORPUS_DIR)/cold/cold.o
+	$(CORPUS_DIR)/cold/cold.o $(CORPUS_DIR)/debug/list.o
 
 define corpus_set_rule
 $(CORPUS_DIR)/$(1)/%.o: corpus/src/%.c corpus/src/corpus.h
 	@mkdir -p $$(dir $$@)
 	$(CORPUS_CC) $(CORPUS_BASE) $(CORPUS_FLAGS_$(1)) -c $$< -o $$@
 endef
-$(foreach s,$(CORPUS_SETS) cold,$(eval $(call corpus_set_rule,$(s))))
+$(foreach s,$(CORPUS_SETS) cold debug,$(eval $(call corpus_set_rule,$(s))))
 
 # Random translation units: the seed is the file name.
 CORPUS_RANDOM_SEEDS := 1 2 3
@@ -65,3 +67,34 @@ corpus: $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
 
 CHECK_DEPS += $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
 DEMO_DEPS += $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS)
+
+# Hand-written assembly for loader tests (every relocation type, overflow,
+# undefined symbols).
+CORPUS_ASM_OBJS := $(patsubst tests/data/%.s,$(CORPUS_DIR)/asm/%.o,$(wildcard tests/data/*.s))
+
+$(CORPUS_DIR)/asm/%.o: tests/data/%.s
+	@mkdir -p $(dir $@)
+	$(CROSS_AARCH64)as $< -o $@
+
+CHECK_DEPS += $(CORPUS_ASM_OBJS)
+
+# A module built like a .ko (ld -r of several objects, xz-compressed the
+# way kbuild does with CONFIG_MODULE_COMPRESS_XZ) from the CALL_OPS set.
+CORPUS_MOD := $(CORPUS_DIR)/mod/corpmod.ko
+$(CORPUS_MOD): $(CORPUS_NAMES:%=$(CORPUS_DIR)/callops/%.o)
+	@mkdir -p $(dir $@)
+	$(CROSS_AARCH64)ld -r -o $@ $^
+$(CORPUS_MOD).xz: $(CORPUS_MOD)
+	xz --check=crc32 --lzma2=dict=1MiB -c $< > $@.tmp && mv $@.tmp $@
+
+CHECK_DEPS += $(CORPUS_MOD) $(CORPUS_MOD).xz
+DEMO_DEPS += $(CORPUS_MOD).xz
+
+# The corpus selftest built natively: the expected value for the emulated
+# runs of every arm64 build.
+CORPUS_HOST := $(CORPUS_DIR)/host/selftest
+$(CORPUS_HOST): $(CORPUS_SRC) corpus/src/corpus.h tests/data/host_selftest.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \
+		-Icorpus/src -o $@ $(CORPUS_SRC) tests/data/host_selftest.c
+CHECK_DEPS += $(CORPUS_HOST)

@@ -121,6 +121,13 @@ static int write_literal(const struct arm64_ftrace *a,
 	return 0;
 }
 
+/* The word that becomes MOV X9, LR: the loader's mov_addr, which is the
+ * word before the patched one in every layout GCC emits. */
+static uint64_t mov_addr(const struct ftrace_site *s)
+{
+	return s->init_addr ? s->init_addr : s->ip - 4;
+}
+
 static uint32_t mov_x9_lr(void)
 {
 	uint32_t w = 0;
@@ -150,7 +157,7 @@ static int init_nop(void *ctx, const struct ftrace_site *s, uint64_t ops,
 		return -1;
 	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH)
 		return 0; /* deferred to make_call: the bug */
-	return patch_word(p, s->ip - 4, a64_gen_nop(), mov_x9_lr(),
+	return patch_word(p, mov_addr(s), a64_gen_nop(), mov_x9_lr(),
 			  "init_nop: nop -> " A64_MOV_X9_LR_DESC, e);
 }
 
@@ -165,7 +172,7 @@ static int make_call(void *ctx, const struct ftrace_site *s, uint64_t target,
 	if (call_word(a, s, target, &bl, e))
 		return -1;
 	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH && s->kind != FTRACE_SITE_MCOUNT &&
-	    patch_word(p, s->ip - 4, a64_gen_nop(), mov_x9_lr(),
+	    patch_word(p, mov_addr(s), a64_gen_nop(), mov_x9_lr(),
 		       "make_call: nop -> " A64_MOV_X9_LR_DESC " (live)", e))
 		return -1;
 	if (a->mutant == ARM64_MUT_BL_BEFORE_LITERAL) {

@@ -54,9 +54,14 @@ enum ftrace_site_kind {
 	FTRACE_SITE_RISCV_CALL_OPS,
 };
 
-/* What the arch needs to patch one callsite, and nothing about ref counts. */
+/* What the arch needs to patch one callsite, and nothing about ref counts.
+ * From the loader's struct sim_site (sim/image.h): ip = addr, init_addr =
+ * mov_addr, func, literal, name = funcname, module, kind = layout. */
 struct ftrace_site {
 	uint64_t ip;        /* the patched word (NOP <-> BL) */
+	/* The word init_nop writes once and nobody patches afterwards
+	 * (arm64: the NOP that becomes MOV X9, LR; RISC-V: AUIPC t0), or 0. */
+	uint64_t init_addr;
 	uint64_t func;      /* function entry */
 	uint64_t literal;   /* CALL_OPS literal address, or 0 if none */
 	uint64_t plt;       /* the module's ftrace PLT, or 0 */

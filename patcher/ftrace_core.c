@@ -3,6 +3,7 @@
  * ftrace_modify_all_code, ftrace_get_addr_new/curr). See ftrace_core.h. */
 #include "patcher/ftrace_internal.h"
 #include "patcher/ftrace_abi.h"
+#include "sim/aspace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +12,20 @@
 int core_oom(struct ftv_err *err)
 {
 	return ftv_errf(err, "ftrace: out of memory");
+}
+
+void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
+	       const char *fmt, ...)
+{
+	char name[96];
+	va_list ap;
+
+	if (!c->cfg.as || !addr)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	sim_sym_add(c->cfg.as, name, addr, size, SIM_SYM_OBJECT, NULL);
 }
 
 static uint64_t core_alloc(struct ftrace_core *c, uint64_t size,
@@ -27,16 +42,13 @@ static uint64_t core_alloc(struct ftrace_core *c, uint64_t size,
 /* The core's static ops (ftrace_list_ops, ftrace_nop_ops): STUB ops whose
  * func is the list walker or a function that does nothing (Linux 6.3,
  * "ftrace: Add DYNAMIC_FTRACE_WITH_CALL_OPS"). */
-static int write_stub_ops(struct ftrace_core *c, uint64_t addr, uint64_t func,
-			  int id, struct plan *p)
+static int write_stub_ops(uint64_t addr, uint64_t func, int id,
+			  struct plan *p)
 {
-	if (emu_w64(p, addr + FTV_OPS_FUNC, func, "init: stub ops func") ||
-	    emu_w64(p, addr + FTV_OPS_FLAGS, FTV_OPS_FL_STUB,
-		    "init: stub ops flags") ||
-	    emu_w64(p, addr + FTV_OPS_ID, (uint64_t)id, "init: stub ops id"))
-		return -1;
-	(void)c;
-	return 0;
+	return emu_w64(p, addr + FTV_OPS_FUNC, func, "init: stub ops func") ||
+	       emu_w64(p, addr + FTV_OPS_FLAGS, FTV_OPS_FL_STUB,
+		       "init: stub ops flags") ||
+	       emu_w64(p, addr + FTV_OPS_ID, (uint64_t)id, "init: stub ops id");
 }
 
 struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
@@ -68,6 +80,10 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 	}
 	if (!c->cfg.nop_func)
 		c->cfg.nop_func = c->cfg.stub_func;
+	if (c->cfg.drop_quiesce)
+		c->cfg.mutants |= FTRACE_MUT_DROP_QUIESCE;
+	if (!c->cfg.assist_func)
+		c->cfg.assist_func = c->cfg.list_func;
 	c->next_id = 1;
 	/* ids 1 and 2 name the list and nop ops in tracer logs. */
 	c->list_ops = core_alloc(c, FTV_OPS_SIZE, FTV_OPS_ALIGN, err);
@@ -84,8 +100,14 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 		goto fail;
 	c->trace_op = c->cfg.trace_op_addr ? c->cfg.trace_op_addr
 					   : c->list_head + 8;
-	if (write_stub_ops(c, c->list_ops, c->cfg.list_func, c->next_id++, p) ||
-	    write_stub_ops(c, c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
+	core_name(c, c->list_ops, FTV_OPS_SIZE, "ftrace_list_ops");
+	core_name(c, c->nop_ops, FTV_OPS_SIZE, "ftrace_nop_ops");
+	if (!c->cfg.list_head_addr)
+		core_name(c, c->list_head, 8, "ftrace_ops_list");
+	if (!c->cfg.trace_op_addr)
+		core_name(c, c->trace_op, 8, "function_trace_op");
+	if (write_stub_ops(c->list_ops, c->cfg.list_func, c->next_id++, p) ||
+	    write_stub_ops(c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
 	    emu_w64(p, c->list_head, 0, "init: ftrace_ops_list = empty") ||
 	    emu_w64(p, c->trace_op, c->list_ops, "init: function_trace_op")) {
 		core_oom(err);
@@ -494,8 +516,9 @@ static int save_tramp_hashes(struct ftrace_core *c)
 }
 
 /* update_ftrace_function(): what ftrace_call must call for the current list
- * (and the ops it passes): nothing -> ftrace_stub; one ops that needs no
- * help -> its func; otherwise the list function. */
+ * (and the ops it passes): nothing -> ftrace_stub; one ops -> its func, or
+ * the assist function when ftrace must guard it (ftrace_ops_get_func);
+ * several -> the list function. */
 static uint64_t trace_func_for_list(struct ftrace_core *c, uint64_t *op_out)
 {
 	struct ftrace_ops *op = c->list;
@@ -503,9 +526,10 @@ static uint64_t trace_func_for_list(struct ftrace_core *c, uint64_t *op_out)
 	*op_out = c->list_ops;
 	if (!op)
 		return c->cfg.stub_func;
-	if (!op->next && ops_callable_directly(op)) {
+	if (!op->next) {
 		*op_out = op->addr;
-		return op->func;
+		return ops_callable_directly(op) ? op->func
+						 : c->cfg.assist_func;
 	}
 	return c->cfg.list_func;
 }
@@ -617,7 +641,7 @@ int core_finish_frees(struct ftrace_core *c, struct plan *p)
 {
 	if (!c->nfrees)
 		return 0;
-	if (!c->cfg.drop_quiesce &&
+	if (!(c->cfg.mutants & FTRACE_MUT_DROP_QUIESCE) &&
 	    plan_simple(p, PLAN_QUIESCE, -1, "synchronize_rcu_tasks"))
 		return -1;
 	for (size_t i = 0; i < c->nfrees; i++)
@@ -686,4 +710,12 @@ int ftrace_core_graph_enabled(const struct ftrace_core *c)
 const char *ftrace_core_bug(const struct ftrace_core *c)
 {
 	return c->bug;
+}
+
+void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg)
+{
+	struct ftrace_rec *r = rec >= 0 && (size_t)rec < c->nrecs
+				       ? &c->recs[rec] : NULL;
+
+	core_bug(c, r, "applying the plan", msg ? msg : "validation failed");
 }

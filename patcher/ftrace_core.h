@@ -34,7 +34,16 @@
  * core computes the new state from the registered ops (count, REGS, TRAMP,
  * DIRECT, CALL_OPS), compares it with the enabled state (the *_EN flags and
  * the installed ops literal) and calls exactly one verb for each record that
- * changes: make_call, make_nop or modify_call.
+ * changes: make_call, make_nop or modify_call. The steps of one call are,
+ * in order:
+ *   ops image and list link (register; DMB before the head store) or unlink
+ *   [STOP_MACHINE]                       arches with FTRACE_ARCH_STOP_MACHINE
+ *   [ftrace_call -> list function]       global scheme, when the func changes
+ *   one verb per changed record, ip order (steps stamped with the record)
+ *   [function_trace_op, DMB, SYNC_ALL, ftrace_call -> final func]
+ *   [ftrace_graph_call NOP <-> B]        graph register/unregister
+ *   [RESUME_MACHINE]
+ *   [QUIESCE, FREE...]                   when something is released
  *
  * Failures. A verb error is ftrace_bug(): the record gets FAILED|DISABLED,
  * the update stops at that record (ftrace_replace_code: "Stop processing";
@@ -42,7 +51,8 @@
  * ftrace_kill() after FTRACE_WARN_ON_ONCE: every later call returns -1 with
  * "ftrace is disabled". The update function itself still returns 0 (the
  * kernel's register_ftrace_function does not report the bug either); read
- * ftrace_core_bug(). Bad input (unknown function, ops already registered,
+ * ftrace_core_bug(). After a bug nothing is freed any more: a site may
+ * still reference the memory. Bad input (unknown function, ops already registered,
  * direct call on a site that has one) returns -1 with err set and changes
  * nothing.
  */
@@ -98,6 +108,21 @@ enum {
 	FTRACE_FL_FAILED = 1u << 10,  /* a verb failed here (ftrace_bug) */
 };
 
+/* Mutants of the core (struct ftrace_core_config.mutants). */
+enum {
+	FTRACE_MUT_DROP_QUIESCE = 1u << 0,
+	/* No DMB before publishing a new ops (list head, predecessor's next)
+	 * or a new filter table pointer: rcu_assign_pointer without its
+	 * release ordering. */
+	FTRACE_MUT_NO_PUBLISH_BARRIER = 1u << 1,
+	/* A registered ops' new filter/notrace pointer is stored before the
+	 * table contents are written. */
+	FTRACE_MUT_PUBLISH_TABLE_EARLY = 1u << 2,
+	/* Unregister frees the ops (after a quiescent point, even) before
+	 * the sites stop pointing at it. */
+	FTRACE_MUT_FREE_BEFORE_UNPATCH = 1u << 3,
+};
+
 typedef uint64_t (*ftrace_alloc_fn)(void *ctx, uint64_t size, uint64_t align,
 				    struct ftv_err *err);
 
@@ -115,12 +140,21 @@ struct ftrace_core_config {
 	 * ftrace_caller loads function_trace_op; 0 = allocate them. */
 	uint64_t list_head_addr;
 	uint64_t trace_op_addr;
+	/* ftrace_ops_assist_func: what ftrace_call calls for a single ops
+	 * that needs recursion/RCU protection; 0 = the list function. */
+	uint64_t assist_func;
 	/* Emulated memory for ops, tables and the core's own words. */
 	ftrace_alloc_fn alloc;
 	void *alloc_ctx;
 	/* Mutant knob: omit the PLAN_QUIESCE before freeing (a
-	 * free-without-quiescence bug). */
+	 * free-without-quiescence bug); the same as FTRACE_MUT_DROP_QUIESCE. */
 	int drop_quiesce;
+	/* Further deliberate bugs (FTRACE_MUT_*), so the verifier can show
+	 * it catches them. 0 for the faithful model. */
+	unsigned mutants;
+	/* Optional: the core names what it allocates there ("ftrace_list_ops",
+	 * "ops:t1", "ops:t1:filter", ...) so reports symbolize them. */
+	struct sim_aspace *as;
 };
 
 /* A record, read-only for users (ftrace_core_rec). */
@@ -136,10 +170,16 @@ struct ftrace_rec {
 struct ftrace_ops_desc {
 	const char *name;       /* for reports; copied */
 	uint64_t func;          /* tracer function (emulated address) */
-	unsigned flags;         /* FTRACE_OPS_FL_* (DYNAMIC is added) */
+	unsigned flags;         /* FTRACE_OPS_FL_* (DYNAMIC is added
+				 * unless static_ops) */
 	uint64_t private_data;
 	uint64_t trampoline;    /* own trampoline (seed 003), or 0 */
 	uint64_t trampoline_size; /* for PLAN_FREE with ALLOC_TRAMP */
+	/* The ops lives in kernel data rather than allocated memory (no
+	 * FTRACE_OPS_FL_DYNAMIC): never freed, it may be registered again,
+	 * and, as in ftrace_shutdown, its unregistration waits for no
+	 * quiescent point unless something else is freed. */
+	int static_ops;
 };
 
 /* Creation and boot. ftrace_core_new allocates and writes (into *p)
@@ -189,7 +229,8 @@ int ftrace_set_notrace_ips(struct ftrace_core *c, struct ftrace_ops *ops,
 /* register_ftrace_function / unregister_ftrace_function. Unregistering a
  * DYNAMIC ops ends the plan with PLAN_QUIESCE, then PLAN_FREE of its own
  * trampoline (ALLOC_TRAMP), its tables and its struct. The ops may not be
- * registered again after that. */
+ * registered again after that (a static ops may; its tables are freed and
+ * rewritten on the next registration). */
 int ftrace_register_ops(struct ftrace_core *c, struct ftrace_ops *ops,
 			struct plan *p, struct ftv_err *err);
 int ftrace_unregister_ops(struct ftrace_core *c, struct ftrace_ops *ops,
@@ -240,16 +281,26 @@ uint64_t ftrace_core_trace_func(const struct ftrace_core *c);
 int ftrace_core_graph_enabled(const struct ftrace_core *c);
 /* The ftrace_bug text, or NULL while the model is alive. */
 const char *ftrace_core_bug(const struct ftrace_core *c);
+/* For the executor: a step of record rec failed when applied (a validated
+ * write found another word: ftrace_modify_code's -EINVAL). The record
+ * becomes FAILED|DISABLED and the model is killed, as ftrace_bug() does;
+ * rec -1 names no record (ftrace_call, ftrace_graph_call). */
+void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg);
+
+/* For checkers decoding tracer logs (FTV_LOG_OPS holds an emulated ops
+ * address): the ops at addr (registered or not, freed included), or NULL;
+ * and whether an ops' filter/notrace select ip (ftrace_ops_test). */
+struct ftrace_ops *ftrace_core_ops_at(const struct ftrace_core *c,
+				      uint64_t addr);
+int ftrace_ops_traces_ip(const struct ftrace_ops *ops, uint64_t ip);
 
 uint64_t ftrace_ops_addr(const struct ftrace_ops *ops); /* struct ftv_ops */
+int ftrace_ops_id(const struct ftrace_ops *ops);        /* FTV_OPS_ID */
 const char *ftrace_ops_name(const struct ftrace_ops *ops);
 unsigned ftrace_ops_flags(const struct ftrace_ops *ops);
 int ftrace_ops_registered(const struct ftrace_ops *ops);
 uint64_t ftrace_ops_direct_call(const struct ftrace_ops *ops);
-/* Whether ops's filter and notrace sets select record rec now
- * (ftrace_ops_test), registered or not. */
-int ftrace_ops_traces(const struct ftrace_core *c, const struct ftrace_ops *ops,
-		      size_t rec);
+
 
 /* An allocator callback over a sim region (alloc_ctx = struct sim_region*). */
 uint64_t ftrace_alloc_from_region(void *region, uint64_t size, uint64_t align,

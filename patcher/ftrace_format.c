@@ -8,7 +8,7 @@
 static const char *where(struct sim_aspace *as, uint64_t addr, char *buf,
 			 size_t n)
 {
-	if (!as) {
+	if (!as || !sim_sym_at(as, addr)) {
 		snprintf(buf, n, "-");
 		return buf;
 	}
@@ -93,9 +93,13 @@ void ftrace_records_format(FILE *out, const struct ftrace_core *c,
 			f & FTRACE_FL_ENABLED ? " E" : "  ",
 			f & FTRACE_FL_FAILED ? " FAILED" :
 			f & FTRACE_FL_DISABLED ? " DISABLED" : "");
-		if (f & FTRACE_FL_ENABLED)
-			fprintf(out, "\tcall: 0x%" PRIx64,
-				ftrace_get_addr_curr(c, i));
+		if (f & FTRACE_FL_ENABLED) {
+			uint64_t t = ftrace_get_addr_curr(c, i);
+
+			fprintf(out, "\tcall: 0x%" PRIx64, t);
+			if (as && sim_sym_at(as, t))
+				fprintf(out, " (%s)", where(as, t, sym, sizeof(sym)));
+		}
 		if (r->ops_cur)
 			fprintf(out, "\tops: %s", ops_name_at(c, r->ops_cur));
 		if (r->direct)

@@ -80,17 +80,19 @@ int core_queue_free(struct ftrace_core *c, uint64_t addr, uint64_t len,
 		    const char *what);
 int core_finish_frees(struct ftrace_core *c, struct plan *p);
 int core_oom(struct ftv_err *err);
+void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int ops_traces(const struct ftrace_ops *op, uint64_t ip);
 
 /* ftrace_ops.c */
 int ops_write_tables(struct ftrace_core *c, struct ftrace_ops *ops,
 		     struct plan *p, struct ftv_err *err);
-int ops_write_struct(struct ftrace_core *c, struct ftrace_ops *ops,
-		     uint64_t next, struct plan *p);
+int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p);
 int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 	     struct ftv_err *err);
 int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p);
 int ops_queue_release(struct ftrace_core *c, struct ftrace_ops *ops);
 int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what);
+int emu_publish_barrier(struct ftrace_core *c, struct plan *p);
 
 #endif

@@ -16,6 +16,14 @@ int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what)
 	return plan_write_data64(p, addr, 0, val, 0, -1, what);
 }
 
+/* rcu_assign_pointer(): a store-release, modelled as DMB then store. */
+int emu_publish_barrier(struct ftrace_core *c, struct plan *p)
+{
+	if (c->cfg.mutants & FTRACE_MUT_NO_PUBLISH_BARRIER)
+		return 0;
+	return plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer");
+}
+
 uint64_t ftrace_alloc_from_region(void *region, uint64_t size, uint64_t align,
 				  struct ftv_err *err)
 {
@@ -46,10 +54,13 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 		free(o);
 		return NULL;
 	}
+	core_name(c, o->addr, FTV_OPS_SIZE, "ops:%s", o->name);
 	o->core = c;
 	o->id = c->next_id++;
 	o->func = d->func;
-	o->flags = d->flags | FTRACE_OPS_FL_DYNAMIC;
+	o->flags = d->flags & ~FTRACE_OPS_FL_DYNAMIC;
+	if (!d->static_ops)
+		o->flags |= FTRACE_OPS_FL_DYNAMIC;
 	o->private_data = d->private_data;
 	o->trampoline = d->trampoline;
 	o->trampoline_size = d->trampoline_size;
@@ -63,7 +74,7 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
  * caller publishes the pointer afterwards. */
 static int write_table(struct ftrace_core *c, const struct ipset *s,
 		       struct emu_table *t, struct plan *p, const char *what,
-		       struct ftv_err *err)
+		       const char *owner, struct ftv_err *err)
 {
 	uint64_t base;
 
@@ -76,6 +87,8 @@ static int write_table(struct ftrace_core *c, const struct ipset *s,
 		return err && err->msg[0] ? -1
 			: ftv_errf(err, "ftrace: no emulated memory for a %zu-entry table",
 				   s->n);
+	core_name(c, base, (s->n + 1) * 8, "ops:%s:%s", owner,
+		  strstr(what, "notrace") ? "notrace" : "filter");
 	if (emu_w64(p, base, s->n, what))
 		return core_oom(err);
 	for (size_t i = 0; i < s->n; i++)
@@ -103,9 +116,9 @@ int ops_write_tables(struct ftrace_core *c, struct ftrace_ops *ops,
 	if (!ops->tables_owned)
 		return 0;
 	if (write_table(c, &ops->filter, &ops->filter_tbl, p,
-			"ops filter table", err) ||
+			"ops filter table", ops->name, err) ||
 	    write_table(c, &ops->notrace, &ops->notrace_tbl, p,
-			"ops notrace table", err))
+			"ops notrace table", ops->name, err))
 		return -1;
 	return 0;
 }
@@ -118,12 +131,10 @@ static uint64_t emu_flags(const struct ftrace_ops *ops)
 			     FTV_OPS_FL_GRAPH);
 }
 
-int ops_write_struct(struct ftrace_core *c, struct ftrace_ops *ops,
-		     uint64_t next, struct plan *p)
+int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p)
 {
 	uint64_t a = ops->addr;
 
-	(void)c;
 	return emu_w64(p, a + FTV_OPS_FUNC, ops->func, "ops->func") ||
 	       emu_w64(p, a + FTV_OPS_DIRECT_CALL, ops->direct_call,
 		       "ops->direct_call") ||
@@ -154,8 +165,7 @@ int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 
 	if (ops_write_tables(c, ops, p, err))
 		return -1;
-	if (ops_write_struct(c, ops, next, p) ||
-	    plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
+	if (ops_write_struct(ops, next, p) || emu_publish_barrier(c, p) ||
 	    emu_w64(p, c->list_head, ops->addr, "ftrace_ops_list = ops"))
 		return core_oom(err);
 	ops->next = c->list;
@@ -180,6 +190,8 @@ int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p)
 	*pp = ops->next;
 	ops->next = NULL;
 	ops->registered = 0;
+	if (emu_publish_barrier(c, p))
+		return -1;
 	if (prev)
 		return emu_w64(p, prev->addr + FTV_OPS_NEXT, next,
 			       "prev->next = ops->next");
@@ -251,13 +263,16 @@ int ftrace_unregister_ops(struct ftrace_core *c, struct ftrace_ops *ops,
 				ops->name);
 	if (ops_unlink(c, ops, p))
 		return core_oom(err);
+	if ((c->cfg.mutants & FTRACE_MUT_FREE_BEFORE_UNPATCH) &&
+	    (ops_queue_release(c, ops) || core_finish_frees(c, p)))
+		return core_oom(err);
 	c->removed_ops = ops;
 	ret = core_update(c, GRAPH_KEEP, p, err);
 	c->removed_ops = NULL;
 	if (ret)
 		return -1;
 	/* After ftrace_bug a site may still reference the ops: keep it. */
-	if (c->bug)
+	if (c->bug || (c->cfg.mutants & FTRACE_MUT_FREE_BEFORE_UNPATCH))
 		return 0;
 	if (ops_queue_release(c, ops) || core_finish_frees(c, p))
 		return core_oom(err);
@@ -324,7 +339,8 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 	struct emu_table *tbl = notrace ? &ops->notrace_tbl : &ops->filter_tbl;
 	struct ipset next = { 0 };
 	struct emu_table nt;
-	int ret = -1;
+	struct plan tp = { 0 };
+	int ret = -1, early;
 
 	if (ops_usable(c, ops, err))
 		return -1;
@@ -343,14 +359,18 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 		*set = next;
 		return 0;
 	}
-	if (write_table(c, &next, &nt, p,
-			notrace ? "new notrace table" : "new filter table", err))
+	plan_init(&tp);
+	if (write_table(c, &next, &nt, &tp,
+			notrace ? "new notrace table" : "new filter table",
+			ops->name, err))
 		goto out;
-	if (plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer") ||
+	early = !!(c->cfg.mutants & FTRACE_MUT_PUBLISH_TABLE_EARLY);
+	if ((!early && plan_append(p, &tp)) || emu_publish_barrier(c, p) ||
 	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NOTRACE : FTV_OPS_FILTER),
 		    nt.ptr, notrace ? "ops->notrace" : "ops->filter") ||
 	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NNOTRACE : FTV_OPS_NFILTER),
 		    nt.n, notrace ? "ops->nnotrace" : "ops->nfilter") ||
+	    (early && plan_append(p, &tp)) ||
 	    queue_table_free(c, tbl, notrace ? "free old notrace table"
 					     : "free old filter table"))
 		goto oom;
@@ -367,6 +387,7 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 oom:
 	core_oom(err);
 out:
+	plan_free(&tp);
 	ipset_release(&next);
 	return ret;
 }
@@ -462,10 +483,21 @@ uint64_t ftrace_ops_direct_call(const struct ftrace_ops *ops)
 	return ops->direct_call;
 }
 
-int ftrace_ops_traces(const struct ftrace_core *c, const struct ftrace_ops *ops,
-		      size_t rec)
+int ftrace_ops_id(const struct ftrace_ops *ops)
 {
-	const struct ftrace_rec *r = ftrace_core_rec(c, rec);
+	return ops->id;
+}
 
-	return r && ops_traces(ops, r->site.ip);
+int ftrace_ops_traces_ip(const struct ftrace_ops *ops, uint64_t ip)
+{
+	return ops_traces(ops, ip);
+}
+
+struct ftrace_ops *ftrace_core_ops_at(const struct ftrace_core *c,
+				      uint64_t addr)
+{
+	for (struct ftrace_ops *o = c->all; o; o = o->all_next)
+		if (o->addr == addr)
+			return o;
+	return NULL;
 }

@@ -123,18 +123,6 @@ int sim_elf_load(struct sim_elf *e, const char *path, struct ftv_err *err)
 		return ftv_errf(err, "%s: read error", path);
 	}
 	fclose(f);
-	if (n >= sizeof(xz_magic) && !memcmp(data, xz_magic, sizeof(xz_magic))) {
-		uint8_t *raw;
-		size_t rawlen;
-
-		if (sim_xz_decompress(path, data, n, &raw, &rawlen, err)) {
-			free(data);
-			return -1;
-		}
-		free(data);
-		data = raw;
-		n = rawlen;
-	}
 	return sim_elf_parse(e, path, data, n, err);
 }
 
@@ -384,6 +372,18 @@ int sim_elf_parse(struct sim_elf *e, const char *path, uint8_t *data,
 		  size_t size, struct ftv_err *err)
 {
 	memset(e, 0, sizeof(*e));
+	if (size >= sizeof(xz_magic) && !memcmp(data, xz_magic, sizeof(xz_magic))) {
+		uint8_t *raw;
+		size_t rawlen;
+
+		if (sim_xz_decompress(path, data, size, &raw, &rawlen, err)) {
+			free(data);
+			return -1;
+		}
+		free(data);
+		data = raw;
+		size = rawlen;
+	}
 	e->path = strdup(path);
 	e->data = data;
 	e->size = size;

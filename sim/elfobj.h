@@ -33,8 +33,8 @@ struct sim_elf {
 /* Reads path (decompressing when it starts with the xz magic) and parses
  * it. On failure e is left empty (safe to sim_elf_free). */
 int sim_elf_load(struct sim_elf *e, const char *path, struct ftv_err *err);
-/* Parses an in-memory file image; takes ownership of data on success and
- * on failure. */
+/* Parses an in-memory file image (xz-compressed or not); takes ownership
+ * of data on success and on failure. */
 int sim_elf_parse(struct sim_elf *e, const char *path, uint8_t *data,
 		  size_t size, struct ftv_err *err);
 void sim_elf_free(struct sim_elf *e);

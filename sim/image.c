@@ -82,15 +82,18 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 			       SIM_KRODATA_SIZE, SIM_R, SIM_REGION_RODATA, NULL);
 	img->kdata = sim_map(as, "kernel.data", SIM_KDATA_BASE, SIM_KDATA_SIZE,
 			     SIM_R | SIM_W, SIM_REGION_DATA, NULL);
-	img->mtext = sim_map(as, "module.text", mbase, SIM_MTEXT_SIZE,
-			     SIM_R | SIM_X, SIM_REGION_MODULE, NULL);
-	img->mrodata = sim_map(as, "module.rodata", mbase + SIM_MTEXT_SIZE,
-			       SIM_MRODATA_SIZE, SIM_R, SIM_REGION_MODULE, NULL);
-	img->mdata = sim_map(as, "module.data",
-			     mbase + SIM_MTEXT_SIZE + SIM_MRODATA_SIZE,
+	img->kbss = sim_map(as, "kernel.bss", SIM_KBSS_BASE, SIM_KBSS_SIZE,
+			    SIM_R | SIM_W, SIM_REGION_BSS, NULL);
+	img->mrodata = sim_map(as, "module.rodata", mbase, SIM_MRODATA_SIZE,
+			       SIM_R, SIM_REGION_MODULE, NULL);
+	img->mdata = sim_map(as, "module.data", mbase + SIM_MRODATA_SIZE,
 			     SIM_MDATA_SIZE, SIM_R | SIM_W, SIM_REGION_MODULE,
 			     NULL);
+	img->mtext = sim_map(as, "module.text", mbase + SIM_MTEXT_OFFSET,
+			     SIM_MTEXT_SIZE, SIM_R | SIM_X, SIM_REGION_MODULE,
+			     NULL);
 	if (!img->ktext || !img->stubs || !img->krodata || !img->kdata ||
+	    !img->kbss ||
 	    !img->mtext || !img->mrodata || !img->mdata) {
 		free(img);
 		return NULL;
@@ -127,6 +130,7 @@ void sim_image_free(struct sim_image *img)
 		free(img->stubnames[i]);
 	free(img->stubnames);
 	free(img->ven);
+	free(img->venhash);
 	free(img->sites);
 	for (size_t i = 0; i < img->ndiags; i++)
 		free(img->diags[i].text);
@@ -139,7 +143,8 @@ struct sim_aspace *sim_image_aspace(struct sim_image *img)
 	return img->as;
 }
 
-/* "foo" for ".../foo.ko.xz" and ".../foo.ko"; "a.o" for ".../a.o". */
+/* Modules: "foo" for ".../foo.ko.xz", ".../foo.ko" or ".../foo.o";
+ * kernel objects: "a.o" for ".../a.o". */
 static char *object_name(const char *path, int as_module)
 {
 	const char *b = strrchr(path, '/');
@@ -153,6 +158,8 @@ static char *object_name(const char *path, int as_module)
 		n[l -= 3] = 0;
 	if (l > 3 && !strcmp(n + l - 3, ".ko"))
 		n[l - 3] = 0;
+	else if (l > 2 && !strcmp(n + l - 2, ".o"))
+		n[l - 2] = 0;
 	return n;
 }
 
@@ -221,6 +228,10 @@ static struct sim_region *region_for(struct sim_image *img,
 
 	if (s->sh_flags & SHF_EXECINSTR)
 		return m ? img->mtext : img->ktext;
+	/* Modules keep .bss with their data (the module loader's RW
+	 * layout); the kernel has its own .bss, as in vmlinux.lds. */
+	if ((s->sh_flags & SHF_WRITE) && s->sh_type == SHT_NOBITS && !m)
+		return img->kbss;
 	if (s->sh_flags & SHF_WRITE)
 		return m ? img->mdata : img->kdata;
 	return m ? img->mrodata : img->krodata;
@@ -331,17 +342,19 @@ static int local_value(struct img_obj *ob, size_t i, struct ftv_err *err)
 	return 0;
 }
 
-/* Whether module ob exports name (EXPORT_SYMBOL leaves __ksymtab_<name>). */
-static int module_exports(const struct img_obj *ob, const char *name)
+/* The names module ob exports: EXPORT_SYMBOL leaves a __ksymtab_<name>
+ * symbol (include/linux/export-internal.h). Keys point into the ELF
+ * string table. */
+static int module_exports(const struct img_obj *ob, struct sim_strmap *m)
 {
-	char buf[512];
+	for (size_t i = 1; i < ob->elf.nsyms; i++) {
+		const char *n = sim_elf_symname(&ob->elf, i);
 
-	if (snprintf(buf, sizeof(buf), "__ksymtab_%s", name) >= (int)sizeof(buf))
-		return 0;
-	for (size_t i = 1; i < ob->elf.nsyms; i++)
 		if (ob->elf.syms[i].st_shndx != SHN_UNDEF &&
-		    !strcmp(sim_elf_symname(&ob->elf, i), buf))
-			return 1;
+		    !strncmp(n, "__ksymtab_", 10) && n[10] &&
+		    sim_strmap_put(m, n + 10, i))
+			return -1;
+	}
 	return 0;
 }
 
@@ -350,12 +363,13 @@ static int define_globals(struct sim_image *img, size_t oi,
 {
 	struct img_obj *ob = img->objs[oi];
 	const struct sim_elf *e = &ob->elf;
-	int has_ksymtab = 0;
+	struct sim_strmap exports = { 0 };
+	int rc = 0;
 
-	if (ob->info.is_module)
-		for (unsigned s = 1; s < e->nsec && !has_ksymtab; s++)
-			has_ksymtab = !strncmp(sim_elf_secname(e, s),
-					       "__ksymtab", 9);
+	if (ob->info.is_module && module_exports(ob, &exports)) {
+		sim_strmap_free(&exports);
+		return ftv_errf(err, "out of memory");
+	}
 	for (size_t i = 1; i < e->nsyms; i++) {
 		const Elf64_Sym *y = &e->syms[i];
 		const char *name = sim_elf_symname(e, i);
@@ -365,22 +379,26 @@ static int define_globals(struct sim_image *img, size_t oi,
 		if (!is_global(y) || y->st_shndx == SHN_UNDEF || !*name)
 			continue;
 		if (ob->info.is_module &&
-		    (!has_ksymtab || y->st_shndx == SHN_COMMON ||
-		     !module_exports(ob, name)))
+		    (y->st_shndx == SHN_COMMON ||
+		     !sim_strmap_get(&exports, name, &(size_t){ 0 })))
 			continue;
 		strength = y->st_shndx == SHN_COMMON ? 0 :
 			   ELF64_ST_BIND(y->st_info) == STB_WEAK ? 1 : 2;
 		g = global_get(img, name);
 		if (!g) {
 			g = global_new(img, name);
-			if (!g)
-				return ftv_errf(err, "out of memory");
+			if (!g) {
+				rc = ftv_errf(err, "out of memory");
+				break;
+			}
 			g->strength = -1;
 		}
-		if (strength == 2 && g->strength == 2)
-			return ftv_errf(err, "%s: multiple definition of '%s' (first in %s)",
-					e->path, name,
-					img->objs[g->obj]->elf.path);
+		if (strength == 2 && g->strength == 2) {
+			rc = ftv_errf(err, "%s: multiple definition of '%s' (first in %s)",
+				      e->path, name,
+				      img->objs[g->obj]->elf.path);
+			break;
+		}
 		if (strength == 0) {
 			/* COMMON: the largest size and alignment win
 			 * (ld's rule); a real definition beats it. */
@@ -399,13 +417,16 @@ static int define_globals(struct sim_image *img, size_t oi,
 			g->strength = strength;
 			g->value = ob->symval[i];
 			g->obj = oi;
-			if (ob->symbad[i])
-				return ftv_errf(err, "%s: global '%s' is defined in unloaded section %s",
-						e->path, name,
-						sim_elf_secname(e, y->st_shndx));
+			if (ob->symbad[i]) {
+				rc = ftv_errf(err, "%s: global '%s' is defined in unloaded section %s",
+					      e->path, name,
+					      sim_elf_secname(e, y->st_shndx));
+				break;
+			}
 		}
 	}
-	return 0;
+	sim_strmap_free(&exports);
+	return rc;
 }
 
 static int alloc_commons(struct sim_image *img, struct ftv_err *err)
@@ -416,7 +437,7 @@ static int alloc_commons(struct sim_image *img, struct ftv_err *err)
 
 		if (g->strength != 0 || g->allocated)
 			continue;
-		a = sim_region_alloc(img->kdata, g->csize ? g->csize : 1,
+		a = sim_region_alloc(img->kbss, g->csize ? g->csize : 1,
 				     g->calign ? g->calign : 1, err);
 		if (!a)
 			return ftv_err_prefix(err, "COMMON symbol '%s'", g->name);
@@ -557,16 +578,52 @@ static void add_aspace_syms(struct sim_image *img, struct img_obj *ob)
 /* A PLT veneer (adrp x16; add x16, x16, :lo12:; br x16) in region r that
  * branches to target; one per (region, target), as the kernel's
  * module_emit_plt_entry() shares entries with the same destination. */
+static size_t ven_slot(const struct sim_image *img, struct sim_region *r,
+		       uint64_t target)
+{
+	uint64_t h = (target ^ (uintptr_t)r) * 0x9e3779b97f4a7c15ull;
+	size_t i = (h >> 20) & (img->venhcap - 1);
+
+	while (img->venhash[i]) {
+		const struct img_veneer *v = &img->ven[img->venhash[i] - 1];
+
+		if (v->r == r && v->target == target)
+			break;
+		i = (i + 1) & (img->venhcap - 1);
+	}
+	return i;
+}
+
+static int ven_index(struct sim_image *img)
+{
+	size_t ncap = img->venhcap ? img->venhcap * 2 : 256;
+	size_t *nh = calloc(ncap, sizeof(*nh));
+
+	if (!nh)
+		return -1;
+	free(img->venhash);
+	img->venhash = nh;
+	img->venhcap = ncap;
+	for (size_t k = 0; k < img->nven; k++)
+		nh[ven_slot(img, img->ven[k].r, img->ven[k].target)] = k + 1;
+	return 0;
+}
+
 static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 		       uint64_t target, struct ftv_err *err)
 {
 	struct img_veneer *nv;
 	uint64_t a;
 	uint8_t *p;
+	size_t slot;
 
-	for (size_t i = 0; i < img->nven; i++)
-		if (img->ven[i].r == r && img->ven[i].target == target)
-			return img->ven[i].addr;
+	if ((img->nven + 1) * 2 > img->venhcap && ven_index(img)) {
+		ftv_errf(err, "out of memory");
+		return 0;
+	}
+	slot = ven_slot(img, r, target);
+	if (img->venhash[slot])
+		return img->ven[img->venhash[slot] - 1].addr;
 	a = sim_region_alloc(r, 12, 4, err);
 	if (!a)
 		return 0;
@@ -600,8 +657,22 @@ static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 	img->ven[img->nven].target = target;
 	img->ven[img->nven].addr = a;
 	img->nven++;
+	img->venhash[slot] = img->nven;
 	sim_sym_add(img->as, "__plt_veneer", a, 12, SIM_SYM_OTHER, NULL);
 	return a;
+}
+
+uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
+			  uint64_t target, struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_at(img->as, from);
+
+	if (!r || !(r->perms & SIM_X)) {
+		ftv_errf(err, "veneer: 0x%llx is not in a text region",
+			 (unsigned long long)from);
+		return 0;
+	}
+	return veneer(img, r, target, err);
 }
 
 static const char *sym_label(const struct sim_elf *e, size_t sym)
@@ -729,7 +800,7 @@ static int relocate(struct sim_image *img, struct img_obj *ob,
 	}
 	if (ob->info.nrelsecs_skipped)
 		img_diag(img, SIM_DIAG_SKIPPED_RELOCS,
-			 "%s: skipped %zu relocations in %zu sections of unloaded sections (%s%s)",
+			 "%s: skipped %zu relocations in %zu relocation sections for unloaded (non-ALLOC) sections (%s%s)",
 			 e->path, ob->info.nrelocs_skipped,
 			 ob->info.nrelsecs_skipped, skipped,
 			 ob->info.nrelsecs_skipped > 4 ? " ..." : "");
@@ -833,6 +904,21 @@ const char *sim_image_stub_name(const struct sim_image *img, uint64_t addr)
 		return NULL;
 	k = (addr - SIM_STUBS_BASE) / SIM_STUB_SIZE;
 	return k < img->nstubs ? img->stubnames[k] : NULL;
+}
+
+int sim_image_undefined_call(struct sim_image *img, uint64_t pc, uint64_t lr,
+			     char *buf, size_t n)
+{
+	const char *name = sim_image_stub_name(img, pc);
+	char from[160];
+
+	if (!name)
+		return 0;
+	/* BL writes the address of the next instruction to X30 (Arm ARM
+	 * C6.2.35), so the call site is lr - 4. */
+	sim_symbolize(img->as, lr - 4, from, sizeof(from), 1);
+	snprintf(buf, n, "called undefined symbol %s from %s", name, from);
+	return 1;
 }
 
 size_t sim_image_nstubs(const struct sim_image *img)

@@ -12,17 +12,23 @@
  * ones already linked (the kernel text region keeps accepting code, e.g.
  * the assembled trampolines) and resolve against every global already
  * linked; sites and diagnostics accumulate. Symbols that earlier links bound
- * to trap stubs stay bound to the stubs.
+ * to trap stubs stay bound to the stubs, and references an earlier link
+ * bound to a weak definition stay bound to it: add objects (trampolines
+ * defining _mcount, say) before or together with those that call them.
  *
  * Layout (sim_image_new maps these regions in the aspace; the executor maps
  * every region of the aspace into Unicorn):
- *   kernel.text   SIM_KERNEL_TEXT_BASE, 64 MiB, R+X  (kernel objects' code)
- *   stubs         kernel.text + 64 MiB, 1 MiB, R+X   (undefined-symbol traps)
- *   kernel.rodata kernel.text + 66 MiB, 32 MiB, R
- *   kernel.data   kernel.text + 98 MiB, 32 MiB, R+W  (.data and .bss, COMMON)
- *   module.text   SIM_MODULE_BASE (or SIM_MODULE_FAR_BASE), 64 MiB, R+X
- *   module.rodata module.text + 64 MiB, 32 MiB, R
- *   module.data   module.text + 96 MiB, 32 MiB, R+W
+ *   module.rodata SIM_MODULE_BASE (or SIM_MODULE_FAR_BASE), 32 MiB, R
+ *   module.data   module.rodata + 32 MiB, 32 MiB, R+W (.data, .bss)
+ *   module.text   module.rodata + 64 MiB, 32 MiB, R+X, ending 32 MiB below
+ *                 the kernel text so near modules reach it and the stubs
+ *                 with a BL (+/-128 MiB), as arm64 places modules
+ *   kernel.text   SIM_KERNEL_TEXT_BASE, 32 MiB, R+X  (kernel objects' code)
+ *   stubs         kernel.text + 32 MiB, 1 MiB, R+X   (undefined-symbol traps)
+ *   kernel.rodata kernel.text + 34 MiB, 32 MiB, R
+ *   kernel.data   kernel.text + 66 MiB, 32 MiB, R+W  (writable PROGBITS)
+ *   kernel.bss    kernel.text + 98 MiB, 32 MiB, R+W  (writable NOBITS, COMMON)
+ * PLT veneers go in the text region of the branch that needs one.
  * Sections are placed in file order, object after object, each at the next
  * address satisfying its own sh_addralign and nothing more, like ld does
  * for input sections of one output section. Whether a function keeps the
@@ -53,17 +59,20 @@ struct sim_load_opts {
 	int far_modules;
 };
 
-#define SIM_KTEXT_SIZE   (64ull << 20)
+#define SIM_KTEXT_SIZE   (32ull << 20)
 #define SIM_STUBS_BASE   (SIM_KERNEL_TEXT_BASE + SIM_KTEXT_SIZE)
 #define SIM_STUBS_SIZE   (1ull << 20)
 #define SIM_STUB_SIZE    16 /* BRK #n; 3 x NOP: one stub per name */
-#define SIM_KRODATA_BASE (SIM_KERNEL_TEXT_BASE + (66ull << 20))
-#define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (98ull << 20))
+#define SIM_KRODATA_BASE (SIM_KERNEL_TEXT_BASE + (34ull << 20))
+#define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (66ull << 20))
 #define SIM_KRODATA_SIZE (32ull << 20)
 #define SIM_KDATA_SIZE   (32ull << 20)
-#define SIM_MTEXT_SIZE   (64ull << 20)
+#define SIM_KBSS_BASE    (SIM_KERNEL_TEXT_BASE + (98ull << 20))
+#define SIM_KBSS_SIZE    (32ull << 20)
 #define SIM_MRODATA_SIZE (32ull << 20)
 #define SIM_MDATA_SIZE   (32ull << 20)
+#define SIM_MTEXT_OFFSET (64ull << 20) /* from the module base */
+#define SIM_MTEXT_SIZE   (32ull << 20)
 
 /* Patch-site layouts, as GCC 12 emits them (aarch64-linux-gnu-objdump -dr
  * of the corpus; Linux arch/arm64/kernel/ftrace.c ftrace_call_adjust()):
@@ -101,6 +110,7 @@ struct sim_site {
 	 * aligned_by_chance: aligned, but its section's sh_addralign < 8, so
 	 * another link order could misalign it (seed 001's warnings). */
 	int aligned, aligned_by_chance;
+	/* Strings below stay valid while the image and its aspace live. */
 	const char *funcname; /* "?" when no function symbol starts at func */
 	const char *object;   /* path of the object as given */
 	const char *module;   /* module name for modules, NULL for kernel objects */
@@ -136,7 +146,8 @@ struct sim_loaded_section {
 
 struct sim_object_info {
 	const char *path;
-	const char *name;    /* module name ("foo" for foo.ko.xz) or file name */
+	const char *name;    /* module name ("foo" for foo.ko.xz or foo.o
+			      * loaded as a module), else the file name */
 	int is_module;
 	size_t nsections;    /* SHF_ALLOC sections, in placement order */
 	const struct sim_loaded_section *sections;
@@ -175,11 +186,24 @@ const struct sim_site *sim_image_site(const struct sim_image *img, size_t i);
 size_t sim_image_ndiags(const struct sim_image *img);
 const struct sim_diag *sim_image_diag(const struct sim_image *img, size_t i);
 
+/* A PLT veneer (ADRP X16; ADD X16; BR X16, as the kernel's module PLTs)
+ * placed in the text region holding `from` and branching to target, for
+ * a BL at `from` that cannot reach target (e.g. a far module's call site
+ * to ftrace_caller, the kernel's mod->arch.ftrace_trampolines). Veneers
+ * are shared per (region, target). Returns 0 with err set on failure. */
+uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
+			  uint64_t target, struct ftv_err *err);
+
 /* Address of a linked global (kernel or exported) or stub, or 0. */
 uint64_t sim_image_lookup(struct sim_image *img, const char *name);
 /* The undefined symbol whose trap stub contains addr, or NULL; lets the
  * executor report "called undefined symbol X from func+0x14". */
 const char *sim_image_stub_name(const struct sim_image *img, uint64_t addr);
+/* When pc is in a trap stub, writes "called undefined symbol X from
+ * func+0x14" (the BL before lr, symbolized) into buf and returns 1;
+ * else returns 0. For the executor when a CPU hits a stub's BRK. */
+int sim_image_undefined_call(struct sim_image *img, uint64_t pc, uint64_t lr,
+			     char *buf, size_t n);
 size_t sim_image_nstubs(const struct sim_image *img);
 /* The BRK immediate of the stub of undefined symbol number i is i+1. */
 const char *sim_image_stub_get(const struct sim_image *img, size_t i,

@@ -38,7 +38,7 @@ struct img_veneer {
 struct sim_image {
 	struct sim_aspace *as;
 	struct sim_load_opts o;
-	struct sim_region *ktext, *stubs, *krodata, *kdata;
+	struct sim_region *ktext, *stubs, *krodata, *kdata, *kbss;
 	struct sim_region *mtext, *mrodata, *mdata;
 
 	struct img_obj **objs;
@@ -54,6 +54,8 @@ struct sim_image {
 
 	struct img_veneer *ven;
 	size_t nven;
+	size_t *venhash;         /* open addressing over ven indices + 1 */
+	size_t venhcap;
 
 	struct sim_site *sites;
 	size_t nsites, capsites;

@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 /* Canonical form of a disassembly line: lower case, '#' dropped, every
- * number as 0x<hex> of its 64-bit two's complement value (32-bit when
- * mask32), single spaces between tokens. */
-void a64_norm(const char *s, bool mask32, char *out, size_t n);
+ * number as 0x<hex> of its 64-bit two's complement value, single spaces
+ * between tokens. */
+void a64_norm(const char *s, char *out, size_t n);
 
 /* Whether Capstone's text cs names the same instruction as ftv's text ftv
  * for the decoded in, allowing Capstone 4.0.2's known differences. */

@@ -59,6 +59,11 @@ START_TEST(ref_counts_follow_overlapping_filters)
 	ck_assert_uint_eq(rec(0)->refs, 1);
 	ck_assert_uint_eq(rec(1)->refs, 2);
 	ck_assert_uint_eq(rec(2)->refs, 1);
+	ck_assert(ftrace_ops_traces_ip(b, w.ip[2]));
+	ck_assert(!ftrace_ops_traces_ip(b, w.ip[0]));
+	ck_assert_ptr_eq(ftrace_core_ops_at(w.core, ftrace_ops_addr(b)), b);
+	ck_assert_ptr_null(ftrace_core_ops_at(w.core, ftrace_core_list_ops(w.core)));
+	ck_assert_int_ne(ftrace_ops_id(a), ftrace_ops_id(b));
 	ck_assert_uint_eq(rec(3)->refs, 0);
 	ck_assert(!(rec(1)->flags & (FTRACE_FL_CALL_OPS | FTRACE_FL_CALL_OPS_EN)));
 	w.fa.n = 0;
@@ -223,7 +228,7 @@ START_TEST(mutant_knob_drops_the_quiesce_before_free)
 	struct fake_world m;
 	struct ftrace_ops *a;
 
-	fw_init(&m, FW_CALL_OPS, 1);
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_DROP_QUIESCE);
 	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
 	OK(ftrace_set_filter(m.core, a, "f0", 1, &m.plan, &err));
 	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
@@ -522,6 +527,10 @@ START_TEST(plan_format_names_steps_sites_and_records)
 	ck_assert_ptr_nonnull(strstr(buf, "[rec 2] fake: call"));
 	ck_assert_ptr_nonnull(strstr(buf, "quiesce"));
 	ck_assert_ptr_nonnull(strstr(buf, "free ops\n"));
+	/* The core's objects are named in the address space. */
+	ck_assert_ptr_nonnull(strstr(buf, "ops:a+0x0/0x60"));
+	ck_assert_ptr_nonnull(strstr(buf, "ops:a:filter+0x0/0x10"));
+	ck_assert_ptr_nonnull(strstr(buf, "ftrace_ops_list+0x0/0x8"));
 	ck_assert_ptr_nonnull(strstr(buf, "f2 (0)"));
 	ck_assert_ptr_nonnull(strstr(buf, "ops: ftrace_nop_ops"));
 	free(buf);
@@ -558,6 +567,125 @@ START_TEST(module_sites_wait_for_module_enable)
 }
 END_TEST
 
+START_TEST(static_ops_can_come_back_and_is_never_freed)
+{
+	struct ftv_err e = { { 0 } };
+	struct ftrace_ops *g = ftrace_ops_new(
+		w.core, &(struct ftrace_ops_desc){ .name = "global",
+						   .func = FK_TRACER1,
+						   .static_ops = 1 }, &e);
+	size_t mark;
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert(!(ftrace_ops_flags(g) & FTRACE_OPS_FL_DYNAMIC));
+	OK(ftrace_register_ops(w.core, g, &w.plan, &err));
+	mark = w.plan.n;
+	OK(ftrace_unregister_ops(w.core, g, &w.plan, &err));
+	/* No table, nothing to free, no quiescent point. */
+	ck_assert_int_lt(fw_step(&w, mark, PLAN_QUIESCE), 0);
+	ck_assert_int_lt(fw_step(&w, mark, PLAN_FREE), 0);
+	w.fa.n = 0;
+	OK(ftrace_register_ops(w.core, g, &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, FAKE_NFUNC);
+	/* With a filter table, the table (only) is freed after a quiesce. */
+	OK(ftrace_set_filter(w.core, g, "f1", 1, &w.plan, &err));
+	mark = w.plan.n;
+	OK(ftrace_unregister_ops(w.core, g, &w.plan, &err));
+	ck_assert_int_ge(fw_step(&w, mark, PLAN_QUIESCE), 0);
+	for (size_t i = mark; i < w.plan.n; i++)
+		if (w.plan.steps[i].op == PLAN_FREE)
+			ck_assert_uint_ne(w.plan.steps[i].addr, ftrace_ops_addr(g));
+}
+END_TEST
+
+START_TEST(a_failure_found_while_applying_kills_the_model)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+
+	OK(ftrace_set_filter(w.core, a, "f3", 1, &w.plan, &err));
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ftrace_core_mark_failed(w.core, fw_rec(&w, 3),
+				"expected 0xd503201f, found 0x14000000");
+	ck_assert(rec(3)->flags & FTRACE_FL_FAILED);
+	ck_assert_ptr_nonnull(strstr(ftrace_core_bug(w.core),
+				     "applying the plan failed at f3+0x4"));
+	ck_assert_ptr_nonnull(strstr(ftrace_core_bug(w.core), "found 0x14000000"));
+	ck_assert_int_eq(ftrace_unregister_ops(w.core, a, &w.plan, &err), -1);
+}
+END_TEST
+
+static long step_at(struct fake_world *x, size_t from, enum plan_op op,
+		    uint64_t addr)
+{
+	for (size_t i = from; i < x->plan.n; i++)
+		if (x->plan.steps[i].op == op && x->plan.steps[i].addr == addr)
+			return (long)i;
+	return -1;
+}
+
+START_TEST(mutant_without_publish_barrier_has_no_dmb)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_NO_PUBLISH_BARRIER);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	OK(ftrace_set_filter(m.core, a, "f1", 1, &m.plan, &err));
+	OK(ftrace_unregister_ops(m.core, a, &m.plan, &err));
+	ck_assert_int_lt(fw_step(&m, 0, PLAN_DMB), 0);
+	fw_fini(&m);
+	/* The faithful model has one before each publication. */
+	a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ck_assert_int_ge(fw_step(&w, 0, PLAN_DMB), 0);
+}
+END_TEST
+
+START_TEST(mutant_publishes_the_filter_before_its_contents)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+	size_t mark;
+	long ptr, cnt;
+	uint64_t tbl;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_PUBLISH_TABLE_EARLY);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	mark = m.plan.n;
+	OK(ftrace_set_filter(m.core, a, "f1", 1, &m.plan, &err));
+	ptr = step_at(&m, mark, PLAN_WRITE_DATA64,
+		      ftrace_ops_addr(a) + FTV_OPS_FILTER);
+	ck_assert_int_ge(ptr, 0);
+	tbl = m.plan.steps[ptr].new;
+	cnt = step_at(&m, mark, PLAN_WRITE_DATA64, tbl + FTV_TABLE_COUNT);
+	ck_assert_int_gt(cnt, ptr);
+	fw_fini(&m);
+}
+END_TEST
+
+START_TEST(mutant_frees_the_ops_while_sites_still_use_it)
+{
+	struct fake_world m;
+	struct ftrace_ops *a;
+	size_t mark;
+	long fr, nop;
+
+	fw_init(&m, FW_CALL_OPS, FTRACE_MUT_FREE_BEFORE_UNPATCH);
+	a = fw_ops(&m, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_set_filter(m.core, a, "f0", 1, &m.plan, &err));
+	OK(ftrace_register_ops(m.core, a, &m.plan, &err));
+	mark = m.plan.n;
+	OK(ftrace_unregister_ops(m.core, a, &m.plan, &err));
+	fr = step_at(&m, mark, PLAN_FREE, ftrace_ops_addr(a));
+	nop = step_at(&m, mark, PLAN_WRITE_INSN, m.ip[0]);
+	ck_assert_int_ge(fr, 0);
+	ck_assert_int_gt(nop, fr);
+	fw_fini(&m);
+}
+END_TEST
+
 static Suite *ftrace_core_suite(void)
 {
 	Suite *s = suite_create("ftrace_core");
@@ -571,6 +699,9 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, save_regs_ops_moves_site_to_regs_caller_and_back);
 	tcase_add_test(tc, unregister_ends_with_quiesce_then_free_of_the_ops);
 	tcase_add_test(tc, mutant_knob_drops_the_quiesce_before_free);
+	tcase_add_test(tc, mutant_without_publish_barrier_has_no_dmb);
+	tcase_add_test(tc, mutant_publishes_the_filter_before_its_contents);
+	tcase_add_test(tc, mutant_frees_the_ops_while_sites_still_use_it);
 	tcase_add_test(tc, failed_verb_marks_record_and_stops_the_update);
 	tcase_add_test(tc, direct_attach_modify_detach);
 	tcase_add_test(tc, direct_with_a_second_ops_goes_through_the_list);
@@ -580,6 +711,8 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, boot_writes_nop_ops_literal_at_every_site);
 	tcase_add_test(tc, plan_format_names_steps_sites_and_records);
 	tcase_add_test(tc, module_sites_wait_for_module_enable);
+	tcase_add_test(tc, static_ops_can_come_back_and_is_never_freed);
+	tcase_add_test(tc, a_failure_found_while_applying_kills_the_model);
 	suite_add_tcase(s, tc);
 	return s;
 }

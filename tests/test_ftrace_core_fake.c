@@ -99,15 +99,18 @@ static int f_graph(void *ctx, int enable, struct plan *p, struct ftv_err *e)
 static const char *const names[FAKE_NFUNC] = { "f0", "f1", "f2", "f3",
 					       "f4", "f5", "f6", "f7" };
 
-void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
+void fw_init(struct fake_world *w, int scheme, unsigned mutants)
 {
 	struct ftv_err err = { { 0 } };
 	struct ftrace_core_config cfg = {
 		.caller = FK_CALLER, .regs_caller = FK_REGS_CALLER,
 		.list_func = FK_LIST_FUNC, .nop_func = FK_NOP_FUNC,
 		.stub_func = FK_STUB, .direct_func = FK_DIRECT_FUNC,
+		.assist_func = FK_ASSIST,
 		.alloc = ftrace_alloc_from_region,
-		.drop_quiesce = drop_quiesce,
+		/* The quiesce mutant goes through its own field. */
+		.drop_quiesce = !!(mutants & FTRACE_MUT_DROP_QUIESCE),
+		.mutants = mutants & ~FTRACE_MUT_DROP_QUIESCE,
 	};
 
 	memset(w, 0, sizeof(*w));
@@ -133,6 +136,7 @@ void fw_init(struct fake_world *w, int scheme, int drop_quiesce)
 	cfg.arch = &w->arch;
 	cfg.arch_ctx = &w->fa;
 	cfg.alloc_ctx = w->data;
+	cfg.as = w->as;
 	plan_init(&w->plan);
 	w->core = ftrace_core_new(&cfg, &w->plan, &err);
 	ck_assert_msg(w->core != NULL, "%s", err.msg);

@@ -18,6 +18,7 @@
 #define FK_NOP_FUNC    0xffff800081000300ULL
 #define FK_STUB        0xffff800081000400ULL
 #define FK_DIRECT_FUNC 0xffff800081000500ULL
+#define FK_ASSIST      0xffff800081000600ULL
 #define FK_TRACER1     0xffff800081001000ULL
 #define FK_TRACER2     0xffff800081002000ULL
 #define FK_TRAMP       0xffff800081100000ULL
@@ -55,7 +56,8 @@ struct fake_world {
 
 enum { FW_CALL_OPS = 1, FW_GLOBAL = 2 /* 2014 scheme, stop_machine */ };
 
-void fw_init(struct fake_world *w, int scheme, int drop_quiesce);
+/* mutants: FTRACE_MUT_* (DROP_QUIESCE through cfg.drop_quiesce). */
+void fw_init(struct fake_world *w, int scheme, unsigned mutants);
 void fw_fini(struct fake_world *w);
 /* Applies the plan's data64 writes to the address space (tests read the
  * emulated structures back). */

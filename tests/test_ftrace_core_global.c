@@ -203,6 +203,26 @@ START_TEST(module_enable_patches_without_stop_machine)
 }
 END_TEST
 
+START_TEST(single_ops_needing_protection_goes_through_the_assist_func)
+{
+	struct ftrace_ops *r = fw_ops(&w, "rec", FK_TRACER1,
+				      FTRACE_OPS_FL_RECURSION, 0);
+	uint64_t f[4];
+
+	OK(ftrace_register_ops(w.core, r, &w.plan, &err));
+	ck_assert_int_eq(funcs(f, 4), 2);
+	ck_assert_uint_eq(f[1], FK_ASSIST);
+	/* function_trace_op names the ops the assist func calls. */
+	fw_apply_data(&w, 0);
+	{
+		uint64_t v;
+
+		sim_read64(w.as, ftrace_core_function_trace_op(w.core), &v);
+		ck_assert_uint_eq(v, ftrace_ops_addr(r));
+	}
+}
+END_TEST
+
 static Suite *ftrace_core_global_suite(void)
 {
 	Suite *s = suite_create("ftrace_core_global");
@@ -214,6 +234,7 @@ static Suite *ftrace_core_global_suite(void)
 	tcase_add_test(tc, update_runs_under_stop_machine);
 	tcase_add_test(tc, graph_caller_toggles_after_the_calls);
 	tcase_add_test(tc, graph_needs_an_arch_graph_call);
+	tcase_add_test(tc, single_ops_needing_protection_goes_through_the_assist_func);
 	tcase_add_test(tc, module_enable_patches_without_stop_machine);
 	tcase_add_test(tc, failed_ftrace_call_update_kills_ftrace_before_any_site);
 	suite_add_tcase(s, tc);

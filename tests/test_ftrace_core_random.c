@@ -32,6 +32,7 @@ struct site_state {
 
 struct rworld {
 	struct site_state st[NF];
+	uint64_t ftrace_call; /* global scheme: what ftrace_call calls */
 	uint64_t ip[NF];
 	int bad; /* a verb disagreed with the site state */
 	char why[200];
@@ -107,6 +108,16 @@ static int r_modify(void *ctx, const struct ftrace_site *s, uint64_t old,
 	return 0;
 }
 
+static int r_func(void *ctx, uint64_t func, struct plan *p, struct ftv_err *e)
+{
+	struct rworld *r = ctx;
+
+	(void)p;
+	(void)e;
+	r->ftrace_call = func;
+	return 0;
+}
+
 struct freed {
 	uint64_t addr, len;
 };
@@ -119,7 +130,7 @@ static int is_freed(const struct freed *f, int nf, uint64_t a)
 	return 0;
 }
 
-static void run_sequence(uint64_t seed, int steps)
+static void run_sequence(uint64_t seed, int steps, int global)
 {
 	static const char *const names[NF] = { "a0", "a1", "a2", "a3", "a4",
 					       "a5", "a6", "a7", "a8", "a9",
@@ -146,6 +157,12 @@ static void run_sequence(uint64_t seed, int steps)
 	struct ftv_rng rng;
 
 	ck_assert_ptr_nonnull(data);
+	if (global) {
+		/* The 2014 scheme: no literal, ftrace_call patched. */
+		arch.flags = FTRACE_ARCH_STOP_MACHINE;
+		arch.update_ftrace_func = r_func;
+		rw.ftrace_call = R_STUB;
+	}
 	ftv_rng_seed(&rng, seed);
 	plan_init(&p);
 	c = ftrace_core_new(&cfg, &p, &err);
@@ -155,7 +172,7 @@ static void run_sequence(uint64_t seed, int steps)
 					 .name = names[i] };
 
 		s.ip = s.func + 4;
-		s.literal = s.func - 8;
+		s.literal = global ? 0 : s.func - 8;
 		rw.ip[i] = s.ip;
 		ck_assert_int_eq(ftrace_core_add_site(c, &s, &p, &err), i);
 	}
@@ -242,12 +259,14 @@ static void run_sequence(uint64_t seed, int steps)
 			ck_assert_uint_eq(st->lit, r->ops_cur);
 			ck_assert(!is_freed(fr, nfr, st->lit));
 			if (!st->calling) {
-				ck_assert_uint_eq(st->lit, ftrace_core_nop_ops(c));
+				ck_assert_uint_eq(st->lit, global ? 0 : ftrace_core_nop_ops(c));
 				continue;
 			}
 			ck_assert_uint_eq(st->target, ftrace_get_addr_curr(c, i));
 			ck_assert_uint_eq(st->target, ftrace_get_addr_new(c, i));
-			if (r->refs > 1)
+			if (global)
+				ck_assert_uint_eq(st->lit, 0);
+			else if (r->refs > 1)
 				ck_assert_uint_eq(st->lit, ftrace_core_list_ops(c));
 			else if (!(ftrace_ops_flags(u) & FTRACE_OPS_FL_RECURSION))
 				ck_assert_uint_eq(st->lit, ftrace_ops_addr(u));
@@ -273,6 +292,24 @@ static void run_sequence(uint64_t seed, int steps)
 				sim_read64(as, a + FTV_OPS_NEXT, &a);
 			}
 			ck_assert_int_eq(n, reg);
+			/* ftrace_call: stub, the only ops' func, or the
+			 * list function. */
+			if (global) {
+				int only = -1;
+
+				for (int i = 0; i < NOPS; i++)
+					if (ops[i] && ftrace_ops_registered(ops[i]))
+						only = i;
+				ck_assert_uint_eq(rw.ftrace_call, ftrace_core_trace_func(c));
+				if (!reg)
+					ck_assert_uint_eq(rw.ftrace_call, R_STUB);
+				else if (reg > 1 || (ftrace_ops_flags(ops[only]) & FTRACE_OPS_FL_RECURSION))
+					ck_assert_uint_eq(rw.ftrace_call, R_LIST);
+				else if (is_direct[only])
+					ck_assert_uint_eq(rw.ftrace_call, R_DIRECT);
+				else
+					ck_assert_uint_eq(rw.ftrace_call, R_STUB + 0x1000 * (only + 1));
+			}
 		}
 	}
 	ftrace_core_free(c);
@@ -283,7 +320,14 @@ static void run_sequence(uint64_t seed, int steps)
 START_TEST(random_updates_keep_sites_consistent_with_accounting)
 {
 	for (uint64_t seed = 1; seed <= 40; seed++)
-		run_sequence(seed, 60);
+		run_sequence(seed, 60, 0);
+}
+END_TEST
+
+START_TEST(random_updates_keep_ftrace_call_in_step_in_the_2014_scheme)
+{
+	for (uint64_t seed = 100; seed <= 130; seed++)
+		run_sequence(seed, 60, 1);
 }
 END_TEST
 
@@ -293,6 +337,7 @@ static Suite *ftrace_core_random_suite(void)
 	TCase *tc = tcase_create("random");
 
 	tcase_add_test(tc, random_updates_keep_sites_consistent_with_accounting);
+	tcase_add_test(tc, random_updates_keep_ftrace_call_in_step_in_the_2014_scheme);
 	suite_add_tcase(s, tc);
 	return s;
 }

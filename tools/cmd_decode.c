@@ -3,11 +3,12 @@
  *   0x94000400  bl 0x2000                       bl -> 0x2000   cmodx-safe
  *
  * the word, its disassembly (ftv's own text, else Capstone's), ftv's
- * classification (table name, target of pc-relative forms; "unknown" when
+ * classification (table key, target of pc-relative forms; "unknown" when
  * ftv's table does not know the word) and whether the word may be patched
  * while another CPU executes it (Arm ARM B2.2.5). Successive words sit at
- * successive addresses from --pc. */
+ * successive addresses from --pc. Words are hex, with or without 0x. */
 #include "encoders/a64.h"
+#include "encoders/riscv.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
@@ -16,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static void decode_a64(uint32_t word, uint64_t pc)
+static unsigned decode_a64(uint32_t word, uint64_t pc)
 {
 	char text[A64_TEXT_MAX], cls[64];
 	struct a64_insn in;
@@ -25,27 +26,61 @@ static void decode_a64(uint32_t word, uint64_t pc)
 	if (a64_decode(word, pc, &in)) {
 		snprintf(cls, sizeof(cls), "unknown");
 	} else if (a64_descs[in.id].flags & (A64_BRANCH | A64_PCREL)) {
-		snprintf(cls, sizeof(cls), "%s -> 0x%" PRIx64, a64_descs[in.id].name, in.target);
+		snprintf(cls, sizeof(cls), "%s -> 0x%" PRIx64, a64_descs[in.id].key, in.target);
 	} else {
-		snprintf(cls, sizeof(cls), "%s", a64_descs[in.id].name);
+		snprintf(cls, sizeof(cls), "%s", a64_descs[in.id].key);
 	}
-	printf("0x%08x  %-32s %-24s %s\n", word, text, cls,
+	printf("0x%08x  %-34s %-30s %s\n", word, text, cls,
 	       a64_cmodx_class(word) ? "cmodx-safe" : "cmodx-unsafe");
+	return 4;
 }
 
-/* The architectures `decode` knows: the one place to add a backend. */
+/* An instruction word in hex, with or without 0x (objdump prints them
+ * bare): "0x94000400" or "94000400". */
+static int parse_word(const char *s, uint32_t *word)
+{
+	char buf[16];
+	uint64_t v;
+
+	if (strncmp(s, "0x", 2) && strncmp(s, "0X", 2)) {
+		if (strlen(s) > 8)
+			return -1;
+		snprintf(buf, sizeof(buf), "0x%s", s);
+		s = buf;
+	}
+	if (ftv_parse_u64(s, &v) || v > 0xffffffffULL)
+		return -1;
+	*word = (uint32_t)v;
+	return 0;
+}
+
+/* RISC-V: ftv's own decoder (Capstone 4 has no RISC-V); a 16-bit
+ * compressed word advances the pc by 2. */
+static unsigned decode_rv(uint32_t word, uint64_t pc)
+{
+	char line[192];
+	int nbytes = 4;
+
+	rv_report_line(word, pc, line, sizeof(line), &nbytes);
+	puts(line);
+	return nbytes == 2 ? 2 : 4;
+}
+
+/* The architectures `decode` knows: the one place to add a backend. Each
+ * prints one line and returns the size of the instruction decoded. */
 static const struct {
 	const char *name;
-	void (*decode)(uint32_t word, uint64_t pc);
+	unsigned (*decode)(uint32_t word, uint64_t pc);
 } arches[] = {
 	{ "arm64", decode_a64 },
-	{ "riscv64", NULL }, /* wired in by the RISC-V encoders */
+	{ "riscv64", decode_rv },
 };
 
 static int cmd_decode(int argc, char **argv)
 {
 	const char *arch = "arm64";
-	uint64_t pc = 0, v;
+	uint64_t pc = 0;
+	uint32_t word;
 	int i, first = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -67,7 +102,7 @@ static int cmd_decode(int argc, char **argv)
 		return ftv_usage("decode");
 	/* validate every word before printing any */
 	for (i = first; i < argc; i++)
-		if (ftv_parse_u64(argv[i], &v) || v > 0xffffffffULL) {
+		if (parse_word(argv[i], &word)) {
 			fprintf(stderr, "ftv decode: '%s' is not a 32-bit instruction word\n",
 				argv[i]);
 			return FTV_EXIT_USAGE;
@@ -79,9 +114,9 @@ static int cmd_decode(int argc, char **argv)
 			fprintf(stderr, "ftv decode: --arch %s is not built in\n", arch);
 			return FTV_EXIT_USAGE;
 		}
-		for (i = first; i < argc; i++, pc += 4) {
-			ftv_parse_u64(argv[i], &v);
-			arches[a].decode((uint32_t)v, pc);
+		for (i = first; i < argc; i++) {
+			parse_word(argv[i], &word);
+			pc += arches[a].decode(word, pc);
 		}
 		return FTV_EXIT_OK;
 	}
@@ -89,4 +124,4 @@ static int cmd_decode(int argc, char **argv)
 	return FTV_EXIT_USAGE;
 }
 FTV_COMMAND(decode, "decode instruction words: text, class, cmodx safety",
-	    "[--arch arm64|riscv64] [--pc ADDR] WORD...", cmd_decode)
+	    "[--arch arm64|riscv64] [--pc ADDR] WORD... (hex, 0x optional)", cmd_decode)

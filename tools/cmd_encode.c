@@ -1,6 +1,7 @@
 /* ftv encode [--arch arm64|riscv64] [--pc ADDR] 'INSN': one instruction in
  * GNU as syntax to its 32-bit word, printed as 0x%08x. */
 #include "encoders/a64.h"
+#include "encoders/riscv.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
@@ -14,7 +15,7 @@ static const struct {
 	int (*assemble)(const char *text, uint64_t pc, uint32_t *word, struct ftv_err *err);
 } arches[] = {
 	{ "arm64", a64_assemble },
-	{ "riscv64", NULL }, /* wired in by the RISC-V encoders */
+	{ "riscv64", rv_assemble_word },
 };
 
 static int cmd_encode(int argc, char **argv)

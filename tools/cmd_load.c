@@ -6,6 +6,7 @@
 #include "util/err.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int is_module_path(const char *p)
@@ -205,14 +206,20 @@ static void print_text(struct sim_image *img, int list_sites)
 static int cmd_load(int argc, char **argv)
 {
 	struct sim_load_opts o = { 0 };
-	int json = 0, list_sites = 0, nfiles = 0, rc = FTV_EXIT_OK;
+	int json = 0, list_sites = 0, rc = FTV_EXIT_OK, nfiles = 0, opts = 1;
 	struct sim_aspace *as;
 	struct sim_image *img;
 	struct ftv_err err = { "" };
-	int i;
+	/* per file: 0 not a file, 1 by its name, 2 --module */
+	unsigned char *kind = calloc(argc, 1);
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--json"))
+	if (!kind)
+		return FTV_EXIT_USAGE;
+	for (int i = 1; i < argc; i++) {
+		if (!opts || argv[i][0] != '-' || !argv[i][1]) {
+			kind[i] = 1;
+			nfiles++;
+		} else if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (!strcmp(argv[i], "--stub-undefined"))
 			o.stub_undefined = 1;
@@ -220,26 +227,35 @@ static int cmd_load(int argc, char **argv)
 			o.far_modules = 1;
 		else if (!strcmp(argv[i], "--sites"))
 			list_sites = 1;
-		else if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else
-			return ftv_usage("load");
+		else if (!strcmp(argv[i], "--module") && i + 1 < argc) {
+			kind[++i] = 2;
+			nfiles++;
+		} else if (!strcmp(argv[i], "--"))
+			opts = 0;
+		else
+			nfiles = -1000;
 	}
-	nfiles = argc - i;
-	if (nfiles < 1)
+	if (nfiles < 1) {
+		free(kind);
 		return ftv_usage("load");
+	}
 	as = sim_aspace_new();
 	img = as ? sim_image_new(as, &o) : NULL;
 	if (!img) {
 		fprintf(stderr, "ftv load: cannot set up the address space\n");
 		sim_aspace_free(as);
+		free(kind);
 		return FTV_EXIT_USAGE;
 	}
-	for (; i < argc && rc == FTV_EXIT_OK; i++)
-		if (sim_image_add_file(img, argv[i], is_module_path(argv[i]),
+	/* In command-line order; .ko/.ko.xz files are modules, --module
+	 * makes any object one. */
+	for (int i = 1; i < argc && rc == FTV_EXIT_OK; i++)
+		if (kind[i] &&
+		    sim_image_add_file(img, argv[i],
+				       kind[i] == 2 || is_module_path(argv[i]),
 				       &err))
 			rc = FTV_EXIT_USAGE;
+	free(kind);
 	if (rc == FTV_EXIT_OK && sim_image_link(img, &err))
 		rc = FTV_EXIT_USAGE;
 	if (rc != FTV_EXIT_OK)
@@ -253,5 +269,5 @@ static int cmd_load(int argc, char **argv)
 	return rc;
 }
 FTV_COMMAND(load, "link objects and modules, list sections and patch sites",
-	    "[--json] [--sites] [--stub-undefined] [--far-modules] FILE...",
+	    "[--json] [--sites] [--stub-undefined] [--far-modules] [--module OBJ]... FILE...",
 	    cmd_load)

@@ -84,6 +84,10 @@ def pcrel(v, fmt, lo, hi, align, n):
         v.ok(fmt(), off)
     v.bad(fmt(), lo - align)
     v.bad(fmt(), hi + align)
+    # and a few further out, up to 8 times the range
+    for _ in range(3):
+        far = v.rng.randrange(hi + align, 8 * hi) // align * align
+        v.bad(fmt(), far if v.rng.random() < 0.5 else -far)
     if align > 1:
         v.bad(fmt(), v.rng.randrange(lo // align, hi // align) * align + 2)
 
@@ -92,11 +96,11 @@ def gen_branches(v):
     for m in ("b", "bl"):
         pcrel(v, lambda: m + " {t}", -128 * MIB, 128 * MIB - 4, 4, 250)
     for c in CONDS:
-        pcrel(v, lambda: "b.%s {t}" % c, -MIB, MIB - 4, 4, 30)
+        pcrel(v, lambda: "b.%s {t}" % c, -MIB, MIB - 4, 4, 50)
     for m in ("cbz", "cbnz"):
         for is64 in (True, False):
             pcrel(v, lambda: "%s %s, {t}" % (m, v.r(is64, zr=True)),
-                  -MIB, MIB - 4, 4, 70)
+                  -MIB, MIB - 4, 4, 100)
     for m in ("tbz", "tbnz"):
         for bit in range(64):
             is64 = bit >= 32 or v.rng.random() < 0.3
@@ -110,10 +114,12 @@ def gen_branches(v):
         pcrel(v, lambda: "ldr %s, {t}" % v.r(is64, zr=True), -MIB, MIB - 4, 4, 100)
     pcrel(v, lambda: "adr %s, {t}" % v.xr(zr=True), -MIB, MIB - 1, 1, 150)
     # ADRP: offsets in pages; the target's low 12 bits are irrelevant
+    # ADRP: offsets in pages from the pc's page, and any byte in the target
+    # page: the offset is (pages, byte) until the pc is known
     for pages in v.spread(-MIB, MIB - 1, 1, 200):
-        v.ok("adrp %s, {t}" % v.xr(zr=True), pages * 4096 + v.rng.randrange(4096))
-    for pages in (-MIB - 1, MIB, MIB + 77, -MIB - 1000):
-        v.invalid_ld.append(("adrp %s, {t}" % v.xr(), pages * 4096))
+        v.ok("adrp %s, {t}" % v.xr(zr=True), (pages, v.rng.randrange(4096)))
+    for pages in (-MIB - 1, MIB, MIB + 77, -MIB - 1000, 3 * MIB, -5 * MIB):
+        v.invalid_ld.append(("adrp %s, {t}" % v.xr(), (pages, v.rng.randrange(4096))))
 
 
 def gen_system(v):
@@ -189,7 +195,7 @@ def gen_arith(v):
     for m in ("add", "sub"):
         for is64 in (True, False):
             for sh in (0, 12):
-                for imm in v.spread(0, 4095, 1, 40):
+                for imm in v.spread(0, 4095, 1, 60):
                     v.ok("%s %s, %s, #%d%s" % (m, v.r(is64, sp=True), v.r(is64, sp=True),
                                                imm, ", lsl #12" if sh else ""))
             v.ok("%s %s, %s, #%d" % (m, v.r(is64), v.r(is64), -v.rng.randrange(1, 4096)))
@@ -289,6 +295,8 @@ def main():
         out, lines = [], [".text", ".balign 4096"]
         for i, (tmpl, off) in enumerate(vecs):
             pc = (rng.randrange(1 << 21, 1 << 35) << 12) | ((4 * i) & 0xFFF)
+            if isinstance(off, tuple):  # ADRP (pages, byte in target page)
+                off = off[0] * 4096 + off[1] - (pc & 0xFFF)
             if off is None:
                 ftv, gas = tmpl, tmpl
             else:

@@ -79,7 +79,7 @@ static void finish_call(struct world *w, unsigned cpu)
 
 		for (size_t i = 0; i < w->nops; i++)
 			if (ftrace_ops_registered(w->ops[i].ops) &&
-			    r->rec >= 0 && ftrace_ops_traces(w->core, w->ops[i].ops, r->rec)) {
+			    r->rec >= 0 && ftrace_ops_traces_ip(w->ops[i].ops, r->ip)) {
 				strncat(names, " ", sizeof(names) - strlen(names) - 1);
 				strncat(names, w->ops[i].name, sizeof(names) - strlen(names) - 1);
 				strncat(names, c->seen[i] ? "(called)" : "(missed)",
@@ -121,7 +121,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 		const struct wops *o = &w->ops[i];
 
 		if (!ftrace_ops_registered(o->ops) ||
-		    !ftrace_ops_traces(w->core, o->ops, w->recs[ri].rec))
+		    !ftrace_ops_traces_ip(o->ops, w->recs[ri].ip))
 			continue;
 		if (ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB)
 			continue;

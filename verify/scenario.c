@@ -45,7 +45,7 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 	s->cfg.exec.ncpus = 4;
 	s->cfg.exec.policy = EXEC_RANDOM;
 	s->cfg.exec.seed = 1;
-	s->steps = 20000000;
+	s->steps = 100000;
 	s->expect_ok = -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *hash, *t, *w[WORLD_MAX_OBJECTS + 1] = { 0 };
@@ -232,23 +232,22 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 		world_free(w);
 		return ftv_err_prefix(err, "%s", s->path);
 	}
-	/* the kinds found */
+	/* the kinds found, each once */
 	const struct exec_violation *xv = exec_violations(world_exec(w), &nx);
 
 	for (size_t i = 0; i < nx + world_nviolations(w); i++) {
 		const char *k = i < nx ? exec_viol_name(xv[i].kind)
 				       : world_violation(w, i - nx)->kind;
-		char pad[32];
+		char have[260], want[32];
 
-		snprintf(pad, sizeof(pad), " %s ", k);
-		if (!strstr(res->kinds[0] ? res->kinds : " ", pad) &&
-		    !strstr(res->kinds, pad + 1)) {
-			if (strlen(res->kinds) + strlen(k) + 2 < sizeof(res->kinds)) {
-				if (res->kinds[0])
-					strcat(res->kinds, " ");
-				strcat(res->kinds, k);
-			}
-		}
+		snprintf(have, sizeof(have), " %s ", res->kinds);
+		snprintf(want, sizeof(want), " %s ", k);
+		if (strstr(have, want) ||
+		    strlen(res->kinds) + strlen(k) + 2 >= sizeof(res->kinds))
+			continue;
+		if (res->kinds[0])
+			strcat(res->kinds, " ");
+		strcat(res->kinds, k);
 	}
 	res->nviolations = nx + world_nviolations(w);
 	res->violated = res->nviolations > 0;

@@ -14,7 +14,7 @@
  *   seed     1
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU
- *   steps    2000000                 step budget to finish
+ *   steps    100000                  scheduler step budget to finish
  *   mutate   bl-before-literal       an arm64 backend mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...]
  *   ops      t1 tracer_a             then operations, in order:

@@ -319,7 +319,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 	for (size_t i = 0; i < w->nrecs; i++) {
 		struct wrec *r = &w->recs[i];
 		struct ftrace_site fs = {
-			.ip = r->ip, .func = r->func, .literal = r->literal,
+			.ip = r->ip, .init_addr = r->mov, .func = r->func, .literal = r->literal,
 			.name = r->name, .module = r->site->module,
 			.kind = site_kind(r->site->layout),
 		};
@@ -480,9 +480,9 @@ int world_new(const struct world_config *cfg, struct world **out,
 		goto fail;
 	ec = cfg->exec;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
-	 * a watched word: bound every turn so the run still ends. */
-	if (!ec.quantum)
-		ec.quantum = 20000;
+	 * a watched word: bound every free-running turn so the run ends. */
+	if (!ec.quantum && !ec.turn_timeout_us)
+		ec.turn_timeout_us = 2000000;
 	w->ex = exec_new(w->as, &ec, err);
 	if (!w->ex)
 		goto fail;

@@ -122,7 +122,7 @@ static void note_interest(struct world *w, struct wops *o)
 	for (size_t i = 0; i < w->nrecs; i++) {
 		const struct wrec *r = &w->recs[i];
 
-		if (r->rec >= 0 && ftrace_ops_traces(w->core, o->ops, r->rec))
+		if (r->rec >= 0 && ftrace_ops_traces_ip(o->ops, r->ip))
 			o->ever[i] = 1;
 	}
 }

@@ -1,0 +1,225 @@
+/* The in-memory layout: interned strings, sites, text ranges. Parsing is in
+ * layout_parse.c, writing in layout_write.c, arm64 classification in
+ * layout_arm64.c. */
+#include "sim/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[SIM_LAYOUT_NKINDS] = {
+	[SIM_LAYOUT_CALLOPS] = "callops",
+	[SIM_LAYOUT_CALLOPS_BTI] = "callops-bti",
+	[SIM_LAYOUT_CALLOPS_PAC] = "callops-pac",
+	[SIM_LAYOUT_ARGS] = "args",
+	[SIM_LAYOUT_MCOUNT] = "mcount",
+	[SIM_LAYOUT_UNKNOWN] = "unknown",
+};
+
+const char *sim_layout_kind_name(enum sim_layout_kind k)
+{
+	return (unsigned)k < SIM_LAYOUT_NKINDS ? kind_names[k] : "?";
+}
+
+int sim_layout_kind_parse(const char *s, size_t len)
+{
+	for (int k = 0; k < SIM_LAYOUT_NKINDS; k++)
+		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], s, len))
+			return k;
+	return -1;
+}
+
+bool sim_layout_kind_is_callops(enum sim_layout_kind k)
+{
+	return k == SIM_LAYOUT_CALLOPS || k == SIM_LAYOUT_CALLOPS_BTI ||
+	       k == SIM_LAYOUT_CALLOPS_PAC;
+}
+
+/* Interned strings: an open-addressing set; a layout of 50,000 sites names
+ * a few modules and sections many times. */
+struct sim_layout_strings {
+	char **slot;
+	size_t cap, used;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static void xalloc_fail(void)
+{
+	abort(); /* out of host memory: nothing sensible left to do */
+}
+
+static void strings_grow(struct sim_layout_strings *t)
+{
+	size_t ncap = t->cap ? t->cap * 2 : 1024;
+	char **ns = calloc(ncap, sizeof(*ns));
+
+	if (!ns)
+		xalloc_fail();
+	for (size_t i = 0; i < t->cap; i++) {
+		char *s = t->slot[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		for (j = hash_str(s) & (ncap - 1); ns[j]; j = (j + 1) & (ncap - 1))
+			;
+		ns[j] = s;
+	}
+	free(t->slot);
+	t->slot = ns;
+	t->cap = ncap;
+}
+
+const char *sim_layout_str(struct sim_layout *l, const char *s)
+{
+	struct sim_layout_strings *t = l->strings;
+	size_t j;
+
+	if (!s)
+		return NULL;
+	if ((t->used + 1) * 2 > t->cap)
+		strings_grow(t);
+	for (j = hash_str(s) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[j], s))
+			return t->slot[j];
+	t->slot[j] = strdup(s);
+	if (!t->slot[j])
+		xalloc_fail();
+	t->used++;
+	return t->slot[j];
+}
+
+int sim_layout_set(struct sim_layout *l, const char **field, const char *s)
+{
+	*field = sim_layout_str(l, s);
+	return 0;
+}
+
+struct sim_layout *sim_layout_new(void)
+{
+	struct sim_layout *l = calloc(1, sizeof(*l));
+
+	if (!l || !(l->strings = calloc(1, sizeof(*l->strings))))
+		xalloc_fail();
+	return l;
+}
+
+void sim_layout_free(struct sim_layout *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->strings->cap; i++)
+		free(l->strings->slot[i]);
+	free(l->strings->slot);
+	free(l->strings);
+	free(l->sites);
+	free(l->texts);
+	free(l);
+}
+
+struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
+					     const struct sim_layout_site *s)
+{
+	struct sim_layout_site *d;
+
+	if (l->nsites == l->sites_cap) {
+		l->sites_cap = l->sites_cap ? l->sites_cap * 2 : 1024;
+		l->sites = realloc(l->sites, l->sites_cap * sizeof(*l->sites));
+		if (!l->sites)
+			xalloc_fail();
+	}
+	d = &l->sites[l->nsites++];
+	*d = *s;
+	d->func = sim_layout_str(l, s->func);
+	d->module = sim_layout_str(l, s->module);
+	d->section = sim_layout_str(l, s->section);
+	return d;
+}
+
+void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
+			 const char *module, const char *section)
+{
+	struct sim_layout_text *t;
+
+	if (l->ntexts == l->texts_cap) {
+		l->texts_cap = l->texts_cap ? l->texts_cap * 2 : 16;
+		l->texts = realloc(l->texts, l->texts_cap * sizeof(*l->texts));
+		if (!l->texts)
+			xalloc_fail();
+	}
+	t = &l->texts[l->ntexts++];
+	t->start = start;
+	t->end = end;
+	t->module = sim_layout_str(l, module);
+	t->section = sim_layout_str(l, section);
+}
+
+static int strcmp_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+static uint64_t site_key(const struct sim_layout_site *s)
+{
+	return s->has_entry ? s->entry : s->ip;
+}
+
+static int site_cmp(const void *pa, const void *pb)
+{
+	const struct sim_layout_site *a = pa, *b = pb;
+	int c = strcmp_null(a->module, b->module);
+
+	if (!c)
+		c = strcmp_null(a->section, b->section);
+	if (!c)
+		c = (site_key(a) > site_key(b)) - (site_key(a) < site_key(b));
+	return c;
+}
+
+void sim_layout_sort(struct sim_layout *l)
+{
+	if (l->nsites) /* qsort's base must not be NULL, even for 0 items */
+		qsort(l->sites, l->nsites, sizeof(*l->sites), site_cmp);
+}
+
+const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
+						 const char *module,
+						 const char *section,
+						 uint64_t addr)
+{
+	for (size_t i = 0; i < l->ntexts; i++) {
+		const struct sim_layout_text *t = &l->texts[i];
+
+		if (addr >= t->start && addr < t->end &&
+		    !strcmp_null(t->module, module) &&
+		    (!section || !strcmp_null(t->section, section)))
+			return t;
+	}
+	return NULL;
+}
+
+void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
+			  uint64_t *end)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+#define SPAN(a, b) do { if ((a) < lo) lo = (a); if ((b) > hi) hi = (b); } while (0)
+	if (s->has_entry)
+		SPAN(s->entry, s->entry + 4 * (s->nwords ? s->nwords : 1));
+	if (s->has_ip)
+		SPAN(s->ip, s->ip + 4);
+	if (s->func)
+		SPAN(s->faddr, s->faddr + (s->has_fsize ? s->fsize : 4));
+#undef SPAN
+	*start = lo;
+	*end = hi;
+}

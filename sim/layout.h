@@ -1,0 +1,140 @@
+/* ftv's kernel layout format: one line per ftrace callsite of a real kernel
+ * (address, function, size, module, layout kind, the instruction words at
+ * the site) under a small header. `ftv capture` writes it from a vmlinux,
+ * kernel modules or a live system; `ftv replay` maps the sites back into the
+ * emulated address space at their captured addresses. The text format is
+ * specified in corpus/layouts/README.md; this is its in-memory form, the
+ * strict parser and the writer.
+ *
+ * Every line of a layout file is one of
+ *   # ftv-layout 1                      (first line, exactly)
+ *   # KEY: VALUE                        (header, before the first site)
+ *   ENTRY IP FUNC FADDR FSIZE MODULE KIND WORDS   (one site; single spaces)
+ */
+#ifndef FTV_SIM_LAYOUT_H
+#define FTV_SIM_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+#define SIM_LAYOUT_VERSION 1
+#define SIM_LAYOUT_MAX_WORDS 8
+/* The words a capture records: from the table entry on, which for CALL_OPS
+ * covers the 8-byte literal slot and the first four words of the function. */
+#define SIM_LAYOUT_CAPTURE_WORDS 6
+
+/* How the compiler laid out a callsite (see corpus/layouts/README.md). */
+enum sim_layout_kind {
+	SIM_LAYOUT_CALLOPS,     /* lit lit | func: NOP NOP ...            */
+	SIM_LAYOUT_CALLOPS_BTI, /* lit lit | func: BTI C NOP NOP          */
+	SIM_LAYOUT_CALLOPS_PAC, /* lit lit | func: NOP NOP PACIASP/PACIBSP */
+	SIM_LAYOUT_ARGS,        /* func: [BTI C] NOP NOP (no literal)     */
+	SIM_LAYOUT_MCOUNT,      /* BL _mcount / NOP inside the body (-pg) */
+	SIM_LAYOUT_UNKNOWN,     /* anything else; ftrace would not use it  */
+	SIM_LAYOUT_NKINDS
+};
+
+struct sim_layout_site {
+	uint64_t entry;   /* the table's value: first patchable NOP */
+	uint64_t ip;      /* what ftrace patches (rec->ip: NOP <-> BL) */
+	bool has_entry;   /* false: "-" (e.g. a live capture) */
+	bool has_ip;      /* false: "-" (ftrace rejects the site) */
+	const char *func; /* NULL: "?" (no function symbol covers it) */
+	uint64_t faddr;   /* function start (valid when func) */
+	uint64_t fsize;   /* function size (valid when has_fsize) */
+	bool has_fsize;
+	const char *module;  /* "vmlinux" or a module's name */
+	const char *section; /* NULL: absolute addresses; else the section
+			      * the addresses are offsets into */
+	enum sim_layout_kind kind;
+	unsigned nwords;  /* 0: "-" */
+	uint32_t words[SIM_LAYOUT_MAX_WORDS]; /* words[i] is at entry + 4*i */
+};
+
+/* A range of captured text: [start, end) of module/section. */
+struct sim_layout_text {
+	uint64_t start, end;
+	const char *module, *section;
+};
+
+struct sim_layout {
+	const char *source;  /* free text: what was captured */
+	const char *kernel;  /* kernel release, e.g. 6.12.107+deb13-cloud-arm64 */
+	const char *arch;    /* "arm64" */
+	/* The kernels' own tables: entries and how many of them were null
+	 * (skipped, as ftrace_process_locs() does); has_table false: "-". */
+	bool has_table;
+	uint64_t table_entries, table_null;
+	struct sim_layout_text *texts;
+	size_t ntexts, texts_cap;
+	struct sim_layout_site *sites;
+	size_t nsites, sites_cap;
+	struct sim_layout_strings *strings; /* owns every string above */
+};
+
+const char *sim_layout_kind_name(enum sim_layout_kind k);
+/* Returns the kind or -1. */
+int sim_layout_kind_parse(const char *s, size_t len);
+bool sim_layout_kind_is_callops(enum sim_layout_kind k);
+
+struct sim_layout *sim_layout_new(void);
+void sim_layout_free(struct sim_layout *l);
+/* A copy of s owned by the layout (interned: equal strings share storage). */
+const char *sim_layout_str(struct sim_layout *l, const char *s);
+int sim_layout_set(struct sim_layout *l, const char **field, const char *s);
+/* Whether s can be a func, module or section name in a layout: printable
+ * ASCII, no space or '/', not starting with '#', '-' or '?'. */
+bool sim_layout_name_ok(const char *s);
+/* Appends a copy of *s (its strings are interned) and returns it. */
+struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
+					     const struct sim_layout_site *s);
+void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
+			 const char *module, const char *section);
+/* "absolute" when no site names a section, "section-relative" when all
+ * do, else "mixed". */
+const char *sim_layout_addresses(const struct sim_layout *l);
+/* Sorts sites by (module, section, entry-or-ip). */
+void sim_layout_sort(struct sim_layout *l);
+/* The addresses [*start, *end) replay must back with memory for a site:
+ * the entry and the captured words, ip's word, and the function's body as
+ * far as its size is known. */
+void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
+			  uint64_t *end);
+/* The text range holding addr of module/section, or NULL. */
+const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
+						 const char *module,
+						 const char *section,
+						 uint64_t addr);
+
+/* Parses a whole layout held in buf[0..len) (not necessarily NUL
+ * terminated); name is used in errors "NAME:LINE: field F (fsize): ...".
+ * Returns NULL with err set on the first malformed line. */
+struct sim_layout *sim_layout_parse(const char *buf, size_t len,
+				    const char *name, struct ftv_err *err);
+/* Reads a file, decompressing it when it ends in .xz. */
+struct sim_layout *sim_layout_load(const char *path, struct ftv_err *err);
+
+/* Decompresses a whole .xz stream (liblzma) into a malloc'd buffer. */
+int sim_xz_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen,
+		  const char *path, struct ftv_err *err);
+
+/* Writes l in the text format. */
+int sim_layout_write(FILE *f, const struct sim_layout *l, struct ftv_err *err);
+/* Writes to path ("-": stdout), xz -9 compressed when it ends in .xz. */
+int sim_layout_save(const char *path, const struct sim_layout *l,
+		    struct ftv_err *err);
+
+/* arm64: classifies a site from its table entry, the function it belongs
+ * to and the words at entry (n of them), and computes the address ftrace
+ * patches the way arm64's ftrace_call_adjust() does. Sets *ip and returns
+ * the kind; *has_ip is false when ftrace would reject the site. */
+enum sim_layout_kind sim_layout_classify_arm64(uint64_t entry, bool has_func,
+					       uint64_t faddr,
+					       const uint32_t *w, unsigned n,
+					       uint64_t *ip, bool *has_ip);
+
+#endif

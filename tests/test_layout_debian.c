@@ -1,0 +1,135 @@
+/* The committed layout of Debian trixie's arm64 cloud kernel
+ * (corpus/layouts/, made by tools/capture-debian-layout.sh): it parses
+ * strictly, its header counts agree with its lines, every address lies in
+ * the captured text, and its kinds are those of a CALL_OPS kernel. */
+#include "tests/suite.h"
+#include "sim/layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEBIAN_LAYOUT "corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
+
+static struct sim_layout *debian(void)
+{
+	char path[4096];
+	struct ftv_err err;
+	struct sim_layout *l;
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP", DEBIAN_LAYOUT);
+	l = sim_layout_load(path, &err);
+	ck_assert_msg(l, "%s", err.msg);
+	return l;
+}
+
+START_TEST(header_counts_match_the_lines)
+{
+	char path[4096];
+	FILE *f;
+	uint8_t *raw, *text;
+	size_t len, tlen, lines = 0, sites = 0;
+	struct ftv_err err;
+	struct sim_layout *l = debian();
+
+	/* Count the site lines without the parser. */
+	ftv_test_path(path, sizeof(path), "FTV_TOP", DEBIAN_LAYOUT);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	raw = malloc(len);
+	ck_assert_uint_eq(fread(raw, 1, len, f), len);
+	fclose(f);
+	ck_assert_msg(!sim_xz_decode(raw, len, &text, &tlen, path, &err), "%s", err.msg);
+	for (size_t i = 0; i < tlen; i++) {
+		if (i == 0 || text[i - 1] == '\n') {
+			lines++;
+			sites += text[i] != '#';
+		}
+	}
+	ck_assert_uint_eq(sites, l->nsites);
+	ck_assert_ptr_nonnull(strstr((char *)text, "\n# kernel: 6.12.107+deb13-cloud-arm64\n"));
+	/* The kernel's own table: (__stop_mcount_loc - __start_mcount_loc) / 8
+	 * entries, every non-null one a site. */
+	ck_assert(l->has_table);
+	ck_assert_uint_eq(l->table_entries - l->table_null, l->nsites);
+	ck_assert_uint_ge(l->table_entries, 40000);
+	ck_assert_uint_le(l->table_entries, 60000);
+	ck_assert_uint_lt(l->table_null, l->table_entries / 100);
+	free(raw);
+	free(text);
+	sim_layout_free(l);
+}
+END_TEST
+
+static int in_text(const struct sim_layout *l, uint64_t a)
+{
+	for (size_t i = 0; i < l->ntexts; i++)
+		if (a >= l->texts[i].start && a < l->texts[i].end)
+			return 1;
+	return 0;
+}
+
+START_TEST(every_address_is_inside_the_captured_text)
+{
+	struct sim_layout *l = debian();
+
+	ck_assert_uint_ge(l->ntexts, 1);
+	for (size_t i = 0; i < l->nsites; i++) {
+		const struct sim_layout_site *s = &l->sites[i];
+
+		ck_assert_str_eq(s->module, "vmlinux");
+		ck_assert_msg(s->has_entry && in_text(l, s->entry), "site %zu", i);
+		ck_assert_msg(!s->has_ip || in_text(l, s->ip), "site %zu", i);
+		ck_assert_msg(!s->func || in_text(l, s->faddr), "site %zu", i);
+		/* Sorted, one site per table entry. */
+		ck_assert_msg(i == 0 || l->sites[i - 1].entry < s->entry, "site %zu", i);
+	}
+	sim_layout_free(l);
+}
+END_TEST
+
+START_TEST(kinds_are_those_of_a_call_ops_kernel)
+{
+	struct sim_layout *l = debian();
+	size_t n[SIM_LAYOUT_NKINDS] = { 0 }, callops;
+
+	for (size_t i = 0; i < l->nsites; i++) {
+		const struct sim_layout_site *s = &l->sites[i];
+
+		n[s->kind]++;
+		if (!sim_layout_kind_is_callops(s->kind))
+			continue;
+		/* The literal slot: two NOPs at func-8, 8-byte aligned. */
+		ck_assert_uint_eq(s->entry % 8, 0);
+		ck_assert_uint_eq(s->faddr, s->entry + 8);
+		ck_assert_uint_eq(s->words[0], 0xd503201f);
+		ck_assert_uint_eq(s->words[1], 0xd503201f);
+	}
+	callops = n[SIM_LAYOUT_CALLOPS] + n[SIM_LAYOUT_CALLOPS_BTI] +
+		  n[SIM_LAYOUT_CALLOPS_PAC];
+	/* Debian builds with CALL_OPS and PTR_AUTH_KERNEL (not BTI_KERNEL):
+	 * non-leaf functions sign their return address after the NOPs. */
+	ck_assert_uint_ge(callops * 100, l->nsites * 99);
+	ck_assert_uint_gt(n[SIM_LAYOUT_CALLOPS_PAC], n[SIM_LAYOUT_CALLOPS]);
+	ck_assert_uint_eq(n[SIM_LAYOUT_MCOUNT], 0);
+	ck_assert_uint_eq(n[SIM_LAYOUT_ARGS], 0);
+	sim_layout_free(l);
+}
+END_TEST
+
+static Suite *layout_debian_suite(void)
+{
+	Suite *s = suite_create("layout_debian");
+	TCase *tc = tcase_create("committed");
+
+	tcase_add_test(tc, header_counts_match_the_lines);
+	tcase_add_test(tc, every_address_is_inside_the_captured_text);
+	tcase_add_test(tc, kinds_are_those_of_a_call_ops_kernel);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FTV_SUITE(layout_debian, layout_debian_suite)
