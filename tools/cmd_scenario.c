@@ -4,6 +4,7 @@
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
+#include "verify/mutant.h"
 #include "verify/scenario.h"
 
 #include <stdio.h>
@@ -14,12 +15,17 @@ static int cmd_scenario(int argc, char **argv)
 	struct ftv_paths paths;
 	int first, status = FTV_EXIT_OK;
 	uint64_t seed = 0, cpus = 0;
-	int seed_set = 0, cpus_set = 0, mutant = -1;
+	int seed_set = 0, cpus_set = 0, plans = 0;
+	const struct ftv_mutant *mutant = NULL;
 
 	ftv_paths_default(&paths, argv[0]);
 	for (first = 1; first < argc && !strncmp(argv[first], "--", 2); first++) {
 		const char *o = argv[first];
 
+		if (!strcmp(o, "--plans")) {
+			plans = 1;
+			continue;
+		}
 		if (first + 1 >= argc)
 			return ftv_usage("scenario");
 		if (!strcmp(o, "--seed")) {
@@ -31,8 +37,8 @@ static int cmd_scenario(int argc, char **argv)
 				return ftv_usage("scenario");
 			cpus_set = 1;
 		} else if (!strcmp(o, "--mutate")) {
-			mutant = arm64_mutant_parse(argv[++first]);
-			if (mutant < 0) {
+			mutant = ftv_mutant_find(argv[++first]);
+			if (!mutant) {
 				fprintf(stderr, "ftv scenario: unknown mutant '%s'\n", argv[first]);
 				return FTV_EXIT_USAGE;
 			}
@@ -53,16 +59,22 @@ static int cmd_scenario(int argc, char **argv)
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			return FTV_EXIT_USAGE;
 		}
+		if (plans)
+			s.cfg.plans_out = stdout;
 		if (seed_set)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)
 			s.cfg.exec.ncpus = (unsigned)cpus;
-		if (mutant >= 0)
-			s.cfg.mutant = mutant;
+		if (mutant) {
+			s.cfg.mutant = mutant->arm64;
+			s.cfg.core_mutants = mutant->core;
+			s.cfg.mutant_name = mutant->name;
+		}
 		printf("== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		       s.name, ftv_scheme_name(s.cfg.scheme), s.cfg.exec.ncpus,
 		       exec_policy_name(s.cfg.exec.policy),
-		       (unsigned long long)s.cfg.exec.seed, arm64_mutant_name(s.cfg.mutant));
+		       (unsigned long long)s.cfg.exec.seed,
+		       s.cfg.mutant_name ? s.cfg.mutant_name : "none");
 		fflush(stdout);
 		if (scenario_run(&s, paths.corpus, paths.tramp, stdout, &res, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
@@ -85,4 +97,4 @@ static int cmd_scenario(int argc, char **argv)
 	return status;
 }
 FTV_COMMAND(scenario, "run scenario files and print their full reports",
-	    "[--seed S] [--cpus N] [--mutate NAME] [--build DIR] FILE...", cmd_scenario)
+	    "[--seed S] [--cpus N] [--mutate NAME] [--plans] [--build DIR] FILE...", cmd_scenario)

@@ -44,6 +44,11 @@ ftrace_caller:
 #ifdef FTV_CALL_OPS
 	bic	x11, x30, #7
 	ldur	x11, [x11, #-16]		/* the site's ops literal */
+	/* From here until ops->func is loaded the CPU holds a pointer to the
+	 * ops: the window in which freeing it without a quiescent point
+	 * bites. ftv's executor may preempt the CPU at this label. */
+	.globl	ftrace_caller_op_loaded
+ftrace_caller_op_loaded:
 	ldr	x17, [x11, #FTV_OPS_DIRECT_CALL]
 	cbnz	x17, ftrace_caller_direct	/* one direct ops: no regs */
 #else

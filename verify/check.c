@@ -71,6 +71,9 @@ static void finish_call(struct world *w, unsigned cpu)
 	c->active = 0;
 	if (c->nexpect == (unsigned)-1)
 		return; /* not a settled call: no count to check */
+	/* an update queued or running during the call unsettles it too */
+	if (w->nplans != c->nplans || plans_in_flight(w))
+		return;
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++)
 		seen += c->seen[i];
 	if (seen != c->nexpect) {
@@ -112,6 +115,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	c->rec = ri;
 	c->step = st.steps;
 	c->nexpect = (unsigned)-1;
+	c->nplans = w->nplans;
 	if (plans_in_flight(w) || w->cpu[cpu].last_sync <= last_plan_end(w))
 		return;
 	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
@@ -148,6 +152,7 @@ static void on_quiescent(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	exec_cpu_context_sync(ex, cpu);
 	exec_get_stats(ex, &st);
 	w->cpu[cpu].last_sync = st.steps + 1;
+	w->cpu[cpu].last_qs = st.steps + 1;
 }
 
 static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
@@ -244,6 +249,30 @@ static void on_direct(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	}
 }
 
+/* Has a plan queued after executor plan `id`, touching record ri, begun?
+ * Plans run one after another: the earliest unfinished one is running. */
+static int later_plan_started(const struct world *w, int id, int ri)
+{
+	size_t k = w->nplans, first_undone = w->nplans;
+
+	for (size_t i = 0; i < w->nplans; i++) {
+		if (w->plans[i].id == id)
+			k = i;
+		if (!w->plans[i].done && first_undone == w->nplans)
+			first_undone = i;
+	}
+	for (size_t j = k + 1; j < w->nplans; j++) {
+		const struct wplan *p = &w->plans[j];
+
+		if (!p->done && j != first_undone)
+			break;
+		for (size_t r = 0; r < p->nrecs; r++)
+			if (p->recs[r] == ri)
+				return 1;
+	}
+	return 0;
+}
+
 /* ftrace_nop_ops' func: which write did this CPU's last fetch of the site's
  * BL come from? The BL of an enable (make_call, modify_call) must never
  * lead to nop_ops: its literal was written first. */
@@ -269,7 +298,8 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 			continue;
 		wr = exec_write_get(ex, obs[i].wid[0]);
 		if (wr && wr->what && (!strncmp(wr->what, "make_call", 9) ||
-				       !strncmp(wr->what, "modify_call", 11)))
+				       !strncmp(wr->what, "modify_call", 11)) &&
+		    !later_plan_started(w, wr->plan, ri))
 			world_add_violation(w, "nop-ops", cpu, st.steps,
 					    "ftrace_nop_ops called at %s through the BL written by "
 					    "\"%s\" (plan %d step %d): the BL was visible before "
@@ -314,8 +344,22 @@ static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg
 	c->gdepth--;
 }
 
+/* A scheduling point and nothing else: lets other agents run while this
+ * CPU holds a value it loaded (the ops pointer). */
+static void on_preempt_point(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	(void)ex;
+	(void)cpu;
+	(void)pc;
+	(void)arg;
+}
+
 int world_checks_install(struct world *w, struct ftv_err *err)
 {
+	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
+
+	if (op_loaded && exec_break(w->ex, op_loaded, on_preempt_point, w, err))
+		return -1;
 	if (exec_break(w->ex, w->tracer_a, on_tracer, w, err) ||
 	    exec_break(w->ex, w->tracer_b, on_tracer, w, err) ||
 	    exec_break(w->ex, w->graph_func, on_tracer, w, err) ||

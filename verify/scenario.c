@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/num.h"
+#include "verify/mutant.h"
 
 static char *trim(char *s)
 {
@@ -109,11 +110,13 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 			NUM(1);
 			s->steps = v;
 		} else if (!strcmp(w[0], "mutate") && n == 2) {
-			int m = arm64_mutant_parse(w[1]);
+			const struct ftv_mutant *m = ftv_mutant_find(w[1]);
 
-			if (m < 0)
+			if (!m)
 				BAD("unknown mutant '%s'", w[1]);
-			s->cfg.mutant = m;
+			s->cfg.mutant = m->arm64;
+			s->cfg.core_mutants = m->core;
+			s->cfg.mutant_name = m->name;
 		} else if (!strcmp(w[0], "expect") && n >= 2) {
 			if (!strcmp(w[1], "ok") && n == 2) {
 				s->expect_ok = 1;

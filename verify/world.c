@@ -281,7 +281,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 		.direct_func = w->direct_func,
 		.alloc = ftrace_alloc_from_region,
 		.alloc_ctx = w->data,
-		.drop_quiesce = 0,
+		.mutants = w->cfg.core_mutants,
 	};
 	size_t n = sim_image_nsites(w->img), k = 0;
 	enum sim_site_layout want = scheme_layout(w->cfg.scheme);

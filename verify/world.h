@@ -47,13 +47,16 @@ struct world_config {
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
-	enum arm64_mutant mutant;
+	enum arm64_mutant mutant; /* a backend bug to inject */
+	unsigned core_mutants;    /* FTRACE_MUT_* bugs to inject */
+	const char *mutant_name;  /* for reports ("none") */
 	unsigned rounds;          /* workload rounds per CPU (0: 20) */
 	unsigned calls;           /* calls per round per CPU (0: 16) */
 	/* Only functions whose name starts with this prefix are called by the
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	FILE *plans_out;          /* print every update's plan here, or NULL */
 };
 
 /* A check that failed: what the kernel developer reads. */

@@ -57,11 +57,13 @@ struct wcall {
 	unsigned char seen[WORLD_MAX_OPS];
 	unsigned direct_seen;
 	int expect_direct;  /* a direct trampoline must run once */
+	size_t nplans;      /* plans queued when the call began */
 };
 
 struct wcpu {
 	uint64_t pcpu, log, graph, work, calls, stack;
 	uint64_t last_sync;  /* step of its last context synchronisation */
+	uint64_t last_qs;    /* step of its last quiescent point */
 	struct wcall call;
 	uint64_t gstack[WORLD_GRAPH_DEPTH]; /* host mirror of the graph stack */
 	unsigned gdepth;

@@ -44,9 +44,33 @@ static void plan_done(struct ftv_exec *ex, int id,
 				    wp->what);
 		return;
 	}
-	for (size_t i = 0; i < w->nops; i++)
-		if (w->ops[i].free_plan == id)
-			w->ops[i].freed = 1;
+	/* The update began no earlier than the previous one ended (plans run
+	 * one after another). */
+	uint64_t began = 0;
+
+	for (size_t i = 0; i < w->nplans; i++)
+		if (&w->plans[i] != wp && w->plans[i].done && w->plans[i].done_step <= st.steps &&
+		    w->plans[i].id < id && w->plans[i].done_step > began)
+			began = w->plans[i].done_step;
+	for (size_t i = 0; i < w->nops; i++) {
+		if (w->ops[i].free_plan != id)
+			continue;
+		w->ops[i].freed = 1;
+		/* synchronize_rcu_tasks() before the free: every CPU still
+		 * running must have passed a quiescent point since the update
+		 * unlinked the ops, or it may still be inside ftrace_caller or
+		 * the list func with the pointer in hand. */
+		for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
+			if (!exec_cpu_done(ex, c) && w->cpu[c].last_qs < began)
+				world_add_violation(w, "no-grace-period", (int)c, st.steps,
+						    "ops %s freed by \"%s\" while cpu%u had not "
+						    "passed a quiescent point since the update began "
+						    "(step %llu, its last at step %llu): it may still "
+						    "hold the ops from a literal or the ops list",
+						    w->ops[i].name, wp->what, c,
+						    (unsigned long long)began,
+						    (unsigned long long)w->cpu[c].last_qs);
+	}
 }
 
 int world_submit(struct world *w, const char *what, struct ftv_err *err)
@@ -101,6 +125,11 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 		w->recs[r].last_enable = wp->enable[wp->nrecs];
 		wp->nrecs++;
 		w->st.transitions++;
+	}
+	if (w->cfg.plans_out) {
+		fprintf(w->cfg.plans_out, "plan %zu: %s (%zu steps)\n", w->nplans, what,
+			w->scratch.n);
+		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, a64_disasm);
 	}
 	id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
 	if (id < 0)
@@ -229,6 +258,15 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	o->addr = ftrace_ops_addr(o->ops);
 	o->func = d.func;
 	o->direct = !strcmp(tracer, "direct");
+	/* Watch the fields trampolines and the list func load, so a CPU can
+	 * be preempted between loading the literal and using the ops: the
+	 * window in which freeing without a quiescent point bites. */
+	if (exec_watch_data64(w->ex, o->addr + FTV_OPS_FUNC, err) ||
+	    exec_watch_data64(w->ex, o->addr + FTV_OPS_DIRECT_CALL, err) ||
+	    exec_watch_data64(w->ex, o->addr + FTV_OPS_NEXT, err)) {
+		free(o->ever);
+		return NULL;
+	}
 	o->free_plan = -1;
 	w->nops++;
 	return o->ops;
