@@ -1,0 +1,126 @@
+/* `ftv litmus` on the shipped corpus (herd7 aarch64-ifetch verdicts, DIC=0,
+ * IDC=0) and on malformed and mis-labelled files. */
+#include "tests/suite.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Returns a malloc'd path. */
+static char *write_tmp(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ftv_test_env("FTV_BUILD"), name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return strdup(path);
+}
+
+START_TEST(litmus_corpus_matches_the_herd_verdicts)
+{
+	char pattern[512], *out = NULL;
+	char *argv[64];
+	glob_t g;
+	size_t n = 0;
+	int rc;
+
+	ftv_test_path(pattern, sizeof(pattern), "FTV_TOP",
+		      "corpus/litmus/*.litmus");
+	ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 10);
+	argv[n++] = (char *)ftv_test_env("FTV");
+	argv[n++] = "litmus";
+	for (size_t i = 0; i < g.gl_pathc && n < 63; i++)
+		argv[n++] = g.gl_pathv[i];
+	argv[n] = NULL;
+	rc = ftv_test_run(argv, &out);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_ptr_null(strstr(out, "MISMATCH"));
+	ck_assert_ptr_nonnull(strstr(out, "SM.B+isb "));
+	ck_assert_ptr_nonnull(strstr(out, "SB-bnop-cachesyncs "));
+	/* Every file printed one "ok" line, each enumeration complete. */
+	{
+		size_t oks = 0;
+
+		for (char *p = out; (p = strstr(p, " ok ")); p++)
+			oks++;
+		ck_assert_uint_eq(oks, g.gl_pathc);
+	}
+	ck_assert_ptr_null(strstr(out, "INCOMPLETE"));
+	free(out);
+	globfree(&g);
+}
+END_TEST
+
+START_TEST(litmus_wrong_expectation_is_a_mismatch_exit_1)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("wrong.litmus",
+				   "litmus SM.B+isb-wrong\n"
+				   "expect Forbidden\n"
+				   "init 0:x0 = insn \"nop\"\n"
+				   "init 0:x1 = P0:L0\n"
+				   "thread 0\n"
+				   "    str w0, [x1]\n"
+				   "    isb\n"
+				   "L0: b L1\n"
+				   "    mov w9, #1\n"
+				   "L1:\n"
+				   "exists 0:x9=0\n"),
+			 NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_ptr_nonnull(strstr(out, "Allowed   expected Forbidden MISMATCH"));
+	free(out);
+	free(argv[2]);
+}
+END_TEST
+
+START_TEST(litmus_malformed_file_names_file_and_line_exit_2)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("bad.litmus",
+				   "litmus bad\n"
+				   "thread 0\n"
+				   "    frobnicate x1, x2\n"
+				   "exists 0:x1=0\n"),
+			 NULL };
+	char *argv2[] = { (char *)ftv_test_env("FTV"), "litmus",
+			  write_tmp("bad2.litmus",
+				    "litmus bad2\n"
+				    "init 0:q7 = 1\n"),
+			  NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	ck_assert_msg(strstr(out, "bad.litmus:3") != NULL, "%s", out);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv2, &out), 2);
+	ck_assert_msg(strstr(out, "bad2.litmus:2: bad register") != NULL, "%s",
+		      out);
+	free(out);
+	free(argv[2]);
+	free(argv2[2]);
+}
+END_TEST
+
+static Suite *litmus_suite(void)
+{
+	Suite *s = suite_create("exec_litmus");
+	TCase *tc = tcase_create("litmus");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, litmus_corpus_matches_the_herd_verdicts);
+	tcase_add_test(tc, litmus_wrong_expectation_is_a_mismatch_exit_1);
+	tcase_add_test(tc, litmus_malformed_file_names_file_and_line_exit_2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+FTV_SUITE(exec_litmus, litmus_suite)
