@@ -223,6 +223,17 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 			return;
 		}
 		if (s && (s->flags & SP_WATCH)) {
+			struct winsn *w = xm_insn(ex, pc);
+
+			if (!ex->cfg.fine && c->quiet_left &&
+			    ex->cur_plan >= ex->nplans && !ex->nsb && w &&
+			    xm_fetch_is_quiet(ex, c, w)) {
+				/* Nothing is changing: run on (the sparse
+				 * patching fast path). */
+				c->quiet_left--;
+				xm_fetch(ex, c, w, 1);
+				goto effects;
+			}
 			/* The fetch is a scheduling point; the model picks
 			 * the value when this CPU next gets its turn. */
 			c->stopped_in_hook = 1;
@@ -230,6 +241,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 			return;
 		}
 	}
+effects:
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nbrk; i++)
@@ -774,7 +786,8 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 	uc_err e;
 
 	if (w)
-		xm_fetch(ex, c, w);
+		xm_fetch(ex, c, w, 0);
+	c->quiet_left = ex->cfg.fetch_quantum ? ex->cfg.fetch_quantum : 1024;
 	if (w || c->stopped_in_hook) {
 		c->armed = 1;
 		c->armed_pc = pc;

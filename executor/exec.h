@@ -63,6 +63,14 @@ struct exec_config {
 	 * touches shared state (load, store, cache maintenance, barrier, fetch
 	 * of a watched word), so every interleaving of those is reachable. */
 	int fine;
+	/* While no plan is in flight (queue empty, store buffer drained), a
+	 * fetch of a watched word that can only see one value does not end the
+	 * CPU's turn; the turn ends after this many such fetches (0: 1024).
+	 * While a plan is in flight every watched fetch is a scheduling point. */
+	unsigned fetch_quantum;
+	/* 1: record only fetches that had a choice (long runs, benchmarks);
+	 * 0: record every fetch of a watched word. Loads are always recorded. */
+	int quiet_obs;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */

@@ -36,6 +36,7 @@ struct xcpu {
 	struct xpend *pend;
 	size_t npend, cappend;
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
+	unsigned quiet_left;     /* quiet fetches left in this turn */
 };
 
 /* A watched instruction word: the coherence order of its writes. */
@@ -151,7 +152,8 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 		 unsigned size, int plan, int step, int cpu, const char *what);
-void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
+void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet);
+int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
 void xm_context_sync(struct ftv_exec *ex, struct xcpu *c);
 void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu);

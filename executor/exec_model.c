@@ -171,7 +171,17 @@ static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 	}
 }
 
-void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
+/* Only one value can be fetched and the engine already has it translated:
+ * nothing to choose, nothing to check, no need to stop the engine. */
+int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
+{
+	unsigned ci = c->idx;
+
+	return w->ncoh - 1 == w->floor[ci] && w->view_ok[ci] &&
+	       w->view[ci] == (uint32_t)ex->wr[w->coh[w->ncoh - 1]].val;
+}
+
+void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet)
 {
 	unsigned ci = c->idx;
 	size_t lo = w->floor[ci], k;
@@ -200,6 +210,8 @@ void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
 	    wid > c->last_fetch_wid)
 		c->last_fetch_wid = wid;
 	ex->stats.fetches++;
+	if (quiet && ex->cfg.quiet_obs)
+		return;
 	record_obs(ex, EXEC_OBS_FETCH, (int)ci, w->addr, val, wid, wid);
 	xc_event(ex, (int)ci, EXEC_EV_FETCH, w->addr, val);
 }
@@ -279,11 +291,14 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 	if (!p)
 		return;
 	memcpy(&v, p, 8);
-	record_obs(ex, EXEC_OBS_LOAD, (int)c->idx, l->addr, v, l->wid[0],
-		   l->wid[1]);
-	lit_where(ex, l->addr, where, sizeof(where));
+	/* Quiet mode keeps loads made while nothing is in flight out of the
+	 * record (the checks below still run on every load). */
+	if (!ex->cfg.quiet_obs || ex->cur_plan < ex->nplans || ex->nsb)
+		record_obs(ex, EXEC_OBS_LOAD, (int)c->idx, l->addr, v,
+			   l->wid[0], l->wid[1]);
 	if (lo && hi && l->wid[0] != l->wid[1] &&
 	    ex->wr[l->wid[0]].val != v && ex->wr[l->wid[1]].val != v) {
+		lit_where(ex, l->addr, where, sizeof(where));
 		xr_write_desc(ex, l->wid[0], wd[0], sizeof(wd[0]));
 		xr_write_desc(ex, l->wid[1], wd[1], sizeof(wd[1]));
 		xc_violation(ex, EXEC_V_TORN, (int)c->idx, l->addr,
@@ -302,6 +317,7 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 		for (int h = 0; h < 2 && want >= 0; h++) {
 			if (!(h ? hi : lo) || l->wid[h] >= want)
 				continue;
+			lit_where(ex, l->addr, where, sizeof(where));
 			xr_write_desc(ex, c->last_fetch_wid, wd[0],
 				      sizeof(wd[0]));
 			xr_write_desc(ex, l->wid[h], wd[1], sizeof(wd[1]));
