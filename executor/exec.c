@@ -834,7 +834,9 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	if (!ex->snap && take_snapshot(ex, err))
 		return -1;
 	xs_start_run(ex);
-	for (uint64_t s = 0; s < max_steps; s++) {
+	uint64_t s;
+
+	for (s = 0; s < max_steps; s++) {
 		unsigned nr = 0;
 		int pick;
 
@@ -871,6 +873,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		ex->step++;
 		ex->stats.steps++;
 	}
+	if (s == max_steps && !all_settled(ex))
+		ex->truncated = 1;
 	if (ex->oom)
 		return ftv_errf(err, "out of memory while running");
 	return 0;
@@ -884,6 +888,7 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		return ftv_errf(err, "exploration needs the exhaustive policy");
 	ex->dfs_len = 0;
 	ex->stats.complete = 0;
+	ex->truncated = 0;
 	for (uint64_t r = 0; r < max_runs; r++) {
 		if (exec_reset(ex, err))
 			return -1;
@@ -894,7 +899,8 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		if (fn)
 			fn(ex, arg);
 		if (xs_dfs_next(ex)) {
-			ex->stats.complete = 1;
+			/* Every choice explored, each run to its end. */
+			ex->stats.complete = !ex->truncated;
 			break;
 		}
 	}

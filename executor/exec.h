@@ -208,7 +208,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err);
 
 /* Exhaustive exploration: repeatedly reset and run, each run taking the next
  * unexplored sequence of choices, calling fn after each run. Stops after
- * max_runs runs; stats.complete says whether every choice was explored.
+ * max_runs runs; stats.complete says whether every choice was explored
+ * with every run reaching its end (not cut by steps_per_run).
  * Requires policy EXEC_EXHAUSTIVE. */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,

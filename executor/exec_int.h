@@ -136,6 +136,7 @@ struct ftv_exec {
 	uint8_t **snap;          /* region contents before the first run */
 	uint64_t step;
 	uint64_t run;
+	int truncated;           /* a run stopped at its step budget */
 	struct exec_stats stats;
 
 	/* scheduling state */

@@ -315,7 +315,10 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 			if (l->wids[i] < c->last_fetch_wid)
 				want = l->wids[i];
 		for (int h = 0; h < 2 && want >= 0; h++) {
-			if (!(h ? hi : lo) || l->wid[h] >= want)
+			/* The initial contents predate every write. */
+			int got = l->wid[h] == l->init_wid ? -1 : l->wid[h];
+
+			if (!(h ? hi : lo) || got >= want)
 				continue;
 			lit_where(ex, l->addr, where, sizeof(where));
 			xr_write_desc(ex, c->last_fetch_wid, wd[0],

@@ -398,6 +398,138 @@ START_TEST(cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl)
 }
 END_TEST
 
+struct tally {
+	uint64_t runs;
+};
+
+static void count_stale(struct ftv_exec *ex, void *arg)
+{
+	struct tally *t = arg;
+
+	(void)ex;
+	t->runs++;
+}
+
+/* One CPU makes one call of func while make_call runs: every interleaving
+ * and every fetch choice. */
+static void explore_once(int dmb, struct exec_stats *st, size_t *stale)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE };
+	struct tally t = { 0 };
+	struct ftv_exec *ex;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	ck_assert_ptr_nonnull(ex);
+	/* Returning from func to loop+4 ends the CPU. */
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, s.loop, SIM_STACK_BASE + 0x1000,
+					NULL, 0, s.loop + 4, &err), 0);
+	ck_assert_int_eq(exec_watch_data64(ex, s.lit, &err), 0);
+	make_call_plan(&p, &s, dmb);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 100000, 200, count_stale, &t, &err),
+			 0);
+	exec_get_stats(ex, st);
+	ck_assert_uint_eq(t.runs, st->runs);
+	*stale = count_kind(ex, EXEC_V_STALE_DATA);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+
+START_TEST(exhaustive_exploration_is_complete_and_finds_stale_data)
+{
+	struct exec_stats st;
+	size_t stale;
+
+	explore_once(0, &st, &stale);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_gt(st.runs, 10);
+	ck_assert_uint_gt(stale, 0);
+	explore_once(1, &st, &stale);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_eq(stale, 0);
+}
+END_TEST
+
+START_TEST(exhaustive_cut_by_its_step_budget_is_not_complete)
+{
+	struct scen s;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE,
+				   .quantum = 4 };
+	struct exec_stats st;
+	struct ftv_exec *ex;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	/* No exit: the CPU loops for ever. */
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, s.loop, SIM_STACK_BASE + 0x1000,
+					NULL, 0, 0, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 10, 50, NULL, NULL, &err), 0);
+	exec_get_stats(ex, &st);
+	ck_assert_uint_eq(st.runs, 1);
+	ck_assert_int_eq(st.complete, 0);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+/* PCT and round robin replay too; PCT finds the missing DMB. */
+START_TEST(pct_finds_stale_data_and_pct_and_quantum_replay)
+{
+	static const enum exec_policy pols[] = { EXEC_PCT, EXEC_QUANTUM };
+
+	for (int k = 0; k < 2; k++) {
+		size_t found = 0;
+
+		/* Round robin drains the store buffer every round, so it
+		 * cannot reorder the two stores: it only has to replay. */
+		uint64_t seeds = pols[k] == EXEC_PCT ? 200 : 5;
+
+		for (uint64_t seed = 1; seed <= seeds && !found; seed++) {
+			uint64_t h[2];
+
+			for (int rep = 0; rep < 2; rep++) {
+				struct scen s;
+				struct plan p;
+				struct ftv_err err;
+				struct ftv_exec *ex;
+				struct exec_config cfg = {
+					.ncpus = 2, .policy = pols[k],
+					.seed = seed, .quantum = 3,
+					.pct_depth = 4, .pct_length = 40 };
+
+				build(&s, 0x100, W_NOP);
+				ex = exec_new(s.as, &cfg, &err);
+				ck_assert_ptr_nonnull(ex);
+				for (unsigned i = 0; i < 2; i++)
+					exec_cpu_setup(ex, i, s.loop,
+						       SIM_STACK_BASE + 0x1000 * (i + 1),
+						       NULL, 0, 0, &err);
+				exec_watch_data64(ex, s.lit, &err);
+				make_call_plan(&p, &s, 0);
+				exec_submit(ex, &p, NULL, NULL, &err);
+				ck_assert_int_eq(exec_run(ex, 120, &err), 0);
+				h[rep] = exec_trace_hash(ex);
+				if (rep)
+					found += count_kind(ex, EXEC_V_STALE_DATA);
+				plan_free(&p);
+				exec_free(ex);
+				sim_aspace_free(s.as);
+			}
+			ck_assert_uint_eq(h[0], h[1]);
+		}
+		ck_assert_msg(found > 0 || pols[k] == EXEC_QUANTUM,
+			      "%s found no stale data",
+			      exec_policy_name(pols[k]));
+	}
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -408,6 +540,9 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, torn_literal_caught_when_unaligned_and_not_when_aligned);
 	tcase_add_test(tc, cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl);
 	tcase_add_test(tc, same_seed_replays_the_same_trace);
+	tcase_add_test(tc, exhaustive_exploration_is_complete_and_finds_stale_data);
+	tcase_add_test(tc, exhaustive_cut_by_its_step_budget_is_not_complete);
+	tcase_add_test(tc, pct_finds_stale_data_and_pct_and_quantum_replay);
 	tcase_add_test(tc, validate_mismatch_stops_the_plan_and_reports_it);
 	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);
 	tcase_add_test(tc, stop_machine_parks_cpus_and_leaves_nothing_unsynchronised);
