@@ -223,7 +223,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 			return;
 		}
 		if (s && (s->flags & SP_WATCH)) {
-			struct winsn *w = xm_insn(ex, pc);
+			struct winsn *w = s->w;
 
 			if (!ex->cfg.fine && c->quiet_left &&
 			    ex->cur_plan >= ex->nplans && !ex->nsb && w &&
@@ -358,10 +358,12 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (wid < 0)
 		return ftv_errf(err, "out of memory");
 	ex->nwr_init = ex->nwr;
-	for (i = ex->nwi; i > 0 && ex->wi[i - 1].addr > addr; i--)
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return ftv_errf(err, "out of memory");
+	for (i = ex->nwi; i > 0 && ex->wi[i - 1]->addr > addr; i--)
 		ex->wi[i] = ex->wi[i - 1];
-	w = &ex->wi[i];
-	memset(w, 0, sizeof(*w));
+	ex->wi[i] = w;
 	w->addr = addr;
 	ex->nwi++;
 	if (!GROW(ex, w->coh, 0, w->capcoh) ||
@@ -375,6 +377,7 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (!s)
 		return -1;
 	s->flags |= SP_WATCH;
+	s->w = w;
 	return 0;
 }
 
@@ -552,8 +555,9 @@ void exec_free(struct ftv_exec *ex)
 		free(c->pend);
 	}
 	for (size_t i = 0; i < ex->nwi; i++) {
-		free(ex->wi[i].coh);
-		free(ex->wi[i].icfloor);
+		free(ex->wi[i]->coh);
+		free(ex->wi[i]->icfloor);
+		free(ex->wi[i]);
 	}
 	for (size_t i = 0; i < ex->nwl; i++)
 		free(ex->wl[i].wids);

@@ -91,6 +91,7 @@ struct xbreak {
 struct xspecial {
 	uint64_t pc;
 	unsigned flags;
+	struct winsn *w;         /* SP_WATCH */
 	struct xbreak *brk;
 	size_t nbrk;
 };
@@ -106,7 +107,7 @@ struct ftv_exec {
 	size_t nregions;
 	struct ftv_rng rng_sched, rng_fetch;
 
-	struct winsn *wi;
+	struct winsn **wi;       /* sorted by address; entries never move */
 	size_t nwi, capwi;
 	struct wlit *wl;
 	size_t nwl, capwl;

@@ -22,9 +22,9 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (ex->wi[mid].addr == addr)
-			return &ex->wi[mid];
-		if (ex->wi[mid].addr < addr)
+		if (ex->wi[mid]->addr == addr)
+			return ex->wi[mid];
+		if (ex->wi[mid]->addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -221,8 +221,8 @@ void xm_context_sync(struct ftv_exec *ex, struct xcpu *c)
 	/* A context synchronisation event discards what the CPU fetched
 	 * before it: it now sees every write IC IVAU has completed for. */
 	for (size_t i = 0; i < ex->nwi; i++)
-		if (ex->wi[i].floor[c->idx] < ex->wi[i].ic)
-			ex->wi[i].floor[c->idx] = ex->wi[i].ic;
+		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ic)
+			ex->wi[i]->floor[c->idx] = ex->wi[i]->ic;
 }
 
 void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
@@ -232,7 +232,7 @@ void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
 	uint64_t hi = (addr + (len ? len : 1) + XM_LINE - 1) & ~(XM_LINE - 1);
 
 	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = &ex->wi[i];
+		struct winsn *w = ex->wi[i];
 
 		if (w->addr < lo || w->addr >= hi)
 			continue;
@@ -339,7 +339,7 @@ void xm_reset(struct ftv_exec *ex)
 {
 	ex->nwr = ex->nwr_init;
 	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = &ex->wi[i];
+		struct winsn *w = ex->wi[i];
 
 		w->ncoh = 1;
 		w->pou = w->ic = 0;
