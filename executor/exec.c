@@ -707,11 +707,20 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		struct sim_region *r = sim_region_get(ex->as, i);
 
 		memcpy(r->host, ex->snap[i], r->size);
-		for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-			if (ex->cpu[c].copy[i]) {
-				memcpy(ex->cpu[c].copy[i], ex->snap[i], r->size);
-				xc_remove_cache(&ex->cpu[c], r->base, r->size);
+		for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
+			uint8_t *cp = ex->cpu[c].copy[i];
+
+			if (!cp)
+				continue;
+			/* Put back only the words that changed, and drop
+			 * only their translations (never a whole cache). */
+			for (uint64_t off = 0; off < r->size; off += 4) {
+				if (!memcmp(cp + off, ex->snap[i] + off, 4))
+					continue;
+				memcpy(cp + off, ex->snap[i] + off, 4);
+				xc_remove_cache(&ex->cpu[c], r->base + off, 4);
 			}
+		}
 	}
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
