@@ -35,6 +35,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "patcher/plan.h"
 #include "sim/aspace.h"
@@ -220,6 +221,9 @@ const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);
 const struct exec_event *exec_trace(struct ftv_exec *ex, size_t *n);
 const struct exec_write *exec_write_get(struct ftv_exec *ex, int wid);
+/* The trace for humans, one event a line:
+ *   "   12 cpu1   fetch  func+0x4/0x10: 94000040 (bl 0x...) [write #3 ...]" */
+void exec_trace_print(struct ftv_exec *ex, FILE *f);
 /* FNV-1a over the trace and observations: equal for equal runs. */
 uint64_t exec_trace_hash(struct ftv_exec *ex);
 void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st);

@@ -6,6 +6,7 @@
 #include "executor/exec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define T SIM_KERNEL_TEXT_BASE
@@ -530,6 +531,37 @@ START_TEST(pct_finds_stale_data_and_pct_and_quantum_replay)
 }
 END_TEST
 
+START_TEST(trace_prints_symbolized_fetches_and_plan_steps)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 1, 2, EXEC_RANDOM);
+	make_call_plan(&p, &s, 1);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 40, &err), 0);
+	f = open_memstream(&buf, &len);
+	exec_trace_print(ex, f);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "fetch  func+0x4/0x10: d503201f (nop)") != NULL,
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "plan 0 step 2: write-insn \"make_call: BL\"") != NULL,
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "visible func+0x4/0x10 <- 0x") != NULL, "%s",
+		      buf);
+	free(buf);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -547,6 +579,7 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);
 	tcase_add_test(tc, stop_machine_parks_cpus_and_leaves_nothing_unsynchronised);
 	tcase_add_test(tc, freed_trampoline_execution_is_a_fault);
+	tcase_add_test(tc, trace_prints_symbolized_fetches_and_plan_steps);
 	suite_add_tcase(s, tc);
 	return s;
 }
