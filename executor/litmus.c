@@ -510,6 +510,7 @@ struct lrun {
 	struct sim_aspace *as;
 	uint64_t vals[LT_MAX_ITEMS];    /* resolved condition values */
 	struct litmus_result *res;
+	int want_witness;
 };
 
 static uint64_t loc_addr(const struct litmus *lt, const char *name)
@@ -587,6 +588,15 @@ static void outcome(struct ftv_exec *ex, void *arg)
 			return;
 	}
 	r->res->witnesses++;
+	if (r->want_witness && !r->res->witness) {
+		size_t len = 0;
+		FILE *f = open_memstream(&r->res->witness, &len);
+
+		if (f) {
+			exec_trace_print(ex, f);
+			fclose(f);
+		}
+	}
 }
 
 static int build_space(const struct litmus *lt, struct sim_aspace *as,
@@ -644,12 +654,12 @@ static int watch_code(const struct litmus *lt, struct ftv_exec *ex, int t,
 	return exec_watch_insn(ex, a, err);
 }
 
-int litmus_run(const struct litmus *lt, uint64_t max_runs,
+int litmus_run(const struct litmus *lt, uint64_t max_runs, int want_witness,
 	       struct litmus_result *res, struct ftv_err *err)
 {
 	struct exec_config cfg = { .ncpus = (unsigned)lt->nthreads,
 				   .policy = EXEC_EXHAUSTIVE, .fine = 1 };
-	struct lrun r = { .lt = lt, .res = res };
+	struct lrun r = { .lt = lt, .res = res, .want_witness = want_witness };
 	struct ftv_exec *ex = NULL;
 	struct exec_stats st;
 	int rc = -1;

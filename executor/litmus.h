@@ -43,9 +43,12 @@ struct litmus_result {
 	uint64_t runs;      /* runs explored */
 	uint64_t witnesses; /* runs satisfying exists */
 	uint64_t finished;  /* runs where every thread finished */
+	char *witness;      /* with want_witness: the first witness run's
+			     * trace (exec_trace_print), malloc'd, or NULL */
 };
 
-int litmus_run(const struct litmus *lt, uint64_t max_runs,
+/* want_witness: keep the trace of the first run satisfying exists. */
+int litmus_run(const struct litmus *lt, uint64_t max_runs, int want_witness,
 	       struct litmus_result *res, struct ftv_err *err);
 
 #endif

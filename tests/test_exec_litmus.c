@@ -111,6 +111,24 @@ START_TEST(litmus_malformed_file_names_file_and_line_exit_2)
 }
 END_TEST
 
+START_TEST(litmus_verbose_shows_a_witness_run)
+{
+	char path[512], *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus", "-v", path,
+			 NULL };
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP",
+		      "corpus/litmus/coFF.litmus");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	/* coFF's witness fetches the NOP, then the old branch. */
+	ck_assert_msg(strstr(out, "a run satisfying exists:") &&
+			      strstr(out, "fetch  P1+0x14/0x2c: d503201f (nop)") &&
+			      strstr(out, "fetch  P1+0x14/0x2c: 14000003 (b "),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *litmus_suite(void)
 {
 	Suite *s = suite_create("exec_litmus");
@@ -120,6 +138,7 @@ static Suite *litmus_suite(void)
 	tcase_add_test(tc, litmus_corpus_matches_the_herd_verdicts);
 	tcase_add_test(tc, litmus_wrong_expectation_is_a_mismatch_exit_1);
 	tcase_add_test(tc, litmus_malformed_file_names_file_and_line_exit_2);
+	tcase_add_test(tc, litmus_verbose_shows_a_witness_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

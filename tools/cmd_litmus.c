@@ -6,17 +6,26 @@
 #include "util/num.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int cmd_litmus(int argc, char **argv)
 {
 	uint64_t max_runs = 1000000;
-	int first = 1, mismatches = 0, bad = 0;
+	int first = 1, mismatches = 0, bad = 0, verbose = 0;
 
-	if (argc > 2 && !strcmp(argv[1], "--max-runs")) {
-		if (ftv_parse_u64(argv[2], &max_runs) || !max_runs)
+	while (first < argc && argv[first][0] == '-') {
+		if (!strcmp(argv[first], "-v")) {
+			verbose = 1;
+			first++;
+		} else if (!strcmp(argv[first], "--max-runs") &&
+			   first + 1 < argc &&
+			   !ftv_parse_u64(argv[first + 1], &max_runs) &&
+			   max_runs) {
+			first += 2;
+		} else {
 			return ftv_usage("litmus");
-		first = 3;
+		}
 	}
 	if (first >= argc)
 		return ftv_usage("litmus");
@@ -27,7 +36,7 @@ static int cmd_litmus(int argc, char **argv)
 		const char *verdict, *expect;
 		int exp;
 
-		if (!lt || litmus_run(lt, max_runs, &res, &err)) {
+		if (!lt || litmus_run(lt, max_runs, verbose, &res, &err)) {
 			fprintf(stderr, "ftv litmus: %s\n", err.msg);
 			litmus_free(lt);
 			bad = 1;
@@ -48,6 +57,9 @@ static int cmd_litmus(int argc, char **argv)
 		       res.complete ? ", complete" : ", INCOMPLETE");
 		if (!ok)
 			mismatches++;
+		if (verbose && res.witness)
+			printf("  a run satisfying exists:\n%s", res.witness);
+		free(res.witness);
 		litmus_free(lt);
 	}
 	if (bad)
@@ -55,4 +67,4 @@ static int cmd_litmus(int argc, char **argv)
 	return mismatches ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 }
 FTV_COMMAND(litmus, "run litmus tests of the instruction-fetch model",
-	    "[--max-runs N] FILE...", cmd_litmus)
+	    "[-v] [--max-runs N] FILE...", cmd_litmus)
