@@ -253,18 +253,12 @@ effects:
 static void lit_hook(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 		     int64_t value, void *user)
 {
-	struct xcpu *c = user;
-	struct ftv_exec *ex = c->ex;
+	struct xlud *u = user;
 
 	(void)uc;
 	(void)type;
 	(void)value;
-	for (size_t i = 0; i < ex->nwl; i++) {
-		struct wlit *l = &ex->wl[i];
-
-		if (addr < l->addr + 8 && addr + (uint64_t)size > l->addr)
-			xm_lit_load(ex, c, l, addr, size);
-	}
+	xm_lit_load(u->c->ex, u->c, u->l, addr, size);
 }
 
 /* A CPU's store into private (text) memory: route it into the model so that
@@ -398,15 +392,19 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (wid < 0)
 		return ftv_errf(err, "out of memory");
 	ex->nwr_init = ex->nwr;
-	l = &ex->wl[ex->nwl++];
-	memset(l, 0, sizeof(*l));
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return ftv_errf(err, "out of memory");
+	ex->wl[ex->nwl++] = l;
 	l->addr = addr;
 	l->wid[0] = l->wid[1] = l->init_wid = wid;
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		uc_hook h;
-		uc_err e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
-				       (void *)lit_hook, &ex->cpu[i], addr,
-				       addr + 7);
+		uc_err e;
+
+		l->ud[i] = (struct xlud){ &ex->cpu[i], l };
+		e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
+				(void *)lit_hook, &l->ud[i], addr, addr + 7);
 
 		if (e != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
@@ -424,8 +422,8 @@ int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 
 	if (!s)
 		return -1;
-	s->brk = xc_grow(s->brk, &(size_t){ s->nbrk }, s->nbrk + 1,
-			 sizeof(*s->brk), &ex->oom);
+	s->brk = xc_grow(s->brk, &s->capbrk, s->nbrk + 1, sizeof(*s->brk),
+			 &ex->oom);
 	if (ex->oom)
 		return ftv_errf(err, "out of memory");
 	s->brk[s->nbrk++] = (struct xbreak){ fn, arg };
@@ -559,8 +557,10 @@ void exec_free(struct ftv_exec *ex)
 		free(ex->wi[i]->icfloor);
 		free(ex->wi[i]);
 	}
-	for (size_t i = 0; i < ex->nwl; i++)
-		free(ex->wl[i].wids);
+	for (size_t i = 0; i < ex->nwl; i++) {
+		free(ex->wl[i]->wids);
+		free(ex->wl[i]);
+	}
 	for (size_t i = 0; i < ex->nplans; i++)
 		plan_free(&ex->plans[i].p);
 	for (size_t i = 0; i < ex->nsp; i++)
@@ -806,8 +806,6 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 		c->armed_pc = pc;
 	}
 	c->stopped_in_hook = 0;
-	if (c->st == XCPU_PARKED)
-		c->st = XCPU_RUN;
 	ex->stats.cpu_turns++;
 	for (;;) {
 		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;

@@ -53,8 +53,17 @@ struct winsn {
 	int view_ok[EXEC_MAX_CPUS];
 };
 
+struct wlit;
+
+/* What a literal's read hook gets: which CPU, which literal. */
+struct xlud {
+	struct xcpu *c;
+	struct wlit *l;
+};
+
 /* A watched 64-bit literal: who wrote each 32-bit half. */
 struct wlit {
+	struct xlud ud[EXEC_MAX_CPUS];
 	uint64_t addr;
 	int wid[2];
 	int init_wid;
@@ -93,7 +102,7 @@ struct xspecial {
 	unsigned flags;
 	struct winsn *w;         /* SP_WATCH */
 	struct xbreak *brk;
-	size_t nbrk;
+	size_t nbrk, capbrk;
 };
 
 struct xchoice {
@@ -109,7 +118,7 @@ struct ftv_exec {
 
 	struct winsn **wi;       /* sorted by address; entries never move */
 	size_t nwi, capwi;
-	struct wlit *wl;
+	struct wlit **wl;        /* entries never move */
 	size_t nwl, capwl;
 	struct exec_write *wr;
 	size_t nwr, capwr, nwr_init;

@@ -35,8 +35,8 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr)
 {
 	for (size_t i = 0; i < ex->nwl; i++)
-		if (ex->wl[i].addr == addr)
-			return &ex->wl[i];
+		if (ex->wl[i]->addr == addr)
+			return ex->wl[i];
 	return NULL;
 }
 
@@ -53,7 +53,7 @@ int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 	/* Literal writes are remembered in issue order for stale-data. */
 	if (plan >= 0 || cpu >= 0)
 		for (size_t i = 0; i < ex->nwl; i++) {
-			struct wlit *l = &ex->wl[i];
+			struct wlit *l = ex->wl[i];
 
 			if (addr < l->addr + 8 && addr + size > l->addr &&
 			    GROW(ex, l->wids, l->nw, l->capw))
@@ -129,7 +129,7 @@ void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 		}
 	}
 	for (size_t i = 0; i < ex->nwl; i++) {
-		struct wlit *l = &ex->wl[i];
+		struct wlit *l = ex->wl[i];
 
 		if (addr < l->addr + 4 && addr + size > l->addr)
 			l->wid[0] = wid;
@@ -350,8 +350,8 @@ void xm_reset(struct ftv_exec *ex)
 		}
 	}
 	for (size_t i = 0; i < ex->nwl; i++) {
-		ex->wl[i].wid[0] = ex->wl[i].wid[1] = ex->wl[i].init_wid;
-		ex->wl[i].nw = 0;
+		ex->wl[i]->wid[0] = ex->wl[i]->wid[1] = ex->wl[i]->init_wid;
+		ex->wl[i]->nw = 0;
 	}
 	ex->nsb = 0;
 	ex->epoch = 0;
