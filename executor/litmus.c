@@ -164,6 +164,7 @@ static int parse_value(struct litmus *lt, char *s, struct lval *v,
 		       struct ftv_err *err)
 {
 	memset(v, 0, sizeof(*v));
+	v->line = lt->cur_line;
 	s = trim(s);
 	if (!strncmp(s, "insn", 4) && isspace((unsigned char)s[4])) {
 		char *q = strchr(s, '"'), *e;
@@ -488,8 +489,8 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 	}
 	fclose(f);
 	f = NULL;
-	if (!lt->name[0] || !lt->nthreads || !lt->ncond) {
-		ftv_errf(err, "%s:%d: needs a litmus name, a thread and an exists clause",
+	if (!lt->name[0] || !lt->nthreads || !lt->ncond || lt->expect < 0) {
+		ftv_errf(err, "%s:%d: needs a litmus name, an expect line, a thread and an exists clause",
 			 path, lineno);
 		litmus_free(lt);
 		return NULL;
@@ -521,8 +522,20 @@ static uint64_t loc_addr(const struct litmus *lt, const char *name)
 	return 0;
 }
 
+static int resolve_value1(const struct litmus *lt, const struct lval *v,
+			  uint64_t *out, struct ftv_err *err);
+
+/* Values are resolved after parsing: errors name the line they came from. */
 static int resolve_value(const struct litmus *lt, const struct lval *v,
 			 uint64_t *out, struct ftv_err *err)
+{
+	if (resolve_value1(lt, v, out, err))
+		return ftv_err_prefix(err, "%s:%d", lt->path, v->line);
+	return 0;
+}
+
+static int resolve_value1(const struct litmus *lt, const struct lval *v,
+			  uint64_t *out, struct ftv_err *err)
 {
 	uint64_t pc = 0;
 	uint32_t w;
@@ -640,13 +653,13 @@ static int build_space(const struct litmus *lt, struct sim_aspace *as,
 }
 
 static int watch_code(const struct litmus *lt, struct ftv_exec *ex, int t,
-		      const char *label, struct ftv_err *err)
+		      const char *label, int line, struct ftv_err *err)
 {
 	uint64_t a;
 
 	if (find_label(lt, t, label, &a))
-		return ftv_errf(err, "%s: unknown label P%d:%s", lt->path, t,
-				label);
+		return ftv_errf(err, "%s:%d: unknown label P%d:%s", lt->path,
+				line, t, label);
 	/* A label at the very end has no instruction to watch. */
 	if (a >= SIM_KERNEL_TEXT_BASE + LT_THREAD_SPAN * (uint64_t)t +
 			 4ULL * lt->ninsn[t])
@@ -671,10 +684,8 @@ int litmus_run(const struct litmus *lt, uint64_t max_runs, int want_witness,
 	if (build_space(lt, r.as, err))
 		goto out;
 	for (int i = 0; i < lt->ncond; i++)
-		if (resolve_value(lt, &lt->cond[i].v, &r.vals[i], err)) {
-			ftv_err_prefix(err, "%s: exists", lt->path);
+		if (resolve_value(lt, &lt->cond[i].v, &r.vals[i], err))
 			goto out;
-		}
 	ex = exec_new(r.as, &cfg, err);
 	if (!ex)
 		goto out;
@@ -693,26 +704,49 @@ int litmus_run(const struct litmus *lt, uint64_t max_runs, int want_witness,
 		if (in->reg < 0)
 			continue;
 		if (in->thread >= lt->nthreads) {
-			ftv_errf(err, "%s: init names thread %d of %d",
-				 lt->path, in->thread, lt->nthreads);
+			ftv_errf(err, "%s:%d: init names thread %d of %d",
+				 lt->path, in->v.line, in->thread,
+				 lt->nthreads);
 			goto out;
 		}
-		if (resolve_value(lt, &in->v, &v, err)) {
-			ftv_err_prefix(err, "%s: init", lt->path);
+		if (resolve_value(lt, &in->v, &v, err))
 			goto out;
-		}
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 		if (in->v.kind == LV_CODE &&
-		    watch_code(lt, ex, in->v.thread, in->v.name, err))
+		    watch_code(lt, ex, in->v.thread, in->v.name, in->v.line, err))
 			goto out;
 	}
 	for (int i = 0; i < lt->ncond; i++)
 		if (lt->cond[i].kind == LC_FETCH &&
 		    watch_code(lt, ex, lt->cond[i].lthread, lt->cond[i].label,
-			       err))
+			       lt->cond[i].v.line, err))
 			goto out;
 	if (exec_explore(ex, max_runs, 4096, outcome, &r, err))
 		goto out;
+	{
+		size_t nv;
+		const struct exec_violation *v = exec_violations(ex, &nv);
+
+		/* A test whose threads can fault (or hang) says nothing
+		 * about the fetch model: reject it. */
+		for (size_t i = 0; i < nv; i++)
+			if (v[i].kind == EXEC_V_FAULT ||
+			    v[i].kind == EXEC_V_STUCK) {
+				uint64_t off = v[i].addr - SIM_KERNEL_TEXT_BASE;
+				unsigned t = (unsigned)(off / LT_THREAD_SPAN);
+				unsigned k = (unsigned)(off % LT_THREAD_SPAN) / 4;
+				int line = 0;
+
+				if (v[i].kind == EXEC_V_FAULT &&
+				    t < (unsigned)lt->nthreads &&
+				    k < lt->ninsn[t])
+					line = lt->insn[t][k].line;
+				ftv_errf(err, "%s:%d: run %llu: %s", lt->path,
+					 line, (unsigned long long)v[i].run,
+					 v[i].msg);
+				goto out;
+			}
+	}
 	exec_get_stats(ex, &st);
 	res->runs = st.runs;
 	res->complete = st.complete;

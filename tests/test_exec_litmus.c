@@ -89,6 +89,7 @@ START_TEST(litmus_malformed_file_names_file_and_line_exit_2)
 	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
 			 write_tmp("bad.litmus",
 				   "litmus bad\n"
+				   "expect Allowed\n"
 				   "thread 0\n"
 				   "    frobnicate x1, x2\n"
 				   "exists 0:x1=0\n"),
@@ -100,7 +101,8 @@ START_TEST(litmus_malformed_file_names_file_and_line_exit_2)
 			  NULL };
 
 	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
-	ck_assert_msg(strstr(out, "bad.litmus:3") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "bad.litmus:4: 'frobnicate x1, x2'") != NULL,
+		      "%s", out);
 	free(out);
 	ck_assert_int_eq(ftv_test_run(argv2, &out), 2);
 	ck_assert_msg(strstr(out, "bad2.litmus:2: bad register") != NULL, "%s",
@@ -129,6 +131,28 @@ START_TEST(litmus_verbose_shows_a_witness_run)
 }
 END_TEST
 
+START_TEST(litmus_thread_that_faults_is_rejected_with_its_line)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("fault.litmus",
+				   "litmus fault\n"
+				   "expect Allowed\n"
+				   "thread 0\n"
+				   "    nop\n"
+				   "    ldr x0, [x1]\n"
+				   "exists 0:x0=0\n"),
+			 NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	ck_assert_msg(strstr(out, "fault.litmus:5: run 0: cpu0") &&
+			      strstr(out, "ldr x0, [x1]"),
+		      "%s", out);
+	free(out);
+	free(argv[2]);
+}
+END_TEST
+
 static Suite *litmus_suite(void)
 {
 	Suite *s = suite_create("exec_litmus");
@@ -139,6 +163,7 @@ static Suite *litmus_suite(void)
 	tcase_add_test(tc, litmus_wrong_expectation_is_a_mismatch_exit_1);
 	tcase_add_test(tc, litmus_malformed_file_names_file_and_line_exit_2);
 	tcase_add_test(tc, litmus_verbose_shows_a_witness_run);
+	tcase_add_test(tc, litmus_thread_that_faults_is_rejected_with_its_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
