@@ -30,6 +30,7 @@ static const int uc_regs[EXEC_NREGS] = {
 	UC_ARM64_REG_X24, UC_ARM64_REG_X25, UC_ARM64_REG_X26, UC_ARM64_REG_X27,
 	UC_ARM64_REG_X28, UC_ARM64_REG_X29, UC_ARM64_REG_X30, UC_ARM64_REG_SP,
 	UC_ARM64_REG_PC,
+	UC_ARM64_REG_TPIDR_EL1,
 };
 
 void *xc_grow(void *p, size_t *cap, size_t need, size_t elem, int *oom)

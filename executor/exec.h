@@ -173,7 +173,8 @@ void exec_free(struct ftv_exec *ex);
 int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		   uint64_t sp, const uint64_t *args, unsigned nargs,
 		   uint64_t exit_pc, struct ftv_err *err);
-/* x0..x30 (reg 0..30), 31 = sp, 32 = pc. Setting before a run also sets the
+/* x0..x30 (reg 0..30), 31 = sp, 32 = pc, 33 = TPIDR_EL1 (the per-CPU area
+ * base, as the kernel keeps it). Setting before a run also sets the
  * value that exec_reset() restores. */
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
@@ -182,6 +183,11 @@ int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
  * CPU's outer loop, where it holds no reference to patched code. */
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		       struct ftv_err *err);
+
+/* A context synchronisation event on cpu now (an exception return, a task
+ * switch): it fetches the newest cache-maintained instructions from here on.
+ * For breakpoint callbacks at a quiescent point. */
+int exec_cpu_context_sync(struct ftv_exec *ex, unsigned cpu);
 
 /* Watches an instruction word (4-aligned, in an executable region) or a
  * 64-bit literal. Plans watch the addresses they write automatically. */

@@ -7,7 +7,7 @@
 #include "executor/exec.h"
 #include "util/rng.h"
 
-#define EXEC_NREGS 33 /* x0..x30, sp, pc */
+#define EXEC_NREGS 34 /* x0..x30, sp, pc, tpidr_el1 */
 #define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
 
 enum xcpu_state { XCPU_RUN, XCPU_DONE, XCPU_PARKED, XCPU_FAULT };

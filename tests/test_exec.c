@@ -562,6 +562,47 @@ START_TEST(trace_prints_symbolized_fetches_and_plan_steps)
 }
 END_TEST
 
+START_TEST(context_sync_from_outside_makes_cpus_fetch_the_new_word)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	const struct exec_obs *ob;
+	size_t nob, before, fresh = 0, stale = 0;
+	uint32_t blw;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 2, 9, EXEC_RANDOM);
+	ck_assert_int_eq(exec_cpu_set_reg(ex, 1, 33, 0xffff000012340000ULL), 0);
+	ck_assert_uint_eq(exec_cpu_reg(ex, 1, 33), 0xffff000012340000ULL);
+	/* Cache maintenance but no IPI: CPUs may go on fetching the NOP. */
+	make_call_plan(&p, &s, 1);
+	blw = bl(s.site, s.tramp);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 200, &err), 0);
+	ck_assert_int_eq(exec_plan_result(ex, 0)->status, EXEC_PLAN_DONE);
+	ck_assert_int_eq(exec_cpu_context_sync(ex, 0), 0);
+	ck_assert_int_eq(exec_cpu_context_sync(ex, 1), 0);
+	exec_observations(ex, &before);
+	ck_assert_int_eq(exec_run(ex, 200, &err), 0);
+	ob = exec_observations(ex, &nob);
+	for (size_t i = before; i < nob; i++)
+		if (ob[i].kind == EXEC_OBS_FETCH) {
+			if (ob[i].val == blw)
+				fresh++;
+			else
+				stale++;
+		}
+	ck_assert_uint_gt(fresh, 10);
+	ck_assert_uint_eq(stale, 0);
+	ck_assert_uint_eq(exec_cpu_reg(ex, 1, 33), 0xffff000012340000ULL);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -580,6 +621,7 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, stop_machine_parks_cpus_and_leaves_nothing_unsynchronised);
 	tcase_add_test(tc, freed_trampoline_execution_is_a_fault);
 	tcase_add_test(tc, trace_prints_symbolized_fetches_and_plan_steps);
+	tcase_add_test(tc, context_sync_from_outside_makes_cpus_fetch_the_new_word);
 	suite_add_tcase(s, tc);
 	return s;
 }
