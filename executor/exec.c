@@ -86,9 +86,18 @@ const char *exec_viol_name(enum exec_viol_kind k)
 	return (unsigned)k < 5 ? n[k] : "?";
 }
 
+uint64_t xc_record_max(struct ftv_exec *ex)
+{
+	return ex->cfg.record_max ? ex->cfg.record_max : 1ULL << 20;
+}
+
 void xc_event(struct ftv_exec *ex, int agent, enum exec_ev_kind kind,
 	      uint64_t a, uint64_t b)
 {
+	if (ex->nev >= xc_record_max(ex)) {
+		ex->stats.dropped++;
+		return;
+	}
 	if (!GROW(ex, ex->ev, ex->nev, ex->capev))
 		return;
 	ex->ev[ex->nev++] = (struct exec_event){ ex->step, agent, kind, a, b };

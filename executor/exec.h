@@ -72,6 +72,10 @@ struct exec_config {
 	/* 1: record only fetches that had a choice (long runs, benchmarks);
 	 * 0: record every fetch of a watched word. Loads are always recorded. */
 	int quiet_obs;
+	/* At most this many trace events and observations are kept (each
+	 * counted in exec_stats.dropped beyond); 0: 1 << 20 of each. Checks
+	 * run on every event whether kept or not. */
+	uint64_t record_max;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -159,6 +163,7 @@ struct exec_stats {
 	uint64_t fetches;     /* fetches of watched words */
 	uint64_t runs;        /* exploration runs */
 	int complete;         /* exhaustive: every choice was explored */
+	uint64_t dropped;     /* events and observations beyond record_max */
 	long peak_rss_kb;     /* getrusage ru_maxrss */
 };
 

@@ -189,6 +189,7 @@ void xc_violation(struct ftv_exec *ex, enum exec_viol_kind kind, int cpu,
 void xc_event(struct ftv_exec *ex, int agent, enum exec_ev_kind kind,
 	      uint64_t a, uint64_t b);
 void *xc_grow(void *p, size_t *cap, size_t need, size_t elem, int *oom);
+uint64_t xc_record_max(struct ftv_exec *ex);
 
 /* exec_sched.c */
 int xs_pick(struct ftv_exec *ex, const unsigned *ready, unsigned n);

@@ -141,6 +141,10 @@ void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 static void record_obs(struct ftv_exec *ex, enum exec_obs_kind kind, int cpu,
 		       uint64_t addr, uint64_t val, int w0, int w1)
 {
+	if (ex->nobs >= xc_record_max(ex)) {
+		ex->stats.dropped++;
+		return;
+	}
 	if (!GROW(ex, ex->obs, ex->nobs, ex->capobs))
 		return;
 	ex->obs[ex->nobs++] = (struct exec_obs){ kind, cpu, ex->step, addr,

@@ -603,6 +603,34 @@ START_TEST(context_sync_from_outside_makes_cpus_fetch_the_new_word)
 }
 END_TEST
 
+START_TEST(records_are_capped_and_what_is_dropped_is_counted)
+{
+	struct scen s;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 2, .policy = EXEC_RANDOM,
+				   .seed = 4, .quantum = 16, .record_max = 25 };
+	struct exec_stats st;
+	struct ftv_exec *ex;
+	size_t nev, nob;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	for (unsigned i = 0; i < 2; i++)
+		exec_cpu_setup(ex, i, s.loop, SIM_STACK_BASE + 0x1000 * (i + 1),
+			       NULL, 0, 0, &err);
+	exec_watch_insn(ex, s.site, &err);
+	ck_assert_int_eq(exec_run(ex, 300, &err), 0);
+	exec_trace(ex, &nev);
+	exec_observations(ex, &nob);
+	exec_get_stats(ex, &st);
+	ck_assert_uint_eq(nev, 25);
+	ck_assert_uint_eq(nob, 25);
+	ck_assert_uint_gt(st.dropped, 100);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -622,6 +650,7 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, freed_trampoline_execution_is_a_fault);
 	tcase_add_test(tc, trace_prints_symbolized_fetches_and_plan_steps);
 	tcase_add_test(tc, context_sync_from_outside_makes_cpus_fetch_the_new_word);
+	tcase_add_test(tc, records_are_capped_and_what_is_dropped_is_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }
