@@ -22,13 +22,33 @@
  * Data accesses are coherent (sequentially consistent between CPUs); the
  * patcher's stores sit in a store buffer that the scheduler drains in any
  * order allowed by its barriers: stores separated by a DMB drain in order,
- * a DSB waits for the buffer to be empty.
+ * a DSB waits for the buffer to be empty. (The CPUs' own data stores are not
+ * buffered: litmus tests that need store-store reordering on a CPU, such as
+ * MP+po, are outside this model.) Cache maintenance acts on 64-byte lines and
+ * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
+ * buffered stores to the same line.
+ *
+ * Checks, run on every fetch and load (see exec_viol_kind): torn literals,
+ * fetches of a word being changed whose old/new pair is not CMODX-safe
+ * (a64_cmodx_safe), and stale literals after a new instruction.
  *
  * Scheduling. Each step gives the turn to one agent: a CPU (which runs up to
  * its next scheduling point: a fetch of a watched word, its quantum, or in
  * fine mode its next instruction that touches shared state), the patcher
  * (which performs one plan step) or the store buffer (which drains one
  * store). The policy and a seed decide; the same seed replays bit for bit.
+ * While no plan is in flight, a fetch that can only see one value does not
+ * end a turn (see fetch_quantum): CPUs run freely between patch events.
+ *
+ * Typical use:
+ *   ex = exec_new(as, &(struct exec_config){ .ncpus = 4, .seed = s }, &err);
+ *   exec_cpu_setup(ex, i, entry, sp, args, n, exit_pc, &err);  per CPU
+ *   exec_cpu_quiescent(ex, i, loop_top, &err);
+ *   exec_watch_insn(ex, site, &err); exec_watch_data64(ex, site - 8, &err);
+ *   exec_break(ex, tracer_entry, check_regs, ctx, &err);
+ *   exec_submit(ex, &plan, done_cb, ctx, &err);
+ *   exec_run(ex, budget, &err);
+ *   v = exec_violations(ex, &n);  exec_trace_print(ex, stdout);
  */
 #ifndef FTV_EXECUTOR_EXEC_H
 #define FTV_EXECUTOR_EXEC_H
