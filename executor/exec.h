@@ -26,7 +26,7 @@
  * buffered: litmus tests that need store-store reordering on a CPU, such as
  * MP+po, are outside this model.) Cache maintenance acts on 64-byte lines and
  * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
- * buffered stores to the same line.
+ * buffered stores to the range they maintain.
  *
  * Checks, run on every fetch and load (see exec_viol_kind): torn literals,
  * fetches of a word being changed whose old/new pair is not CMODX-safe

@@ -112,8 +112,16 @@ int xs_pick(struct ftv_exec *ex, const unsigned *ready, unsigned n)
 			if (ex->prio[ready[i]] > ex->prio[ready[best]])
 				best = i;
 		for (unsigned i = 0; i + 1 < ex->cfg.pct_depth; i++)
-			if (ex->pct_change[i] == ex->step)
+			if (ex->pct_change[i] == ex->step) {
+				/* Demote the agent that would run, then pick
+				 * again among the ready ones. */
 				ex->prio[ready[best]] = i + 1;
+				best = 0;
+				for (unsigned j = 1; j < n; j++)
+					if (ex->prio[ready[j]] >
+					    ex->prio[ready[best]])
+						best = j;
+			}
 		return (int)best;
 	}
 	return 0;
