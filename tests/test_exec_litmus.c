@@ -153,6 +153,53 @@ START_TEST(litmus_thread_that_faults_is_rejected_with_its_line)
 }
 END_TEST
 
+/* The fetch() and [loc] conditions: SM.B+isb and SM.B+cachesync-isb asked
+ * about the fetched word itself, and a store checked in memory. */
+START_TEST(litmus_fetch_and_memory_conditions)
+{
+	static const char *const body[2] = {
+		"    str w0, [x1]\n"
+		"    isb\n",
+		"    str w0, [x1]\n"
+		"    dc cvau, x1\n"
+		"    dsb ish\n"
+		"    ic ivau, x1\n"
+		"    dsb ish\n"
+		"    isb\n",
+	};
+	static const char *const expect[2] = { "Allowed", "Forbidden" };
+
+	for (int i = 0; i < 2; i++) {
+		char text[1024], name[32], *out = NULL;
+		char *argv[4] = { (char *)ftv_test_env("FTV"), "litmus", NULL,
+				  NULL };
+
+		snprintf(text, sizeof(text),
+			 "litmus fetch%d\n"
+			 "expect %s\n"
+			 "init 0:x0 = insn \"nop\"\n"
+			 "init 0:x1 = P0:L0\n"
+			 "init 0:x3 = x\n"
+			 "init 0:x4 = 7\n"
+			 "init [x] = 0\n"
+			 "thread 0\n"
+			 "    str x4, [x3]\n"
+			 "%s"
+			 "L0: b L1\n"
+			 "    mov w9, #1\n"
+			 "L1:\n"
+			 "exists 0:fetch(P0:L0)=insn \"b P0:L1\" at P0:L0 /\\ [x]=7\n",
+			 i, expect[i], body[i]);
+		snprintf(name, sizeof(name), "fetch%d.litmus", i);
+		argv[2] = write_tmp(name, text);
+		ck_assert_msg(ftv_test_run(argv, &out) == 0, "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, " ok "));
+		free(out);
+		free(argv[2]);
+	}
+}
+END_TEST
+
 static Suite *litmus_suite(void)
 {
 	Suite *s = suite_create("exec_litmus");
@@ -164,6 +211,7 @@ static Suite *litmus_suite(void)
 	tcase_add_test(tc, litmus_malformed_file_names_file_and_line_exit_2);
 	tcase_add_test(tc, litmus_verbose_shows_a_witness_run);
 	tcase_add_test(tc, litmus_thread_that_faults_is_rejected_with_its_line);
+	tcase_add_test(tc, litmus_fetch_and_memory_conditions);
 	suite_add_tcase(s, tc);
 	return s;
 }
