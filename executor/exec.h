@@ -78,7 +78,7 @@ struct exec_config {
 	 * watched fetch, quiescent point or exit (fastest: no per-instruction
 	 * counting hook; the code must reach one of those). */
 	unsigned quantum;
-	unsigned pct_depth;      /* PCT's d (number of priority change points - 1) */
+	unsigned pct_depth;      /* PCT's d: number of priority change points */
 	uint64_t pct_length;     /* PCT's estimate of the run length in steps */
 	/* Fine mode (litmus tests): a CPU turn ends before each instruction that
 	 * touches shared state (load, store, cache maintenance, barrier, fetch

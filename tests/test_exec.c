@@ -480,8 +480,9 @@ START_TEST(exhaustive_cut_by_its_step_budget_is_not_complete)
 END_TEST
 
 /* PCT and round robin replay too; PCT finds the missing DMB (a depth-3
- * bug: the BL drains first, a CPU fetches it, the literal is read before it
- * drains; all within the first ten steps, PCT's k here). */
+ * bug, so two change points: the BL drains first, a CPU fetches it, the
+ * literal is read before it drains; all within the first ten steps, PCT's
+ * k here). */
 START_TEST(pct_finds_stale_data_and_pct_and_quantum_replay)
 {
 	static const enum exec_policy pols[] = { EXEC_PCT, EXEC_QUANTUM };
@@ -504,7 +505,7 @@ START_TEST(pct_finds_stale_data_and_pct_and_quantum_replay)
 				struct exec_config cfg = {
 					.ncpus = 2, .policy = pols[k],
 					.seed = seed, .quantum = 3,
-					.pct_depth = 3, .pct_length = 10 };
+					.pct_depth = 2, .pct_length = 10 };
 
 				build(&s, 0x100, W_NOP);
 				ex = exec_new(s.as, &cfg, &err);
