@@ -634,6 +634,51 @@ START_TEST(records_are_capped_and_what_is_dropped_is_counted)
 }
 END_TEST
 
+/* 32 engines over one data region: every store lands in the one memory, and
+ * a load by the last CPU sees what the others stored before it ran. */
+START_TEST(thirty_two_cpus_share_data_memory)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = EXEC_MAX_CPUS,
+				   .policy = EXEC_QUANTUM, .quantum = 1 };
+	struct ftv_err err;
+	struct exec_stats st;
+	struct ftv_exec *ex;
+	uint64_t v;
+
+	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
+	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W,
+		SIM_REGION_DATA, NULL);
+	sim_map(as, "stack", SIM_STACK_BASE, 0x1000 * EXEC_MAX_CPUS,
+		SIM_R | SIM_W, SIM_REGION_STACK, NULL);
+	sim_write32(as, T, 0xf9000020u);     /* str x0, [x1] */
+	sim_write32(as, T + 4, 0xf9400062u); /* ldr x2, [x3] */
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {
+		uint64_t args[4] = { 0x100 + i, SIM_DATA_BASE + 8 * i, 0,
+				     SIM_DATA_BASE };
+
+		ck_assert_int_eq(exec_cpu_setup(ex, i, T,
+						SIM_STACK_BASE + 0x1000 * (i + 1),
+						args, 4, T + 8, &err), 0);
+	}
+	ck_assert_int_eq(exec_run(ex, 1000, &err), 0);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {
+		ck_assert(exec_cpu_done(ex, i));
+		ck_assert_int_eq(sim_read64(as, SIM_DATA_BASE + 8 * i, &v), 0);
+		ck_assert_uint_eq(v, 0x100 + i);
+	}
+	/* Round robin, one instruction a turn: every CPU stored before the
+	 * last one loaded CPU 0's word. */
+	ck_assert_uint_eq(exec_cpu_reg(ex, EXEC_MAX_CPUS - 1, 2), 0x100);
+	exec_get_stats(ex, &st);
+	ck_assert_int_gt(st.peak_rss_kb, 0);
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -654,6 +699,7 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, trace_prints_symbolized_fetches_and_plan_steps);
 	tcase_add_test(tc, context_sync_from_outside_makes_cpus_fetch_the_new_word);
 	tcase_add_test(tc, records_are_capped_and_what_is_dropped_is_counted);
+	tcase_add_test(tc, thirty_two_cpus_share_data_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
