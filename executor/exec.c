@@ -86,9 +86,18 @@ const char *exec_viol_name(enum exec_viol_kind k)
 	return (unsigned)k < 5 ? n[k] : "?";
 }
 
+uint64_t xc_record_max(struct ftv_exec *ex)
+{
+	return ex->cfg.record_max ? ex->cfg.record_max : 1ULL << 20;
+}
+
 void xc_event(struct ftv_exec *ex, int agent, enum exec_ev_kind kind,
 	      uint64_t a, uint64_t b)
 {
+	if (ex->nev >= xc_record_max(ex)) {
+		ex->stats.dropped++;
+		return;
+	}
 	if (!GROW(ex, ex->ev, ex->nev, ex->capev))
 		return;
 	ex->ev[ex->nev++] = (struct exec_event){ ex->step, agent, kind, a, b };
@@ -224,6 +233,17 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 			return;
 		}
 		if (s && (s->flags & SP_WATCH)) {
+			struct winsn *w = s->w;
+
+			if (!ex->cfg.fine && c->quiet_left &&
+			    ex->cur_plan >= ex->nplans && !ex->nsb && w &&
+			    xm_fetch_is_quiet(ex, c, w)) {
+				/* Nothing is changing: run on (the sparse
+				 * patching fast path). */
+				c->quiet_left--;
+				xm_fetch(ex, c, w, 1);
+				goto effects;
+			}
 			/* The fetch is a scheduling point; the model picks
 			 * the value when this CPU next gets its turn. */
 			c->stopped_in_hook = 1;
@@ -231,6 +251,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 			return;
 		}
 	}
+effects:
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nbrk; i++)
@@ -242,18 +263,12 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 static void lit_hook(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 		     int64_t value, void *user)
 {
-	struct xcpu *c = user;
-	struct ftv_exec *ex = c->ex;
+	struct xlud *u = user;
 
 	(void)uc;
 	(void)type;
 	(void)value;
-	for (size_t i = 0; i < ex->nwl; i++) {
-		struct wlit *l = &ex->wl[i];
-
-		if (addr < l->addr + 8 && addr + (uint64_t)size > l->addr)
-			xm_lit_load(ex, c, l, addr, size);
-	}
+	xm_lit_load(u->c->ex, u->c, u->l, addr, size);
 }
 
 /* A CPU's store into private (text) memory: route it into the model so that
@@ -347,10 +362,12 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (wid < 0)
 		return ftv_errf(err, "out of memory");
 	ex->nwr_init = ex->nwr;
-	for (i = ex->nwi; i > 0 && ex->wi[i - 1].addr > addr; i--)
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return ftv_errf(err, "out of memory");
+	for (i = ex->nwi; i > 0 && ex->wi[i - 1]->addr > addr; i--)
 		ex->wi[i] = ex->wi[i - 1];
-	w = &ex->wi[i];
-	memset(w, 0, sizeof(*w));
+	ex->wi[i] = w;
 	w->addr = addr;
 	ex->nwi++;
 	if (!GROW(ex, w->coh, 0, w->capcoh) ||
@@ -364,6 +381,7 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (!s)
 		return -1;
 	s->flags |= SP_WATCH;
+	s->w = w;
 	return 0;
 }
 
@@ -384,15 +402,19 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	if (wid < 0)
 		return ftv_errf(err, "out of memory");
 	ex->nwr_init = ex->nwr;
-	l = &ex->wl[ex->nwl++];
-	memset(l, 0, sizeof(*l));
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return ftv_errf(err, "out of memory");
+	ex->wl[ex->nwl++] = l;
 	l->addr = addr;
 	l->wid[0] = l->wid[1] = l->init_wid = wid;
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		uc_hook h;
-		uc_err e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
-				       (void *)lit_hook, &ex->cpu[i], addr,
-				       addr + 7);
+		uc_err e;
+
+		l->ud[i] = (struct xlud){ &ex->cpu[i], l };
+		e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
+				(void *)lit_hook, &l->ud[i], addr, addr + 7);
 
 		if (e != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
@@ -410,8 +432,8 @@ int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 
 	if (!s)
 		return -1;
-	s->brk = xc_grow(s->brk, &(size_t){ s->nbrk }, s->nbrk + 1,
-			 sizeof(*s->brk), &ex->oom);
+	s->brk = xc_grow(s->brk, &s->capbrk, s->nbrk + 1, sizeof(*s->brk),
+			 &ex->oom);
 	if (ex->oom)
 		return ftv_errf(err, "out of memory");
 	s->brk[s->nbrk++] = (struct xbreak){ fn, arg };
@@ -541,11 +563,14 @@ void exec_free(struct ftv_exec *ex)
 		free(c->pend);
 	}
 	for (size_t i = 0; i < ex->nwi; i++) {
-		free(ex->wi[i].coh);
-		free(ex->wi[i].icfloor);
+		free(ex->wi[i]->coh);
+		free(ex->wi[i]->icfloor);
+		free(ex->wi[i]);
 	}
-	for (size_t i = 0; i < ex->nwl; i++)
-		free(ex->wl[i].wids);
+	for (size_t i = 0; i < ex->nwl; i++) {
+		free(ex->wl[i]->wids);
+		free(ex->wl[i]);
+	}
 	for (size_t i = 0; i < ex->nplans; i++)
 		plan_free(&ex->plans[i].p);
 	for (size_t i = 0; i < ex->nsp; i++)
@@ -692,11 +717,20 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		struct sim_region *r = sim_region_get(ex->as, i);
 
 		memcpy(r->host, ex->snap[i], r->size);
-		for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-			if (ex->cpu[c].copy[i]) {
-				memcpy(ex->cpu[c].copy[i], ex->snap[i], r->size);
-				xc_remove_cache(&ex->cpu[c], r->base, r->size);
+		for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
+			uint8_t *cp = ex->cpu[c].copy[i];
+
+			if (!cp)
+				continue;
+			/* Put back only the words that changed, and drop
+			 * only their translations (never a whole cache). */
+			for (uint64_t off = 0; off < r->size; off += 4) {
+				if (!memcmp(cp + off, ex->snap[i] + off, 4))
+					continue;
+				memcpy(cp + off, ex->snap[i] + off, 4);
+				xc_remove_cache(&ex->cpu[c], r->base + off, 4);
 			}
+		}
 	}
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
@@ -775,14 +809,13 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 	uc_err e;
 
 	if (w)
-		xm_fetch(ex, c, w);
+		xm_fetch(ex, c, w, 0);
+	c->quiet_left = ex->cfg.fetch_quantum ? ex->cfg.fetch_quantum : 1024;
 	if (w || c->stopped_in_hook) {
 		c->armed = 1;
 		c->armed_pc = pc;
 	}
 	c->stopped_in_hook = 0;
-	if (c->st == XCPU_PARKED)
-		c->st = XCPU_RUN;
 	ex->stats.cpu_turns++;
 	for (;;) {
 		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;
@@ -842,7 +875,9 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	if (!ex->snap && take_snapshot(ex, err))
 		return -1;
 	xs_start_run(ex);
-	for (uint64_t s = 0; s < max_steps; s++) {
+	uint64_t s;
+
+	for (s = 0; s < max_steps; s++) {
 		unsigned nr = 0;
 		int pick;
 
@@ -879,6 +914,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		ex->step++;
 		ex->stats.steps++;
 	}
+	if (s == max_steps && !all_settled(ex))
+		ex->truncated = 1;
 	if (ex->oom)
 		return ftv_errf(err, "out of memory while running");
 	return 0;
@@ -892,6 +929,7 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		return ftv_errf(err, "exploration needs the exhaustive policy");
 	ex->dfs_len = 0;
 	ex->stats.complete = 0;
+	ex->truncated = 0;
 	for (uint64_t r = 0; r < max_runs; r++) {
 		if (exec_reset(ex, err))
 			return -1;
@@ -902,7 +940,8 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		if (fn)
 			fn(ex, arg);
 		if (xs_dfs_next(ex)) {
-			ex->stats.complete = 1;
+			/* Every choice explored, each run to its end. */
+			ex->stats.complete = !ex->truncated;
 			break;
 		}
 	}

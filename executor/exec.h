@@ -22,19 +22,40 @@
  * Data accesses are coherent (sequentially consistent between CPUs); the
  * patcher's stores sit in a store buffer that the scheduler drains in any
  * order allowed by its barriers: stores separated by a DMB drain in order,
- * a DSB waits for the buffer to be empty.
+ * a DSB waits for the buffer to be empty. (The CPUs' own data stores are not
+ * buffered: litmus tests that need store-store reordering on a CPU, such as
+ * MP+po, are outside this model.) Cache maintenance acts on 64-byte lines and
+ * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
+ * buffered stores to the range they maintain.
+ *
+ * Checks, run on every fetch and load (see exec_viol_kind): torn literals,
+ * fetches of a word being changed whose old/new pair is not CMODX-safe
+ * (a64_cmodx_safe), and stale literals after a new instruction.
  *
  * Scheduling. Each step gives the turn to one agent: a CPU (which runs up to
  * its next scheduling point: a fetch of a watched word, its quantum, or in
  * fine mode its next instruction that touches shared state), the patcher
  * (which performs one plan step) or the store buffer (which drains one
  * store). The policy and a seed decide; the same seed replays bit for bit.
+ * While no plan is in flight, a fetch that can only see one value does not
+ * end a turn (see fetch_quantum): CPUs run freely between patch events.
+ *
+ * Typical use:
+ *   ex = exec_new(as, &(struct exec_config){ .ncpus = 4, .seed = s }, &err);
+ *   exec_cpu_setup(ex, i, entry, sp, args, n, exit_pc, &err);  per CPU
+ *   exec_cpu_quiescent(ex, i, loop_top, &err);
+ *   exec_watch_insn(ex, site, &err); exec_watch_data64(ex, site - 8, &err);
+ *   exec_break(ex, tracer_entry, check_regs, ctx, &err);
+ *   exec_submit(ex, &plan, done_cb, ctx, &err);
+ *   exec_run(ex, budget, &err);
+ *   v = exec_violations(ex, &n);  exec_trace_print(ex, stdout);
  */
 #ifndef FTV_EXECUTOR_EXEC_H
 #define FTV_EXECUTOR_EXEC_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "patcher/plan.h"
 #include "sim/aspace.h"
@@ -61,12 +82,24 @@ struct exec_config {
 	 * microseconds) is a CPU gone astray, reported and stopped; 0 = no
 	 * limit. */
 	uint64_t turn_timeout_us;
-	unsigned pct_depth;      /* PCT's d (number of priority change points - 1) */
+	unsigned pct_depth;      /* PCT's d: number of priority change points */
 	uint64_t pct_length;     /* PCT's estimate of the run length in steps */
 	/* Fine mode (litmus tests): a CPU turn ends before each instruction that
 	 * touches shared state (load, store, cache maintenance, barrier, fetch
 	 * of a watched word), so every interleaving of those is reachable. */
 	int fine;
+	/* While no plan is in flight (queue empty, store buffer drained), a
+	 * fetch of a watched word that can only see one value does not end the
+	 * CPU's turn; the turn ends after this many such fetches (0: 1024).
+	 * While a plan is in flight every watched fetch is a scheduling point. */
+	unsigned fetch_quantum;
+	/* 1: record only fetches that had a choice (long runs, benchmarks);
+	 * 0: record every fetch of a watched word. Loads are always recorded. */
+	int quiet_obs;
+	/* At most this many trace events and observations are kept (each
+	 * counted in exec_stats.dropped beyond); 0: 1 << 20 of each. Checks
+	 * run on every event whether kept or not. */
+	uint64_t record_max;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -154,6 +187,7 @@ struct exec_stats {
 	uint64_t fetches;     /* fetches of watched words */
 	uint64_t runs;        /* exploration runs */
 	int complete;         /* exhaustive: every choice was explored */
+	uint64_t dropped;     /* events and observations beyond record_max */
 	long peak_rss_kb;     /* getrusage ru_maxrss */
 };
 
@@ -210,7 +244,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err);
 
 /* Exhaustive exploration: repeatedly reset and run, each run taking the next
  * unexplored sequence of choices, calling fn after each run. Stops after
- * max_runs runs; stats.complete says whether every choice was explored.
+ * max_runs runs; stats.complete says whether every choice was explored
+ * with every run reaching its end (not cut by steps_per_run).
  * Requires policy EXEC_EXHAUSTIVE. */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
@@ -221,6 +256,9 @@ const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);
 const struct exec_event *exec_trace(struct ftv_exec *ex, size_t *n);
 const struct exec_write *exec_write_get(struct ftv_exec *ex, int wid);
+/* The trace for humans, one event a line:
+ *   "   12 cpu1   fetch  func+0x4/0x10: 94000040 (bl 0x...) [write #3 ...]" */
+void exec_trace_print(struct ftv_exec *ex, FILE *f);
 /* FNV-1a over the trace and observations: equal for equal runs. */
 uint64_t exec_trace_hash(struct ftv_exec *ex);
 void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st);

@@ -36,6 +36,7 @@ struct xcpu {
 	struct xpend *pend;
 	size_t npend, cappend;
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
+	unsigned quiet_left;     /* quiet fetches left in this turn */
 };
 
 /* A watched instruction word: the coherence order of its writes. */
@@ -52,8 +53,17 @@ struct winsn {
 	int view_ok[EXEC_MAX_CPUS];
 };
 
+struct wlit;
+
+/* What a literal's read hook gets: which CPU, which literal. */
+struct xlud {
+	struct xcpu *c;
+	struct wlit *l;
+};
+
 /* A watched 64-bit literal: who wrote each 32-bit half. */
 struct wlit {
+	struct xlud ud[EXEC_MAX_CPUS];
 	uint64_t addr;
 	int wid[2];
 	int init_wid;
@@ -90,8 +100,9 @@ struct xbreak {
 struct xspecial {
 	uint64_t pc;
 	unsigned flags;
+	struct winsn *w;         /* SP_WATCH */
 	struct xbreak *brk;
-	size_t nbrk;
+	size_t nbrk, capbrk;
 };
 
 struct xchoice {
@@ -105,9 +116,9 @@ struct ftv_exec {
 	size_t nregions;
 	struct ftv_rng rng_sched, rng_fetch;
 
-	struct winsn *wi;
+	struct winsn **wi;       /* sorted by address; entries never move */
 	size_t nwi, capwi;
-	struct wlit *wl;
+	struct wlit **wl;        /* entries never move */
 	size_t nwl, capwl;
 	struct exec_write *wr;
 	size_t nwr, capwr, nwr_init;
@@ -135,6 +146,7 @@ struct ftv_exec {
 	uint8_t **snap;          /* region contents before the first run */
 	uint64_t step;
 	uint64_t run;
+	int truncated;           /* a run stopped at its step budget */
 	struct exec_stats stats;
 
 	/* scheduling state */
@@ -151,7 +163,8 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 		 unsigned size, int plan, int step, int cpu, const char *what);
-void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
+void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet);
+int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
 void xm_context_sync(struct ftv_exec *ex, struct xcpu *c);
 void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu);
@@ -176,6 +189,7 @@ void xc_violation(struct ftv_exec *ex, enum exec_viol_kind kind, int cpu,
 void xc_event(struct ftv_exec *ex, int agent, enum exec_ev_kind kind,
 	      uint64_t a, uint64_t b);
 void *xc_grow(void *p, size_t *cap, size_t need, size_t elem, int *oom);
+uint64_t xc_record_max(struct ftv_exec *ex);
 
 /* exec_sched.c */
 int xs_pick(struct ftv_exec *ex, const unsigned *ready, unsigned n);

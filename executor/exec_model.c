@@ -22,9 +22,9 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (ex->wi[mid].addr == addr)
-			return &ex->wi[mid];
-		if (ex->wi[mid].addr < addr)
+		if (ex->wi[mid]->addr == addr)
+			return ex->wi[mid];
+		if (ex->wi[mid]->addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -35,8 +35,8 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr)
 {
 	for (size_t i = 0; i < ex->nwl; i++)
-		if (ex->wl[i].addr == addr)
-			return &ex->wl[i];
+		if (ex->wl[i]->addr == addr)
+			return ex->wl[i];
 	return NULL;
 }
 
@@ -53,7 +53,7 @@ int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 	/* Literal writes are remembered in issue order for stale-data. */
 	if (plan >= 0 || cpu >= 0)
 		for (size_t i = 0; i < ex->nwl; i++) {
-			struct wlit *l = &ex->wl[i];
+			struct wlit *l = ex->wl[i];
 
 			if (addr < l->addr + 8 && addr + size > l->addr &&
 			    GROW(ex, l->wids, l->nw, l->capw))
@@ -129,7 +129,7 @@ void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 		}
 	}
 	for (size_t i = 0; i < ex->nwl; i++) {
-		struct wlit *l = &ex->wl[i];
+		struct wlit *l = ex->wl[i];
 
 		if (addr < l->addr + 4 && addr + size > l->addr)
 			l->wid[0] = wid;
@@ -141,6 +141,10 @@ void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 static void record_obs(struct ftv_exec *ex, enum exec_obs_kind kind, int cpu,
 		       uint64_t addr, uint64_t val, int w0, int w1)
 {
+	if (ex->nobs >= xc_record_max(ex)) {
+		ex->stats.dropped++;
+		return;
+	}
 	if (!GROW(ex, ex->obs, ex->nobs, ex->capobs))
 		return;
 	ex->obs[ex->nobs++] = (struct exec_obs){ kind, cpu, ex->step, addr,
@@ -171,7 +175,17 @@ static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 	}
 }
 
-void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
+/* Only one value can be fetched and the engine already has it translated:
+ * nothing to choose, nothing to check, no need to stop the engine. */
+int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
+{
+	unsigned ci = c->idx;
+
+	return w->ncoh - 1 == w->floor[ci] && w->view_ok[ci] &&
+	       w->view[ci] == (uint32_t)ex->wr[w->coh[w->ncoh - 1]].val;
+}
+
+void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet)
 {
 	unsigned ci = c->idx;
 	size_t lo = w->floor[ci], k;
@@ -200,6 +214,8 @@ void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
 	    wid > c->last_fetch_wid)
 		c->last_fetch_wid = wid;
 	ex->stats.fetches++;
+	if (quiet && ex->cfg.quiet_obs)
+		return;
 	record_obs(ex, EXEC_OBS_FETCH, (int)ci, w->addr, val, wid, wid);
 	xc_event(ex, (int)ci, EXEC_EV_FETCH, w->addr, val);
 }
@@ -209,8 +225,8 @@ void xm_context_sync(struct ftv_exec *ex, struct xcpu *c)
 	/* A context synchronisation event discards what the CPU fetched
 	 * before it: it now sees every write IC IVAU has completed for. */
 	for (size_t i = 0; i < ex->nwi; i++)
-		if (ex->wi[i].floor[c->idx] < ex->wi[i].ic)
-			ex->wi[i].floor[c->idx] = ex->wi[i].ic;
+		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ic)
+			ex->wi[i]->floor[c->idx] = ex->wi[i]->ic;
 }
 
 void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
@@ -220,7 +236,7 @@ void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
 	uint64_t hi = (addr + (len ? len : 1) + XM_LINE - 1) & ~(XM_LINE - 1);
 
 	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = &ex->wi[i];
+		struct winsn *w = ex->wi[i];
 
 		if (w->addr < lo || w->addr >= hi)
 			continue;
@@ -279,11 +295,14 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 	if (!p)
 		return;
 	memcpy(&v, p, 8);
-	record_obs(ex, EXEC_OBS_LOAD, (int)c->idx, l->addr, v, l->wid[0],
-		   l->wid[1]);
-	lit_where(ex, l->addr, where, sizeof(where));
+	/* Quiet mode keeps loads made while nothing is in flight out of the
+	 * record (the checks below still run on every load). */
+	if (!ex->cfg.quiet_obs || ex->cur_plan < ex->nplans || ex->nsb)
+		record_obs(ex, EXEC_OBS_LOAD, (int)c->idx, l->addr, v,
+			   l->wid[0], l->wid[1]);
 	if (lo && hi && l->wid[0] != l->wid[1] &&
 	    ex->wr[l->wid[0]].val != v && ex->wr[l->wid[1]].val != v) {
+		lit_where(ex, l->addr, where, sizeof(where));
 		xr_write_desc(ex, l->wid[0], wd[0], sizeof(wd[0]));
 		xr_write_desc(ex, l->wid[1], wd[1], sizeof(wd[1]));
 		xc_violation(ex, EXEC_V_TORN, (int)c->idx, l->addr,
@@ -300,8 +319,12 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 			if (l->wids[i] < c->last_fetch_wid)
 				want = l->wids[i];
 		for (int h = 0; h < 2 && want >= 0; h++) {
-			if (!(h ? hi : lo) || l->wid[h] >= want)
+			/* The initial contents predate every write. */
+			int got = l->wid[h] == l->init_wid ? -1 : l->wid[h];
+
+			if (!(h ? hi : lo) || got >= want)
 				continue;
+			lit_where(ex, l->addr, where, sizeof(where));
 			xr_write_desc(ex, c->last_fetch_wid, wd[0],
 				      sizeof(wd[0]));
 			xr_write_desc(ex, l->wid[h], wd[1], sizeof(wd[1]));
@@ -320,7 +343,7 @@ void xm_reset(struct ftv_exec *ex)
 {
 	ex->nwr = ex->nwr_init;
 	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = &ex->wi[i];
+		struct winsn *w = ex->wi[i];
 
 		w->ncoh = 1;
 		w->pou = w->ic = 0;
@@ -331,8 +354,8 @@ void xm_reset(struct ftv_exec *ex)
 		}
 	}
 	for (size_t i = 0; i < ex->nwl; i++) {
-		ex->wl[i].wid[0] = ex->wl[i].wid[1] = ex->wl[i].init_wid;
-		ex->wl[i].nw = 0;
+		ex->wl[i]->wid[0] = ex->wl[i]->wid[1] = ex->wl[i]->init_wid;
+		ex->wl[i]->nw = 0;
 	}
 	ex->nsb = 0;
 	ex->epoch = 0;

@@ -36,3 +36,56 @@ void xr_write_desc(struct ftv_exec *ex, int wid, char *buf, size_t n)
 	else
 		snprintf(buf, n, "write #%d (initial)", wid);
 }
+
+void exec_trace_print(struct ftv_exec *ex, FILE *f)
+{
+	size_t n;
+	const struct exec_event *ev = exec_trace(ex, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct exec_event *e = &ev[i];
+		char who[16], a[128], b[128], w[160];
+		const struct exec_write *wr;
+		size_t plan, step;
+
+		if (e->agent >= 0)
+			snprintf(who, sizeof(who), "cpu%d", e->agent);
+		else
+			snprintf(who, sizeof(who), "%s",
+				 e->agent == -1 ? "patcher" : "sbuf");
+		switch (e->kind) {
+		case EXEC_EV_CPU:
+			sim_symbolize(ex->as, e->a, a, sizeof(a), 0);
+			sim_symbolize(ex->as, e->b, b, sizeof(b), 0);
+			fprintf(f, "%6llu %-8s run    %s -> %s\n",
+				(unsigned long long)e->step, who, a, b);
+			break;
+		case EXEC_EV_FETCH:
+			sim_symbolize(ex->as, e->a, a, sizeof(a), 0);
+			xr_insn((uint32_t)e->b, e->a, b, sizeof(b));
+			fprintf(f, "%6llu %-8s fetch  %s: %s\n",
+				(unsigned long long)e->step, who, a, b);
+			break;
+		case EXEC_EV_PLAN:
+			plan = (size_t)(e->a >> 32);
+			step = (size_t)(uint32_t)e->a;
+			fprintf(f, "%6llu %-8s plan %zu step %zu: %s",
+				(unsigned long long)e->step, who, plan, step,
+				plan_op_name((enum plan_op)e->b));
+			if (plan < ex->nplans && step < ex->plans[plan].p.n &&
+			    ex->plans[plan].p.steps[step].what)
+				fprintf(f, " \"%s\"",
+					ex->plans[plan].p.steps[step].what);
+			fputc('\n', f);
+			break;
+		case EXEC_EV_DRAIN:
+			wr = exec_write_get(ex, (int)e->b);
+			sim_symbolize(ex->as, e->a, a, sizeof(a), 0);
+			xr_write_desc(ex, (int)e->b, w, sizeof(w));
+			fprintf(f, "%6llu %-8s visible %s <- 0x%llx, %s\n",
+				(unsigned long long)e->step, who, a,
+				(unsigned long long)(wr ? wr->val : 0), w);
+			break;
+		}
+	}
+}

@@ -61,8 +61,10 @@ void xs_start_run(struct ftv_exec *ex)
 	if (ex->cfg.policy != EXEC_PCT || ex->prio)
 		return;
 	/* PCT (Burckhardt et al., ASPLOS 2010): distinct random initial
-	 * priorities d+1 .. d+na, and d-1 change points uniformly in the
-	 * run; at the i-th one the running agent drops to priority i. */
+	 * priorities d+1 .. d+na, and d change points uniformly in the first
+	 * pct_length steps (PCT finds a bug of depth d+1 with probability at
+	 * least 1/(na * k^d)); at the i-th one the agent about to run drops
+	 * to priority i. */
 	ex->prio = calloc(na, sizeof(*ex->prio));
 	ex->pct_change = calloc(d ? d : 1, sizeof(*ex->pct_change));
 	if (!ex->prio || !ex->pct_change) {
@@ -78,7 +80,7 @@ void xs_start_run(struct ftv_exec *ex)
 		ex->prio[i] = ex->prio[j];
 		ex->prio[j] = t;
 	}
-	for (unsigned i = 0; i + 1 < d; i++)
+	for (unsigned i = 0; i < d; i++)
 		ex->pct_change[i] = ftv_rng_below(&ex->rng_sched, len);
 }
 
@@ -111,9 +113,17 @@ int xs_pick(struct ftv_exec *ex, const unsigned *ready, unsigned n)
 		for (unsigned i = 1; i < n; i++)
 			if (ex->prio[ready[i]] > ex->prio[ready[best]])
 				best = i;
-		for (unsigned i = 0; i + 1 < ex->cfg.pct_depth; i++)
-			if (ex->pct_change[i] == ex->step)
+		for (unsigned i = 0; i < ex->cfg.pct_depth; i++)
+			if (ex->pct_change[i] == ex->step) {
+				/* Demote the agent that would run, then pick
+				 * again among the ready ones. */
 				ex->prio[ready[best]] = i + 1;
+				best = 0;
+				for (unsigned j = 1; j < n; j++)
+					if (ex->prio[ready[j]] >
+					    ex->prio[ready[best]])
+						best = j;
+			}
 		return (int)best;
 	}
 	return 0;

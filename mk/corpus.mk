@@ -51,11 +51,11 @@ $(CORPUS_DIR)/random/rand%.o: $(CORPUS_DIR)/random/rand%.c
 .PRECIOUS: $(CORPUS_DIR)/random/rand%.c
 
 # The same random units at every scheme's flag set, for the workloads of the
-# conformance scenarios: build/corpus/<set>/rand<N>.o.
+# conformance scenarios: build/corpus/random-<set>/rand<N>.o.
 CORPUS_SCHEME_SETS := callops args mcount
-CORPUS_SCHEME_RANDOM := $(foreach s,$(CORPUS_SCHEME_SETS),$(CORPUS_RANDOM_SEEDS:%=$(CORPUS_DIR)/$(s)/rand%.o))
+CORPUS_SCHEME_RANDOM := $(foreach s,$(CORPUS_SCHEME_SETS),$(CORPUS_RANDOM_SEEDS:%=$(CORPUS_DIR)/random-$(s)/rand%.o))
 define corpus_random_rule
-$(CORPUS_DIR)/$(1)/rand%.o: $(CORPUS_DIR)/random/rand%.c
+$(CORPUS_DIR)/random-$(1)/rand%.o: $(CORPUS_DIR)/random/rand%.c
 	@mkdir -p $$(dir $$@)
 	$(CORPUS_CC) $(CORPUS_BASE) $(CORPUS_FLAGS_$(1)) -c $$< -o $$@
 endef

@@ -6,6 +6,7 @@
 #include "executor/exec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define T SIM_KERNEL_TEXT_BASE
@@ -398,6 +399,286 @@ START_TEST(cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl)
 }
 END_TEST
 
+struct tally {
+	uint64_t runs;
+};
+
+static void count_stale(struct ftv_exec *ex, void *arg)
+{
+	struct tally *t = arg;
+
+	(void)ex;
+	t->runs++;
+}
+
+/* One CPU makes one call of func while make_call runs: every interleaving
+ * and every fetch choice. */
+static void explore_once(int dmb, struct exec_stats *st, size_t *stale)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE };
+	struct tally t = { 0 };
+	struct ftv_exec *ex;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	ck_assert_ptr_nonnull(ex);
+	/* Returning from func to loop+4 ends the CPU. */
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, s.loop, SIM_STACK_BASE + 0x1000,
+					NULL, 0, s.loop + 4, &err), 0);
+	ck_assert_int_eq(exec_watch_data64(ex, s.lit, &err), 0);
+	make_call_plan(&p, &s, dmb);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 100000, 200, count_stale, &t, &err),
+			 0);
+	exec_get_stats(ex, st);
+	ck_assert_uint_eq(t.runs, st->runs);
+	*stale = count_kind(ex, EXEC_V_STALE_DATA);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+
+START_TEST(exhaustive_exploration_is_complete_and_finds_stale_data)
+{
+	struct exec_stats st;
+	size_t stale;
+
+	explore_once(0, &st, &stale);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_gt(st.runs, 10);
+	ck_assert_uint_gt(stale, 0);
+	explore_once(1, &st, &stale);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_eq(stale, 0);
+}
+END_TEST
+
+START_TEST(exhaustive_cut_by_its_step_budget_is_not_complete)
+{
+	struct scen s;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE,
+				   .quantum = 4 };
+	struct exec_stats st;
+	struct ftv_exec *ex;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	/* No exit: the CPU loops for ever. */
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, s.loop, SIM_STACK_BASE + 0x1000,
+					NULL, 0, 0, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 10, 50, NULL, NULL, &err), 0);
+	exec_get_stats(ex, &st);
+	ck_assert_uint_eq(st.runs, 1);
+	ck_assert_int_eq(st.complete, 0);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+/* PCT and round robin replay too; PCT finds the missing DMB (a depth-3
+ * bug, so two change points: the BL drains first, a CPU fetches it, the
+ * literal is read before it drains; all within the first ten steps, PCT's
+ * k here). */
+START_TEST(pct_finds_stale_data_and_pct_and_quantum_replay)
+{
+	static const enum exec_policy pols[] = { EXEC_PCT, EXEC_QUANTUM };
+
+	for (int k = 0; k < 2; k++) {
+		size_t found = 0;
+
+		/* Round robin drains the store buffer every round, so it
+		 * cannot reorder the two stores: it only has to replay. */
+		uint64_t seeds = pols[k] == EXEC_PCT ? 200 : 5;
+
+		for (uint64_t seed = 1; seed <= seeds && !found; seed++) {
+			uint64_t h[2];
+
+			for (int rep = 0; rep < 2; rep++) {
+				struct scen s;
+				struct plan p;
+				struct ftv_err err;
+				struct ftv_exec *ex;
+				struct exec_config cfg = {
+					.ncpus = 2, .policy = pols[k],
+					.seed = seed, .quantum = 3,
+					.pct_depth = 2, .pct_length = 10 };
+
+				build(&s, 0x100, W_NOP);
+				ex = exec_new(s.as, &cfg, &err);
+				ck_assert_ptr_nonnull(ex);
+				for (unsigned i = 0; i < 2; i++)
+					exec_cpu_setup(ex, i, s.loop,
+						       SIM_STACK_BASE + 0x1000 * (i + 1),
+						       NULL, 0, 0, &err);
+				exec_watch_data64(ex, s.lit, &err);
+				make_call_plan(&p, &s, 0);
+				exec_submit(ex, &p, NULL, NULL, &err);
+				ck_assert_int_eq(exec_run(ex, 120, &err), 0);
+				h[rep] = exec_trace_hash(ex);
+				if (rep)
+					found += count_kind(ex, EXEC_V_STALE_DATA);
+				plan_free(&p);
+				exec_free(ex);
+				sim_aspace_free(s.as);
+			}
+			ck_assert_uint_eq(h[0], h[1]);
+		}
+		ck_assert_msg(found > 0 || pols[k] == EXEC_QUANTUM,
+			      "%s found no stale data",
+			      exec_policy_name(pols[k]));
+	}
+}
+END_TEST
+
+START_TEST(trace_prints_symbolized_fetches_and_plan_steps)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 1, 2, EXEC_RANDOM);
+	make_call_plan(&p, &s, 1);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 40, &err), 0);
+	f = open_memstream(&buf, &len);
+	exec_trace_print(ex, f);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "fetch  func+0x4/0x10: d503201f (nop)") != NULL,
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "plan 0 step 2: write-insn \"make_call: BL\"") != NULL,
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "visible func+0x4/0x10 <- 0x") != NULL, "%s",
+		      buf);
+	free(buf);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+START_TEST(context_sync_from_outside_makes_cpus_fetch_the_new_word)
+{
+	struct scen s;
+	struct plan p;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	const struct exec_obs *ob;
+	size_t nob, before, fresh = 0, stale = 0;
+	uint32_t blw;
+
+	build(&s, 0x100, W_NOP);
+	ex = start(&s, 2, 9, EXEC_RANDOM);
+	ck_assert_int_eq(exec_cpu_set_reg(ex, 1, 33, 0xffff000012340000ULL), 0);
+	ck_assert_uint_eq(exec_cpu_reg(ex, 1, 33), 0xffff000012340000ULL);
+	/* Cache maintenance but no IPI: CPUs may go on fetching the NOP. */
+	make_call_plan(&p, &s, 1);
+	blw = bl(s.site, s.tramp);
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_run(ex, 200, &err), 0);
+	ck_assert_int_eq(exec_plan_result(ex, 0)->status, EXEC_PLAN_DONE);
+	ck_assert_int_eq(exec_cpu_context_sync(ex, 0), 0);
+	ck_assert_int_eq(exec_cpu_context_sync(ex, 1), 0);
+	exec_observations(ex, &before);
+	ck_assert_int_eq(exec_run(ex, 200, &err), 0);
+	ob = exec_observations(ex, &nob);
+	for (size_t i = before; i < nob; i++)
+		if (ob[i].kind == EXEC_OBS_FETCH) {
+			if (ob[i].val == blw)
+				fresh++;
+			else
+				stale++;
+		}
+	ck_assert_uint_gt(fresh, 10);
+	ck_assert_uint_eq(stale, 0);
+	ck_assert_uint_eq(exec_cpu_reg(ex, 1, 33), 0xffff000012340000ULL);
+	plan_free(&p);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+START_TEST(records_are_capped_and_what_is_dropped_is_counted)
+{
+	struct scen s;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 2, .policy = EXEC_RANDOM,
+				   .seed = 4, .quantum = 16, .record_max = 25 };
+	struct exec_stats st;
+	struct ftv_exec *ex;
+	size_t nev, nob;
+
+	build(&s, 0x100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	for (unsigned i = 0; i < 2; i++)
+		exec_cpu_setup(ex, i, s.loop, SIM_STACK_BASE + 0x1000 * (i + 1),
+			       NULL, 0, 0, &err);
+	exec_watch_insn(ex, s.site, &err);
+	ck_assert_int_eq(exec_run(ex, 300, &err), 0);
+	exec_trace(ex, &nev);
+	exec_observations(ex, &nob);
+	exec_get_stats(ex, &st);
+	ck_assert_uint_eq(nev, 25);
+	ck_assert_uint_eq(nob, 25);
+	ck_assert_uint_gt(st.dropped, 100);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+}
+END_TEST
+
+/* 32 engines over one data region: every store lands in the one memory, and
+ * a load by the last CPU sees what the others stored before it ran. */
+START_TEST(thirty_two_cpus_share_data_memory)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = EXEC_MAX_CPUS,
+				   .policy = EXEC_QUANTUM, .quantum = 1 };
+	struct ftv_err err;
+	struct exec_stats st;
+	struct ftv_exec *ex;
+	uint64_t v;
+
+	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
+	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W,
+		SIM_REGION_DATA, NULL);
+	sim_map(as, "stack", SIM_STACK_BASE, 0x1000 * EXEC_MAX_CPUS,
+		SIM_R | SIM_W, SIM_REGION_STACK, NULL);
+	sim_write32(as, T, 0xf9000020u);     /* str x0, [x1] */
+	sim_write32(as, T + 4, 0xf9400062u); /* ldr x2, [x3] */
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {
+		uint64_t args[4] = { 0x100 + i, SIM_DATA_BASE + 8 * i, 0,
+				     SIM_DATA_BASE };
+
+		ck_assert_int_eq(exec_cpu_setup(ex, i, T,
+						SIM_STACK_BASE + 0x1000 * (i + 1),
+						args, 4, T + 8, &err), 0);
+	}
+	ck_assert_int_eq(exec_run(ex, 1000, &err), 0);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {
+		ck_assert(exec_cpu_done(ex, i));
+		ck_assert_int_eq(sim_read64(as, SIM_DATA_BASE + 8 * i, &v), 0);
+		ck_assert_uint_eq(v, 0x100 + i);
+	}
+	/* Round robin, one instruction a turn: every CPU stored before the
+	 * last one loaded CPU 0's word. */
+	ck_assert_uint_eq(exec_cpu_reg(ex, EXEC_MAX_CPUS - 1, 2), 0x100);
+	exec_get_stats(ex, &st);
+	ck_assert_int_gt(st.peak_rss_kb, 0);
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -408,10 +689,17 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, torn_literal_caught_when_unaligned_and_not_when_aligned);
 	tcase_add_test(tc, cmodx_caught_on_mov_rewrite_and_not_on_nop_to_bl);
 	tcase_add_test(tc, same_seed_replays_the_same_trace);
+	tcase_add_test(tc, exhaustive_exploration_is_complete_and_finds_stale_data);
+	tcase_add_test(tc, exhaustive_cut_by_its_step_budget_is_not_complete);
+	tcase_add_test(tc, pct_finds_stale_data_and_pct_and_quantum_replay);
 	tcase_add_test(tc, validate_mismatch_stops_the_plan_and_reports_it);
 	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);
 	tcase_add_test(tc, stop_machine_parks_cpus_and_leaves_nothing_unsynchronised);
 	tcase_add_test(tc, freed_trampoline_execution_is_a_fault);
+	tcase_add_test(tc, trace_prints_symbolized_fetches_and_plan_steps);
+	tcase_add_test(tc, context_sync_from_outside_makes_cpus_fetch_the_new_word);
+	tcase_add_test(tc, records_are_capped_and_what_is_dropped_is_counted);
+	tcase_add_test(tc, thirty_two_cpus_share_data_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

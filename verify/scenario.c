@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/num.h"
 #include "verify/mutant.h"
@@ -205,6 +206,17 @@ static int do_op(struct world *w, const struct scenario *s, const struct scn_op 
 	return ret;
 }
 
+/* NAME is a corpus object at the scheme's flag set: build/corpus/<set>/ for
+ * the hand-written sources, build/corpus/random-<set>/ for the random
+ * units. */
+static void corpus_object(char *buf, size_t n, const char *dir, const char *set,
+			  const char *name)
+{
+	snprintf(buf, n, "%s/%s/%s.o", dir, set, name);
+	if (access(buf, R_OK))
+		snprintf(buf, n, "%s/random-%s/%s.o", dir, set, name);
+}
+
 int scenario_run(struct scenario *s, const char *corpus_dir,
 		 const char *tramp_dir, FILE *out, struct scn_result *res,
 		 struct ftv_err *err)
@@ -216,11 +228,11 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 
 	memset(res, 0, sizeof(*res));
 	for (unsigned i = 0; i < s->cfg.nobjects; i++) {
-		snprintf(paths[0][i], sizeof(paths[0][i]), "%s/%s/%s.o", corpus_dir, set, s->objects[i]);
+		corpus_object(paths[0][i], sizeof(paths[0][i]), corpus_dir, set, s->objects[i]);
 		s->cfg.objects[i] = paths[0][i];
 	}
 	for (unsigned i = 0; i < s->cfg.nmodules; i++) {
-		snprintf(paths[1][i], sizeof(paths[1][i]), "%s/%s/%s.o", corpus_dir, set, s->modules[i]);
+		corpus_object(paths[1][i], sizeof(paths[1][i]), corpus_dir, set, s->modules[i]);
 		s->cfg.modules[i] = paths[1][i];
 	}
 	s->cfg.tramp_dir = tramp_dir;

@@ -5,7 +5,7 @@
  *   # a comment
  *   name     callops-two-tracers
  *   scheme   callops                 callops | tramp | mcount
- *   objects  rand1 rand2             build/corpus/<scheme's set>/NAME.o
+ *   objects  rand1 rand2             build/corpus/[random-]<set>/NAME.o
  *   modules  rand3                   loaded as modules (optional)
  *   far-modules                      modules > 128 MiB from kernel text
  *   cpus     4

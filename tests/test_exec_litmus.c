@@ -1,0 +1,218 @@
+/* `ftv litmus` on the shipped corpus (herd7 aarch64-ifetch verdicts, DIC=0,
+ * IDC=0) and on malformed and mis-labelled files. */
+#include "tests/suite.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Returns a malloc'd path. */
+static char *write_tmp(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ftv_test_env("FTV_BUILD"), name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return strdup(path);
+}
+
+START_TEST(litmus_corpus_matches_the_herd_verdicts)
+{
+	char pattern[512], *out = NULL;
+	char *argv[64];
+	glob_t g;
+	size_t n = 0;
+	int rc;
+
+	ftv_test_path(pattern, sizeof(pattern), "FTV_TOP",
+		      "corpus/litmus/*.litmus");
+	ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+	ck_assert_uint_ge(g.gl_pathc, 10);
+	argv[n++] = (char *)ftv_test_env("FTV");
+	argv[n++] = "litmus";
+	for (size_t i = 0; i < g.gl_pathc && n < 63; i++)
+		argv[n++] = g.gl_pathv[i];
+	argv[n] = NULL;
+	rc = ftv_test_run(argv, &out);
+	ck_assert_msg(rc == 0, "%s", out);
+	ck_assert_ptr_null(strstr(out, "MISMATCH"));
+	ck_assert_ptr_nonnull(strstr(out, "SM.B+isb "));
+	ck_assert_ptr_nonnull(strstr(out, "SB-bnop-cachesyncs "));
+	/* Every file printed one "ok" line, each enumeration complete. */
+	{
+		size_t oks = 0;
+
+		for (char *p = out; (p = strstr(p, " ok ")); p++)
+			oks++;
+		ck_assert_uint_eq(oks, g.gl_pathc);
+	}
+	ck_assert_ptr_null(strstr(out, "INCOMPLETE"));
+	free(out);
+	globfree(&g);
+}
+END_TEST
+
+START_TEST(litmus_wrong_expectation_is_a_mismatch_exit_1)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("wrong.litmus",
+				   "litmus SM.B+isb-wrong\n"
+				   "expect Forbidden\n"
+				   "init 0:x0 = insn \"nop\"\n"
+				   "init 0:x1 = P0:L0\n"
+				   "thread 0\n"
+				   "    str w0, [x1]\n"
+				   "    isb\n"
+				   "L0: b L1\n"
+				   "    mov w9, #1\n"
+				   "L1:\n"
+				   "exists 0:x9=0\n"),
+			 NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_ptr_nonnull(strstr(out, "Allowed   expected Forbidden MISMATCH"));
+	free(out);
+	free(argv[2]);
+}
+END_TEST
+
+START_TEST(litmus_malformed_file_names_file_and_line_exit_2)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("bad.litmus",
+				   "litmus bad\n"
+				   "expect Allowed\n"
+				   "thread 0\n"
+				   "    frobnicate x1, x2\n"
+				   "exists 0:x1=0\n"),
+			 NULL };
+	char *argv2[] = { (char *)ftv_test_env("FTV"), "litmus",
+			  write_tmp("bad2.litmus",
+				    "litmus bad2\n"
+				    "init 0:q7 = 1\n"),
+			  NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	ck_assert_msg(strstr(out, "bad.litmus:4: 'frobnicate x1, x2'") != NULL,
+		      "%s", out);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv2, &out), 2);
+	ck_assert_msg(strstr(out, "bad2.litmus:2: bad register") != NULL, "%s",
+		      out);
+	free(out);
+	free(argv[2]);
+	free(argv2[2]);
+}
+END_TEST
+
+START_TEST(litmus_verbose_shows_a_witness_run)
+{
+	char path[512], *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus", "-v", path,
+			 NULL };
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP",
+		      "corpus/litmus/coFF.litmus");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	/* coFF's witness fetches the NOP, then the old branch. */
+	ck_assert_msg(strstr(out, "a run satisfying exists:") &&
+			      strstr(out, "fetch  P1+0x14/0x2c: d503201f (nop)") &&
+			      strstr(out, "fetch  P1+0x14/0x2c: 14000003 (b "),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(litmus_thread_that_faults_is_rejected_with_its_line)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus",
+			 write_tmp("fault.litmus",
+				   "litmus fault\n"
+				   "expect Allowed\n"
+				   "thread 0\n"
+				   "    nop\n"
+				   "    ldr x0, [x1]\n"
+				   "exists 0:x0=0\n"),
+			 NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	ck_assert_msg(strstr(out, "fault.litmus:5: run 0: cpu0") &&
+			      strstr(out, "ldr x0, [x1]"),
+		      "%s", out);
+	free(out);
+	free(argv[2]);
+}
+END_TEST
+
+/* The fetch() and [loc] conditions: SM.B+isb and SM.B+cachesync-isb asked
+ * about the fetched word itself, and a store checked in memory. */
+START_TEST(litmus_fetch_and_memory_conditions)
+{
+	static const char *const body[2] = {
+		"    str w0, [x1]\n"
+		"    isb\n",
+		"    str w0, [x1]\n"
+		"    dc cvau, x1\n"
+		"    dsb ish\n"
+		"    ic ivau, x1\n"
+		"    dsb ish\n"
+		"    isb\n",
+	};
+	static const char *const expect[2] = { "Allowed", "Forbidden" };
+
+	for (int i = 0; i < 2; i++) {
+		char text[1024], name[32], *out = NULL;
+		char *argv[4] = { (char *)ftv_test_env("FTV"), "litmus", NULL,
+				  NULL };
+
+		snprintf(text, sizeof(text),
+			 "litmus fetch%d\n"
+			 "expect %s\n"
+			 "init 0:x0 = insn \"nop\"\n"
+			 "init 0:x1 = P0:L0\n"
+			 "init 0:x3 = x\n"
+			 "init 0:x4 = 7\n"
+			 "init [x] = 0\n"
+			 "thread 0\n"
+			 "    str x4, [x3]\n"
+			 "%s"
+			 "L0: b L1\n"
+			 "    mov w9, #1\n"
+			 "L1:\n"
+			 "exists 0:fetch(P0:L0)=insn \"b P0:L1\" at P0:L0 /\\ [x]=7\n",
+			 i, expect[i], body[i]);
+		snprintf(name, sizeof(name), "fetch%d.litmus", i);
+		argv[2] = write_tmp(name, text);
+		ck_assert_msg(ftv_test_run(argv, &out) == 0, "%s", out);
+		ck_assert_ptr_nonnull(strstr(out, " ok "));
+		free(out);
+		free(argv[2]);
+	}
+}
+END_TEST
+
+static Suite *litmus_suite(void)
+{
+	Suite *s = suite_create("exec_litmus");
+	TCase *tc = tcase_create("litmus");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, litmus_corpus_matches_the_herd_verdicts);
+	tcase_add_test(tc, litmus_wrong_expectation_is_a_mismatch_exit_1);
+	tcase_add_test(tc, litmus_malformed_file_names_file_and_line_exit_2);
+	tcase_add_test(tc, litmus_verbose_shows_a_witness_run);
+	tcase_add_test(tc, litmus_thread_that_faults_is_rejected_with_its_line);
+	tcase_add_test(tc, litmus_fetch_and_memory_conditions);
+	suite_add_tcase(s, tc);
+	return s;
+}
+FTV_SUITE(exec_litmus, litmus_suite)
