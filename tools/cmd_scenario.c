@@ -61,6 +61,7 @@ static int cmd_scenario(int argc, char **argv)
 		}
 		if (plans)
 			s.cfg.plans_out = stdout;
+		s.cfg.notes_out = stdout;
 		if (seed_set)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)

@@ -421,6 +421,7 @@ void world_checks_finish(struct world *w)
 					    "%u function-graph entries never returned on cpu%u",
 					    w->cpu[c].gdepth, c);
 	}
+	world_explain_faults(w);
 	if (ftrace_core_bug(w->core))
 		world_add_violation(w, "ftrace_bug", -1, world_step(w), "%s",
 				    ftrace_core_bug(w->core));

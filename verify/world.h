@@ -57,6 +57,8 @@ struct world_config {
 	 * units' "r" prefix. */
 	const char *callable_prefix;
 	FILE *plans_out;          /* print every update's plan here, or NULL */
+	FILE *notes_out;          /* the kernel's warnings (Misaligned
+				     patch-site: the site is skipped), or NULL */
 };
 
 /* A check that failed: what the kernel developer reads. */

@@ -120,6 +120,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err);
 /* Installs the breakpoints of the checks (check.c). */
 int world_checks_install(struct world *w, struct ftv_err *err);
 void world_checks_finish(struct world *w);
+/* Adds violations that explain the executor's faults (explain.c). */
+void world_explain_faults(struct world *w);
 uint64_t world_step(struct world *w);
 
 #endif

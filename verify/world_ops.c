@@ -10,6 +10,20 @@
 #include "encoders/a64.h"
 #include "patcher/ftrace_abi.h"
 
+/* A CPU the executor stopped (a fault, a runaway) holds nothing and will
+ * never pass a quiescent point again; synchronize_rcu_tasks ignores it. */
+static int cpu_stopped(struct ftv_exec *ex, unsigned cpu)
+{
+	size_t n;
+	const struct exec_violation *v = exec_violations(ex, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].cpu == (int)cpu &&
+		    (v[i].kind == EXEC_V_FAULT || v[i].kind == EXEC_V_STUCK))
+			return 1;
+	return 0;
+}
+
 static void plan_done(struct ftv_exec *ex, int id,
 		      const struct exec_plan_result *res, void *arg)
 {
@@ -61,7 +75,8 @@ static void plan_done(struct ftv_exec *ex, int id,
 		 * unlinked the ops, or it may still be inside ftrace_caller or
 		 * the list func with the pointer in hand. */
 		for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
-			if (!exec_cpu_done(ex, c) && w->cpu[c].last_qs < began)
+			if (!exec_cpu_done(ex, c) && !cpu_stopped(ex, c) &&
+			    w->cpu[c].last_qs < began)
 				world_add_violation(w, "no-grace-period", (int)c, st.steps,
 						    "ops %s freed by \"%s\" while cpu%u had not "
 						    "passed a quiescent point since the update began "

@@ -1,0 +1,214 @@
+/* ftv conform: run every conformance scenario and compare each verdict with
+ * the one its file expects. Plain lines by default; --tap prints TAP 13
+ * (kselftest style) and --junit FILE writes JUnit XML, so CI systems show
+ * each scenario as a test case. Exit 0 when every verdict matches. */
+#include "tools/paths.h"
+#include "util/cmd.h"
+#include "util/err.h"
+#include "verify/scenario.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct outcome {
+	char name[128];
+	char scheme[16];
+	int ok;
+	double secs;
+	char detail[600];
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The .scn files named, or found in directories named. */
+static int collect(char **args, int n, char ***files, size_t *nfiles)
+{
+	size_t cap = 64;
+
+	*files = malloc(cap * sizeof(char *));
+	*nfiles = 0;
+	for (int i = 0; i < n; i++) {
+		DIR *d = opendir(args[i]);
+		struct dirent *e;
+		size_t first = *nfiles;
+
+		if (!d) {
+			(*files)[(*nfiles)++] = strdup(args[i]);
+		} else {
+			while ((e = readdir(d))) {
+				size_t l = strlen(e->d_name);
+				char path[4096];
+
+				if (l < 5 || strcmp(e->d_name + l - 4, ".scn"))
+					continue;
+				snprintf(path, sizeof(path), "%s/%s", args[i], e->d_name);
+				if (*nfiles == cap)
+					*files = realloc(*files, (cap *= 2) * sizeof(char *));
+				(*files)[(*nfiles)++] = strdup(path);
+			}
+			closedir(d);
+			qsort(*files + first, *nfiles - first, sizeof(char *), cmp_str);
+		}
+		if (*nfiles + 1 >= cap)
+			*files = realloc(*files, (cap *= 2) * sizeof(char *));
+	}
+	return 0;
+}
+
+static void xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+static int write_junit(const char *path, const struct outcome *o, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	size_t fails = 0;
+	double total = 0;
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		fails += !o[i].ok;
+		total += o[i].secs;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", n, fails, total);
+	fprintf(f, "  <testsuite name=\"ftv-conform\" tests=\"%zu\" failures=\"%zu\" "
+		   "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", n, fails, total);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "    <testcase classname=\"ftv.conform.%s\" name=\"", o[i].scheme);
+		xml_escape(f, o[i].name);
+		fprintf(f, "\" time=\"%.3f\">", o[i].secs);
+		if (!o[i].ok) {
+			fprintf(f, "\n      <failure message=\"");
+			xml_escape(f, o[i].detail);
+			fprintf(f, "\"/>\n    ");
+		}
+		fprintf(f, "</testcase>\n");
+	}
+	fprintf(f, "  </testsuite>\n</testsuites>\n");
+	return fclose(f);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmd_conform(int argc, char **argv)
+{
+	struct ftv_paths paths;
+	const char *junit = NULL;
+	int tap = 0, i;
+	char **files, *defdir[1], dirbuf[4200];
+	size_t nfiles, nbad = 0;
+	struct outcome *out;
+
+	ftv_paths_default(&paths, argv[0]);
+	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		if (!strcmp(argv[i], "--tap"))
+			tap = 1;
+		else if (!strcmp(argv[i], "--junit") && i + 1 < argc)
+			junit = argv[++i];
+		else if (i + 1 < argc && ftv_paths_option(&paths, argv[i], argv[i + 1]))
+			i++;
+		else
+			return ftv_usage("conform");
+	}
+	if (i == argc) {
+		/* the source tree's scenarios: FTV_TOP, else next to build/ */
+		const char *top = getenv("FTV_TOP");
+
+		snprintf(dirbuf, sizeof(dirbuf), "%s/corpus/scenarios", top ? top : paths.build);
+		if (!top)
+			snprintf(dirbuf, sizeof(dirbuf), "%s/../corpus/scenarios", paths.build);
+		defdir[0] = dirbuf;
+		collect(defdir, 1, &files, &nfiles);
+	} else {
+		collect(argv + i, argc - i, &files, &nfiles);
+	}
+	if (!nfiles) {
+		fprintf(stderr, "ftv conform: no scenario files\n");
+		return FTV_EXIT_USAGE;
+	}
+	out = calloc(nfiles, sizeof(*out));
+	if (tap)
+		printf("TAP version 13\n1..%zu\n", nfiles);
+	for (size_t k = 0; k < nfiles; k++) {
+		struct scenario *s = malloc(sizeof(*s));
+		struct scn_result res;
+		struct ftv_err err;
+		double t0 = now();
+
+		if (!s || scenario_load(files[k], s, &err)) {
+			fprintf(stderr, "ftv conform: %s\n", err.msg);
+			return FTV_EXIT_USAGE;
+		}
+		snprintf(out[k].name, sizeof(out[k].name), "%s", s->name);
+		snprintf(out[k].scheme, sizeof(out[k].scheme), "%s", ftv_scheme_name(s->cfg.scheme));
+		if (scenario_run(s, paths.corpus, paths.tramp, NULL, &res, &err)) {
+			out[k].ok = 0;
+			snprintf(out[k].detail, sizeof(out[k].detail), "error: %s", err.msg);
+		} else {
+			char want[200] = "";
+
+			for (unsigned j = 0; j < s->nexpect; j++) {
+				strcat(want, " ");
+				strcat(want, s->expect[j]);
+			}
+			out[k].ok = res.verdict_ok;
+			snprintf(out[k].detail, sizeof(out[k].detail),
+				 "expected %s%s, found %s%s%s (%zu violations, %llu steps, "
+				 "%llu transitions)",
+				 s->expect_ok ? "no violation" : "violation", want,
+				 res.violated ? "violation" : "no violation",
+				 res.kinds[0] ? ": " : "", res.kinds, res.nviolations,
+				 (unsigned long long)res.stats.steps,
+				 (unsigned long long)res.stats.transitions);
+		}
+		out[k].secs = now() - t0;
+		nbad += !out[k].ok;
+		if (tap)
+			printf("%sok %zu %s # %s\n", out[k].ok ? "" : "not ", k + 1,
+			       out[k].name, out[k].detail);
+		else
+			printf("%-9s %-36s %5.1fs  %s\n", out[k].ok ? "ok" : "MISMATCH",
+			       out[k].name, out[k].secs, out[k].detail);
+		fflush(stdout);
+		free(s);
+	}
+	if (!tap)
+		printf("%zu passed, %zu failed\n", nfiles - nbad, nbad);
+	if (junit && write_junit(junit, out, nfiles)) {
+		fprintf(stderr, "ftv conform: cannot write %s\n", junit);
+		return FTV_EXIT_USAGE;
+	}
+	for (size_t k = 0; k < nfiles; k++)
+		free(files[k]);
+	free(files);
+	free(out);
+	return nbad ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+}
+FTV_COMMAND(conform, "run the conformance scenarios and check their verdicts",
+	    "[--tap] [--junit FILE] [--build DIR] [FILE|DIR...] (default corpus/scenarios)",
+	    cmd_conform)
