@@ -1,6 +1,37 @@
 #!/bin/sh
-# The main job on the bundled corpus (make demo). Each section runs a real
-# ftv command; later sections are added as the project grows.
+# make demo: what ftv is for, on the bundled corpus, with real output.
 set -eu
 : "${FTV:=build/ftv}"
-echo "== ftv: $($FTV version)"
+: "${FTV_BUILD:=build}"
+top=$(cd "$(dirname "$0")/.." && pwd)
+hr() { printf '\n== %s\n' "$*"; }
+
+echo "$($FTV version)"
+
+hr "A CALL_OPS callsite as GCC emits it (-fpatchable-function-entry=4,2 -mbranch-protection=bti),"
+echo "   after ftrace_init_nop and make_call (ftrace_caller at 0xffff800080000000):"
+echo "   func-8: ops literal | func: bti c; mov x9, x30; nop <-> bl ftrace_caller"
+bl=$($FTV encode --pc 0xffff800080001014 'bl 0xffff800080000000')
+$FTV decode --pc 0xffff800080001008 d503245f aa1e03e9 d503201f "$bl"
+
+hr "Loading compiled objects: -O2 -falign-functions=8 keeps every literal aligned,"
+echo "   cold functions (.text.unlikely, sh_addralign 4) do not (seed 001's report)"
+$FTV load --stub-undefined "$FTV_BUILD/corpus/callops/list.o" | sed -n '/^sites/p'
+$FTV load --stub-undefined "$FTV_BUILD/corpus/cold/cold.o" | sed -n '/^sites/,$p' | head -12
+
+hr "The instruction-fetch model against herd7's aarch64-ifetch verdicts"
+$FTV litmus "$top"/corpus/litmus/*.litmus
+
+hr "Conformance: the three schemes on 4 CPUs, and two deliberately broken backends"
+$FTV conform "$top/corpus/scenarios/callops-shared.scn" \
+	"$top/corpus/scenarios/tramp-ops.scn" \
+	"$top/corpus/scenarios/mcount-tracers.scn" \
+	"$top/corpus/scenarios/mutant-bl-before-literal.scn" \
+	"$top/corpus/scenarios/mutant-skip-literal-on-modify.scn"
+
+hr "What a kernel developer reads when a patch sequence is wrong (--mutate bl-before-literal)"
+$FTV scenario --mutate bl-before-literal "$top/corpus/scenarios/callops-basic.scn" \
+	| grep -v '^note:' | head -4 || true
+
+hr "A captured kernel: Debian trixie's arm64 cloud kernel, 6.12.107"
+$FTV layout "$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
