@@ -2,6 +2,7 @@
  * the candidate table lines (and aliases); each candidate's form parses the
  * operands; the first that parses and encodes wins. Targets of branches,
  * literals and adr/adrp are absolute addresses, as objdump prints them. */
+#include "util/str.h"
 #include "encoders/a64.h"
 #include "encoders/a64_internal.h"
 
@@ -44,18 +45,6 @@ struct reg {
 	enum reg_kind kind;
 };
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /* Splits at commas outside brackets. */
 static int split_ops(char *s, struct ops *o)
 {
@@ -63,7 +52,7 @@ static int split_ops(char *s, struct ops *o)
 	char *start = s;
 
 	o->n = 0;
-	if (!*trim(s))
+	if (!*ftv_trim(s))
 		return 0;
 	for (char *p = s;; p++) {
 		if (*p == '[')
@@ -76,7 +65,7 @@ static int split_ops(char *s, struct ops *o)
 			if (o->n == MAX_OPS)
 				return -1;
 			*p = 0;
-			o->v[o->n++] = trim(start);
+			o->v[o->n++] = ftv_trim(start);
 			if (!*o->v[o->n - 1])
 				return -1;
 			if (end)
@@ -176,7 +165,7 @@ static int parse_lsl(const char *s, unsigned *out)
 
 	if (strncmp(s, "lsl", 3) || !isspace((unsigned char)s[3]))
 		return -1;
-	if (parse_imm(trim((char *)s + 4), false, &v) || v > 63)
+	if (parse_imm(ftv_trim((char *)s + 4), false, &v) || v > 63)
 		return -1;
 	*out = (unsigned)v;
 	return 0;
@@ -474,7 +463,7 @@ int a64_parse(const char *text, uint64_t pc, struct a64_insn *out, struct ftv_er
 	/* a trailing comment, as objdump prints one: "mov x0, #0x10000 // #65536" */
 	if ((p = strstr(line, "//")))
 		*p = 0;
-	p = trim(line);
+	p = ftv_trim(line);
 	for (rest = p; *rest && !isspace((unsigned char)*rest); rest++)
 		;
 	len = (size_t)(rest - p);
@@ -484,7 +473,7 @@ int a64_parse(const char *text, uint64_t pc, struct a64_insn *out, struct ftv_er
 		return ftv_errf(err, "'%s': unknown mnemonic", text);
 	memcpy(key, p, len);
 	key[len] = 0;
-	rest = trim(rest);
+	rest = ftv_trim(rest);
 	/* "dc cvau, x0": the operation is part of the name */
 	if (!strcmp(key, "dc") || !strcmp(key, "ic")) {
 		char *comma = strchr(rest, ',');

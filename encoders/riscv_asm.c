@@ -1,6 +1,7 @@
 /* A one-line RISC-V assembler for the subset, in GNU as syntax, driven by
  * the encoding table. It never compresses: "nop" is the 4-byte NOP (as with
  * GNU as under `.option norvc`); "c.nop" asks for the 2-byte one. */
+#include "util/str.h"
 #include "encoders/riscv_table.h"
 #include "util/num.h"
 
@@ -18,18 +19,6 @@ struct line {
 	int nops;
 };
 
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = 0;
-	return s;
-}
-
 /* Splits "mnem op, op, op" (a '#' starts a comment, as in GNU as for
  * RISC-V). */
 static int split(const char *text, struct line *l, struct ftv_err *err)
@@ -42,7 +31,7 @@ static int split(const char *text, struct line *l, struct ftv_err *err)
 	p = strchr(l->buf, '#');
 	if (p)
 		*p = 0;
-	s = trim(l->buf);
+	s = ftv_trim(l->buf);
 	if (!*s)
 		return ftv_errf(err, "riscv: empty instruction");
 	l->mnem = s;
@@ -51,7 +40,7 @@ static int split(const char *text, struct line *l, struct ftv_err *err)
 	l->nops = 0;
 	if (*s) {
 		*s++ = 0;
-		s = trim(s);
+		s = ftv_trim(s);
 	}
 	while (*s) {
 		if (l->nops == MAX_OPS)
@@ -59,7 +48,7 @@ static int split(const char *text, struct line *l, struct ftv_err *err)
 		p = strchr(s, ',');
 		if (p)
 			*p = 0;
-		l->op[l->nops] = trim(s);
+		l->op[l->nops] = ftv_trim(s);
 		if (!*l->op[l->nops])
 			return ftv_errf(err, "riscv %s: empty operand %d", l->mnem,
 					l->nops + 1);
@@ -67,7 +56,7 @@ static int split(const char *text, struct line *l, struct ftv_err *err)
 		if (!p)
 			break;
 		s = p + 1;
-		if (!*trim(s))
+		if (!*ftv_trim(s))
 			return ftv_errf(err, "riscv %s: empty operand %d",
 					l->mnem, l->nops + 1);
 	}
@@ -108,16 +97,16 @@ static int mem(const struct line *l, int i, int64_t *off, unsigned *base,
 				l->mnem, l->op[i]);
 	*close = 0;
 	*open = 0;
-	r = rv_reg_parse(trim(open + 1));
+	r = rv_reg_parse(ftv_trim(open + 1));
 	if (r < 0)
 		return ftv_errf(err, "riscv %s: bad register '%s'", l->mnem,
-				trim(open + 1));
+				ftv_trim(open + 1));
 	*base = (unsigned)r;
-	if (!*trim(tmp)) {
+	if (!*ftv_trim(tmp)) {
 		*off = 0;
 		return 0;
 	}
-	return imm(l, trim(tmp), off, err);
+	return imm(l, ftv_trim(tmp), off, err);
 }
 
 static int want_ops(const struct line *l, int n, struct ftv_err *err)

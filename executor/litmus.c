@@ -1,4 +1,5 @@
 /* Litmus files: parser and exhaustive runner (syntax in litmus.h). */
+#include "util/str.h"
 #include "executor/litmus.h"
 #include "executor/exec.h"
 #include "encoders/a64.h"
@@ -91,18 +92,6 @@ void litmus_free(struct litmus *lt)
 
 /* --- parsing --------------------------------------------------------------- */
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 static int is_ident_start(int c)
 {
 	return isalpha(c) || c == '_' || c == '.';
@@ -165,7 +154,7 @@ static int parse_value(struct litmus *lt, char *s, struct lval *v,
 {
 	memset(v, 0, sizeof(*v));
 	v->line = lt->cur_line;
-	s = trim(s);
+	s = ftv_trim(s);
 	if (!strncmp(s, "insn", 4) && isspace((unsigned char)s[4])) {
 		char *q = strchr(s, '"'), *e;
 
@@ -174,11 +163,11 @@ static int parse_value(struct litmus *lt, char *s, struct lval *v,
 		v->kind = LV_INSN;
 		*e = 0;
 		snprintf(v->text, sizeof(v->text), "%s", q + 1);
-		s = trim(e + 1);
+		s = ftv_trim(e + 1);
 		if (!*s)
 			return 0;
 		if (strncmp(s, "at", 2) || !isspace((unsigned char)s[2]) ||
-		    parse_code_ref(trim(s + 2), &v->thread, v->name))
+		    parse_code_ref(ftv_trim(s + 2), &v->thread, v->name))
 			return ftv_errf(err, "expected 'at Pn:label' after the instruction, found '%s'", s);
 		v->has_at = 1;
 		return 0;
@@ -213,7 +202,7 @@ static int parse_bracket(struct litmus *lt, char *s, char *loc)
 		return -1;
 	memcpy(loc, s + 1, n - 2);
 	loc[n - 2] = 0;
-	return add_loc(lt, trim(loc)) < 0 ? -1 : 0;
+	return add_loc(lt, ftv_trim(loc)) < 0 ? -1 : 0;
 }
 
 /* "T:reg" -> thread, reg */
@@ -228,10 +217,10 @@ static int parse_thread_reg(const char *orig, int *thread, int *reg,
 	if (!colon)
 		return -1;
 	*colon = 0;
-	if (ftv_parse_u64(trim(s), &t) || t >= LT_MAX_THREADS)
+	if (ftv_parse_u64(ftv_trim(s), &t) || t >= LT_MAX_THREADS)
 		return -1;
 	*thread = (int)t;
-	return parse_reg(trim(colon + 1), reg, is32);
+	return parse_reg(ftv_trim(colon + 1), reg, is32);
 }
 
 static int parse_init(struct litmus *lt, char *s, struct ftv_err *err)
@@ -246,7 +235,7 @@ static int parse_init(struct litmus *lt, char *s, struct ftv_err *err)
 	in = &lt->init[lt->ninit];
 	memset(in, 0, sizeof(*in));
 	*eq = 0;
-	s = trim(s);
+	s = ftv_trim(s);
 	if (s[0] == '[') {
 		in->reg = -1;
 		if (parse_bracket(lt, s, in->loc))
@@ -271,13 +260,13 @@ static int parse_cond(struct litmus *lt, char *s, struct ftv_err *err)
 	struct lcond *c;
 
 	if (!eq)
-		return ftv_errf(err, "condition '%s' needs '='", trim(s));
+		return ftv_errf(err, "condition '%s' needs '='", ftv_trim(s));
 	if (lt->ncond >= LT_MAX_ITEMS)
 		return ftv_errf(err, "too many conditions");
 	c = &lt->cond[lt->ncond];
 	memset(c, 0, sizeof(*c));
 	*eq = 0;
-	s = trim(s);
+	s = ftv_trim(s);
 	if (s[0] == '[') {
 		c->kind = LC_MEM;
 		if (parse_bracket(lt, s, c->loc))
@@ -288,12 +277,12 @@ static int parse_cond(struct litmus *lt, char *s, struct ftv_err *err)
 
 		c->kind = LC_FETCH;
 		*open = 0;
-		if (!close || ftv_parse_u64(trim(s), &t) ||
+		if (!close || ftv_parse_u64(ftv_trim(s), &t) ||
 		    t >= LT_MAX_THREADS)
 			return ftv_errf(err, "bad fetch condition");
 		c->thread = (int)t;
 		*close = 0;
-		if (parse_code_ref(trim(open + 7), &c->lthread, c->label))
+		if (parse_code_ref(ftv_trim(open + 7), &c->lthread, c->label))
 			return ftv_errf(err, "fetch() needs Pn:label");
 	} else {
 		c->kind = LC_REG;
@@ -345,7 +334,7 @@ static int parse_code(struct litmus *lt, int t, char *s, struct ftv_err *err)
 			    !strcmp(lt->label[i].name, l->name))
 				return ftv_errf(err, "label %s defined twice",
 						l->name);
-		s = trim(p + 1);
+		s = ftv_trim(p + 1);
 	}
 	if (!*s)
 		return 0;
@@ -363,11 +352,11 @@ static int parse_line(struct litmus *lt, char *s, int *thread,
 		      struct ftv_err *err)
 {
 	if (!strncmp(s, "litmus ", 7)) {
-		snprintf(lt->name, sizeof(lt->name), "%s", trim(s + 7));
+		snprintf(lt->name, sizeof(lt->name), "%s", ftv_trim(s + 7));
 		return 0;
 	}
 	if (!strncmp(s, "expect ", 7)) {
-		s = trim(s + 7);
+		s = ftv_trim(s + 7);
 		if (!strcmp(s, "Allowed"))
 			lt->expect = 1;
 		else if (!strcmp(s, "Forbidden"))
@@ -383,7 +372,7 @@ static int parse_line(struct litmus *lt, char *s, int *thread,
 	if (!strncmp(s, "thread ", 7)) {
 		uint64_t t;
 
-		if (ftv_parse_u64(trim(s + 7), &t) ||
+		if (ftv_parse_u64(ftv_trim(s + 7), &t) ||
 		    t != (uint64_t)lt->nthreads || t >= LT_MAX_THREADS)
 			return ftv_errf(err, "threads must be numbered 0, 1, ... (at most %d)",
 					LT_MAX_THREADS);
@@ -478,7 +467,7 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 	lt->expect = -1;
 	snprintf(lt->path, sizeof(lt->path), "%s", path);
 	while (fgets(line, sizeof(line), f)) {
-		char *s = trim(line);
+		char *s = ftv_trim(line);
 
 		lineno++;
 		if (!*s || *s == '#')

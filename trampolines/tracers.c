@@ -35,8 +35,9 @@ static inline u64 this_cpu_area(void)
 	return p;
 }
 
-static void log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
-		       u64 retval)
+/* Also used by workload.c for its FTV_LOG_BADRET records. */
+void ftv_log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
+		    u64 retval)
 {
 	u64 pcpu = this_cpu_area();
 	u64 head = FIELD(pcpu, FTV_PCPU_LOG_HEAD);
@@ -62,13 +63,13 @@ static void log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
 void ftv_tracer_a(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 {
 	(void)fregs;
-	log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_a, 0);
+	ftv_log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_a, 0);
 }
 
 void ftv_tracer_b(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 {
 	(void)fregs;
-	log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_b, 0);
+	ftv_log_record(FTV_LOG_ENTRY, ip, parent_ip, op, (u64)&ftv_tracer_b, 0);
 }
 
 /* ftrace_ops_test(): traced when the filter is empty or holds ip, and the
@@ -129,7 +130,7 @@ void ftv_call_direct_funcs(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 
 void ftv_direct_log(u64 ip, u64 parent_ip)
 {
-	log_record(FTV_LOG_DIRECT, ip, parent_ip, 0, 0, 0);
+	ftv_log_record(FTV_LOG_DIRECT, ip, parent_ip, 0, 0, 0);
 }
 
 extern char return_to_handler[];
@@ -148,7 +149,7 @@ void ftv_prepare_return(u64 parent_slot, u64 ip)
 	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_RET) = parent;
 	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_FUNC) = ip;
 	FIELD(pcpu, FTV_PCPU_GRAPH_SP) = depth + 1;
-	log_record(FTV_LOG_GRAPH_ENTRY, ip, parent, 0, 0, 0);
+	ftv_log_record(FTV_LOG_GRAPH_ENTRY, ip, parent, 0, 0, 0);
 	FIELD(parent_slot, 0) = (u64)return_to_handler;
 }
 
@@ -174,6 +175,6 @@ u64 ftv_return_to_handler(u64 retval, u64 fp)
 
 	(void)fp;
 	FIELD(pcpu, FTV_PCPU_GRAPH_SP) = depth;
-	log_record(FTV_LOG_GRAPH_RET, func, ret, 0, 0, retval);
+	ftv_log_record(FTV_LOG_GRAPH_RET, func, ret, 0, 0, retval);
 	return ret;
 }

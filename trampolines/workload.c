@@ -28,25 +28,9 @@ __attribute__((noinline)) void ftv_workload_done(void)
 		__asm__ volatile("wfi" ::: "memory");
 }
 
-static void log_badret(u64 fn, u64 expect, u64 got)
-{
-	u64 pcpu, head, cap, rec;
-
-	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(pcpu));
-	head = FIELD(pcpu, FTV_PCPU_LOG_HEAD);
-	cap = FIELD(pcpu, FTV_PCPU_LOG_CAP);
-	if (!cap)
-		return;
-	rec = FIELD(pcpu, FTV_PCPU_LOG) + (head % cap) * FTV_LOG_SIZE;
-	FIELD(rec, FTV_LOG_IP) = fn;
-	FIELD(rec, FTV_LOG_PARENT_IP) = expect;
-	FIELD(rec, FTV_LOG_OPS) = 0;
-	FIELD(rec, FTV_LOG_FUNC) = 0;
-	FIELD(rec, FTV_LOG_RETVAL) = got;
-	FIELD(rec, FTV_LOG_KIND) = FTV_LOG_BADRET;
-	__asm__ volatile("" ::: "memory");
-	FIELD(pcpu, FTV_PCPU_LOG_HEAD) = head + 1;
-}
+/* In tracers.c: appends a record to this CPU's log. */
+void ftv_log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
+		    u64 retval);
 
 void ftv_workload(u64 work)
 {
@@ -66,8 +50,8 @@ void ftv_workload(u64 work)
 				FIELD(c, FTV_CALL_EXPECT) = got;
 			} else if (got != FIELD(c, FTV_CALL_EXPECT)) {
 				FIELD(work, FTV_WORK_BADRET) += 1;
-				log_badret(FIELD(c, FTV_CALL_FN),
-					   FIELD(c, FTV_CALL_EXPECT), got);
+				ftv_log_record(FTV_LOG_BADRET, FIELD(c, FTV_CALL_FN),
+					       FIELD(c, FTV_CALL_EXPECT), 0, 0, got);
 			}
 		}
 		FIELD(work, FTV_WORK_DONE) = r + 1;

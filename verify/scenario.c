@@ -1,3 +1,4 @@
+#include "util/str.h"
 #include "verify/scenario.h"
 
 #include <ctype.h>
@@ -7,18 +8,6 @@
 
 #include "util/num.h"
 #include "verify/mutant.h"
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
 
 static int words(char *s, char **w, int max)
 {
@@ -57,7 +46,7 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 		ln++;
 		if ((hash = strchr(line, '#')))
 			*hash = 0;
-		t = trim(line);
+		t = ftv_trim(line);
 		if (!*t)
 			continue;
 		n = words(t, w, WORLD_MAX_OBJECTS + 1);

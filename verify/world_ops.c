@@ -56,6 +56,9 @@ static void plan_done(struct ftv_exec *ex, int id,
 				    (unsigned long long)res->found, dis,
 				    (unsigned long long)(s ? s->old : 0), s && s->what ? s->what : "?",
 				    wp->what);
+		/* ftrace_bug(): the record is FAILED and ftrace is killed */
+		ftrace_core_mark_failed(w->core, s ? s->rec : -1,
+					w->viol[w->nviol - 1].msg);
 		return;
 	}
 	/* The update began no earlier than the previous one ended (plans run
