@@ -12,9 +12,13 @@ CROSS_AARCH64 ?= aarch64-linux-gnu-
 CROSS_RISCV64 ?= riscv64-linux-gnu-
 
 BUILD := build
+# Check's per-test timeout only guards against hangs; no test depends on
+# speed. Sanitized builds run several times slower.
+CK_TIMEOUTS := CK_DEFAULT_TIMEOUT=120
 ifeq ($(SANITIZE),1)
 BUILD := build/san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CK_TIMEOUTS += CK_TIMEOUT_MULTIPLIER=4
 endif
 
 PKGS := unicorn capstone check liblzma
@@ -82,7 +86,7 @@ DEMO_DEPS :=
 -include $(sort $(wildcard mk/*.mk))
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
-	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
+	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
 
 check: deps
 	$(MAKE) test

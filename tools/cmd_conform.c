@@ -149,6 +149,7 @@ static int cmd_conform(int argc, char **argv)
 	}
 	if (!nfiles) {
 		fprintf(stderr, "ftv conform: no scenario files\n");
+		free(files);
 		return FTV_EXIT_USAGE;
 	}
 	out = calloc(nfiles, sizeof(*out));
@@ -161,8 +162,10 @@ static int cmd_conform(int argc, char **argv)
 		double t0 = now();
 
 		if (!s || scenario_load(files[k], s, &err)) {
-			fprintf(stderr, "ftv conform: %s\n", err.msg);
-			return FTV_EXIT_USAGE;
+			fprintf(stderr, "ftv conform: %s\n", s ? err.msg : "out of memory");
+			free(s);
+			nbad = (size_t)-1; /* bad input: stop, exit 2 */
+			break;
 		}
 		snprintf(out[k].name, sizeof(out[k].name), "%s", s->name);
 		snprintf(out[k].scheme, sizeof(out[k].scheme), "%s", ftv_scheme_name(s->cfg.scheme));
@@ -197,17 +200,20 @@ static int cmd_conform(int argc, char **argv)
 		fflush(stdout);
 		free(s);
 	}
-	if (!tap)
+	int status = nbad == (size_t)-1 ? FTV_EXIT_USAGE
+		     : nbad ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+
+	if (status != FTV_EXIT_USAGE && !tap)
 		printf("%zu passed, %zu failed\n", nfiles - nbad, nbad);
-	if (junit && write_junit(junit, out, nfiles)) {
+	if (status != FTV_EXIT_USAGE && junit && write_junit(junit, out, nfiles)) {
 		fprintf(stderr, "ftv conform: cannot write %s\n", junit);
-		return FTV_EXIT_USAGE;
+		status = FTV_EXIT_USAGE;
 	}
 	for (size_t k = 0; k < nfiles; k++)
 		free(files[k]);
 	free(files);
 	free(out);
-	return nbad ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	return status;
 }
 FTV_COMMAND(conform, "run the conformance scenarios and check their verdicts",
 	    "[--tap] [--junit FILE] [--build DIR] [FILE|DIR...] (default corpus/scenarios)",
