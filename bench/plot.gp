@@ -16,9 +16,9 @@ sel1(c) = (column(1) == 1 && column(2) > 0) ? column(c) : 1/0
 sel2(c) = (column(2) == 0 && column(1) > 0) ? column(c) : 1/0
 plot csv every ::1 using (sel1(2)):(sel1(6)) with linespoints lw 2 title "mcount (list func)", \
      csv every ::1 using (sel1(2)):(sel1(9)) with linespoints lw 2 title "per-ops trampolines", \
-     csv every ::1 using (sel1(2)):(sel1(12)) with linespoints lw 2 title "CALL\\_OPS"
+     csv every ::1 using (sel1(2)):(sel1(12)) with linespoints lw 2 dt 2 title "CALL\\_OPS"
 set xlabel "relevant tracers (0 irrelevant)"
 plot csv every ::1 using (sel2(1)):(sel2(6)) with linespoints lw 2 title "mcount (list func)", \
      csv every ::1 using (sel2(1)):(sel2(9)) with linespoints lw 2 title "per-ops trampolines", \
-     csv every ::1 using (sel2(1)):(sel2(12)) with linespoints lw 2 title "CALL\\_OPS"
+     csv every ::1 using (sel2(1)):(sel2(12)) with linespoints lw 2 dt 2 title "CALL\\_OPS"
 unset multiplot
