@@ -1,6 +1,6 @@
-/* Seed 000's overhead table: one row's ftrace state built by the real core
- * and arm64 backend, then the sample's loop counted instruction by
- * instruction on a single engine. See overhead.h. */
+/* Seed 000's overhead table: each row's ftrace state built by the real core
+ * and arm64 backend in a verify world, then the sample's loop counted
+ * instruction by instruction on an engine of its own. See overhead.h. */
 #include "bench/overhead.h"
 
 #include <stdio.h>
@@ -23,7 +23,8 @@ const unsigned ovh_nrows = sizeof(ovh_rows) / sizeof(ovh_rows[0]);
 #define OVH_OTHER  "ftv_bench_other"
 #define OVH_MAX_OPS 100
 
-/* Scheduler steps to apply up to 201 registrations with the CPU idle. */
+/* Scheduler steps to apply the updates of one row (up to 100 registrations
+ * or unregistrations, with the CPU idle). */
 #define OVH_FINISH_STEPS 50000000ULL
 
 struct counter {
@@ -139,20 +140,20 @@ struct ovh_world {
 	struct ftrace_ops *ops[2][OVH_MAX_OPS]; /* [0] relevant, [1] irrelevant */
 	unsigned n[2];
 	unsigned seq;                           /* ops names are never reused */
+	char obj[4096];                         /* the tracee object's path */
 };
 
 static int new_world(const struct ovh_env *env, enum ftv_scheme scheme,
 		     struct ovh_world *ow, struct ftv_err *err)
 {
 	struct world_config cfg;
-	static char obj[4096];
 
 	memset(ow, 0, sizeof(*ow));
 	memset(&cfg, 0, sizeof(cfg));
-	snprintf(obj, sizeof(obj), "%s/%s/tracee.o", env->tracee_dir,
+	snprintf(ow->obj, sizeof(ow->obj), "%s/%s/tracee.o", env->tracee_dir,
 		 ftv_scheme_corpus_set(scheme));
 	cfg.scheme = scheme;
-	cfg.objects[0] = obj;
+	cfg.objects[0] = ow->obj;
 	cfg.nobjects = 1;
 	cfg.tramp_dir = env->tramp_dir;
 	cfg.exec.ncpus = 1;
