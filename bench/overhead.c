@@ -29,7 +29,17 @@ const unsigned ovh_nrows = sizeof(ovh_rows) / sizeof(ovh_rows[0]);
 
 struct counter {
 	uint64_t n, stop;
+	uint64_t tracer[2];  /* entries of ftv_tracer_a (relevant), _b */
+	uint64_t entered[2]; /* how often each was entered */
 };
+
+/* A tracer is entered by a branch, so a translation block (and an
+ * instruction) starts at its entry exactly once per call. */
+static void count_tracers(struct counter *c, uint64_t addr)
+{
+	for (int k = 0; k < 2; k++)
+		c->entered[k] += addr == c->tracer[k];
+}
 
 /* A translation block runs whole unless something faults inside it, and a
  * fault ends the measurement anyway: summing block sizes counts exactly
@@ -41,6 +51,7 @@ static void count_block(uc_engine *uc, uint64_t addr, uint32_t size, void *arg)
 	(void)uc;
 	if (addr != c->stop)
 		c->n += size / 4;
+	count_tracers(c, addr);
 }
 
 static void count_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *arg)
@@ -51,6 +62,7 @@ static void count_insn(uc_engine *uc, uint64_t addr, uint32_t size, void *arg)
 	(void)size;
 	if (addr != c->stop)
 		c->n++;
+	count_tracers(c, addr);
 }
 
 static int sym_addr(struct sim_aspace *as, const char *name, uint64_t *out,
@@ -59,7 +71,7 @@ static int sym_addr(struct sim_aspace *as, const char *name, uint64_t *out,
 	const struct sim_symbol *s = sim_sym_lookup(as, name);
 
 	if (!s)
-		return ftv_errf(err, "bench: symbol %s not found in the tracee object",
+		return ftv_errf(err, "bench: symbol %s not found in the loaded objects",
 				name);
 	*out = s->addr;
 	return 0;
@@ -70,7 +82,7 @@ static int sym_addr(struct sim_aspace *as, const char *name, uint64_t *out,
  * tracers find a per-CPU area with no log (capacity 0), so each returns
  * straight away like the sample's empty tracer function. */
 static int run_loop(struct world *w, uint64_t calls, int per_insn,
-		    uint64_t *insns, struct ftv_err *err)
+		    struct ovh_measure *out, struct ftv_err *err)
 {
 	struct sim_aspace *as = world_aspace(w);
 	struct sim_region *percpu = sim_region_named(as, "percpu");
@@ -83,7 +95,9 @@ static int run_loop(struct world *w, uint64_t calls, int per_insn,
 	int ret = -1;
 
 	if (sym_addr(as, "ftv_bench_loop", &loop, err) ||
-	    sym_addr(as, "ftv_bench_stop", &cnt.stop, err))
+	    sym_addr(as, "ftv_bench_stop", &cnt.stop, err) ||
+	    sym_addr(as, "ftv_tracer_a", &cnt.tracer[0], err) ||
+	    sym_addr(as, "ftv_tracer_b", &cnt.tracer[1], err))
 		return -1;
 	if (!percpu || !stacks)
 		return ftv_errf(err, "bench: the world has no percpu or stacks region");
@@ -127,7 +141,9 @@ static int run_loop(struct world *w, uint64_t calls, int per_insn,
 			 e != UC_ERR_OK ? uc_strerror(e) : "not at ftv_bench_stop");
 		goto out;
 	}
-	*insns = cnt.n;
+	out->insns = cnt.n;
+	out->relevant_calls = cnt.entered[0];
+	out->irrelevant_calls = cnt.entered[1];
 	ret = 0;
 out:
 	uc_close(uc);
@@ -240,7 +256,17 @@ static int measure_now(struct ovh_world *ow, const struct ovh_env *env,
 		sim_read64(as, rec->site.literal, &out->literal);
 	out->list_ops = ftrace_core_list_ops(core);
 	out->calls = calls;
-	return run_loop(ow->w, calls, env->per_insn, &out->insns, err);
+	if (run_loop(ow->w, calls, env->per_insn, out, err))
+		return -1;
+	/* What the rows are about: every relevant tracer ran once per call,
+	 * no irrelevant one ever did. */
+	if (out->relevant_calls != (uint64_t)ow->n[0] * calls || out->irrelevant_calls)
+		return ftv_errf(err, "bench: (%u,%u): %llu relevant and %llu irrelevant "
+				"tracer calls for %llu calls", ow->n[0], ow->n[1],
+				(unsigned long long)out->relevant_calls,
+				(unsigned long long)out->irrelevant_calls,
+				(unsigned long long)calls);
+	return 0;
 }
 
 int ovh_measure(const struct ovh_env *env, enum ftv_scheme scheme,

@@ -41,6 +41,10 @@ struct ovh_measure {
 	uint32_t site_word;  /* the tracee's patched instruction afterwards */
 	uint64_t literal;    /* its ops literal (CALL_OPS), or 0 */
 	uint64_t list_ops;   /* ftrace_list_ops (the literal of shared sites) */
+	/* Entries into the relevant ops' tracer (ftv_tracer_a) and the
+	 * irrelevant ones' (ftv_tracer_b) during the loop; ovh_measure fails
+	 * unless they are relevant * calls and 0. */
+	uint64_t relevant_calls, irrelevant_calls;
 };
 
 /* Builds the state of one row for scheme in a fresh world (relevant ops on

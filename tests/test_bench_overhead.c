@@ -51,6 +51,12 @@ START_TEST(callops_one_tracer_costs_the_same_whatever_the_irrelevant_ones)
 	setup_env();
 	ck_assert_msg(!ovh_measure_rows(&env, FTV_SCHEME_CALLOPS, CALLS, m, &err),
 		      "%s", err.msg);
+	/* each relevant tracer ran once per call, the irrelevant never */
+	for (unsigned r = 0; r < ovh_nrows; r++) {
+		ck_assert_uint_eq(m[r].relevant_calls,
+				  (uint64_t)ovh_rows[r].relevant * CALLS);
+		ck_assert_uint_eq(m[r].irrelevant_calls, 0);
+	}
 	/* irrelevant ops leave the tracee's site a NOP: no cost at all */
 	for (unsigned i = 0; i < 4; i++) {
 		ck_assert_uint_eq(m[row(0, irr[i])].insns, m[0].insns);
@@ -88,6 +94,8 @@ START_TEST(mcount_list_func_grows_with_the_irrelevant_tracers)
 	ck_assert_msg(!ovh_measure_rows(&env, FTV_SCHEME_MCOUNT, CALLS, m, &err),
 		      "%s", err.msg);
 	ck_assert_uint_eq(m[row(0, 100)].insns, m[0].insns);
+	ck_assert_uint_eq(m[row(1, 100)].relevant_calls, CALLS);
+	ck_assert_uint_eq(m[row(1, 100)].irrelevant_calls, 0);
 	ck_assert_uint_gt(overhead(m, 1, 2), overhead(m, 1, 1));
 	ck_assert_uint_gt(overhead(m, 1, 10), overhead(m, 1, 2));
 	ck_assert_uint_ge(overhead(m, 1, 100), 10 * overhead(m, 1, 1));
@@ -112,6 +120,7 @@ START_TEST(a_row_costs_the_same_built_fresh_and_counted_per_instruction)
 		      "%s", err.msg);
 	ck_assert_uint_eq(fresh.insns, m[row(2, 0)].insns);
 	ck_assert_uint_eq(fresh.site_word, m[row(2, 0)].site_word);
+	ck_assert_uint_eq(fresh.relevant_calls, 2 * CALLS);
 	/* per-ops trampolines: one relevant tracer is flat as with CALL_OPS */
 	ck_assert_uint_eq(m[row(1, 100)].insns, m[row(1, 0)].insns);
 }
