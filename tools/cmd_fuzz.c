@@ -36,6 +36,7 @@ static int quiet_stderr(void)
 		errout = stderr;
 		return -1;
 	}
+	setvbuf(errout, NULL, _IONBF, 0); /* progress lines end without \n */
 	dup2(null, STDERR_FILENO);
 	close(null);
 	return 0;
@@ -56,6 +57,7 @@ struct fmsg {
 	unsigned ops_before, ops_after, cpus_before, cpus_after;
 	unsigned rounds_before, rounds_after;
 	char kinds[260];
+	char kind[24];    /* the kind the shrink kept */
 	char text[1500]; /* the replay file, or the error */
 };
 
@@ -73,6 +75,7 @@ struct campaign {
 	/* totals */
 	uint64_t done, transitions, steps, violations;
 	int found, error;
+	unsigned shrunk; /* shrink candidates kept so far */
 	pid_t pids[FUZZ_MAX_JOBS];
 	int fd; /* a worker's pipe, -1 in-process */
 };
@@ -191,6 +194,7 @@ static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t is
 	FILE *f;
 
 	first_kind(res->kinds, kind, sizeof(kind));
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
 	m->ops_before = s->nops;
 	m->cpus_before = s->cfg.exec.ncpus;
 	m->rounds_before = s->cfg.rounds;
@@ -320,7 +324,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 		       "\"iteration_seed\":\"0x%016llx\",\"kind\":",
 		       (unsigned long long)c->seed, (unsigned long long)m->iter,
 		       (unsigned long long)m->iter_seed);
-		json_str(stdout, m->kinds);
+		json_str(stdout, m->kind);
 		printf(",\"kinds\":");
 		json_str(stdout, res.kinds);
 		printf(",\"violations\":%zu,\"replay\":", res.nviolations);
@@ -336,7 +340,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	} else {
 		printf("fuzz: iteration %llu (seed 0x%016llx) found %s; shrunk from %u to %u "
 		       "operations, %u to %u CPUs, %u to %u rounds in %u runs\n",
-		       (unsigned long long)m->iter, (unsigned long long)m->iter_seed, m->kinds,
+		       (unsigned long long)m->iter, (unsigned long long)m->iter_seed, m->kind,
 		       m->ops_before, m->ops_after, m->cpus_before, m->cpus_after,
 		       m->rounds_before, m->rounds_after, m->tried);
 		fputs(text, stdout);
@@ -387,11 +391,18 @@ static void handle(struct campaign *c, const struct fmsg *m)
 		break;
 	}
 	case M_SHRINK:
-		if (c->tty && !c->json) {
+		if (c->json)
+			break;
+		if (c->tty) {
 			fprintf(errout, "\r\033[Kshrinking: %u runs, %u still failing", m->tried,
 				m->accepted);
-			fflush(errout);
+		} else if (m->accepted > c->shrunk) {
+			/* a plain line per smaller case that still fails */
+			printf("fuzz: shrinking: run %u still fails (%u smaller cases kept)\n",
+			       m->tried, m->accepted);
+			fflush(stdout);
 		}
+		c->shrunk = m->accepted;
 		break;
 	case M_FOUND:
 		if (c->found)
@@ -646,11 +657,12 @@ static int cmd_fuzz(int argc, char **argv)
 				 (unsigned long long)c.seed);
 	}
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
-	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (fuzz_targets(&c.g, c.paths.corpus, c.paths.tramp, &err)) {
 		fprintf(stderr, "ftv fuzz: %s\n", err.msg);
 		return FTV_EXIT_USAGE;
 	}
+	/* --time and the rates count the campaign, not the probe */
+	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	fflush(stderr);
 	quiet_stderr();
 	if (!c.json) {
