@@ -224,6 +224,55 @@ START_TEST(fuzz_generate_only_emits_valid_sequences)
 }
 END_TEST
 
+/* Workers split the process's K iterations (worker w takes i % J == w)
+ * and a shard takes every N-th iteration: the iteration seeds say which
+ * ran. */
+START_TEST(fuzz_jobs_and_shards_run_the_iterations_of_their_seeds)
+{
+	char *out, want[96];
+	int rc = FTV_RUN(&out, "fuzz", "--seed", "1", "--iterations", "2", "--jobs", "2",
+			 "--cpus", "1");
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, out);
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(want, sizeof(want), "fuzz: iteration %u (seed 0x%016llx): 1 CPUs", i,
+			 (unsigned long long)fuzz_iter_seed(1, i));
+		ck_assert_msg(strstr(out, want), "no '%s' in: %s", want, out);
+	}
+	ck_assert_msg(strstr(out, "fuzz: seed 1: 2 iterations in "), "%s", out);
+	free(out);
+
+	rc = FTV_RUN(&out, "fuzz", "--seed", "1", "--iterations", "1", "--shard", "1/3",
+		     "--cpus", "1");
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, out);
+	snprintf(want, sizeof(want), "fuzz: iteration 1 (seed 0x%016llx): ",
+		 (unsigned long long)fuzz_iter_seed(1, 1));
+	ck_assert_msg(strstr(out, want) && count(out, "fuzz: iteration ") == 1, "%s", out);
+	free(out);
+}
+END_TEST
+
+/* --json: nothing but one object per line, the summary last. */
+START_TEST(fuzz_json_prints_a_summary_object)
+{
+	char *out, *line;
+	int rc = FTV_RUN(&out, "fuzz", "--seed", "1", "--iterations", "1", "--shard", "2/3",
+			 "--cpus", "1", "--json");
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, out);
+	/* the probe world's loader warnings come first, on stderr */
+	line = strstr(out, "{\"type\":\"summary\",\"seed\":1,\"scheme\":\"callops\","
+			  "\"mutate\":\"none\",\"shard\":\"2/3\",\"jobs\":1,"
+			  "\"iterations\":1,\"transitions\":");
+	ck_assert_msg(line, "%s", out);
+	ck_assert_msg(strstr(line, "\"violations\":0,\"found\":false,\"elapsed_s\":"), "%s", line);
+	ck_assert_msg(strstr(line, "\"steps_per_s\":"), "%s", line);
+	ck_assert_msg(line[strlen(line) - 1] == '\n' && line[strlen(line) - 2] == '}', "%s", line);
+	ck_assert_msg(!strstr(out, "fuzz: "), "text output in json mode: %s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *fuzz_suite(void)
 {
 	Suite *s = suite_create("fuzz");
@@ -234,6 +283,8 @@ static Suite *fuzz_suite(void)
 	tcase_add_test(tc, fuzz_generate_only_emits_valid_sequences);
 	tcase_add_test(tc, fuzz_bad_usage_is_one_line_and_exit_2);
 	tcase_add_test(tc, fuzz_seed_1_finds_nothing_on_the_faithful_corpus);
+	tcase_add_test(tc, fuzz_jobs_and_shards_run_the_iterations_of_their_seeds);
+	tcase_add_test(tc, fuzz_json_prints_a_summary_object);
 	tcase_add_test(tc, fuzz_mutant_is_shrunk_and_its_replay_reproduces_the_report);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,7 +1,24 @@
 /* ftv fuzz: random ftrace workloads over the corpus until a violation,
  * shrunk to a minimal scenario and written as a replay file (issue 6).
  * See verify/fuzz.h for the generator and the shrinker; this file is the
- * campaign: iteration seeds, workers, shards, progress and reports. */
+ * campaign: iteration seeds, workers, shards, progress and reports.
+ *
+ *   --seed S         campaign seed (default: from the clock, printed);
+ *                    iteration i's seed is fuzz_iter_seed(S, i)
+ *   --iterations K   this process runs K iterations (default 10), or
+ *   --time SECONDS   starts iterations until SECONDS have passed
+ *   --shard I/N      only iterations i with i % N == I: the k-th iteration
+ *                    this process runs is i = I + k * N
+ *   --jobs J         J forked workers, worker w running the k-th
+ *                    iterations with k % J == w
+ *   --cpus N         every iteration with N CPUs (default: 2..4 drawn)
+ *   --out FILE       the replay file (default ftv-fuzz-<S>.scn)
+ *   --shrink-budget  at most this many scenario runs to shrink (100)
+ *   --json           one object per finding, then a summary object
+ *   --replay FILE    run a replay file (any scenario) and print its report
+ * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
+ * usage, or an iteration the model rejected (a fuzzer bug, never silent).
+ */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -485,9 +502,21 @@ static int run_jobs(struct campaign *c)
 			stop_workers(c);
 	}
 	close(fds[0]);
-	for (unsigned w = 0; w < c->jobs; w++)
-		if (c->pids[w] > 0)
-			waitpid(c->pids[w], NULL, 0);
+	for (unsigned w = 0; w < c->jobs; w++) {
+		int st;
+
+		if (c->pids[w] <= 0 || waitpid(c->pids[w], &st, 0) != c->pids[w])
+			continue;
+		/* a worker that died on its own lost its iterations: never
+		 * report a clean campaign then (the ones stopped after a
+		 * finding die of our SIGTERM) */
+		if (!c->found && !c->error && !(WIFEXITED(st) && !WEXITSTATUS(st))) {
+			fprintf(errout, "ftv fuzz: worker %u died (%s %d)\n", w,
+				WIFSIGNALED(st) ? "signal" : "exit status",
+				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			c->error = 1;
+		}
+	}
 	return 0;
 }
 

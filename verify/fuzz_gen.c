@@ -53,6 +53,13 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	cfg.exec.seed = 1;
 	cfg.rounds = 1;
 	cfg.calls = 1;
+	/* a backend mutant may accept sites the faithful one refuses
+	 * (misaligned-literal): list what the mutated world patches */
+	if (g->mutant) {
+		cfg.mutant = g->mutant->arm64;
+		cfg.core_mutants = g->mutant->core;
+		cfg.mutant_name = g->mutant->name;
+	}
 	if (world_new(&cfg, &w, err))
 		return -1;
 	core = world_core(w);
