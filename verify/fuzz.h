@@ -1,0 +1,89 @@
+/* ftv fuzz (issue 6): random ftrace workloads as scenarios.
+ *
+ * Every iteration is a scenario (verify/scenario.h) generated from one
+ * 64-bit iteration seed: the CPUs, the scheduler policy and its seed, the
+ * rounds, and a sequence of ops/filter/notrace/register/unregister/direct
+ * operations over random subsets of the traced functions, with `run` steps
+ * between them so the CPUs are still running when each update lands. The
+ * generator only emits sequences the ftrace API accepts (a dynamic ops is
+ * freed by its unregistration and never used again, a direct ops' filter is
+ * set before it is attached), so a violation is the patching's fault, never
+ * the fuzzer's. A failing scenario is shrunk (fewer operations, fewer sites
+ * per filter, fewer CPUs, fewer rounds, shorter runs) while the same
+ * violation kind is still reported, and written back as a scenario file:
+ * the replay file is just a scenario, run by `ftv fuzz --replay` or
+ * `ftv scenario`.
+ *
+ *   fuzz_targets(&g, corpus, tramp, &err)        the traced functions
+ *   fuzz_iter_seed(seed, i)                      iteration i's seed
+ *   fuzz_generate(&g, iter_seed, &s)             the scenario
+ *   scenario_run(&s, ...)                        run it (verify/scenario.h)
+ *   fuzz_shrink(&s, kind, &sh, &err)             minimise a failure
+ *   fuzz_scenario_write(f, &s, header)           the replay file
+ */
+#ifndef FTV_VERIFY_FUZZ_H
+#define FTV_VERIFY_FUZZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "verify/mutant.h"
+#include "verify/scenario.h"
+
+#define FUZZ_MAX_FUNCS 1024
+
+/* What every generated scenario shares. */
+struct fuzz_gen {
+	enum ftv_scheme scheme;
+	char objects[WORLD_MAX_OBJECTS][64];
+	unsigned nobjects;
+	unsigned cpus;                   /* 0: drawn per iteration (2..4) */
+	const struct ftv_mutant *mutant; /* NULL: none */
+	/* The traced functions operations may name (fuzz_targets). */
+	char funcs[FUZZ_MAX_FUNCS][48];
+	unsigned nfuncs;
+};
+
+/* Loads the objects once (a world with one CPU) and collects the traced
+ * functions the workload calls (the random units' r<N>_f<M> whose site
+ * init_nop accepted), in record order. */
+int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
+		 const char *tramp_dir, struct ftv_err *err);
+
+/* Iteration i's seed: a function of (seed, i) only, so shards and workers
+ * can take any iteration in any order. */
+uint64_t fuzz_iter_seed(uint64_t seed, uint64_t i);
+
+/* The scenario of one iteration; the same seed gives the same scenario. */
+void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed,
+		   struct scenario *s);
+
+/* Writes s as a scenario file scenario_load reads back to the same
+ * scenario; header (may be NULL) is written first as '#' comment lines. */
+void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header);
+
+/* Runs s without printing: 1 if it reports a violation of kind (any kind if
+ * kind is NULL or empty), 0 if not, -1 if the scenario is rejected (an
+ * operation the ftrace API refuses: err says which). */
+int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
+	       const char *tramp_dir, struct scn_result *res,
+	       struct ftv_err *err);
+
+struct fuzz_shrink {
+	const char *corpus_dir, *tramp_dir;
+	unsigned budget;     /* at most this many candidate runs (0: 100) */
+	unsigned tried;      /* out: candidates run */
+	unsigned accepted;   /* out: candidates that still failed */
+	/* Called after each candidate (may be NULL), for progress. */
+	void (*progress)(void *ctx, const struct fuzz_shrink *sh);
+	void *ctx;
+};
+
+/* Shrinks the failing scenario s in place, greedily and deterministically:
+ * each pass tries smaller variants and keeps one that still reports a
+ * violation of kind, until a full round of passes keeps nothing or the
+ * budget is spent. */
+int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
+		struct ftv_err *err);
+
+#endif

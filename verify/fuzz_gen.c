@@ -1,0 +1,456 @@
+/* ftv fuzz: the traced functions, iteration seeds and the scenario
+ * generator (verify/fuzz.h). */
+#include "verify/fuzz.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/rng.h"
+
+/* The random units' functions, r<seed>_f<n>: the ones the workload calls
+ * (verify/world.c, callable()), so filtering them changes what CPUs run. */
+static int random_unit_func(const char *n)
+{
+	if (!n || *n++ != 'r' || *n < '0' || *n > '9')
+		return 0;
+	while (*n >= '0' && *n <= '9')
+		n++;
+	if (n[0] != '_' || n[1] != 'f' || !n[2])
+		return 0;
+	for (n += 2; *n; n++)
+		if (*n < '0' || *n > '9')
+			return 0;
+	return 1;
+}
+
+int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
+		 const char *tramp_dir, struct ftv_err *err)
+{
+	static char paths[WORLD_MAX_OBJECTS][1200];
+	const char *set = ftv_scheme_corpus_set(g->scheme);
+	struct world_config cfg;
+	struct world *w;
+	const struct ftrace_core *core;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.scheme = g->scheme;
+	for (unsigned i = 0; i < g->nobjects; i++) {
+		/* as scenario_run: the hand-written set first, then random-<set> */
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s.o", corpus_dir, set, g->objects[i]);
+		if (access(paths[i], R_OK))
+			snprintf(paths[i], sizeof(paths[i]), "%s/random-%s/%s.o",
+				 corpus_dir, set, g->objects[i]);
+		if (access(paths[i], R_OK))
+			return ftv_errf(err, "no corpus object '%s' for scheme %s "
+					"(looked in %s/%s and %s/random-%s)", g->objects[i],
+					ftv_scheme_name(g->scheme), corpus_dir, set, corpus_dir, set);
+		cfg.objects[i] = paths[i];
+	}
+	cfg.nobjects = g->nobjects;
+	cfg.tramp_dir = tramp_dir;
+	cfg.exec.ncpus = 1;
+	cfg.exec.seed = 1;
+	cfg.rounds = 1;
+	cfg.calls = 1;
+	/* a backend mutant may accept sites the faithful one refuses
+	 * (misaligned-literal): list what the mutated world patches */
+	if (g->mutant) {
+		cfg.mutant = g->mutant->arm64;
+		cfg.core_mutants = g->mutant->core;
+		cfg.mutant_name = g->mutant->name;
+	}
+	if (world_new(&cfg, &w, err))
+		return -1;
+	core = world_core(w);
+	g->nfuncs = 0;
+	for (size_t i = 0; i < ftrace_core_nrecs(core) && g->nfuncs < FUZZ_MAX_FUNCS; i++) {
+		const struct ftrace_rec *r = ftrace_core_rec(core, i);
+
+		/* FAILED: init_nop refused the site ("Misaligned patch-site",
+		 * seed 001); DISABLED: updates never touch it. */
+		if (!r || (r->flags & (FTRACE_FL_FAILED | FTRACE_FL_DISABLED)) ||
+		    !random_unit_func(r->site.name) ||
+		    strlen(r->site.name) >= sizeof(g->funcs[0]))
+			continue;
+		snprintf(g->funcs[g->nfuncs++], sizeof(g->funcs[0]), "%s", r->site.name);
+	}
+	world_free(w);
+	if (!g->nfuncs)
+		return ftv_errf(err, "no traceable r<N>_f<M> function in the objects");
+	return 0;
+}
+
+uint64_t fuzz_iter_seed(uint64_t seed, uint64_t i)
+{
+	struct ftv_rng root, child;
+
+	ftv_rng_seed(&root, seed);
+	ftv_rng_fork(&root, &child, i);
+	return ftv_rng_next(&child);
+}
+
+/* One ops as the generator tracks it, so it only emits what the ftrace API
+ * accepts. */
+struct gops {
+	char name[8];
+	const char *tracer;
+	int registered, dead, direct, attached;
+	char filter[1024];
+};
+
+struct gen {
+	const struct fuzz_gen *g;
+	struct ftv_rng rng;
+	struct scenario *s;
+	struct gops ops[8];
+	unsigned nops, ntracer, ngraph, ndirect;
+};
+
+static void emit(struct gen *gn, const char *verb, const char *a, const char *b)
+{
+	struct scn_op *op;
+
+	if (gn->s->nops >= SCN_MAX_OPS)
+		return;
+	op = &gn->s->ops[gn->s->nops++];
+	snprintf(op->verb, sizeof(op->verb), "%s", verb);
+	snprintf(op->a, sizeof(op->a), "%s", a ? a : "");
+	snprintf(op->b, sizeof(op->b), "%s", b ? b : "");
+	op->line = (int)gn->s->nops;
+}
+
+/* A run of 50-300 scheduler steps after each update: short enough that the
+ * CPUs are still in their rounds when the next update lands. */
+static void emit_run(struct gen *gn)
+{
+	char n[24];
+
+	snprintf(n, sizeof(n), "%llu", 50 + (unsigned long long)ftv_rng_below(&gn->rng, 251));
+	emit(gn, "run", n, NULL);
+}
+
+/* k distinct traced functions, comma separated; from (if given) restricts
+ * the draw to the functions of another spec (notrace inside a filter). */
+static void subset(struct gen *gn, unsigned k, const char *from, char *out, size_t n)
+{
+	const char *pool[FUZZ_MAX_FUNCS];
+	unsigned np = 0;
+	char tmp[1024];
+
+	if (from && *from) {
+		snprintf(tmp, sizeof(tmp), "%s", from);
+		for (char *t = strtok(tmp, ","); t && np < FUZZ_MAX_FUNCS; t = strtok(NULL, ","))
+			for (unsigned i = 0; i < gn->g->nfuncs; i++)
+				if (!strcmp(gn->g->funcs[i], t)) {
+					pool[np++] = gn->g->funcs[i];
+					break;
+				}
+	}
+	if (!np)
+		for (unsigned i = 0; i < gn->g->nfuncs; i++)
+			pool[np++] = gn->g->funcs[i];
+	if (k > np)
+		k = np;
+	out[0] = 0;
+	for (unsigned i = 0; i < k; i++) {
+		unsigned j = i + (unsigned)ftv_rng_below(&gn->rng, np - i);
+		const char *t = pool[j];
+		size_t l = strlen(out);
+
+		pool[j] = pool[i];
+		pool[i] = t;
+		if (l + strlen(t) + 2 > n)
+			break;
+		snprintf(out + l, n - l, "%s%s", l ? "," : "", t);
+	}
+}
+
+static unsigned filter_size(struct gen *gn)
+{
+	/* Mostly wide filters: the workload calls a random handful of the
+	 * traced functions, so an update must rewrite many sites for some CPU
+	 * to be running one of them while it changes; sometimes a few sites,
+	 * the shapes seed 000's unique-ops rule distinguishes. */
+	return ftv_rng_chance(&gn->rng, 1, 4) ? 1 + (unsigned)ftv_rng_below(&gn->rng, 4)
+					      : 8 + (unsigned)ftv_rng_below(&gn->rng, 33);
+}
+
+/* A filter for self: half the time it shares sites with another live
+ * ops' filter, so sites are traced by two ops at once and go through the
+ * list ops and back (seed 000's unique-ops rule: modify_call). */
+static void filter_for(struct gen *gn, const struct gops *self, char *out, size_t n)
+{
+	const struct gops *others[8];
+	unsigned no = 0, k = filter_size(gn), j;
+	char rest[1024], buf[1024];
+
+	for (unsigned i = 0; i < gn->nops; i++)
+		if (&gn->ops[i] != self && !gn->ops[i].dead && gn->ops[i].filter[0])
+			others[no++] = &gn->ops[i];
+	if (!no || !ftv_rng_chance(&gn->rng, 1, 2)) {
+		subset(gn, k, NULL, out, n);
+		return;
+	}
+	j = 1 + (unsigned)ftv_rng_below(&gn->rng, k);
+	subset(gn, j, others[ftv_rng_below(&gn->rng, no)]->filter, out, n);
+	subset(gn, k - j, NULL, rest, sizeof(rest));
+	for (char *t = strtok(rest, ","); t; t = strtok(NULL, ",")) {
+		size_t l = strlen(out);
+
+		snprintf(buf, sizeof(buf), ",%s,", out);
+		{
+			char want[64];
+
+			snprintf(want, sizeof(want), ",%s,", t);
+			if (strstr(buf, want) || l + strlen(t) + 2 > n)
+				continue;
+		}
+		snprintf(out + l, n - l, "%s%s", l ? "," : "", t);
+	}
+}
+
+static void new_ops(struct gen *gn)
+{
+	const char *kinds[4];
+	unsigned nk = 0;
+	enum ftv_scheme sc = gn->g->scheme;
+	struct gops *o = &gn->ops[gn->nops];
+	const char *tracer;
+
+	kinds[nk++] = "tracer_a";
+	kinds[nk++] = "tracer_b";
+	/* graph: one at a time (mcount registers it as the global graph
+	 * tracer); per-ops trampolines only model the logging tracers */
+	if (sc != FTV_SCHEME_TRAMP && !gn->ngraph)
+		kinds[nk++] = "graph";
+	/* direct calls are the CALL_OPS scheme's (seed 000/001) */
+	if (sc == FTV_SCHEME_CALLOPS && !gn->ndirect)
+		kinds[nk++] = "direct";
+	tracer = kinds[ftv_rng_below(&gn->rng, nk)];
+	memset(o, 0, sizeof(*o));
+	o->tracer = tracer;
+	if (!strcmp(tracer, "graph"))
+		snprintf(o->name, sizeof(o->name), "g%u", ++gn->ngraph);
+	else if (!strcmp(tracer, "direct"))
+		snprintf(o->name, sizeof(o->name), "d%u", ++gn->ndirect), o->direct = 1;
+	else
+		snprintf(o->name, sizeof(o->name), "t%u", ++gn->ntracer);
+	gn->nops++;
+	emit(gn, "ops", o->name, tracer);
+	filter_for(gn, o, o->filter, sizeof(o->filter));
+	emit(gn, "filter", o->name, o->filter);
+}
+
+enum act { A_NEW, A_REG, A_UNREG, A_FILTER, A_NOTRACE, A_DIRECT, A_DMOD, A_DREM };
+
+static void act(struct gen *gn, enum act a, struct gops *o)
+{
+	char spec[1024];
+
+	switch (a) {
+	case A_NEW:
+		new_ops(gn);
+		return;
+	case A_REG:
+		emit(gn, "register", o->name, NULL);
+		o->registered = 1;
+		break;
+	case A_UNREG:
+		/* a dynamic ops is freed by its unregistration */
+		emit(gn, "unregister", o->name, NULL);
+		o->registered = 0;
+		o->dead = 1;
+		break;
+	case A_FILTER:
+		filter_for(gn, o, o->filter, sizeof(o->filter));
+		emit(gn, "filter", o->name, o->filter);
+		break;
+	case A_NOTRACE:
+		subset(gn, 1 + (unsigned)ftv_rng_below(&gn->rng, 2), o->filter, spec, sizeof(spec));
+		emit(gn, "notrace", o->name, spec);
+		break;
+	case A_DIRECT:
+		emit(gn, "direct", o->name, "ftv_direct_tramp");
+		o->attached = 1;
+		break;
+	case A_DMOD:
+		emit(gn, "direct-modify", o->name,
+		     o->attached == 1 ? "ftrace_stub_direct_tramp" : "ftv_direct_tramp");
+		o->attached = o->attached == 1 ? 2 : 1;
+		break;
+	case A_DREM:
+		emit(gn, "direct-remove", o->name, NULL);
+		o->attached = 0;
+		o->dead = 1;
+		break;
+	}
+	emit_run(gn);
+}
+
+/* One random action the state allows; the weights favour register and
+ * filter changes, the updates that rewrite sites while CPUs run them. */
+static void step(struct gen *gn)
+{
+	struct { enum act a; struct gops *o; unsigned w; } c[64];
+	unsigned nc = 0, total = 0;
+	uint64_t pick;
+
+	if (gn->nops < 6)
+		c[nc++] = (typeof(c[0])){ A_NEW, NULL, gn->nops ? 2 : 10 };
+	for (unsigned i = 0; i < gn->nops && nc + 4 < 64; i++) {
+		struct gops *o = &gn->ops[i];
+
+		if (o->dead)
+			continue;
+		if (o->direct) {
+			if (!o->attached)
+				c[nc++] = (typeof(c[0])){ A_DIRECT, o, 6 };
+			else {
+				c[nc++] = (typeof(c[0])){ A_DMOD, o, 4 };
+				c[nc++] = (typeof(c[0])){ A_DREM, o, 2 };
+			}
+			continue;
+		}
+		if (!o->registered)
+			c[nc++] = (typeof(c[0])){ A_REG, o, 6 };
+		else
+			c[nc++] = (typeof(c[0])){ A_UNREG, o, 2 };
+		c[nc++] = (typeof(c[0])){ A_FILTER, o, o->registered ? 4 : 1 };
+		c[nc++] = (typeof(c[0])){ A_NOTRACE, o, o->registered ? 2 : 1 };
+	}
+	for (unsigned i = 0; i < nc; i++)
+		total += c[i].w;
+	pick = ftv_rng_below(&gn->rng, total);
+	for (unsigned i = 0; i < nc; i++) {
+		if (pick < c[i].w) {
+			act(gn, c[i].a, c[i].o);
+			return;
+		}
+		pick -= c[i].w;
+	}
+}
+
+void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario *s)
+{
+	struct gen gn;
+	unsigned nact;
+
+	memset(s, 0, sizeof(*s));
+	memset(&gn, 0, sizeof(gn));
+	gn.g = g;
+	gn.s = s;
+	ftv_rng_seed(&gn.rng, iter_seed);
+	snprintf(s->path, sizeof(s->path), "fuzz-%016llx", (unsigned long long)iter_seed);
+	snprintf(s->name, sizeof(s->name), "fuzz-%016llx", (unsigned long long)iter_seed);
+	s->cfg.scheme = g->scheme;
+	for (unsigned i = 0; i < g->nobjects; i++)
+		snprintf(s->objects[i], sizeof(s->objects[i]), "%s", g->objects[i]);
+	s->cfg.nobjects = g->nobjects;
+	s->cfg.exec.ncpus = g->cpus ? g->cpus : 2 + (unsigned)ftv_rng_below(&gn.rng, 3);
+	/* Half the iterations take the uniform random scheduler: it lets the
+	 * patcher in between any two turns of the CPUs, where PCT's
+	 * priorities mostly run it after or before them. */
+	switch (ftv_rng_below(&gn.rng, 4)) {
+	case 0:
+	case 1:
+		s->cfg.exec.policy = EXEC_RANDOM;
+		break;
+	case 2:
+		s->cfg.exec.policy = EXEC_QUANTUM;
+		s->cfg.exec.quantum = 50 + (unsigned)ftv_rng_below(&gn.rng, 251);
+		break;
+	default:
+		s->cfg.exec.policy = EXEC_PCT;
+		s->cfg.exec.quantum = 50 + (unsigned)ftv_rng_below(&gn.rng, 251);
+		s->cfg.exec.pct_depth = 1 + (unsigned)ftv_rng_below(&gn.rng, 4);
+		break;
+	}
+	s->cfg.exec.seed = ftv_rng_next(&gn.rng) >> 1;
+	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
+	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
+	 * thousand steps), and a mutant that sends CPUs astray is cut short
+	 * (reported as unfinished) instead of running for minutes */
+	s->steps = 100000;
+	if (g->mutant && g->mutant->name && strcmp(g->mutant->name, "none")) {
+		s->cfg.mutant = g->mutant->arm64;
+		s->cfg.core_mutants = g->mutant->core;
+		s->cfg.mutant_name = g->mutant->name;
+	}
+	s->expect_ok = 1;
+	nact = 4 + (unsigned)ftv_rng_below(&gn.rng, 7);
+	for (unsigned i = 0; i < nact; i++)
+		step(&gn);
+	/* usually tear everything down at the end: unregistering frees the
+	 * ops, which is where a missing grace period shows */
+	if (ftv_rng_chance(&gn.rng, 3, 4))
+		for (unsigned i = 0; i < gn.nops; i++) {
+			struct gops *o = &gn.ops[i];
+
+			if (o->registered)
+				act(&gn, A_UNREG, o);
+			else if (o->direct && o->attached)
+				act(&gn, A_DREM, o);
+		}
+}
+
+void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header)
+{
+	if (header) {
+		const char *p = header;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+			fprintf(f, "# %.*s\n", len, p);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	fprintf(f, "name     %s\n", s->name);
+	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
+	fprintf(f, "objects ");
+	for (unsigned i = 0; i < s->cfg.nobjects; i++)
+		fprintf(f, " %s", s->objects[i]);
+	fprintf(f, "\n");
+	if (s->cfg.nmodules) {
+		fprintf(f, "modules ");
+		for (unsigned i = 0; i < s->cfg.nmodules; i++)
+			fprintf(f, " %s", s->modules[i]);
+		fprintf(f, "\n");
+	}
+	if (s->cfg.far_modules)
+		fprintf(f, "far-modules\n");
+	fprintf(f, "cpus     %u\n", s->cfg.exec.ncpus);
+	fprintf(f, "policy   %s\n", exec_policy_name(s->cfg.exec.policy));
+	if (s->cfg.exec.quantum)
+		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
+	if (s->cfg.exec.pct_depth)
+		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
+	fprintf(f, "seed     %llu\n", (unsigned long long)s->cfg.exec.seed);
+	if (s->cfg.rounds)
+		fprintf(f, "rounds   %u\n", s->cfg.rounds);
+	if (s->cfg.calls)
+		fprintf(f, "calls    %u\n", s->cfg.calls);
+	fprintf(f, "steps    %llu\n", (unsigned long long)s->steps);
+	if (s->cfg.mutant_name && strcmp(s->cfg.mutant_name, "none"))
+		fprintf(f, "mutate   %s\n", s->cfg.mutant_name);
+	if (s->expect_ok) {
+		fprintf(f, "expect   ok\n");
+	} else {
+		fprintf(f, "expect   violation");
+		for (unsigned i = 0; i < s->nexpect; i++)
+			fprintf(f, " %s", s->expect[i]);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->nops; i++) {
+		const struct scn_op *op = &s->ops[i];
+
+		fprintf(f, "%-8s", op->verb);
+		if (op->a[0])
+			fprintf(f, " %s", op->a);
+		if (op->b[0])
+			fprintf(f, " %s", op->b);
+		fprintf(f, "\n");
+	}
+}
