@@ -39,24 +39,15 @@
 
 #define FUZZ_MAX_JOBS 64
 
-/* The command's own messages (progress, errors). Once the corpus is loaded
- * fd 2 goes to /dev/null: every world the campaign builds would repeat the
- * loader's per-site warnings ("Misaligned patch-site"), which the probe
- * world has already printed once and which are no violation. */
+/* The command's own messages (progress, errors): stderr, unbuffered so a
+ * progress line without a newline shows at once. Worlds print nothing
+ * there (their notes go to world_config.notes_out, unset here). */
 static FILE *errout;
 
-static int quiet_stderr(void)
+static void use_stderr(void)
 {
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
-
-	if (saved < 0 || null < 0 || !(errout = fdopen(saved, "w"))) {
-		errout = stderr;
-		return -1;
-	}
-	setvbuf(errout, NULL, _IONBF, 0); /* progress lines end without \n */
-	dup2(null, STDERR_FILENO);
-	close(null);
-	return 0;
+	errout = stderr;
+	setvbuf(stderr, NULL, _IONBF, 0);
 }
 
 enum { M_ITER, M_SHRINK, M_FOUND, M_ERROR };
@@ -652,7 +643,7 @@ static int cmd_fuzz(int argc, char **argv)
 	if (replay) {
 		struct scn_result res;
 
-		quiet_stderr();
+		use_stderr();
 
 		if (replay_report(replay, stdout, &res, &c.paths, &err)) {
 			fprintf(errout, "ftv fuzz: %s\n", err.msg);
@@ -693,7 +684,7 @@ static int cmd_fuzz(int argc, char **argv)
 	/* --time and the rates count the campaign, not the probe */
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	fflush(stderr);
-	quiet_stderr();
+	use_stderr();
 	if (!c.json) {
 		printf("fuzz: seed %llu, scheme %s, objects", (unsigned long long)c.seed,
 		       ftv_scheme_name(c.g.scheme));

@@ -33,5 +33,11 @@ hr "What a kernel developer reads when a patch sequence is wrong (--mutate bl-be
 $FTV scenario --mutate bl-before-literal "$top/corpus/scenarios/callops-basic.scn" \
 	| grep -v '^note:' | head -4 || true
 
+hr "A short fuzz campaign: one generated update sequence per scheme on 4 CPUs"
+for scheme in callops tramp mcount; do
+	printf "%-8s " "$scheme"
+	$FTV fuzz --seed 1 --iterations 1 --cpus 4 --scheme "$scheme" 2>&1 | tail -n 1
+done
+
 hr "A captured kernel: Debian trixie's arm64 cloud kernel, 6.12.107"
 $FTV layout "$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
