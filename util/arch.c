@@ -1,0 +1,19 @@
+#include <string.h>
+
+#include "util/arch.h"
+
+int ftv_arch_parse(const char *s, enum ftv_arch *out)
+{
+	if (!strcmp(s, "arm64") || !strcmp(s, "aarch64"))
+		*out = FTV_ARCH_ARM64;
+	else if (!strcmp(s, "riscv64"))
+		*out = FTV_ARCH_RISCV64;
+	else
+		return -1;
+	return 0;
+}
+
+const char *ftv_arch_name(enum ftv_arch a)
+{
+	return a == FTV_ARCH_RISCV64 ? "riscv64" : "arm64";
+}

@@ -1,0 +1,16 @@
+/* The instruction set architectures ftv models. Each part (sim loader,
+ * executor CPUs, patcher backends, worlds) takes one of these; the sim image
+ * learns it from the objects' e_machine. */
+#ifndef FTV_UTIL_ARCH_H
+#define FTV_UTIL_ARCH_H
+
+enum ftv_arch {
+	FTV_ARCH_ARM64,   /* AArch64, EM_AARCH64 */
+	FTV_ARCH_RISCV64, /* RV64GC, EM_RISCV with ELFCLASS64 */
+};
+
+/* "arm64" (also "aarch64") or "riscv64"; -1 if unknown. */
+int ftv_arch_parse(const char *s, enum ftv_arch *out);
+const char *ftv_arch_name(enum ftv_arch a);
+
+#endif
