@@ -339,6 +339,55 @@ START_TEST(rv_cold_functions_are_reported_misaligned_or_by_chance)
 }
 END_TEST
 
+/* Relocations of non-ALLOC sections per object, by pyelftools. */
+static const char nonalloc_relocs_py[] =
+	"import sys\n"
+	"from elftools.elf.elffile import ELFFile\n"
+	"e = ELFFile(open(sys.argv[1], 'rb'))\n"
+	"n = 0\n"
+	"for s in e.iter_sections():\n"
+	"    if s['sh_type'] == 'SHT_RELA':\n"
+	"        t = e.get_section(s['sh_info'])\n"
+	"        if not t['sh_flags'] & 2:\n"
+	"            n += s.num_relocations()\n"
+	"print(n)\n";
+
+/* DWARF's ADD/SUB/SET relocations live in .rela.debug_*: counted, not
+ * applied (the sections are not loaded), while the loaded bytes still
+ * match GNU ld. */
+START_TEST(rv_debug_relocations_are_counted_not_applied)
+{
+	char p[1][512], *out;
+	char *argv[] = { (char *)ftv_test_env("FTV_PYTHON"), "-c",
+			 (char *)nonalloc_relocs_py, p[0], NULL };
+	struct loaded l;
+	struct ftv_err err = { "" };
+	const struct sim_object_info *o;
+	unsigned long want;
+
+	ftv_test_path(p[0], sizeof(p[0]), "FTV_BUILD", "corpus/rv64-debug/list.o");
+	ck_assert_msg(ftv_test_run(argv, &out) == 0, "%s", out);
+	want = strtoul(out, NULL, 10);
+	free(out);
+	ck_assert_msg(load(&l, p, NULL, 1, 1, &err) == 0, "%s", err.msg);
+	o = sim_image_object(l.img, 0);
+	ck_assert_uint_gt(want, 10);
+	ck_assert_uint_eq(o->nrelocs_skipped, want);
+	ck_assert_uint_gt(o->nrelsecs_skipped, 0);
+	unload(&l);
+	/* Linked alone it has undefined symbols: compare it with klib. */
+	{
+		char q[2][512];
+
+		strcpy(q[0], p[0]);
+		ftv_test_path(q[1], sizeof(q[1]), "FTV_BUILD", "corpus/rv64/klib.o");
+		ck_assert_msg(load(&l, q, NULL, 2, 0, &err) == 0, "%s", err.msg);
+		ck_assert_uint_ge(compare_with_ld(&l), 2);
+		unload(&l);
+	}
+}
+END_TEST
+
 START_TEST(rv_undefined_symbols_get_ebreak_stubs)
 {
 	char p[1][512];
@@ -501,6 +550,7 @@ static Suite *rv_loader_suite(void)
 	tcase_add_loop_test(t, rv_sites_follow_the_call_ops_layout, 0,
 			    RV_SETS_N);
 	tcase_add_test(t, rv_cold_functions_are_reported_misaligned_or_by_chance);
+	tcase_add_test(t, rv_debug_relocations_are_counted_not_applied);
 	tcase_add_test(t, rv_undefined_symbols_get_ebreak_stubs);
 	tcase_add_test(t, rv_and_arm64_objects_do_not_mix);
 	tcase_add_test(t, rv_unknown_relocation_type_is_a_one_line_error);
