@@ -492,6 +492,39 @@ START_TEST(rv_unknown_relocation_type_is_a_one_line_error)
 }
 END_TEST
 
+/* The ALIGN deletion is section-relative, so it is only exact if the
+ * section is placed at a multiple of the alignment: an object whose
+ * sh_addralign is below one of its ALIGNs is refused, naming both. */
+START_TEST(rv_align_beyond_section_alignment_is_a_one_line_error)
+{
+	char src[512], abs[512], bad[64];
+	size_t n;
+	uint8_t *d;
+	const Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	FILE *f;
+	int fd;
+
+	asm_path(src, sizeof(src), "relocs");
+	asm_path(abs, sizeof(abs), "abs");
+	d = slurp(src, &n);
+	eh = (const Elf64_Ehdr *)d;
+	sh = (Elf64_Shdr *)(uintptr_t)elf_section(d, n, ".text");
+	ck_assert(sh && sh->sh_addralign == 16 && eh->e_machine == EM_RISCV);
+	sh->sh_addralign = 2;
+	strcpy(bad, "/tmp/ftv-rvbad-XXXXXX");
+	fd = mkstemp(bad);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "wb");
+	ck_assert(f && fwrite(d, 1, n, f) == n);
+	fclose(f);
+	free(d);
+	expect_load_error((char *[]){ bad, abs, NULL }, "R_RISCV_ALIGN to 8 bytes",
+			  "sh_addralign 2");
+	unlink(bad);
+}
+END_TEST
+
 START_TEST(rv_lo12_without_hi20_is_a_one_line_error)
 {
 	char src[512], abs[512], bad[64];
@@ -555,6 +588,7 @@ static Suite *rv_loader_suite(void)
 	tcase_add_test(t, rv_and_arm64_objects_do_not_mix);
 	tcase_add_test(t, rv_unknown_relocation_type_is_a_one_line_error);
 	tcase_add_test(t, rv_lo12_without_hi20_is_a_one_line_error);
+	tcase_add_test(t, rv_align_beyond_section_alignment_is_a_one_line_error);
 	tcase_add_test(t, rv_out_of_range_branch_is_a_one_line_error);
 	tcase_add_test(t, rv_load_prints_sites_in_riscv_disassembly);
 	suite_add_tcase(s, t);
