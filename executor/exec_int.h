@@ -69,6 +69,9 @@ struct xcpu {
 	uint64_t prev_addr;
 	uint32_t prev_val;
 	int prev_wid;
+	/* riscv: the address of the last faulting data access */
+	int fault_ok;
+	uint64_t fault_addr;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
 };
 
@@ -217,6 +220,10 @@ uint64_t xm_read_coherent(struct ftv_exec *ex, uint64_t addr, unsigned size);
 /* exec_pair.c: the riscv AUIPC + JALR generation check, on each fetch */
 void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		   int wid);
+
+/* exec_fault_rv.c: the riscv instruction at fault behind a stale pc */
+uint64_t xf_rv_fault_pc(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
+			uint64_t addr);
 
 /* exec.c */
 uint8_t *xc_copy_ptr(struct xcpu *c, uint64_t addr);
