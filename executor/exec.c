@@ -391,6 +391,7 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	w->ncoh = 1;
 	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
 		w->last[c] = -1;
+	w->pair_wid = -1;
 	s = special_get(ex, addr, err);
 	if (!s)
 		return -1;

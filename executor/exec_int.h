@@ -30,8 +30,10 @@ struct xarch {
 	unsigned fault_pc_skew;
 	enum xsysop (*sysop)(uint32_t w, unsigned *rt);
 	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
-	/* "%08x (text)" for reports */
+	/* "%08x (text)" for reports: the instruction at pc, and a watched
+	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);
+	void (*word)(uint32_t w, uint64_t pc, char *buf, size_t n);
 	/* 1: the old/new pair of a watched word may be fetched concurrently */
 	int (*cmodx_safe)(uint32_t old, uint32_t new);
 	void (*reset_flags)(uc_engine *uc); /* condition flags, or NULL */
@@ -86,6 +88,7 @@ struct winsn {
 	size_t floor[EXEC_MAX_CPUS];
 	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
 	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
+	int pair_wid, pair_partner;      /* exec_pair.c's cache, -1: none */
 	int view_ok[EXEC_MAX_CPUS];
 };
 
@@ -252,6 +255,9 @@ int xsysop_rv_is_memory(uint32_t w);
 /* exec_report.c */
 void xr_insn(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
 	     size_t n);
+void xr_word(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
+	     size_t n);
+void xr_rv_word(uint32_t w, uint64_t pc, char *buf, size_t n);
 void xr_a64_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
 void xr_rv_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
 int xr_a64_cmodx_safe(uint32_t old, uint32_t new);

@@ -21,21 +21,32 @@
 
 #include <stdio.h>
 
-/* The write to `addr` that a JALR write `wid` was made to pair with. */
-static int partner_write(struct ftv_exec *ex, struct winsn *a4, int wid)
+/* The write to the AUIPC word a4 that the JALR write `wid` (at w) was made
+ * to pair with. Writes are issued in plan order and, per word, in
+ * coherence order, so the newest one by plan <= the JALR's is the last
+ * such in issue order, buffered or not. Cached per JALR word once the
+ * JALR's plan has finished (no later write can change the answer): a site
+ * runs the same JALR many times. */
+static int partner_write(struct ftv_exec *ex, struct winsn *w,
+			 struct winsn *a4, int wid)
 {
-	int plan = ex->wr[wid].plan, best = a4->coh[0];
+	int plan = ex->wr[wid].plan;
 
-	/* Writes to one word are issued in coherence order, and write ids
-	 * grow in issue order; buffered ones count (the plan made them). */
-	for (size_t i = 0; i < ex->nwr; i++) {
-		const struct exec_write *w = &ex->wr[i];
+	if (w->pair_wid == wid)
+		return w->pair_partner;
+	for (size_t i = ex->nwr; plan >= 0 && i-- > 0;) {
+		const struct exec_write *x = &ex->wr[i];
 
-		if (w->addr == a4->addr && w->size == 4 && w->plan >= 0 &&
-		    plan >= 0 && w->plan <= plan)
-			best = (int)i;
+		if (x->addr == a4->addr && x->size == 4 && x->plan >= 0 &&
+		    x->plan <= plan) {
+			if ((size_t)plan < ex->cur_plan) {
+				w->pair_wid = wid;
+				w->pair_partner = (int)i;
+			}
+			return (int)i;
+		}
 	}
-	return best;
+	return a4->coh[0]; /* the initial contents */
 }
 
 /* Whether control can only have fallen through from the word at A-4 to A:
@@ -84,7 +95,7 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 	a4 = xm_insn(ex, auipc_pc);
 	if (!a4)
 		return;
-	pw = partner_write(ex, a4, wid);
+	pw = partner_write(ex, w, a4, wid);
 	wantv = (uint32_t)ex->wr[pw].val;
 	if (wantv == c->prev_val)
 		return;
@@ -119,9 +130,9 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 			 "none (the JALR's partner is no AUIPC)");
 	}
 	sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-	xr_insn(ex, c->prev_val, auipc_pc, se, sizeof(se));
-	xr_insn(ex, val, w->addr, sj, sizeof(sj));
-	xr_insn(ex, wantv, auipc_pc, sw, sizeof(sw));
+	xr_word(ex, c->prev_val, auipc_pc, se, sizeof(se));
+	xr_word(ex, val, w->addr, sj, sizeof(sj));
+	xr_word(ex, wantv, auipc_pc, sw, sizeof(sw));
 	xr_write_desc(ex, c->prev_wid, de, sizeof(de));
 	xr_write_desc(ex, wid, dj, sizeof(dj));
 	xr_write_desc(ex, pw, dw, sizeof(dw));

@@ -812,6 +812,20 @@ START_TEST(riscv_trace_prints_riscv_disassembly)
 	free(buf);
 	exec_free(ex);
 	sim_aspace_free(as);
+	/* The compiler's entry (-fpatchable-function-entry with RVC): a
+	 * watched word holding two c.nop prints as both. */
+	as = pair_program(0x00010001u, 0x00010001u);
+	ex = rv_exec(as, 1, EXEC_RANDOM, 1, 0, 1);
+	run(ex, 100);
+	ck_assert(exec_cpu_done(ex, 0));
+	f = open_memstream(&buf, &len);
+	exec_trace_print(ex, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "fetch  func+0x0/0x10: 00010001 (c.nop; c.nop)"));
+	ck_assert_ptr_nonnull(strstr(buf, "fetch  func+0x4/0x10: 00010001 (c.nop; c.nop)"));
+	free(buf);
+	exec_free(ex);
+	sim_aspace_free(as);
 }
 END_TEST
 
