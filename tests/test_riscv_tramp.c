@@ -335,6 +335,7 @@ START_TEST(per_ops_trampoline_copy_calls_its_ops)
 	uint8_t buf[64];
 
 	ck_assert_uint_le(len, sizeof(buf));
+	ck_assert_uint_lt(sym("_end"), TRAMP_COPY); /* free text for the copy */
 	ck_assert_int_eq(uc_mem_read(uc, t0, buf, len), UC_ERR_OK);
 	ck_assert_int_eq(uc_mem_write(uc, TRAMP_COPY, buf, len), UC_ERR_OK);
 	w64(TRAMP_COPY + (sym("ftrace_ops_tramp_template_ops") - t0), OPS_A);
