@@ -4,6 +4,7 @@
  * names; the Debian layout's count check covers all 43,880 sites, its
  * replay one batch (the full replay is `make bench`'s figure). */
 #include "tests/suite.h"
+#include "sim/image.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,9 @@ START_TEST(fixture_reports_each_kind_of_site_and_replays_by_seed)
 		 "f_live+0x0/0x40: actual 0xaa1e03e9, expected 0xd503201f (init_nop)\n");
 	HAS(out, "misaligned 1, out of range 1, needing a PLT 0, validate failures 1, "
 		 "other kinds 0\n");
-	HAS(out, "replayed: 2 sites init_nop'ed, enabled and disabled in 1 batch of 1; ");
+	/* four CALL_OPS records (the far one too: init_nop writes no BL) */
+	HAS(out, "init_nop: 4 records, 1 refused\n");
+	HAS(out, "replayed: 2 sites enabled and disabled in 1 batch of 1; ");
 	HAS(out, "violations: 0\n");
 	ck_assert_ptr_null(strstr(out, "VIOLATION"));
 	HAS(out, "peak RSS ");
@@ -139,9 +142,33 @@ START_TEST(debian_count_matches_and_a_batch_replays_clean)
 	HAS(out, "batches: 458 of up to 96 sites on 4 CPUs, seed 1, running 1\n");
 	HAS(out, "misaligned 0, out of range 0, needing a PLT 0, validate failures 0, "
 		 "other kinds 0\n");
-	HAS(out, "replayed: 96 sites init_nop'ed, enabled and disabled in 1 batch of 458; ");
+	HAS(out, "init_nop: 43880 records, 0 refused\n");
+	HAS(out, "replayed: 96 sites enabled and disabled in 1 batch of 458; ");
 	HAS(out, "violations: 0\n");
 	free(out);
+}
+END_TEST
+
+/* The replay's images map no module regions (96 MiB less for every
+ * batch's executor to copy) and refuse a module rather than misplace it. */
+START_TEST(image_without_module_regions_refuses_modules)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_load_opts o = { .no_modules = 1 };
+	struct sim_image *img = sim_image_new(as, &o);
+	struct ftv_err err;
+	char path[4096];
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_ptr_nonnull(sim_region_named(as, "kernel.text"));
+	ck_assert_ptr_null(sim_region_named(as, "module.text"));
+	ck_assert_ptr_null(sim_region_named(as, "module.data"));
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/callops/list.o");
+	ck_assert_int_eq(sim_image_add_file(img, path, 1, &err), -1);
+	ck_assert_msg(strstr(err.msg, "list.o: this image has no module regions"), "%s", err.msg);
+	ck_assert_int_eq(sim_image_add_file(img, path, 0, &err), 0);
+	sim_image_free(img);
+	sim_aspace_free(as);
 }
 END_TEST
 
@@ -155,6 +182,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, count_mismatch_with_the_table_fails);
 	tcase_add_test(tc, bad_usage_and_missing_file_exit_2);
 	tcase_add_test(tc, debian_count_matches_and_a_batch_replays_clean);
+	tcase_add_test(tc, image_without_module_regions_refuses_modules);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -409,7 +409,9 @@ int replay_run(const struct replay_config *c, FILE *out,
 			res->out_of_range, res->need_plt, res->validate, res->other_kind);
 		if (x.have_caller)
 			fprintf(out, "ftrace_caller: 0x%016" PRIx64 "\n", res->caller);
-		fprintf(out, "replayed: %zu sites init_nop'ed, enabled and disabled in "
+		fprintf(out, "init_nop: %zu records, %zu refused\n", x.m.nsites,
+			x.nbootfail);
+		fprintf(out, "replayed: %zu sites enabled and disabled in "
 			"%zu batch%s of %zu; %" PRIu64 " calls, %" PRIu64 " tracer calls, "
 			"%" PRIu64 " plans, %" PRIu64 " steps\n", res->replayed, res->batches,
 			res->batches == 1 ? "" : "es", nb, res->func_calls,
