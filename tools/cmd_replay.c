@@ -13,6 +13,7 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cmd_replay(int argc, char **argv)
 {
@@ -72,6 +73,9 @@ static int cmd_replay(int argc, char **argv)
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	c.layout = layout;
+	/* A whole kernel takes minutes: say how far it got, on a terminal. */
+	if (isatty(STDERR_FILENO))
+		c.progress = stderr;
 	c.tramp_dir = paths.tramp;
 	if (replay_run(&c, stdout, &r, &err)) {
 		fflush(stdout);

@@ -385,6 +385,10 @@ int replay_run(const struct replay_config *c, FILE *out,
 		if (run_batch(&x, b, elig + first, n, err))
 			goto out;
 		res->batches++;
+		if (c->progress)
+			fprintf(c->progress, "replay: batch %zu/%zu done, %zu sites so far, "
+				"%zu violations, %.0f s\n", b + 1, nb, res->replayed,
+				res->violations, wall() - t0);
 	}
 	res->misaligned = count(&x, RS_MISALIGNED);
 	res->out_of_range = count(&x, RS_RANGE);

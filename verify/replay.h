@@ -53,6 +53,7 @@ struct replay_config {
 				  batch / 8) */
 	unsigned calls;        /* calls per round per CPU (0: 32) */
 	int json;              /* one JSON object instead of the text report */
+	FILE *progress;        /* a line per batch as it ends, or NULL */
 };
 
 struct replay_result {
