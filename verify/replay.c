@@ -102,7 +102,7 @@ static void learn_from_first_world(struct replay_ctx *x, struct world *w)
 			x->m.status[li] = s->module ? RS_MODULE : RS_RANGE;
 	}
 	x->bootfail = calloc(nbf ? nbf : 1, sizeof(*bf));
-	if (x->bootfail)
+	if (x->bootfail && nbf)
 		memcpy(x->bootfail, bf, nbf * sizeof(*bf));
 	x->nbootfail = x->bootfail ? nbf : 0;
 	for (size_t i = 0; i < x->nbootfail; i++) {
