@@ -86,17 +86,19 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 			     SIM_R | SIM_W, SIM_REGION_DATA, NULL);
 	img->kbss = sim_map(as, "kernel.bss", SIM_KBSS_BASE, SIM_KBSS_SIZE,
 			    SIM_R | SIM_W, SIM_REGION_BSS, NULL);
-	img->mrodata = sim_map(as, "module.rodata", mbase, SIM_MRODATA_SIZE,
-			       SIM_R, SIM_REGION_MODULE, NULL);
-	img->mdata = sim_map(as, "module.data", mbase + SIM_MRODATA_SIZE,
-			     SIM_MDATA_SIZE, SIM_R | SIM_W, SIM_REGION_MODULE,
-			     NULL);
-	img->mtext = sim_map(as, "module.text", mbase + SIM_MTEXT_OFFSET,
-			     SIM_MTEXT_SIZE, SIM_R | SIM_X, SIM_REGION_MODULE,
-			     NULL);
+	if (!img->o.no_modules) {
+		img->mrodata = sim_map(as, "module.rodata", mbase, SIM_MRODATA_SIZE,
+				       SIM_R, SIM_REGION_MODULE, NULL);
+		img->mdata = sim_map(as, "module.data", mbase + SIM_MRODATA_SIZE,
+				     SIM_MDATA_SIZE, SIM_R | SIM_W, SIM_REGION_MODULE,
+				     NULL);
+		img->mtext = sim_map(as, "module.text", mbase + SIM_MTEXT_OFFSET,
+				     SIM_MTEXT_SIZE, SIM_R | SIM_X, SIM_REGION_MODULE,
+				     NULL);
+	}
 	if (!img->ktext || !img->stubs || !img->krodata || !img->kdata ||
-	    !img->kbss ||
-	    !img->mtext || !img->mrodata || !img->mdata) {
+	    !img->kbss || (!img->o.no_modules &&
+	    (!img->mtext || !img->mrodata || !img->mdata))) {
 		free(img);
 		return NULL;
 	}
@@ -172,6 +174,12 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 	struct img_obj **no;
 	size_t ns = elf->nsyms ? elf->nsyms : 1;
 
+	if (ob && as_module && img->o.no_modules) {
+		ftv_errf(err, "%s: this image has no module regions", elf->path);
+		free(ob);
+		sim_elf_free(elf);
+		return -1;
+	}
 	if (!ob) {
 		sim_elf_free(elf);
 		return ftv_errf(err, "out of memory");

@@ -63,6 +63,9 @@ struct sim_load_opts {
 	/* Put modules at SIM_MODULE_FAR_BASE, more than 128 MiB from the
 	 * kernel text, so their calls into the kernel need PLT veneers. */
 	int far_modules;
+	/* Map no module regions (nor accept modules): an image of kernel
+	 * objects only, 96 MiB smaller (ftv replay builds one per batch). */
+	int no_modules;
 };
 
 #define SIM_KTEXT_SIZE   (32ull << 20)

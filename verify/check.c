@@ -375,7 +375,7 @@ int world_checks_install(struct world *w, struct ftv_err *err)
 	    exec_break(w->ex, w->return_handler, on_graph_return, w, err))
 		return -1;
 	for (size_t i = 0; i < w->nrecs; i++)
-		if (w->recs[i].rec >= 0 &&
+		if (w->recs[i].rec >= 0 && w->recs[i].active &&
 		    exec_break(w->ex, w->recs[i].func, on_entry, w, err))
 			return -1;
 	return 0;

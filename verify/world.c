@@ -92,6 +92,24 @@ int world_rec_at_ip(const struct world *w, uint64_t ip)
 
 int world_rec_at_func(const struct world *w, uint64_t func)
 {
+	/* Every function has one site, so records sorted by ip are sorted by
+	 * function too (make_core checks): a kernel's 44k sites need the
+	 * binary search on every traced call. */
+	if (w->func_sorted) {
+		size_t lo = 0, hi = w->nrecs;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (w->recs[mid].func == func)
+				return (int)mid;
+			if (w->recs[mid].func < func)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return -1;
+	}
 	for (size_t i = 0; i < w->nrecs; i++)
 		if (w->recs[i].func == func)
 			return (int)i;
@@ -115,19 +133,30 @@ static int sym(struct world *w, const char *name, uint64_t *out, int required,
 	return 0;
 }
 
-static int load(struct world *w, struct ftv_err *err)
+int world_add_trampolines(struct world *w, struct ftv_err *err)
 {
-	const struct world_config *c = &w->cfg;
 	static const char *const entry[FTV_SCHEME_COUNT] = {
 		[FTV_SCHEME_CALLOPS] = "entry-callops.o",
 		[FTV_SCHEME_TRAMP] = "entry-args.o",
 		[FTV_SCHEME_MCOUNT] = "entry-mcount.o",
 	};
-	const char *common[] = { entry[c->scheme], "graph.o", "direct.o",
+	const char *common[] = { entry[w->cfg.scheme], "graph.o", "direct.o",
 				 "tracers.o", "workload.o", "ops-tramp.o" };
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", w->cfg.tramp_dir, common[i]);
+		if (sim_image_add_file(w->img, path, 0, err))
+			return -1;
+	}
+	return 0;
+}
+
+static int load(struct world *w, struct ftv_err *err)
+{
+	const struct world_config *c = &w->cfg;
 	struct sim_load_opts lo = { .stub_undefined = 1,
 				    .far_modules = c->far_modules };
-	char path[4096];
 
 	w->as = sim_aspace_new();
 	if (!w->as)
@@ -138,11 +167,8 @@ static int load(struct world *w, struct ftv_err *err)
 	for (unsigned i = 0; i < c->nobjects; i++)
 		if (sim_image_add_file(w->img, c->objects[i], 0, err))
 			return -1;
-	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", c->tramp_dir, common[i]);
-		if (sim_image_add_file(w->img, path, 0, err))
-			return -1;
-	}
+	if (world_add_trampolines(w, err))
+		return -1;
 	for (unsigned i = 0; i < c->nmodules; i++)
 		if (sim_image_add_file(w->img, c->modules[i], 1, err))
 			return -1;
@@ -237,6 +263,37 @@ static int cmp_site(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
+/* A validate failure of init_nop: remember it and take the record out of
+ * the workload and the checks. */
+static int boot_failure(struct world *w, uint64_t addr, uint32_t actual,
+			uint32_t expected, struct ftv_err *err)
+{
+	struct world_boot_failure *nb, *f;
+
+	nb = realloc(w->bootfail, (w->nbootfail + 1) * sizeof(*nb));
+	if (!nb)
+		return ftv_errf(err, "out of memory");
+	w->bootfail = nb;
+	f = &w->bootfail[w->nbootfail++];
+	*f = (struct world_boot_failure){ addr, addr, actual, expected };
+	for (size_t i = 0; i < w->nrecs; i++) {
+		struct wrec *r = &w->recs[i];
+
+		if (r->ip == addr || r->mov == addr || r->literal == addr) {
+			r->active = 0;
+			f->ip = r->ip;
+		}
+	}
+	return 0;
+}
+
+size_t world_boot_failures(const struct world *w,
+			   const struct world_boot_failure **out)
+{
+	*out = w->bootfail;
+	return w->nbootfail;
+}
+
 /* Writes a plan straight into memory: boot time, before any CPU exists
  * (ftrace_init runs before secondary CPUs come up; modules are not yet
  * runnable when ftrace_module_init patches them). */
@@ -253,6 +310,14 @@ static int apply_boot_plan(struct world *w, const struct plan *p,
 			if (sim_read32(w->as, s->addr, &cur))
 				return ftv_errf(err, "boot plan writes unmapped 0x%llx",
 						(unsigned long long)s->addr);
+			if (s->validate && cur != (uint32_t)s->old &&
+			    w->cfg.keep_boot_failures) {
+				/* ftrace_bug(): the write is not made and the
+				 * record is never enabled; reported, not fatal. */
+				if (boot_failure(w, s->addr, cur, (uint32_t)s->old, err))
+					return -1;
+				continue;
+			}
 			if (s->validate && cur != (uint32_t)s->old)
 				return ftv_errf(err, "ftrace failed to modify [<%016llx>] %s: "
 						"actual 0x%08x, expected 0x%08x",
@@ -283,7 +348,8 @@ static int make_core(struct world *w, struct ftv_err *err)
 		.alloc_ctx = w->data,
 		.mutants = w->cfg.core_mutants,
 	};
-	size_t n = sim_image_nsites(w->img), k = 0;
+	const struct world_config *cf = &w->cfg;
+	size_t n = cf->sites ? cf->nsites : sim_image_nsites(w->img), k = 0;
 	enum sim_site_layout want = scheme_layout(w->cfg.scheme);
 	char where[160];
 
@@ -297,12 +363,14 @@ static int make_core(struct world *w, struct ftv_err *err)
 	if (!w->recs)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		const struct sim_site *s = sim_image_site(w->img, i);
+		const struct sim_site *s = cf->sites ? &cf->sites[i]
+					   : sim_image_site(w->img, i);
 		struct wrec *r = &w->recs[k];
 
 		if (s->layout != want)
 			continue;
 		r->site = s;
+		r->active = !cf->site_active || cf->site_active[i];
 		r->ip = s->addr;
 		r->func = s->func;
 		r->literal = s->literal;
@@ -313,6 +381,10 @@ static int make_core(struct world *w, struct ftv_err *err)
 	}
 	w->nrecs = k;
 	qsort(w->recs, w->nrecs, sizeof(*w->recs), cmp_site);
+	w->func_sorted = 1;
+	for (size_t i = 1; i < w->nrecs; i++)
+		if (w->recs[i].func <= w->recs[i - 1].func)
+			w->func_sorted = 0;
 	w->rec_of_core = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
 	if (!w->rec_of_core)
 		return ftv_errf(err, "out of memory");
@@ -364,7 +436,7 @@ static int callable(const struct world *w, const struct wrec *r)
 	const char *p = w->cfg.callable_prefix ? w->cfg.callable_prefix : "r";
 	const char *n = r->name;
 
-	if (r->rec < 0 || !n || strncmp(n, p, strlen(p)))
+	if (r->rec < 0 || !r->active || !n || strncmp(n, p, strlen(p)))
 		return 0;
 	if (w->cfg.callable_prefix)
 		return 1;
@@ -450,15 +522,14 @@ static int start_cpus(struct world *w, unsigned rounds, int calibrate,
 	return 0;
 }
 
-int world_new(const struct world_config *cfg, struct world **out,
-	      struct ftv_err *err)
+struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct exec_config ec;
 
-	*out = NULL;
-	if (!w)
-		return ftv_errf(err, "out of memory");
+	if (!w) {
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
 	w->cfg = *cfg;
 	plan_init(&w->scratch);
 	ftv_rng_seed(&w->rng, cfg->exec.seed);
@@ -466,8 +537,16 @@ int world_new(const struct world_config *cfg, struct world **out,
 	w->backend = cfg->scheme == FTV_SCHEME_CALLOPS ? &arm64_ftrace_callops
 		     : cfg->scheme == FTV_SCHEME_TRAMP ? &arm64_ftrace_args
 						       : &arm64_ftrace_mcount;
-	if (load(w, err) || find_symbols(w, err))
-		goto fail;
+	return w;
+}
+
+int world_setup(struct world *w, struct ftv_err *err)
+{
+	const struct world_config *cfg = &w->cfg;
+	struct exec_config ec;
+
+	if (find_symbols(w, err))
+		return -1;
 	w->data = sim_map(w->as, "ftrace.data", SIM_DATA_BASE, 16ULL << 20,
 			  SIM_R | SIM_W, SIM_REGION_DATA, err);
 	w->percpu = sim_map(w->as, "percpu", SIM_DATA_BASE + (16ULL << 20),
@@ -476,9 +555,9 @@ int world_new(const struct world_config *cfg, struct world **out,
 	    !sim_map(w->as, "stacks", SIM_STACK_BASE,
 		     WORLD_STACK_SIZE * (EXEC_MAX_CPUS + 1), SIM_R | SIM_W,
 		     SIM_REGION_STACK, err))
-		goto fail;
+		return -1;
 	if (make_core(w, err) || setup_cpus(w, err))
-		goto fail;
+		return -1;
 	ec = cfg->exec;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
 	 * a watched word: bound every free-running turn so the run ends. */
@@ -486,24 +565,34 @@ int world_new(const struct world_config *cfg, struct world **out,
 		ec.turn_timeout_us = 2000000;
 	w->ex = exec_new(w->as, &ec, err);
 	if (!w->ex)
-		goto fail;
+		return -1;
 	/* Calibration: one round per CPU with every site a NOP, recording what
 	 * each call returns untraced. */
 	if (start_cpus(w, 1, 1, err) || exec_run(w->ex, 50000000, err))
-		goto fail;
+		return -1;
 	for (unsigned c = 0; c < ec.ncpus; c++)
-		if (!exec_cpu_done(w->ex, c)) {
-			ftv_errf(err, "cpu%u did not finish its calibration round", c);
-			goto fail;
-		}
+		if (!exec_cpu_done(w->ex, c))
+			return ftv_errf(err, "cpu%u did not finish its calibration round", c);
 	if (world_checks_install(w, err) ||
 	    start_cpus(w, cfg->rounds ? cfg->rounds : 20, 0, err))
-		goto fail;
+		return -1;
+	return 0;
+}
+
+int world_new(const struct world_config *cfg, struct world **out,
+	      struct ftv_err *err)
+{
+	struct world *w = world_alloc(cfg, err);
+
+	*out = NULL;
+	if (!w)
+		return -1;
+	if (load(w, err) || world_setup(w, err)) {
+		world_free(w);
+		return -1;
+	}
 	*out = w;
 	return 0;
-fail:
-	world_free(w);
-	return -1;
 }
 
 void world_free(struct world *w)
@@ -529,6 +618,7 @@ void world_free(struct world *w)
 	free(w->recs);
 	free(w->rec_of_core);
 	free(w->viol);
+	free(w->bootfail);
 	plan_free(&w->scratch);
 	free(w);
 }

@@ -59,6 +59,23 @@ struct world_config {
 	FILE *plans_out;          /* print every update's plan here, or NULL */
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
+	/* Sites from elsewhere than the loaded objects (a captured layout,
+	 * verify/replay.h); NULL: the image's. site_active (per site, NULL:
+	 * all) says which are called by the workload and watched by the
+	 * checks; the others are only init_nop'ed. */
+	const struct sim_site *sites;
+	size_t nsites;
+	const unsigned char *site_active;
+	/* 1: an init_nop validate failure is kept (world_boot_failures) and
+	 * its record never enabled; 0: it fails world_new. */
+	int keep_boot_failures;
+};
+
+/* "ftrace failed to modify": init_nop found `actual` at addr where it
+ * expected `expected` (the record's ip names the site). */
+struct world_boot_failure {
+	uint64_t addr, ip;
+	uint32_t actual, expected;
 };
 
 /* A check that failed: what the kernel developer reads. */
@@ -118,6 +135,11 @@ struct world_stats {
 	long peak_rss_kb;
 };
 void world_stats(struct world *w, struct world_stats *st);
+size_t world_boot_failures(const struct world *w,
+			   const struct world_boot_failure **out);
+/* ftrace_set_filter_ips on ops, queued like world_set_filter. */
+int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
+			 const uint64_t *ips, size_t n, struct ftv_err *err);
 struct ftv_exec *world_exec(struct world *w);
 struct ftrace_core *world_core(struct world *w);
 struct sim_aspace *world_aspace(struct world *w);

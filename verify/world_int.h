@@ -16,6 +16,8 @@ struct wrec {
 	uint64_t ip, func, literal, mov;
 	const char *name;
 	const struct sim_site *site;
+	int active;         /* called by the workload and checked (the
+			       world_config's site_active) */
 	/* plans touching this record: the newest queued one and whether an
 	 * enable (make_call/modify_call) or a disable (make_nop) */
 	int last_plan;
@@ -106,7 +108,20 @@ struct world {
 	struct plan scratch;
 	struct world_stats st;
 	int finished;
+	int func_sorted;    /* recs are sorted by func too */
+	struct world_boot_failure *bootfail;
+	size_t nbootfail;
 };
+
+/* world_new in two halves, for worlds loaded another way (verify/replay*.c
+ * maps a captured kernel layout): world_alloc, then the caller sets w->as
+ * and w->img (the trampolines linked), then world_setup finds the
+ * trampolines' symbols, builds the core over the sites, init_nops them,
+ * creates the CPUs, calibrates and installs the checks. */
+struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err);
+int world_setup(struct world *w, struct ftv_err *err);
+/* Adds the scheme's trampoline objects (cfg.tramp_dir) to w->img. */
+int world_add_trampolines(struct world *w, struct ftv_err *err);
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
 			uint64_t step, const char *fmt, ...)

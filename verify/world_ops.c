@@ -310,6 +310,14 @@ int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     "set_filter", err);
 }
 
+int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
+			 const uint64_t *ips, size_t n, struct ftv_err *err)
+{
+	return after(w, wops_of(w, ops),
+		     ftrace_set_filter_ips(w->core, ops, ips, n, 1, &w->scratch, err),
+		     "set_filter", err);
+}
+
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err)
 {

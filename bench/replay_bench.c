@@ -1,0 +1,112 @@
+/* make bench, the replay figure (issue 7): wall time and peak memory of
+ * `ftv replay` over the Debian kernel layout on 4 emulated CPUs, every
+ * batch, as the median of several runs. Each run is a child process, so its
+ * peak RSS (wait4's ru_maxrss) is its own and not the bench's.
+ *
+ *   replay_bench FTV LAYOUT RUNS [ftv replay options...]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/machine.h"
+
+#define MAX_RUNS 16
+#define MAX_ARGS 32
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Runs ftv replay once; its report goes to last_out (the last run's is
+ * shown). Returns the exit status, or -1. */
+static int run(char **argv, const char *out_path, double *wall, double *cpu,
+	       long *rss_kb)
+{
+	struct rusage ru;
+	int status;
+	double t0 = bench_wall();
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!freopen(out_path, "w", stdout))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid)
+		return -1;
+	*wall = bench_wall() - t0;
+	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	*rss_kb = ru.ru_maxrss;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int main(int argc, char **argv)
+{
+	char *args[MAX_ARGS];
+	double wall[MAX_RUNS], cpu[MAX_RUNS], rss[MAX_RUNS];
+	char out_path[] = "/tmp/ftv-replay-bench-XXXXXX";
+	int runs, n = 0, fd;
+
+	if (argc < 4 || (runs = atoi(argv[3])) < 1 || runs > MAX_RUNS ||
+	    argc - 4 + 4 > MAX_ARGS) {
+		fprintf(stderr, "usage: %s FTV LAYOUT RUNS [options...]\n", argv[0]);
+		return 2;
+	}
+	args[n++] = argv[1];
+	args[n++] = "replay";
+	for (int i = 4; i < argc; i++)
+		args[n++] = argv[i];
+	args[n++] = argv[2];
+	args[n] = NULL;
+	fd = mkstemp(out_path);
+	if (fd < 0)
+		return 2;
+	close(fd);
+	bench_machine(stdout);
+	printf("replay of %s (ftv replay", argv[2]);
+	for (int i = 4; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("), %d runs:\n", runs);
+	fflush(stdout);
+	for (int r = 0; r < runs; r++) {
+		long kb;
+		int rc = run(args, out_path, &wall[r], &cpu[r], &kb);
+
+		if (rc != 0) {
+			fprintf(stderr, "replay_bench: run %d exited %d (report in %s)\n",
+				r, rc, out_path);
+			return 1;
+		}
+		rss[r] = (double)kb;
+		printf("  run %d: %.1f s wall, %.1f s CPU, peak RSS %.0f MiB\n", r,
+		       wall[r], cpu[r], rss[r] / 1024);
+		fflush(stdout);
+	}
+	qsort(wall, runs, sizeof(double), cmp);
+	qsort(cpu, runs, sizeof(double), cmp);
+	qsort(rss, runs, sizeof(double), cmp);
+	printf("replay median: %.1f s wall, %.1f s CPU, peak RSS %.0f MiB\n",
+	       wall[runs / 2], cpu[runs / 2], rss[runs / 2] / 1024);
+	printf("last run's report:\n");
+	fflush(stdout);
+	FILE *f = fopen(out_path, "r");
+	char line[1024];
+
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, stdout);
+	if (f)
+		fclose(f);
+	unlink(out_path);
+	return 0;
+}

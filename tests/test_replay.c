@@ -1,0 +1,190 @@
+/* ftv replay: a captured kernel layout's callsites mapped at their addresses,
+ * init_nop'ed and patched in batches while CPUs call them. The fixture
+ * (tests/data/replay-fixture.layout) has one site of each kind the report
+ * names; the Debian layout's count check covers all 43,880 sites, its
+ * replay one batch (the full replay is `make bench`'s figure). */
+#include "tests/suite.h"
+#include "sim/image.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXTURE "tests/data/replay-fixture.layout"
+#define DEBIAN "corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
+
+static int replay(char **out, const char *layout, const char *a1,
+		  const char *a2, const char *a3, const char *a4)
+{
+	char path[4096];
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP", layout);
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", path,
+			 (char *)a1, (char *)a2, (char *)a3, (char *)a4, NULL };
+	return ftv_test_run(argv, out);
+}
+
+#define HAS(out, s) ck_assert_msg(strstr(out, s), "no \"%s\" in:\n%s", s, out)
+
+/* The same seed replays bit for bit: equal reports but for the time. */
+static char *without_time(char *out)
+{
+	char *t = strstr(out, "time: ");
+
+	if (t)
+		*t = 0;
+	return out;
+}
+
+START_TEST(fixture_reports_each_kind_of_site_and_replays_by_seed)
+{
+	char *out = NULL, *again = NULL;
+	int rc = replay(&out, FIXTURE, "--cpus", "2", "--seed", "7");
+
+	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+	HAS(out, "kernel: 6.12.0-ftv-fixture, arch arm64, absolute addresses, 2 text ranges\n");
+	HAS(out, "sites: 5 in the layout, 5 in the kernel's table (6 entries - 1 null): match\n");
+	HAS(out, "misaligned: 1\n  Misaligned patch-site f_mis+0x0/0x20: literal at "
+		 "0xffff800080010104 is not 8-byte aligned; words "
+		 "d503201f:d503201f:d503201f:d503201f:d503233f:a9bf7bfd\n");
+	/* the trampolines are linked right after the captured text */
+	HAS(out, "out of BL range of ftrace_caller: 1\n  f_far+0x4/0x20 [vmlinux]: BL at "
+		 "0xffff80009000000c cannot reach ftrace_caller at 0xffff800080011000 "
+		 "(255 MiB away, BL reaches +/-128 MiB): not replayed\n");
+	/* a site captured live (MOV X9, X30 already there): init_nop's
+	 * validate-before-write refuses it */
+	HAS(out, "validate failures: 1\n  ftrace failed to modify [<ffff800080010148>] "
+		 "f_live+0x0/0x40: actual 0xaa1e03e9, expected 0xd503201f (init_nop)\n");
+	HAS(out, "misaligned 1, out of range 1, needing a PLT 0, validate failures 1, "
+		 "other kinds 0\n");
+	/* four CALL_OPS records (the far one too: init_nop writes no BL) */
+	HAS(out, "init_nop: 4 records, 1 refused\n");
+	HAS(out, "replayed: 2 sites enabled and disabled in 1 batch of 1; ");
+	HAS(out, "violations: 0\n");
+	ck_assert_ptr_null(strstr(out, "VIOLATION"));
+	HAS(out, "peak RSS ");
+	/* the calls of the batch ran through ftrace_caller to the tracer */
+	ck_assert_msg(!strstr(out, " 0 tracer calls"), "%s", out);
+	ck_assert_int_eq(replay(&again, FIXTURE, "--cpus", "2", "--seed", "7"), 0);
+	ck_assert_str_eq(without_time(out), without_time(again));
+	free(out);
+	free(again);
+}
+END_TEST
+
+START_TEST(json_carries_the_counts)
+{
+	char *out = NULL;
+
+	ck_assert_int_eq(replay(&out, FIXTURE, "--json", "--cpus", "2", NULL), 0);
+	HAS(out, "\"sites\":5,\"table_sites\":5,\"misaligned\":1,\"out_of_range\":1,"
+		 "\"need_plt\":0,\"other_kind\":0,\"validate_failures\":1,\"replayed\":2,"
+		 "\"batches\":1,");
+	HAS(out, "\"violations\":0,");
+	free(out);
+}
+END_TEST
+
+/* A layout whose site count differs from the kernel's table: exit 2 and
+ * one line saying so. */
+START_TEST(count_mismatch_with_the_table_fails)
+{
+	char src[4096], path[4200], line[512], *out = NULL;
+	FILE *in, *f;
+
+	ftv_test_path(src, sizeof(src), "FTV_TOP", FIXTURE);
+	snprintf(path, sizeof(path), "%s/replay-mismatch.layout", ftv_test_env("FTV_BUILD"));
+	in = fopen(src, "r");
+	f = fopen(path, "w");
+	ck_assert(in && f);
+	while (fgets(line, sizeof(line), in))
+		fputs(strcmp(line, "# table-entries: 6\n") ? line : "# table-entries: 7\n", f);
+	fclose(in);
+	fclose(f);
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", path, NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	HAS(out, "ftv replay: ");
+	HAS(out, "replay-mismatch.layout: 5 sites, but the kernel's table has 7 entries "
+		 "- 1 null = 6: the capture lost or invented sites\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(bad_usage_and_missing_file_exit_2)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", NULL };
+	char *argv2[] = { (char *)ftv_test_env("FTV"), "replay", "/nonexistent.layout", NULL };
+	char *argv3[] = { (char *)ftv_test_env("FTV"), "replay", "--batch", "x", "a", NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv2, &out), 2);
+	HAS(out, "/nonexistent.layout");
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv3, &out), 2);
+	free(out);
+}
+END_TEST
+
+/* The Debian kernel: all 43,880 sites are counted against the table and
+ * classified; one batch of them is patched. */
+START_TEST(debian_count_matches_and_a_batch_replays_clean)
+{
+	char *out = NULL;
+	int rc = replay(&out, DEBIAN, "--batches", "1", "--batch", "96");
+
+	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+	HAS(out, "kernel: 6.12.107+deb13-cloud-arm64, arch arm64, absolute addresses, 5 text ranges\n");
+	HAS(out, "sites: 43880 in the layout, 43880 in the kernel's table "
+		 "(44216 entries - 336 null): match\n");
+	HAS(out, "batches: 458 of up to 96 sites on 4 CPUs, seed 1, running 1\n");
+	HAS(out, "misaligned 0, out of range 0, needing a PLT 0, validate failures 0, "
+		 "other kinds 0\n");
+	HAS(out, "init_nop: 43880 records, 0 refused\n");
+	HAS(out, "replayed: 96 sites enabled and disabled in 1 batch of 458; ");
+	HAS(out, "violations: 0\n");
+	free(out);
+}
+END_TEST
+
+/* The replay's images map no module regions (96 MiB less for every
+ * batch's executor to copy) and refuse a module rather than misplace it. */
+START_TEST(image_without_module_regions_refuses_modules)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_load_opts o = { .no_modules = 1 };
+	struct sim_image *img = sim_image_new(as, &o);
+	struct ftv_err err;
+	char path[4096];
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_ptr_nonnull(sim_region_named(as, "kernel.text"));
+	ck_assert_ptr_null(sim_region_named(as, "module.text"));
+	ck_assert_ptr_null(sim_region_named(as, "module.data"));
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/callops/list.o");
+	ck_assert_int_eq(sim_image_add_file(img, path, 1, &err), -1);
+	ck_assert_msg(strstr(err.msg, "list.o: this image has no module regions"), "%s", err.msg);
+	ck_assert_int_eq(sim_image_add_file(img, path, 0, &err), 0);
+	sim_image_free(img);
+	sim_aspace_free(as);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+	Suite *s = suite_create("replay");
+	TCase *tc = tcase_create("replay");
+
+	tcase_add_test(tc, fixture_reports_each_kind_of_site_and_replays_by_seed);
+	tcase_add_test(tc, json_carries_the_counts);
+	tcase_add_test(tc, count_mismatch_with_the_table_fails);
+	tcase_add_test(tc, bad_usage_and_missing_file_exit_2);
+	tcase_add_test(tc, debian_count_matches_and_a_batch_replays_clean);
+	tcase_add_test(tc, image_without_module_regions_refuses_modules);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FTV_SUITE(replay, replay_suite)

@@ -1,0 +1,441 @@
+/* ftv replay: the batches over a captured layout and the report (see
+ * verify/replay.h). */
+#include "verify/replay_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "patcher/arm64.h"
+
+/* Lines of each kind printed before "... and N more". */
+#define REPLAY_LIST_MAX 10
+
+struct replay_ctx {
+	const struct replay_config *cfg;
+	struct replay_map m;
+	struct replay_result *res;
+	FILE *out;          /* text report, NULL with --json */
+	FILE *vout;         /* violations' world reports */
+	unsigned char *active;
+	uint64_t *ips;
+	int have_caller;
+	struct world_boot_failure *bootfail;
+	size_t nbootfail;
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
+
+/* The record whose ip is ip (sites are in layout order: by address). */
+static long site_at_ip(const struct replay_map *m, uint64_t ip)
+{
+	size_t lo = 0, hi = m->nsites;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->sites[mid].addr == ip)
+			return (long)mid;
+		if (m->sites[mid].addr < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* "func+0x4/0x84", from the layout (no aspace needed). */
+static const char *where(const struct sim_layout_site *s, uint64_t addr,
+			 char *buf, size_t n)
+{
+	if (!s->func)
+		snprintf(buf, n, "0x%016" PRIx64, addr);
+	else if (s->has_fsize)
+		snprintf(buf, n, "%s+0x%" PRIx64 "/0x%" PRIx64, s->func,
+			 addr - s->faddr, s->fsize);
+	else
+		snprintf(buf, n, "%s+0x%" PRIx64, s->func, addr - s->faddr);
+	return buf;
+}
+
+static void words(const struct sim_layout_site *s, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < s->nwords && k + 10 < n; i++)
+		k += snprintf(buf + k, n - k, "%s%08x", i ? ":" : "", s->words[i]);
+	if (!s->nwords)
+		snprintf(buf, n, "-");
+}
+
+/* The first world tells where ftrace_caller landed and which sites init_nop
+ * refused; both are the same in every world of the run. */
+static void learn_from_first_world(struct replay_ctx *x, struct world *w)
+{
+	const struct world_boot_failure *bf;
+	size_t nbf = world_boot_failures(w, &bf);
+
+	x->res->caller = w->caller;
+	x->have_caller = 1;
+	for (size_t i = 0; i < x->m.nsites; i++) {
+		size_t li = x->m.site_of[i];
+		const struct sim_site *s = &x->m.sites[i];
+
+		if (x->m.status[li] == RS_OK &&
+		    !arm64_bl_in_range(s->addr, w->caller))
+			x->m.status[li] = s->module ? RS_MODULE : RS_RANGE;
+	}
+	x->bootfail = calloc(nbf ? nbf : 1, sizeof(*bf));
+	if (x->bootfail && nbf)
+		memcpy(x->bootfail, bf, nbf * sizeof(*bf));
+	x->nbootfail = x->bootfail ? nbf : 0;
+	for (size_t i = 0; i < x->nbootfail; i++) {
+		long si = site_at_ip(&x->m, bf[i].ip);
+
+		if (si >= 0)
+			x->m.status[x->m.site_of[si]] = RS_VALIDATE;
+	}
+}
+
+static int plans_done(const struct world *w)
+{
+	for (size_t i = 0; i < w->nplans; i++)
+		if (!w->plans[i].done)
+			return 0;
+	return 1;
+}
+
+/* One batch: records first..first+n-1 of the map (sites[] indices). */
+static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
+		     size_t n, struct ftv_err *err)
+{
+	const struct replay_config *c = x->cfg;
+	struct world_config wc = { 0 };
+	struct world *w;
+	struct ftrace_ops *ops;
+	struct world_stats st;
+	struct ftv_rng rng, child;
+	size_t nips = 0, nv;
+	int ret = -1;
+
+	memset(x->active, 0, x->m.nsites ? x->m.nsites : 1);
+	for (size_t i = 0; i < n; i++)
+		x->active[members[i]] = 1;
+	/* Every batch's seed derives from the run's and the batch number, so
+	 * one batch replays alone with the same --seed. */
+	ftv_rng_seed(&rng, c->seed);
+	ftv_rng_fork(&rng, &child, 0x7e91a7 + b);
+	wc.scheme = FTV_SCHEME_CALLOPS;
+	wc.tramp_dir = c->tramp_dir;
+	wc.exec.ncpus = c->ncpus ? c->ncpus : 4;
+	wc.exec.policy = EXEC_RANDOM;
+	wc.exec.seed = ftv_rng_next(&child);
+	wc.exec.quiet_obs = 1;
+	wc.mutant_name = "none";
+	/* The enable and the disable of n sites take a number of patcher
+	 * steps proportional to n; the CPUs, which share the steps with the
+	 * patcher, must still be calling when the BLs land: rounds grow with
+	 * the batch. */
+	wc.rounds = c->rounds ? c->rounds : 16 + (unsigned)(n / 8);
+	wc.calls = c->calls ? c->calls : 32;
+	wc.callable_prefix = ""; /* every synthetic body takes integers */
+	wc.sites = x->m.sites;
+	wc.nsites = x->m.nsites;
+	wc.site_active = x->active;
+	wc.keep_boot_failures = 1;
+
+	w = world_alloc(&wc, err);
+	if (!w)
+		return -1;
+	if (replay_load(w, &x->m, err) || world_setup(w, err))
+		goto out;
+	if (!x->have_caller)
+		learn_from_first_world(x, w);
+	for (size_t i = 0; i < n; i++)
+		if (x->m.status[x->m.site_of[members[i]]] == RS_OK)
+			x->ips[nips++] = x->m.sites[members[i]].addr;
+	if (!nips) {
+		ret = 0;
+		goto out;
+	}
+	ops = world_ops(w, "replay", "tracer_a", err);
+	if (!ops || world_set_filter_ips(w, ops, x->ips, nips, err) ||
+	    world_register(w, ops, err))
+		goto out;
+	/* The CPUs call the batch while the enable applies, then with every
+	 * site of the batch traced, then while the disable applies. */
+	for (int k = 0; k < 1000 && !plans_done(w); k++)
+		if (world_run(w, 20000, err))
+			goto out;
+	if (world_run(w, 4000, err) || world_unregister(w, ops, err) ||
+	    world_finish(w, 50000000, err))
+		goto out;
+	nv = world_report(w, x->vout);
+	if (nv && x->out)
+		fprintf(x->out, "batch %zu: %zu violation%s (see below)\n", b, nv,
+			nv == 1 ? "" : "s");
+	x->res->violations += nv;
+	x->res->replayed += nips;
+	world_stats(w, &st);
+	x->res->func_calls += st.func_calls;
+	x->res->tracer_calls += st.tracer_calls;
+	x->res->plans += st.plans;
+	x->res->steps += st.steps;
+	ret = 0;
+out:
+	world_free(w);
+	return ret;
+}
+
+static size_t count(const struct replay_ctx *x, enum replay_status st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->m.l->nsites; i++)
+		n += x->m.status[i] == st;
+	return n;
+}
+
+static void list_sites(struct replay_ctx *x, enum replay_status want,
+		       const char *title)
+{
+	const struct sim_layout *l = x->m.l;
+	size_t n = 0, total = count(x, want);
+	char a[256], b[128];
+
+	if (total)
+		fprintf(x->out, "%s: %zu\n", title, total);
+	for (size_t i = 0; i < l->nsites; i++) {
+		const struct sim_layout_site *s = &l->sites[i];
+
+		if (x->m.status[i] != want)
+			continue;
+		if (++n > REPLAY_LIST_MAX)
+			continue;
+		words(s, b, sizeof(b));
+		switch (want) {
+		case RS_MISALIGNED:
+			fprintf(x->out, "  Misaligned patch-site %s: literal at 0x%016" PRIx64
+				" is not 8-byte aligned; words %s\n",
+				where(s, s->faddr, a, sizeof(a)), s->faddr - 8, b);
+			break;
+		case RS_RANGE:
+		case RS_MODULE: {
+			uint64_t d = s->ip > x->res->caller ? s->ip - x->res->caller
+							    : x->res->caller - s->ip;
+
+			fprintf(x->out, "  %s [%s]: BL at 0x%016" PRIx64 " cannot reach "
+				"ftrace_caller at 0x%016" PRIx64 " (%" PRIu64 " MiB away, "
+				"BL reaches +/-128 MiB)%s\n",
+				where(s, s->ip, a, sizeof(a)), s->module, s->ip,
+				x->res->caller, d >> 20,
+				want == RS_MODULE ? ": needs the module's ftrace PLT, "
+				"not replayed" : ": not replayed");
+			break;
+		}
+		case RS_OTHER:
+			fprintf(x->out, "  %s: kind %s, words %s: not a CALL_OPS site\n",
+				where(s, s->has_ip ? s->ip : s->entry, a, sizeof(a)),
+				sim_layout_kind_name(s->kind), b);
+			break;
+		case RS_NOROOM:
+			fprintf(x->out, "  %s: function too small for a synthetic body\n",
+				where(s, s->ip, a, sizeof(a)));
+			break;
+		default:
+			break;
+		}
+	}
+	if (n > REPLAY_LIST_MAX)
+		fprintf(x->out, "  ... and %zu more\n", n - REPLAY_LIST_MAX);
+}
+
+static void list_validate(struct replay_ctx *x)
+{
+	char a[256];
+
+	if (x->nbootfail)
+		fprintf(x->out, "validate failures: %zu\n", x->nbootfail);
+	for (size_t i = 0; i < x->nbootfail && i < REPLAY_LIST_MAX; i++) {
+		const struct world_boot_failure *f = &x->bootfail[i];
+		long si = site_at_ip(&x->m, f->ip);
+		const struct sim_layout_site *s =
+			si >= 0 ? &x->m.l->sites[x->m.site_of[si]] : NULL;
+
+		fprintf(x->out, "  ftrace failed to modify [<%016" PRIx64 ">] %s: "
+			"actual 0x%08x, expected 0x%08x (init_nop)\n", f->addr,
+			s ? where(s, f->addr, a, sizeof(a)) : "?", f->actual,
+			f->expected);
+	}
+	if (x->nbootfail > REPLAY_LIST_MAX)
+		fprintf(x->out, "  ... and %zu more\n",
+			x->nbootfail - REPLAY_LIST_MAX);
+}
+
+static void print_json(FILE *out, const struct replay_config *c,
+		       const struct sim_layout *l, const struct replay_result *r)
+{
+	fprintf(out, "{\"layout\":\"%s\",\"kernel\":\"%s\",\"arch\":\"%s\","
+		"\"sites\":%zu,\"table_sites\":%zu,\"misaligned\":%zu,"
+		"\"out_of_range\":%zu,\"need_plt\":%zu,\"other_kind\":%zu,"
+		"\"validate_failures\":%zu,\"replayed\":%zu,\"batches\":%zu,"
+		"\"batches_total\":%zu,\"cpus\":%u,\"seed\":%" PRIu64 ","
+		"\"calls\":%" PRIu64 ",\"tracer_calls\":%" PRIu64 ",\"plans\":%" PRIu64
+		",\"steps\":%" PRIu64 ",\"violations\":%zu,\"wall_s\":%.3f,"
+		"\"peak_rss_kb\":%ld}\n",
+		c->layout, l->kernel ? l->kernel : "-", l->arch ? l->arch : "-",
+		r->layout_sites, r->table_sites, r->misaligned, r->out_of_range,
+		r->need_plt, r->other_kind, r->validate, r->replayed, r->batches,
+		r->nbatches, c->ncpus ? c->ncpus : 4, c->seed, r->func_calls,
+		r->tracer_calls, r->plans, r->steps, r->violations, r->wall_s,
+		r->peak_rss_kb);
+}
+
+static int check_header(const struct replay_config *c, struct sim_layout *l,
+			struct replay_result *r, struct ftv_err *err)
+{
+	const char *addrs = sim_layout_addresses(l);
+
+	r->layout_sites = l->nsites;
+	if (!l->arch || strcmp(l->arch, "arm64"))
+		return ftv_errf(err, "%s: arch %s: replay models arm64 kernels", c->layout,
+				l->arch ? l->arch : "-");
+	if (strcmp(addrs, "absolute"))
+		return ftv_errf(err, "%s: %s addresses: replay needs a layout captured "
+				"from a linked kernel (absolute addresses)", c->layout, addrs);
+	if (l->has_table) {
+		r->table_sites = l->table_entries - l->table_null;
+		if (r->table_sites != l->nsites)
+			return ftv_errf(err, "%s: %zu sites, but the kernel's table has "
+					"%" PRIu64 " entries - %" PRIu64 " null = %zu: the "
+					"capture lost or invented sites", c->layout, l->nsites,
+					l->table_entries, l->table_null, r->table_sites);
+	}
+	return 0;
+}
+
+int replay_run(const struct replay_config *c, FILE *out,
+	       struct replay_result *res, struct ftv_err *err)
+{
+	struct replay_ctx x = { .cfg = c, .res = res };
+	size_t batch = c->batch ? c->batch : REPLAY_DEFAULT_BATCH;
+	size_t *elig = NULL, nelig = 0, nb;
+	struct sim_layout *l;
+	double t0 = wall();
+	char *vbuf = NULL;
+	size_t vlen = 0;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	l = sim_layout_load(c->layout, err);
+	if (!l)
+		return -1;
+	if (check_header(c, l, res, err) ||
+	    replay_map_build(&x.m, l, c->layout, err))
+		goto out;
+	x.out = c->json ? NULL : out;
+	x.vout = open_memstream(&vbuf, &vlen);
+	x.active = calloc(x.m.nsites ? x.m.nsites : 1, 1);
+	x.ips = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*x.ips));
+	elig = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*elig));
+	if (!x.vout || !x.active || !x.ips || !elig) {
+		ftv_errf(err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < x.m.nsites; i++)
+		elig[nelig++] = i;
+	res->callops_sites = x.m.nsites;
+	res->nbatches = nb = (nelig + batch - 1) / batch;
+	if (x.out) {
+		fprintf(out, "replay: %s\n", c->layout);
+		fprintf(out, "kernel: %s, arch %s, %s addresses, %zu text range%s\n",
+			l->kernel ? l->kernel : "-", l->arch, sim_layout_addresses(l),
+			l->ntexts, l->ntexts == 1 ? "" : "s");
+		if (l->has_table)
+			fprintf(out, "sites: %zu in the layout, %zu in the kernel's table "
+				"(%" PRIu64 " entries - %" PRIu64 " null): match\n",
+				l->nsites, res->table_sites, l->table_entries, l->table_null);
+		else
+			fprintf(out, "sites: %zu in the layout (no kernel table to count "
+				"against)\n", l->nsites);
+		fprintf(out, "batches: %zu of up to %zu sites on %u CPUs, seed %" PRIu64
+			", running %zu\n", nb, batch, c->ncpus ? c->ncpus : 4, c->seed,
+			c->max_batches && c->max_batches < nb ? c->max_batches : nb);
+		fflush(out);
+	}
+	for (size_t b = 0; b < nb && (!c->max_batches || b < c->max_batches); b++) {
+		size_t first = b * batch, n = nelig - first < batch ? nelig - first : batch;
+
+		if (run_batch(&x, b, elig + first, n, err))
+			goto out;
+		res->batches++;
+		if (c->progress)
+			fprintf(c->progress, "replay: batch %zu/%zu done, %zu sites so far, "
+				"%zu violations, %.0f s\n", b + 1, nb, res->replayed,
+				res->violations, wall() - t0);
+	}
+	res->misaligned = count(&x, RS_MISALIGNED);
+	res->out_of_range = count(&x, RS_RANGE);
+	res->need_plt = count(&x, RS_MODULE);
+	res->other_kind = count(&x, RS_OTHER) + count(&x, RS_NOROOM);
+	res->validate = x.nbootfail;
+	res->replayable = count(&x, RS_OK);
+	fflush(x.vout);
+	res->wall_s = wall() - t0;
+	res->peak_rss_kb = peak_rss_kb();
+	if (c->json) {
+		print_json(out, c, l, res);
+	} else {
+		list_sites(&x, RS_MISALIGNED, "misaligned");
+		list_sites(&x, RS_RANGE, "out of BL range of ftrace_caller");
+		list_sites(&x, RS_MODULE, "needing a PLT");
+		list_sites(&x, RS_OTHER, "not CALL_OPS");
+		list_sites(&x, RS_NOROOM, "no room for a body");
+		list_validate(&x);
+		fprintf(out, "misaligned %zu, out of range %zu, needing a PLT %zu, "
+			"validate failures %zu, other kinds %zu\n", res->misaligned,
+			res->out_of_range, res->need_plt, res->validate, res->other_kind);
+		if (x.have_caller)
+			fprintf(out, "ftrace_caller: 0x%016" PRIx64 "\n", res->caller);
+		fprintf(out, "init_nop: %zu records, %zu refused\n", x.m.nsites,
+			x.nbootfail);
+		fprintf(out, "replayed: %zu sites enabled and disabled in "
+			"%zu batch%s of %zu; %" PRIu64 " calls, %" PRIu64 " tracer calls, "
+			"%" PRIu64 " plans, %" PRIu64 " steps\n", res->replayed, res->batches,
+			res->batches == 1 ? "" : "es", nb, res->func_calls,
+			res->tracer_calls, res->plans, res->steps);
+		if (vlen)
+			fwrite(vbuf, 1, vlen, out);
+		fprintf(out, "violations: %zu\n", res->violations);
+		fprintf(out, "time: %.1f s wall, peak RSS %ld MiB\n", res->wall_s,
+			res->peak_rss_kb / 1024);
+	}
+	ret = 0;
+out:
+	if (x.vout)
+		fclose(x.vout);
+	free(vbuf);
+	free(elig);
+	free(x.active);
+	free(x.ips);
+	free(x.bootfail);
+	replay_map_free(&x.m);
+	sim_layout_free(l);
+	return ret;
+}

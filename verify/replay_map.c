@@ -1,0 +1,303 @@
+/* A captured layout turned into memory, bodies and records for a world
+ * (see verify/replay.h for the rules). */
+#include "verify/replay_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "patcher/arm64.h"
+#include "sim/a64_words.h"
+
+/* Arm ARM C6.2.250/C6.2.33 (HINT space, so NOPs without FEAT_PAuth):
+ * the AUT* that checks what the function's PAC* signed, then RET
+ * (C6.2.254, returns to X30). */
+#define A64_PACIBSP 0xd503237fu
+#define A64_AUTIASP 0xd50323bfu
+#define A64_AUTIBSP 0xd50323ffu
+#define A64_RET     0xd65f03c0u
+
+static int is_pac(uint32_t w)
+{
+	return w == A64_PACIASP || w == A64_PACIBSP;
+}
+
+/* The word at ip+4: the captured one, or PACIASP for a callops-pac site
+ * captured without words. */
+static int site_pac(const struct sim_layout_site *s, uint32_t *pac)
+{
+	uint64_t at = s->ip + 4;
+
+	if (s->has_entry && s->nwords && at >= s->entry &&
+	    (at - s->entry) / 4 < s->nwords) {
+		*pac = s->words[(at - s->entry) / 4];
+		return is_pac(*pac);
+	}
+	*pac = A64_PACIASP;
+	return s->kind == SIM_LAYOUT_CALLOPS_PAC;
+}
+
+/* Where the synthetic body starts (after the patched word and its PAC*)
+ * and ends. */
+static void body_range(const struct sim_layout_site *s, uint64_t *start,
+		       uint64_t *end)
+{
+	uint32_t pac;
+	int p = site_pac(s, &pac);
+
+	*start = s->ip + 4 + (p ? 4 : 0);
+	*end = *start + (p ? 8 : 4);
+}
+
+static int has_body(const struct replay_map *m, size_t i)
+{
+	const struct sim_layout_site *s = &m->l->sites[i];
+
+	return sim_layout_kind_is_callops(s->kind) && s->has_ip && s->func &&
+	       m->status[i] != RS_NOROOM;
+}
+
+static enum replay_status classify(const struct sim_layout_site *s)
+{
+	if (!sim_layout_kind_is_callops(s->kind)) {
+		/* An unknown site whose literal slot would be func-8: the
+		 * kernel's own alignment rule decides (ftrace_call_adjust). */
+		if (s->kind == SIM_LAYOUT_UNKNOWN && s->func) {
+			struct arm64_ftrace a = { 0 };
+			struct ftrace_site fs = {
+				.kind = FTRACE_SITE_CALL_OPS,
+				.func = s->faddr, .literal = s->faddr - 8,
+				.ip = s->faddr + 4, .name = s->func,
+			};
+			struct ftv_err e;
+
+			if (arm64_site_usable(&a, &fs, &e))
+				return RS_MISALIGNED;
+		}
+		return RS_OTHER;
+	}
+	if (!s->has_ip || !s->func)
+		return RS_OTHER;
+	if (s->has_fsize) {
+		uint64_t b0, b1;
+
+		body_range(s, &b0, &b1);
+		if (b1 > s->faddr + s->fsize)
+			return RS_NOROOM;
+	}
+	return RS_OK;
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct replay_span *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int add_span(struct replay_map *m, size_t *cap, uint64_t start,
+		    uint64_t end, struct ftv_err *err)
+{
+	if (m->nspans == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct replay_span *n = realloc(m->spans, nc * sizeof(*n));
+
+		if (!n)
+			return ftv_errf(err, "out of memory");
+		m->spans = n;
+		*cap = nc;
+	}
+	m->spans[m->nspans].start = start & ~(SIM_PAGE - 1);
+	m->spans[m->nspans].end = (end + SIM_PAGE - 1) & ~(SIM_PAGE - 1);
+	m->nspans++;
+	return 0;
+}
+
+/* The text ranges of the header and every site's extent (words, body),
+ * page-rounded and merged. */
+static int build_spans(struct replay_map *m, struct ftv_err *err)
+{
+	const struct sim_layout *l = m->l;
+	size_t cap = 0, k = 0;
+
+	for (size_t i = 0; i < l->ntexts; i++)
+		if (add_span(m, &cap, l->texts[i].start, l->texts[i].end, err))
+			return -1;
+	for (size_t i = 0; i < l->nsites; i++) {
+		uint64_t lo, hi, b0, b1;
+
+		sim_layout_site_span(&l->sites[i], &lo, &hi);
+		if (has_body(m, i)) {
+			body_range(&l->sites[i], &b0, &b1);
+			if (b1 > hi)
+				hi = b1;
+		}
+		if (add_span(m, &cap, lo, hi, err))
+			return -1;
+	}
+	qsort(m->spans, m->nspans, sizeof(*m->spans), cmp_span);
+	for (size_t i = 0; i < m->nspans; i++) {
+		if (k && m->spans[i].start <= m->spans[k - 1].end) {
+			if (m->spans[i].end > m->spans[k - 1].end)
+				m->spans[k - 1].end = m->spans[i].end;
+			continue;
+		}
+		m->spans[k++] = m->spans[i];
+	}
+	m->nspans = k;
+	return 0;
+}
+
+int replay_map_build(struct replay_map *m, struct sim_layout *l,
+		     const char *path, struct ftv_err *err)
+{
+	size_t n = l->nsites;
+
+	memset(m, 0, sizeof(*m));
+	m->l = l;
+	m->object = path;
+	m->status = calloc(n ? n : 1, sizeof(*m->status));
+	m->sites = calloc(n ? n : 1, sizeof(*m->sites));
+	m->site_of = calloc(n ? n : 1, sizeof(*m->site_of));
+	if (!m->status || !m->sites || !m->site_of)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct sim_layout_site *s = &l->sites[i];
+		struct sim_site *r;
+		uint32_t pac;
+
+		m->status[i] = classify(s);
+		if (m->status[i] != RS_OK)
+			continue;
+		r = &m->sites[m->nsites];
+		m->site_of[m->nsites++] = i;
+		/* sim/image.h's SIM_SITE_CALL_OPS: literal at func-8, the NOP
+		 * init turns into MOV X9, X30 right before the patched one. */
+		r->layout = SIM_SITE_CALL_OPS;
+		r->addr = s->ip;
+		r->mov_addr = s->ip - 4;
+		r->func = s->faddr;
+		r->literal = s->faddr - 8;
+		r->entry = s->has_entry ? s->entry : s->faddr - 8;
+		r->bti = s->kind == SIM_LAYOUT_CALLOPS_BTI;
+		r->pac = site_pac(s, &pac);
+		r->aligned = !(r->literal & 7);
+		r->aligned_by_chance = 0;
+		r->funcname = s->func;
+		r->object = path;
+		r->module = strcmp(s->module, "vmlinux") ? s->module : NULL;
+		r->section = s->section;
+		r->section_align = 8;
+	}
+	return build_spans(m, err);
+}
+
+void replay_map_free(struct replay_map *m)
+{
+	free(m->status);
+	free(m->spans);
+	free(m->sites);
+	free(m->site_of);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Memory for the spans: inside the image's kernel.text window, the bottom
+ * of that region (its allocator then places the trampolines after it);
+ * elsewhere, a region of its own. */
+static int back_spans(struct world *w, const struct replay_map *m,
+		      struct ftv_err *err)
+{
+	struct sim_region *kt = sim_region_named(w->as, "kernel.text");
+	uint64_t kend = 0;
+
+	if (!kt)
+		return ftv_errf(err, "the image has no kernel.text region");
+	for (size_t i = 0; i < m->nspans; i++) {
+		const struct replay_span *sp = &m->spans[i];
+		struct ftv_err e;
+
+		if (sp->start >= kt->base && sp->end <= kt->base + kt->size) {
+			if (sp->end > kend)
+				kend = sp->end;
+			continue;
+		}
+		if (!sim_map(w->as, "replay.text", sp->start, sp->end - sp->start,
+			     SIM_R | SIM_X, SIM_REGION_TEXT, &e))
+			return ftv_errf(err, "%s: captured text [0x%llx, 0x%llx) cannot be "
+					"mapped beside ftv's own regions: %s", m->object,
+					(unsigned long long)sp->start,
+					(unsigned long long)sp->end, e.msg);
+	}
+	if (kend && !sim_region_alloc(kt, kend - kt->base, 1, err))
+		return -1;
+	return 0;
+}
+
+static void write_site(struct world *w, const struct replay_map *m, size_t i)
+{
+	const struct sim_layout_site *s = &m->l->sites[i];
+	uint64_t b0 = UINT64_MAX, b1 = 0;
+
+	if (has_body(m, i)) {
+		uint32_t pac;
+		int p = site_pac(s, &pac);
+
+		body_range(s, &b0, &b1);
+		/* Words the capture did not record: as the compiler emits
+		 * them before init (literal slot, [BTI C,] NOP, NOP). */
+		for (uint64_t a = s->faddr - 8; a <= s->ip; a += 4)
+			sim_write32(w->as, a, A64_NOP);
+		if (s->kind == SIM_LAYOUT_CALLOPS_BTI)
+			sim_write32(w->as, s->faddr, A64_BTI_C);
+		if (p) {
+			sim_write32(w->as, s->ip + 4, pac);
+			sim_write32(w->as, b0, pac == A64_PACIBSP ? A64_AUTIBSP
+							    : A64_AUTIASP);
+			sim_write32(w->as, b0 + 4, A64_RET);
+		} else {
+			sim_write32(w->as, b0, A64_RET);
+		}
+	}
+	/* The captured words, up to the synthetic body. */
+	if (s->has_entry)
+		for (unsigned k = 0; k < s->nwords; k++) {
+			uint64_t a = s->entry + 4 * (uint64_t)k;
+
+			if (a >= b0)
+				continue;
+			sim_write32(w->as, a, s->words[k]);
+		}
+}
+
+int replay_load(struct world *w, const struct replay_map *m,
+		struct ftv_err *err)
+{
+	const struct sim_layout *l = m->l;
+	struct sim_load_opts lo = { .stub_undefined = 1, .no_modules = 1 };
+	uint64_t last = 0;
+
+	w->as = sim_aspace_new();
+	if (!w->as)
+		return ftv_errf(err, "out of memory");
+	w->img = sim_image_new(w->as, &lo);
+	if (!w->img)
+		return ftv_errf(err, "cannot map the image's regions");
+	if (back_spans(w, m, err))
+		return -1;
+	for (size_t i = 0; i < l->nsites; i++)
+		write_site(w, m, i);
+	/* One symbol per function, for reports ("func+0x4/0x84"). */
+	for (size_t i = 0; i < l->nsites; i++) {
+		const struct sim_layout_site *s = &l->sites[i];
+		uint64_t size = s->has_fsize ? s->fsize : 16;
+
+		if (!s->func || s->faddr == last)
+			continue;
+		last = s->faddr;
+		if (!sim_sym_add(w->as, s->func, s->faddr, size, SIM_SYM_FUNC,
+				 strcmp(s->module, "vmlinux") ? s->module : NULL))
+			return ftv_errf(err, "out of memory");
+	}
+	if (world_add_trampolines(w, err))
+		return -1;
+	return sim_image_link(w->img, err);
+}
