@@ -44,6 +44,10 @@ struct a64_desc {
 /* The table, indexed by enum a64_id. */
 extern const struct a64_desc a64_descs[A64_NR_INSNS];
 
+/* Shift types of the shifted-register forms (Arm ARM C6.2 ADD (shifted
+ * register) "shift"; ROR only for the logical instructions). */
+enum a64_shift { A64_LSL, A64_LSR, A64_ASR, A64_ROR };
+
 /* One instruction with its operands. Register numbers are 0..31; whether 31
  * means SP or ZR is fixed by the operand's position (the form). */
 struct a64_insn {
@@ -53,14 +57,16 @@ struct a64_insn {
 	bool is64;       /* X registers (sf, or size for loads/stores) */
 	uint8_t rd;      /* Rd / Rt */
 	uint8_t rn;      /* Rn (address base, source) */
-	uint8_t rm;      /* Rm (mov register source) */
+	uint8_t rm;      /* Rm (mov and shifted-register source) */
 	uint8_t cond;    /* b.cond condition, 0..15 (Arm ARM C1.2.4) */
 	uint8_t bit;     /* tbz/tbnz bit number 0..63 */
-	uint8_t shift;   /* movz/movn/movk: 0,16,32,48; add/sub: 0 or 12 */
+	uint8_t shift;   /* movz/movn/movk: 0,16,32,48; add/sub: 0 or 12;
+			  * shifted register: the amount, 0..63 (W: 0..31) */
 	int64_t imm;     /* immediate: offset in bytes for loads/stores,
 			  * imm16, imm12, the logical bitmask value, hint
 			  * number, barrier option, bti targets (0 none, 1 c,
-			  * 2 j, 3 jc) */
+			  * 2 j, 3 jc); shifted-register forms: the shift
+			  * type (enum a64_shift), its amount in shift */
 	uint64_t target; /* pc-relative forms: the absolute target (adrp:
 			  * the 4 KiB page address); the encoder reads it */
 };
@@ -104,6 +110,12 @@ int a64_cmodx_safe(uint32_t old_word, uint32_t new_word);
 
 /* Convenience generators (Linux's aarch64_insn_gen_* in spirit). */
 uint32_t a64_gen_nop(void);
+/* BTI landing pad for the given branch targets (Arm ARM C6.2.39); the
+ * values are those of struct a64_insn's imm for BTI. */
+enum a64_bti_targets { A64_BTI_NONE, A64_BTI_C, A64_BTI_J, A64_BTI_JC };
+uint32_t a64_gen_bti(enum a64_bti_targets targets);
+/* BRK #imm (Arm ARM C6.2.38): a breakpoint exception naming imm. */
+uint32_t a64_gen_brk(uint16_t imm);
 /* B (link = 0) or BL (link = 1) from pc to target. */
 int a64_gen_branch(uint64_t pc, uint64_t target, int link, uint32_t *word,
 		   struct ftv_err *err);
@@ -131,6 +143,16 @@ int a64_pcrel_target(uint32_t word, uint64_t pc, uint64_t *target);
 	}
 A64_INSN_TABLE(A64_X_PRED)
 #undef A64_X_PRED
+
+/* a64_in_ldst(w), ...: one per A64_GROUP_TABLE line, true when w belongs to
+ * that top-level encoding group. */
+#define A64_X_GROUP(ID, LC, NAME, MASK, VALUE)                                 \
+	static inline bool a64_in_##LC(uint32_t w)                             \
+	{                                                                      \
+		return (w & (uint32_t)(MASK)) == (uint32_t)(VALUE);             \
+	}
+A64_GROUP_TABLE(A64_X_GROUP)
+#undef A64_X_GROUP
 
 /* The id of the first table line matching word, or A64_UNKNOWN; a cheap
  * lookup without operand checks (a64_decode also checks canonicity). */

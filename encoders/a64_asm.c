@@ -171,6 +171,40 @@ static int parse_lsl(const char *s, unsigned *out)
 	return 0;
 }
 
+/* "lsl|lsr|asr|ror #n": *type is enum a64_shift */
+static int parse_shift(const char *s, unsigned *type, unsigned *amount)
+{
+	static const char *const names[4] = { "lsl", "lsr", "asr", "ror" };
+	uint64_t v;
+
+	for (unsigned t = 0; t < 4; t++) {
+		if (strncmp(s, names[t], 3) || !isspace((unsigned char)s[3]))
+			continue;
+		if (parse_imm(ftv_trim((char *)s + 4), false, &v) || v > 63)
+			return -1;
+		*type = t;
+		*amount = (unsigned)v;
+		return 0;
+	}
+	return -1;
+}
+
+/* The flag-setting partner of an ADD/SUB (immediate) with the opposite
+ * operation: GNU as turns a negative immediate into it. */
+static enum a64_id addsub_flip(enum a64_id id)
+{
+	switch (id) {
+	case A64_ADD:
+		return A64_SUB;
+	case A64_SUB:
+		return A64_ADD;
+	case A64_ADDS:
+		return A64_SUBS;
+	default:
+		return A64_ADDS;
+	}
+}
+
 /* "[xn|sp]" or "[xn|sp, #imm]"; writeback and register offsets are not
  * supported and do not match. */
 static int parse_mem(char *s, unsigned *rn, int64_t *imm)
@@ -362,23 +396,33 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		return bad(err, "mov: #0x%" PRIx64 " is not a MOVZ or MOVN immediate",
 			   (uint64_t)(form == A64_FORM_MOV_WIDE_INV ? ~v & (a.is64 ? ~0ULL : 0xffffffffULL) : v));
 	case A64_FORM_ADDSUB_IMM:
-		if (o->n < 3 || o->n > 4 || want_reg(o->v[0], true, &a) ||
-		    want_reg(o->v[1], true, &b) || parse_imm(o->v[2], false, &v) ||
-		    (o->n == 4 && parse_lsl(o->v[3], &u)))
+	case A64_FORM_CMP_IMM: {
+		/* CMP/CMN have no Rd: it is ZR */
+		int k = form == A64_FORM_CMP_IMM ? 0 : 1;
+		/* ADDS/SUBS write ZR, not SP, as Rd 31 */
+		bool rd_sp = in->id == A64_ADD || in->id == A64_SUB;
+
+		if (o->n < 2 + k || o->n > 3 + k ||
+		    (k && want_reg(o->v[0], rd_sp, &a)) || want_reg(o->v[k], true, &b) ||
+		    parse_imm(o->v[1 + k], false, &v) ||
+		    (o->n == 3 + k && parse_lsl(o->v[2 + k], &u)))
 			return P_MISMATCH;
+		if (!k)
+			a = (struct reg){ 31, b.is64, REG_ZR };
 		if (a.is64 != b.is64)
 			return bad(err, "%s: %s and %s differ in width", name, o->v[0], o->v[1]);
 		in->rd = (uint8_t)a.num;
 		in->rn = (uint8_t)b.num;
 		in->is64 = a.is64;
-		in->shift = (uint8_t)(o->n == 4 ? u : 0);
-		/* GNU as: a negative immediate flips ADD and SUB, and an
-		 * unshifted multiple of 4096 that fits imm12 gets lsl #12 */
+		in->shift = (uint8_t)(o->n == 3 + k ? u : 0);
+		/* GNU as: a negative immediate flips ADD and SUB (ADDS and
+		 * SUBS, CMP and CMN), and an unshifted multiple of 4096 that
+		 * fits imm12 gets lsl #12 */
 		if ((int64_t)v < 0 && (int64_t)v > INT64_MIN) {
 			v = 0 - v;
-			in->id = in->id == A64_ADD ? A64_SUB : A64_ADD;
+			in->id = addsub_flip(in->id);
 		}
-		if (o->n == 3 && v > 4095 && !(v & 0xfff) && (v >> 12) <= 4095) {
+		if (o->n == 2 + k && v > 4095 && !(v & 0xfff) && (v >> 12) <= 4095) {
 			v >>= 12;
 			in->shift = 12;
 		}
@@ -387,6 +431,34 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 				   (int64_t)v);
 		in->imm = (int64_t)v;
 		return P_OK;
+	}
+	case A64_FORM_SHIFTED_REG:
+	case A64_FORM_NEG: {
+		/* NEG has no Rn: it is ZR */
+		int k = form == A64_FORM_NEG ? 0 : 1;
+		unsigned type = A64_LSL, amount = 0;
+		struct reg m;
+
+		if (o->n < 2 + k || o->n > 3 + k || want_reg(o->v[0], false, &a) ||
+		    (k && want_reg(o->v[1], false, &b)) || want_reg(o->v[1 + k], false, &m) ||
+		    (o->n == 3 + k && parse_shift(o->v[2 + k], &type, &amount)))
+			return P_MISMATCH;
+		if (!k)
+			b = (struct reg){ 31, a.is64, REG_ZR };
+		if (a.is64 != b.is64 || a.is64 != m.is64)
+			return bad(err, "%s: %s and %s differ in width", name, o->v[0],
+				   o->v[a.is64 != b.is64 ? 1 : 1 + k]);
+		if (type == A64_ROR && in->id != A64_EOR_REG)
+			return bad(err, "%s: ror is a shift of the logical instructions only",
+				   name);
+		in->rd = (uint8_t)a.num;
+		in->rn = (uint8_t)b.num;
+		in->rm = (uint8_t)m.num;
+		in->is64 = a.is64;
+		in->imm = type;
+		in->shift = (uint8_t)amount;
+		return P_OK;
+	}
 	case A64_FORM_LOGIC_IMM:
 	case A64_FORM_BIC_IMM:
 		if (o->n != 3 || want_reg(o->v[0], true, &a) || want_reg(o->v[1], false, &b) ||

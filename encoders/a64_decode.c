@@ -116,6 +116,14 @@ static void decode_fields(uint32_t w, const struct a64_desc *d, struct a64_insn 
 		o->rn = (w >> 5) & 31;
 		o->imm = a64_sext((w >> 12) & 0x1ff, 9);
 		break;
+	case A64_FORM_SHIFTED_REG:
+		o->is64 = w >> 31;
+		o->rd = w & 31;
+		o->rn = (w >> 5) & 31;
+		o->rm = (w >> 16) & 31;
+		o->shift = (w >> 10) & 63;
+		o->imm = (w >> 22) & 3;
+		break;
 	default:
 		break;
 	}

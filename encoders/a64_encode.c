@@ -211,6 +211,20 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 		w |= sf << 30 | ((uint32_t)in->imm & 0x1ff) << 12 | (uint32_t)in->rn << 5 |
 		     in->rd;
 		break;
+	case A64_FORM_SHIFTED_REG:
+		if (check_reg(d, in->rd, "Rd", err) || check_reg(d, in->rn, "Rn", err) ||
+		    check_reg(d, in->rm, "Rm", err) ||
+		    check_uimm(d, in->imm, in->id == A64_EOR_REG ? A64_ROR : A64_ASR,
+			       "shift type", err))
+			return -1;
+		/* imm6<5> must be 0 for a 32-bit register (Arm ARM C6.2 ADD
+		 * (shifted register): "sf == 0 && imm6<5> == 1" is UNDEFINED) */
+		if (in->shift > (in->is64 ? 63 : 31))
+			return ftv_errf(err, "%s: shift amount #%u is out of range 0..%d", d->name,
+					in->shift, in->is64 ? 63 : 31);
+		w |= sf << 31 | (uint32_t)in->imm << 22 | (uint32_t)in->rm << 16 |
+		     (uint32_t)in->shift << 10 | (uint32_t)in->rn << 5 | in->rd;
+		break;
 	default:
 		return ftv_errf(err, "%s: form %d cannot be encoded", d->name, (int)d->form);
 	}
@@ -221,6 +235,27 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 uint32_t a64_gen_nop(void)
 {
 	return a64_descs[A64_NOP].value;
+}
+
+/* Both are total: every targets value and every imm16 encode, so the
+ * encoder cannot refuse them (and a64_encode leaves *word untouched if it
+ * ever did, which would show as the BRK #0 below). */
+uint32_t a64_gen_bti(enum a64_bti_targets targets)
+{
+	struct a64_insn in = { .id = A64_BTI, .imm = targets & 3 };
+	uint32_t w = a64_descs[A64_BRK].value;
+
+	a64_encode(&in, &w, NULL);
+	return w;
+}
+
+uint32_t a64_gen_brk(uint16_t imm)
+{
+	struct a64_insn in = { .id = A64_BRK, .imm = imm };
+	uint32_t w = a64_descs[A64_BRK].value;
+
+	a64_encode(&in, &w, NULL);
+	return w;
 }
 
 int a64_gen_branch(uint64_t pc, uint64_t target, int link, uint32_t *word,

@@ -100,17 +100,40 @@ int a64_format(const struct a64_insn *in, char *buf, size_t n)
 	case A64_FORM_ADRP:
 		return snprintf(buf, n, "%s %s, 0x%" PRIx64, name, R(in->rd, true, false),
 				in->target);
-	case A64_FORM_ADDSUB_IMM:
+	case A64_FORM_ADDSUB_IMM: {
+		/* ADDS/SUBS set flags and write ZR, not SP, as Rd 31 */
+		bool flags = in->id == A64_ADDS || in->id == A64_SUBS;
+		const char *lsl = in->shift ? ", lsl #12" : "";
+
 		/* C6.2.210: ADD #0 with SP as Rd or Rn is MOV (to/from SP) */
 		if (in->id == A64_ADD && !in->imm && !in->shift && (in->rd == 31 || in->rn == 31))
 			return snprintf(buf, n, "mov %s, %s", R(in->rd, in->is64, true),
 					R(in->rn, in->is64, true));
-		if (in->shift)
-			return snprintf(buf, n, "%s %s, %s, #%" PRId64 ", lsl #12", name,
-					R(in->rd, in->is64, true), R(in->rn, in->is64, true),
-					in->imm);
-		return snprintf(buf, n, "%s %s, %s, #%" PRId64, name, R(in->rd, in->is64, true),
-				R(in->rn, in->is64, true), in->imm);
+		/* CMP/CMN (immediate) are the preferred disassembly of
+		 * SUBS/ADDS with Rd = ZR */
+		if (flags && in->rd == 31)
+			return snprintf(buf, n, "%s %s, #%" PRId64 "%s",
+					in->id == A64_SUBS ? "cmp" : "cmn",
+					R(in->rn, in->is64, true), in->imm, lsl);
+		return snprintf(buf, n, "%s %s, %s, #%" PRId64 "%s", name,
+				R(in->rd, in->is64, !flags), R(in->rn, in->is64, true), in->imm,
+				lsl);
+	}
+	case A64_FORM_SHIFTED_REG: {
+		static const char *const sh[4] = { "lsl", "lsr", "asr", "ror" };
+		char tail[24] = "";
+
+		/* objdump omits only "lsl #0" */
+		if (in->imm || in->shift)
+			snprintf(tail, sizeof(tail), ", %s #%u", sh[in->imm & 3], in->shift);
+		/* NEG (shifted register) is the preferred disassembly of SUB
+		 * with Rn = ZR */
+		if (in->id == A64_SUB_REG && in->rn == 31)
+			return snprintf(buf, n, "neg %s, %s%s", R(in->rd, in->is64, false),
+					R(in->rm, in->is64, false), tail);
+		return snprintf(buf, n, "%s %s, %s, %s%s", name, R(in->rd, in->is64, false),
+				R(in->rn, in->is64, false), R(in->rm, in->is64, false), tail);
+	}
 	case A64_FORM_LOGIC_IMM:
 		return snprintf(buf, n, "%s %s, %s, #0x%" PRIx64, name, R(in->rd, in->is64, true),
 				R(in->rn, in->is64, false), (uint64_t)in->imm);

@@ -40,11 +40,14 @@ enum a64_form {
 	A64_FORM_LDR_LIT,    /* Rt, imm19 words */
 	A64_FORM_LDST_UIMM,  /* Rt, [Xn|SP{, #imm12 * size}] */
 	A64_FORM_LDST_SIMM9, /* Rt, [Xn|SP{, #simm9}] (unscaled) */
+	A64_FORM_SHIFTED_REG, /* Rd, Rn, Rm{, lsl|lsr|asr|ror #imm6}; 31 = ZR */
 	/* Assembler-only syntaxes of the aliases below. */
 	A64_FORM_BIC_IMM,      /* Rd|SP, Rn, #mask: AND with ~mask */
 	A64_FORM_MOV_SP,       /* Rd|SP, Rn|SP: ADD #0, one of them SP */
 	A64_FORM_MOV_WIDE,     /* Rd, #value: MOVZ #value >> shift */
 	A64_FORM_MOV_WIDE_INV, /* Rd, #value: MOVN #~value >> shift */
+	A64_FORM_CMP_IMM,      /* Rn|SP, #imm12{, lsl #12}: ADDS/SUBS, Rd = ZR */
+	A64_FORM_NEG,          /* Rd, Rm{, shift #n}: SUB (shifted), Rn = ZR */
 };
 
 /* Class flags. */
@@ -98,6 +101,10 @@ enum a64_form {
 	/* C6.2.80 DC CVAU = SYS #3, C7, C11, #1; C6.2.135 IC IVAU = SYS #3, C7, C5, #1 */     \
 	X(DC_CVAU, dc_cvau, "dc cvau", 0xffffffe0, 0xd50b7b20, A64_FORM_SYS_XT, 0)             \
 	X(IC_IVAU, ic_ivau, "ic ivau", 0xffffffe0, 0xd50b7520, A64_FORM_SYS_XT, 0)             \
+	/* C6.2.80 DC CVAC = SYS #3, C7, C10, #1; DC CIVAC = SYS #3, C7, C14, #1 (clean to  \
+	 * the PoC, which is beyond the PoU: both also do what DC CVAU does, D7.5.9) */        \
+	X(DC_CVAC, dc_cvac, "dc cvac", 0xffffffe0, 0xd50b7a20, A64_FORM_SYS_XT, 0)             \
+	X(DC_CIVAC, dc_civac, "dc civac", 0xffffffe0, 0xd50b7e20, A64_FORM_SYS_XT, 0)          \
 	/* C6.2.212 MOV (register) = ORR Rd, ZR, Rm (shift 0, imm6 0) */                       \
 	X(MOV, mov, "mov", 0x7fe0ffe0, 0x2a0003e0, A64_FORM_MOV_REG, 0)                        \
 	/* C6.2.217 MOVN, C6.2.218 MOVZ, C6.2.216 MOVK: sf opc 100101 hw imm16 Rd */           \
@@ -110,8 +117,20 @@ enum a64_form {
 	/* C6.2.4 ADD (immediate), C6.2.358 SUB (immediate): sf op 0 100010 sh imm12 */        \
 	X(ADD, add, "add", 0x7f800000, 0x11000000, A64_FORM_ADDSUB_IMM, 0)                     \
 	X(SUB, sub, "sub", 0x7f800000, 0x51000000, A64_FORM_ADDSUB_IMM, 0)                     \
+	/* ADDS (immediate), SUBS (immediate): sf op 1 100010 sh imm12 Rn Rd; here Rd = 31  \
+	 * is ZR, not SP, and is the CMN/CMP alias (C6.2 CMN, CMP (immediate)) */              \
+	X(ADDS, adds, "adds", 0x7f800000, 0x31000000, A64_FORM_ADDSUB_IMM, 0)                  \
+	X(SUBS, subs, "subs", 0x7f800000, 0x71000000, A64_FORM_ADDSUB_IMM, 0)                  \
+	/* ADD, SUB (shifted register): sf op 0 01011 shift 0 Rm imm6 Rn Rd; shift 11 is      \
+	 * reserved, 31 is ZR everywhere (SP needs the extended-register form) */              \
+	X(ADD_REG, add_reg, "add", 0x7f200000, 0x0b000000, A64_FORM_SHIFTED_REG, 0)            \
+	X(SUB_REG, sub_reg, "sub", 0x7f200000, 0x4b000000, A64_FORM_SHIFTED_REG, 0)            \
 	/* C6.2.12 AND (immediate): sf 00 100100 N immr imms Rn Rd */                          \
 	X(AND, and, "and", 0x7f800000, 0x12000000, A64_FORM_LOGIC_IMM, 0)                      \
+	/* EOR (immediate): sf 10 100100 N immr imms Rn Rd; EOR (shifted register):           \
+	 * sf 10 01010 shift N=0 Rm imm6 Rn Rd, where shift 11 is ROR */                       \
+	X(EOR, eor, "eor", 0x7f800000, 0x52000000, A64_FORM_LOGIC_IMM, 0)                      \
+	X(EOR_REG, eor_reg, "eor", 0x7f200000, 0x4a000000, A64_FORM_SHIFTED_REG, 0)            \
 	/* C6.2.167 LDR (literal): 0 x 011 0 00 imm19 Rt (x: 64-bit) */                        \
 	X(LDR_LIT, ldr_lit, "ldr", 0xbf000000, 0x18000000, A64_FORM_LDR_LIT, A64_PCREL)        \
 	/* C6.2.166 LDR, C6.2.346 STR (immediate, unsigned offset): 1 x 111 0 01 opc imm12 */  \
@@ -120,6 +139,14 @@ enum a64_form {
 	/* C6.2.202 LDUR, C6.2.364 STUR: 1 x 111 0 00 opc 0 imm9 00 Rn Rt */                   \
 	X(STUR, stur, "stur", 0xbfe00c00, 0xb8000000, A64_FORM_LDST_SIMM9, 0)                  \
 	X(LDUR, ldur, "ldur", 0xbfe00c00, 0xb8400000, A64_FORM_LDST_SIMM9, 0)
+
+/* Top-level encoding groups, Arm ARM C4.1 "A64 instruction set encoding"
+ * (the main table decodes op0, bits 28:25): X(ID, id, "name", mask, value).
+ * A word is in the group when (w & mask) == value, whether or not the table
+ * above knows the instruction; a64_in_<id>() in a64.h tests it. */
+#define A64_GROUP_TABLE(X)                                                                     \
+	/* op0 = x1x0: Loads and Stores (every LDR/STR/LDP/STP/LDXR/... form) */               \
+	X(LDST, ldst, "loads and stores", 0x0a000000, 0x08000000)
 
 /* Assembler-only spellings (GNU as aliases) of a table instruction:
  * X(ALIAS_ID, "spelling", TARGET_ID, SYNTAX). The decoder never produces them;
@@ -134,6 +161,11 @@ enum a64_form {
 	X(MOV_SP, "mov", ADD, A64_FORM_MOV_SP)                                                 \
 	/* C6.2.213 MOV (wide immediate) = MOVZ; C6.2.211 (inverted) = MOVN */                 \
 	X(MOV_WIDE, "mov", MOVZ, A64_FORM_MOV_WIDE)                                            \
-	X(MOV_WIDE_INV, "mov", MOVN, A64_FORM_MOV_WIDE_INV)
+	X(MOV_WIDE_INV, "mov", MOVN, A64_FORM_MOV_WIDE_INV)                                    \
+	/* CMP (immediate) = SUBS ZR, Rn, #imm; CMN (immediate) = ADDS ZR, Rn, #imm */        \
+	X(CMP_IMM, "cmp", SUBS, A64_FORM_CMP_IMM)                                              \
+	X(CMN_IMM, "cmn", ADDS, A64_FORM_CMP_IMM)                                              \
+	/* NEG (shifted register) = SUB Rd, ZR, Rm{, shift #n} */                              \
+	X(NEG, "neg", SUB_REG, A64_FORM_NEG)
 
 #endif

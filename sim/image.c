@@ -1,7 +1,7 @@
 #define _GNU_SOURCE /* vasprintf */
 #include "sim/image_priv.h"
 
-#include "sim/a64_words.h"
+#include "encoders/a64.h"
 #include "sim/reloc.h"
 
 #include <stdarg.h>
@@ -504,9 +504,9 @@ static uint64_t new_stub(struct sim_image *img, const char *name,
 	} else {
 		/* BRK #imm16 (Arm ARM C6.2.40) with a distinct immediate, so
 		 * a CPU that calls it stops with an exception naming it. */
-		sim_write32(img->as, a, A64_BRK | (((k + 1) & 0xffff) << 5));
+		sim_write32(img->as, a, a64_gen_brk((uint16_t)(k + 1)));
 		for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
-			sim_write32(img->as, a + 4 * w, A64_NOP);
+			sim_write32(img->as, a + 4 * w, a64_gen_nop());
 	}
 	sim_sym_add(img->as, n, a, SIM_STUB_SIZE, SIM_SYM_FUNC, "undefined");
 	return a;
@@ -643,6 +643,26 @@ static int ven_index(struct sim_image *img)
 	return 0;
 }
 
+/* The veneer's three words with zero immediates, as the module PLT entry of
+ * arch/arm64/kernel/module-plts.c: ADRP X16 (Arm ARM C6.2.11), ADD X16, X16,
+ * #0 (C6.2.4), BR X16 (C6.2.37). BR through X16 may land on a BTI C pad (Arm
+ * ARM D8.4.1: BTYPE 01 for BR X16/X17), so veneers reach BTI targets. */
+static int veneer_words(uint8_t *p, struct ftv_err *err)
+{
+	static const struct a64_insn insn[3] = {
+		{ .id = A64_ADRP, .is64 = true, .rd = 16 }, /* pc = target: page 0 */
+		{ .id = A64_ADD, .is64 = true, .rd = 16, .rn = 16 },
+		{ .id = A64_BR, .is64 = true, .rn = 16 },
+	};
+	uint32_t w[3];
+
+	for (int i = 0; i < 3; i++)
+		if (a64_encode(&insn[i], &w[i], err))
+			return -1;
+	memcpy(p, w, sizeof(w));
+	return 0;
+}
+
 static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 		       uint64_t target, struct ftv_err *err)
 {
@@ -669,11 +689,8 @@ static uint64_t veneer(struct sim_image *img, struct sim_region *r,
 	}
 	/* The immediates go in through the relocation code itself: the same
 	 * insertion rules as ADR_PREL_PG_HI21 and ADD_ABS_LO12_NC. */
-	{
-		uint32_t w[3] = { A64_ADRP_X16, A64_ADD_X16_X16, A64_BR_X16 };
-
-		memcpy(p, w, 12);
-	}
+	if (veneer_words(p, err))
+		return 0;
 	if (sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, p, a, target, 0, NULL) ||
 	    sim_reloc_apply(R_AARCH64_ADD_ABS_LO12_NC, p + 4, a + 4, target, 0,
 			    NULL)) {

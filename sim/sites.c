@@ -5,7 +5,7 @@
  * would warn about, plus the alignment that holds only by chance. */
 #include "sim/image_priv.h"
 
-#include "sim/a64_words.h"
+#include "encoders/a64.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +76,7 @@ static int expect_nops(struct sim_image *img, const char *fname,
 	for (int i = 0; i < n; i++) {
 		uint32_t w = word(img, a[i]);
 
-		if (w != A64_NOP) {
+		if (!a64_is_nop(w)) {
 			img_diag(img, SIM_DIAG_UNEXPECTED_INSN,
 				 "unexpected insn in patch-site %s: 0x%08x",
 				 fname, w);
@@ -108,7 +108,7 @@ static int classify(struct sim_image *img, const struct img_obj *ob,
 	} else if ((fs = func_at(img, A + 8))) {
 		/* =4,2: two NOPs before the entry form the ops literal. */
 		uint64_t f = A + 8, lit[2] = { A, A + 4 }, n[2];
-		int bti = word(img, f) == A64_BTI_C;
+		int bti = word(img, f) == a64_gen_bti(A64_BTI_C);
 
 		n[0] = f + 4 * bti;
 		n[1] = n[0] + 4;
@@ -130,7 +130,7 @@ static int classify(struct sim_image *img, const struct img_obj *ob,
 		s->aligned_by_chance = s->aligned &&
 				       ob->elf.sh[sec].sh_addralign < 8;
 	} else if ((fs = func_at(img, A - 4)) &&
-		   word(img, A - 4) == A64_BTI_C) {
+		   word(img, A - 4) == a64_gen_bti(A64_BTI_C)) {
 		/* =2 with BTI: the entry is after the landing pad. */
 		uint64_t n[2] = { A, A + 4 };
 
@@ -151,7 +151,7 @@ static int classify(struct sim_image *img, const struct img_obj *ob,
 		return 0;
 	}
 	s->entry = A;
-	s->pac = word(img, s->addr + 4) == A64_PACIASP;
+	s->pac = a64_is_paciasp(word(img, s->addr + 4));
 	fill_origin(s, ob, sec, fs);
 	if (!s->aligned)
 		img_diag(img, SIM_DIAG_MISALIGNED, "Misaligned patch-site %s",

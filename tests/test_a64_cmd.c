@@ -98,11 +98,11 @@ END_TEST
 START_TEST(decode_falls_back_to_capstone_and_honours_pc)
 {
 	char *out;
-	int rc = FTV_RUN(&out, "decode", "--pc", "0x1000", "0x94000400", "8b020020");
+	int rc = FTV_RUN(&out, "decode", "--pc", "0x1000", "0x94000400", "9b027c20");
 
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_nonnull(strstr(out, "bl 0x2000"));
-	ck_assert_ptr_nonnull(strstr(out, "add x0, x1, x2"));
+	ck_assert_ptr_nonnull(strstr(out, "mul x0, x1, x2"));
 	ck_assert_ptr_nonnull(strstr(out, "unknown"));
 	free(out);
 }

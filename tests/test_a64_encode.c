@@ -129,6 +129,56 @@ START_TEST(encoder_rejects_bad_registers_and_ids)
 }
 END_TEST
 
+START_TEST(generators_give_the_loaders_fixed_words)
+{
+	uint32_t w = 0;
+
+	/* the words sim/ writes and recognises (stubs, BTI pads, veneers) */
+	ck_assert_uint_eq(a64_gen_nop(), 0xd503201f);
+	ck_assert_uint_eq(a64_gen_bti(A64_BTI_C), 0xd503245f);
+	ck_assert_uint_eq(a64_gen_bti(A64_BTI_JC), 0xd50324df);
+	ck_assert_uint_eq(a64_gen_brk(1), 0xd4200020);
+	ck_assert_uint_eq(a64_gen_brk(0xffff), 0xd43fffe0);
+	ck_assert_int_eq(a64_gen_adrp(0x1234, 0x1000, 16, &w, NULL), 0);
+	ck_assert_uint_eq(w, 0x90000010);
+	ck_assert(a64_is_paciasp(0xd503233f) && !a64_is_paciasp(0xd503237f));
+	/* loads and stores by their top-level group, known to ftv or not */
+	ck_assert(a64_in_ldst(0xf85f016b));  /* ldur x11, [x11, #-16] */
+	ck_assert(a64_in_ldst(0xa9bf7bfd));  /* stp x29, x30, [sp, #-16]! */
+	ck_assert(!a64_in_ldst(0xd50b7b20)); /* dc cvau */
+	ck_assert(!a64_in_ldst(0x8b020020)); /* add x0, x1, x2 */
+}
+END_TEST
+
+START_TEST(flag_setting_and_shifted_register_forms_decode_their_operands)
+{
+	struct a64_insn in;
+	char buf[A64_TEXT_MAX];
+
+	/* words from aarch64-linux-gnu-as */
+	ck_assert_uint_eq(as("cmp x1, #5", 0), 0xf100143f);
+	ck_assert_uint_eq(as("subs x0, x1, #-1", 0), 0xb1000420); /* adds #1 */
+	ck_assert_uint_eq(as("eor x0, x1, x2, ror #3", 0), 0xcac20c20);
+	ck_assert_uint_eq(as("neg x0, x2, lsl #4", 0), 0xcb0213e0);
+	ck_assert_uint_eq(as("eor w3, w2, w2", 0), 0x4a020043);
+	ck_assert_uint_eq(as("add x5, x4, x3", 0), 0x8b030085);
+	ck_assert_int_eq(a64_decode(0xcb0213e0, 0, &in), 0);
+	ck_assert_int_eq(in.id, A64_SUB_REG);
+	ck_assert_uint_eq(in.rn, 31);
+	ck_assert_uint_eq(in.rm, 2);
+	ck_assert_uint_eq(in.shift, 4);
+	ck_assert_int_eq(in.imm, A64_LSL);
+	ck_assert_int_eq(a64_decode(0xcac20c20, 0, &in), 0);
+	ck_assert_int_eq(in.id, A64_EOR_REG);
+	ck_assert_int_eq(in.imm, A64_ROR);
+	a64_disasm(0xf100143f, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "cmp x1, #5");
+	/* ROR is for the logical instructions; 32-bit shifts stop at 31 */
+	ck_assert_int_eq(a64_decode(0x8bc20c20, 0, &in), -1); /* add, shift 11 */
+	ck_assert_int_eq(a64_decode(0x0b028020, 0, &in), -1); /* add w, lsl #32 */
+}
+END_TEST
+
 START_TEST(decoder_gives_operands_and_targets)
 {
 	struct a64_insn in;
@@ -158,7 +208,7 @@ START_TEST(decoder_gives_operands_and_targets)
 	ck_assert_int_eq(a64_decode(0xd4000003, 0, &in), 0);
 	ck_assert_int_eq(in.id, A64_SMC);
 	/* unknown and non-canonical words */
-	ck_assert_int_eq(a64_decode(0x8b020020, 0, &in), -1); /* add (shifted reg) */
+	ck_assert_int_eq(a64_decode(0x9b027c20, 0, &in), -1); /* mul x0, x1, x2 */
 	ck_assert_int_eq(in.id, A64_UNKNOWN);
 	ck_assert_int_eq(a64_decode(0xd503309f, 0, &in), -1); /* ssbb, not dsb */
 	ck_assert_int_eq(a64_decode(0x52c00000, 0, &in), -1); /* movz w, hw=2 */
@@ -202,8 +252,10 @@ START_TEST(disasm_uses_ftv_then_capstone_then_inst)
 	ck_assert_str_eq(buf, "bl 0x2000");
 	a64_disasm(0xf85f016b, 0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "ldur x11, [x11, #-16]");
-	a64_disasm(0x8b020020, 0, buf, sizeof(buf)); /* Capstone's */
+	a64_disasm(0x8b020020, 0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "add x0, x1, x2");
+	a64_disasm(0x9b027c20, 0, buf, sizeof(buf)); /* Capstone's */
+	ck_assert_str_eq(buf, "mul x0, x1, x2");
 	a64_disasm(0xffffffff, 0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, ".inst 0xffffffff");
 }
@@ -217,6 +269,8 @@ static Suite *a64_encode_suite(void)
 	tcase_add_test(tc, assembles_the_callsite_instructions);
 	tcase_add_test(tc, branch_generator_accepts_exactly_plus_minus_128_mib);
 	tcase_add_test(tc, every_range_is_checked);
+	tcase_add_test(tc, generators_give_the_loaders_fixed_words);
+	tcase_add_test(tc, flag_setting_and_shifted_register_forms_decode_their_operands);
 	tcase_add_test(tc, encoder_rejects_bad_registers_and_ids);
 	tcase_add_test(tc, decoder_gives_operands_and_targets);
 	tcase_add_test(tc, predicates_come_from_the_table);

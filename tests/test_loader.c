@@ -3,7 +3,7 @@
  * refused with a message naming the place, trap stubs and PLT veneers
  * work, modules (.ko, .ko.xz) load and link incrementally. */
 #include "tests/suite.h"
-#include "sim/a64_words.h"
+#include "encoders/a64.h"
 #include "sim/image.h"
 #include "sim/reloc.h"
 
@@ -64,9 +64,9 @@ START_TEST(every_relocation_type_inserts_the_right_value)
 	int k = 0;
 
 #define W() (w = rd(as, P + 4 * k), P + 4 * k++)
-	{ uint64_t p = W(); ck_assert_uint_eq((w & A64_B_BL_MASK), A64_BL);
+	{ uint64_t p = W(); ck_assert(a64_is_bl(w));
 	  ck_assert_uint_eq(p + sext(w & 0x3ffffff, 26) * 4, nf); }
-	{ uint64_t p = W(); ck_assert_uint_eq((w & A64_B_BL_MASK), A64_B);
+	{ uint64_t p = W(); ck_assert(a64_is_b(w));
 	  ck_assert_uint_eq(p + sext(w & 0x3ffffff, 26) * 4, nf); }
 	for (int i = 0; i < 2; i++) { /* b.eq, cbz: imm19 [23:5] */
 		uint64_t p = W();
@@ -147,11 +147,13 @@ END_TEST
 START_TEST(reloc_ranges_follow_aaelf64)
 {
 	uint8_t b[8];
+	uint32_t w;
 	int64_t x;
 	uint64_t P = 0x100000000ull;
 
 	/* CALL26: -2^27 <= X < 2^27 */
-	memcpy(b, &(uint32_t){ A64_BL }, 4);
+	ck_assert(!a64_gen_branch(P, P, 1, &w, NULL)); /* BL . */
+	memcpy(b, &w, 4);
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27) - 4, 0, &x), SIM_RELOC_OK);
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27), 0, &x), SIM_RELOC_OVERFLOW);
 	ck_assert_int_eq(x, 1 << 27);
@@ -169,7 +171,8 @@ START_TEST(reloc_ranges_follow_aaelf64)
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_PREL16, b, P, P + 0xffff, 0, &x), SIM_RELOC_OK);
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_PREL16, b, P, P + 0x10000, 0, &x), SIM_RELOC_OVERFLOW);
 	/* ADRP: +/-4 GiB of pages */
-	memcpy(b, &(uint32_t){ A64_ADRP_X16 }, 4);
+	ck_assert(!a64_gen_adrp(P, P, 16, &w, NULL)); /* ADRP X16, . */
+	memcpy(b, &w, 4);
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OVERFLOW);
 	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21_NC, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OK);
 	/* MOVW_UABS_G0 checks, _NC does not */
@@ -229,14 +232,14 @@ START_TEST(stub_undefined_binds_each_name_to_its_own_brk)
 	for (int i = 0; i < 3; i++) {
 		uint32_t w = rd(as, code + 4 * i);
 
-		ck_assert_uint_eq(w & A64_B_BL_MASK, A64_BL);
+		ck_assert(a64_is_bl(w));
 		t[i] = code + 4 * i + sext(w & 0x3ffffff, 26) * 4;
 	}
 	ck_assert_str_eq(sim_image_stub_name(img, t[0]), "missing_one");
 	ck_assert_str_eq(sim_image_stub_name(img, t[1]), "missing_two");
 	ck_assert_uint_eq(t[0], t[2]);       /* one stub per name */
 	ck_assert_uint_ne(rd(as, t[0]), rd(as, t[1])); /* distinct BRK #imm */
-	ck_assert_uint_eq(rd(as, t[0]) & 0xffe0001f, A64_BRK);
+	ck_assert(a64_is_brk(rd(as, t[0])));
 	ck_assert_ptr_null(sim_image_stub_name(img, code));
 	ck_assert_str_eq(sim_symbolize(as, t[1], buf, sizeof(buf), 0),
 			 "missing_two+0x0/0x10");
@@ -260,17 +263,16 @@ static uint64_t bl_target(struct sim_aspace *as, uint64_t a, int *via_plt)
 {
 	uint32_t w = rd(as, a);
 	uint64_t t = a + sext(w & 0x3ffffff, 26) * 4;
-	uint32_t adrp = rd(as, t);
+	struct a64_insn adrp, add, br;
 
 	*via_plt = 0;
-	if ((adrp & 0x9f00001f) == A64_ADRP_X16) {
-		uint32_t add = rd(as, t + 4);
-		int64_t imm = sext(((adrp >> 5) & 0x7ffff) << 2 | ((adrp >> 29) & 3), 21);
-
-		ck_assert_uint_eq(add & 0xffc003ff, A64_ADD_X16_X16);
-		ck_assert_uint_eq(rd(as, t + 8), A64_BR_X16);
+	if (!a64_decode(rd(as, t), t, &adrp) && adrp.id == A64_ADRP && adrp.rd == 16) {
+		ck_assert(!a64_decode(rd(as, t + 4), t + 4, &add));
+		ck_assert(add.id == A64_ADD && add.rd == 16 && add.rn == 16 && !add.shift);
+		ck_assert(!a64_decode(rd(as, t + 8), t + 8, &br));
+		ck_assert(br.id == A64_BR && br.rn == 16);
 		*via_plt = 1;
-		return (t & ~0xfffull) + (imm << 12) + ((add >> 10) & 0xfff);
+		return adrp.target + (uint64_t)add.imm;
 	}
 	return t;
 }
@@ -306,7 +308,7 @@ static void module_calls(int far)
 	for (uint64_t a = text; a < text + size; a += 4) {
 		int via;
 
-		if ((rd(as, a) & A64_B_BL_MASK) != A64_BL)
+		if (!a64_is_bl(rd(as, a)))
 			continue;
 		if (bl_target(as, a, &via) == strcmp_addr) {
 			calls++;
@@ -323,11 +325,12 @@ static void module_calls(int far)
 		uint64_t v = sim_image_veneer(img, text, strcmp_addr, &err);
 		uint64_t v2 = sim_image_veneer(img, text + 4, strcmp_addr, &err);
 		int via;
-		uint32_t bl = A64_BL | (((v - text) >> 2) & 0x3ffffff);
+		uint32_t bl = 0;
 		uint8_t save[4];
 
 		ck_assert_uint_ne(v, 0);
 		ck_assert_uint_eq(v, v2);
+		ck_assert_msg(!a64_gen_branch(text, v, 1, &bl, &err), "%s", err.msg);
 		ck_assert_ptr_nonnull(sim_region_at(as, v));
 		ck_assert_str_eq(sim_region_at(as, v)->name, "module.text");
 		sim_read(as, text, save, 4, NULL);

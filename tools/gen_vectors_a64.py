@@ -151,8 +151,13 @@ def gen_system(v):
         v.ok("blr x%d" % n)
         v.ok("ret x%d" % n)
         v.ok("dc cvau, x%d" % n)
+        v.ok("dc cvac, x%d" % n)
+        v.ok("dc civac, x%d" % n)
         v.ok("ic ivau, x%d" % n)
     v.ok("dc cvau, xzr")
+    v.ok("dc cvac, xzr")
+    v.ok("dc civac, xzr")
+    v.bad("dc civac, w0")
     v.bad("br w1")
     v.bad("br sp")
     v.bad("dc cvau, w0")
@@ -264,6 +269,57 @@ def gen_mem(v):
     v.ok("ldr x11, [x11, #-16]")
 
 
+def gen_arith_more(v):
+    """ADDS/SUBS (immediate) with CMP/CMN, ADD/SUB/EOR (shifted register)
+    with NEG, EOR (immediate). Drawn from their own stream so that the
+    vectors above keep their values."""
+    saved, v.rng = v.rng, random.Random(SEED + 1)
+    for m in ("adds", "subs"):
+        for is64 in (True, False):
+            for sh in (0, 12):
+                for imm in v.spread(0, 4095, 1, 25):
+                    v.ok("%s %s, %s, #%d%s" % (m, v.r(is64, zr=True), v.r(is64, sp=True),
+                                               imm, ", lsl #12" if sh else ""))
+            v.ok("%s %s, %s, #%d" % (m, v.r(is64), v.r(is64), -v.rng.randrange(1, 4096)))
+            v.bad("%s %s, %s, #4096, lsl #12" % (m, v.r(is64), v.r(is64)))
+            v.bad("%s %s, %s, #1" % (m, "sp" if is64 else "wsp", v.r(is64)))
+    for m in ("cmp", "cmn"):
+        for is64 in (True, False):
+            for imm in v.spread(0, 4095, 1, 15):
+                v.ok("%s %s, #%d" % (m, v.r(is64, sp=True), imm))
+            v.ok("%s %s, #%d, lsl #12" % (m, v.r(is64, sp=True), v.rng.randrange(4096)))
+            v.ok("%s %s, #%d" % (m, v.r(is64), -v.rng.randrange(1, 4096)))
+            v.bad("%s %s, #4097" % (m, v.r(is64)))
+    shifts = ("lsl", "lsr", "asr")
+    for m in ("add", "sub", "eor"):
+        for is64, width in ((True, 64), (False, 32)):
+            for _ in range(40):
+                v.ok("%s %s, %s, %s" % (m, v.r(is64, zr=True), v.r(is64, zr=True),
+                                        v.r(is64, zr=True)))
+            for sh in shifts + (("ror",) if m == "eor" else ()):
+                for amt in v.spread(0, width - 1, 1, 6):
+                    v.ok("%s %s, %s, %s, %s #%d" % (m, v.r(is64, zr=True), v.r(is64, zr=True),
+                                                    v.r(is64, zr=True), sh, amt))
+                v.bad("%s %s, %s, %s, %s #%d" % (m, v.r(is64), v.r(is64), v.r(is64), sh,
+                                                 width))
+            if m != "eor":
+                v.bad("%s %s, %s, %s, ror #1" % (m, v.r(is64), v.r(is64), v.r(is64)))
+        v.bad("%s x0, x1, w2" % m)
+    for is64, width in ((True, 64), (False, 32)):
+        for _ in range(30):
+            v.ok("neg %s, %s" % (v.r(is64, zr=True), v.r(is64, zr=True)))
+        for sh in shifts:
+            v.ok("neg %s, %s, %s #%d" % (v.r(is64), v.r(is64), sh, v.rng.randrange(width)))
+        v.bad("neg %s, %s, lsl #%d" % (v.r(is64), v.r(is64), width))
+    for is64, size in ((True, 64), (False, 32)):
+        vals = bitmask_values(size)
+        for val in sorted(set(vals[:3] + vals[-3:]) | set(v.rng.sample(vals, 80))):
+            v.ok("eor %s, %s, #%#x" % (v.r(is64, sp=True), v.r(is64, zr=True), val))
+        v.bad("eor %s, %s, #0" % (v.r(is64), v.r(is64)))
+        v.bad("eor %s, %s, #5" % (v.r(is64), v.r(is64)))
+    v.rng = saved
+
+
 def gas_target(off):
     return ". + %d" % off if off >= 0 else ". - %d" % -off
 
@@ -287,6 +343,7 @@ def main():
     gen_arith(v)
     gen_logic(v)
     gen_mem(v)
+    gen_arith_more(v)
 
     def place(vecs, fname):
         """Writes vecs one per 4-byte slot from offset 0 of a 4 KiB-aligned
