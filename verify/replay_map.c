@@ -5,20 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoders/a64.h"
 #include "patcher/arm64.h"
-#include "sim/a64_words.h"
 
-/* Arm ARM C6.2.250/C6.2.33 (HINT space, so NOPs without FEAT_PAuth):
- * the AUT* that checks what the function's PAC* signed, then RET
- * (C6.2.254, returns to X30). */
-#define A64_PACIBSP 0xd503237fu
-#define A64_AUTIASP 0xd50323bfu
-#define A64_AUTIBSP 0xd50323ffu
-#define A64_RET     0xd65f03c0u
+/* One operand-less word of the encoder table (PACIASP, AUTIASP...). */
+static uint32_t a64_word(enum a64_id id, uint8_t rn)
+{
+	struct a64_insn in = { .id = id, .is64 = true, .rn = rn };
+	uint32_t w = 0;
+
+	if (a64_encode(&in, &w, NULL))
+		abort(); /* table lines with fixed operands always encode */
+	return w;
+}
 
 static int is_pac(uint32_t w)
 {
-	return w == A64_PACIASP || w == A64_PACIBSP;
+	return a64_is_paciasp(w) || a64_is_pacibsp(w);
 }
 
 /* The word at ip+4: the captured one, or PACIASP for a callops-pac site
@@ -32,7 +35,7 @@ static int site_pac(const struct sim_layout_site *s, uint32_t *pac)
 		*pac = s->words[(at - s->entry) / 4];
 		return is_pac(*pac);
 	}
-	*pac = A64_PACIASP;
+	*pac = a64_word(A64_PACIASP, 0);
 	return s->kind == SIM_LAYOUT_CALLOPS_PAC;
 }
 
@@ -245,16 +248,19 @@ static void write_site(struct world *w, const struct replay_map *m, size_t i)
 		/* Words the capture did not record: as the compiler emits
 		 * them before init (literal slot, [BTI C,] NOP, NOP). */
 		for (uint64_t a = s->faddr - 8; a <= s->ip; a += 4)
-			sim_write32(w->as, a, A64_NOP);
+			sim_write32(w->as, a, a64_gen_nop());
 		if (s->kind == SIM_LAYOUT_CALLOPS_BTI)
-			sim_write32(w->as, s->faddr, A64_BTI_C);
+			sim_write32(w->as, s->faddr, a64_gen_bti(A64_BTI_C));
+		/* Arm ARM C6.2.24/C6.2.254: the AUT* that checks what the
+		 * function's PAC* signed, then RET (to X30). */
 		if (p) {
 			sim_write32(w->as, s->ip + 4, pac);
-			sim_write32(w->as, b0, pac == A64_PACIBSP ? A64_AUTIBSP
-							    : A64_AUTIASP);
-			sim_write32(w->as, b0 + 4, A64_RET);
+			sim_write32(w->as, b0,
+				    a64_word(a64_is_pacibsp(pac) ? A64_AUTIBSP
+								 : A64_AUTIASP, 0));
+			sim_write32(w->as, b0 + 4, a64_word(A64_RET, 30));
 		} else {
-			sim_write32(w->as, b0, A64_RET);
+			sim_write32(w->as, b0, a64_word(A64_RET, 30));
 		}
 	}
 	/* The captured words, up to the synthetic body. */
