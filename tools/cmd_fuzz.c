@@ -11,6 +11,10 @@
  *                    this process runs is i = I + k * N
  *   --jobs J         J forked workers, worker w running the k-th
  *                    iterations with k % J == w
+ *   --arch A         arm64 (default) or riscv64; the scheme implies it
+ *   --scheme S       callops (arm64's default), tramp, mcount; pair, atomic
+ *                    (riscv64, default atomic); an arch and a scheme of
+ *                    another arch are a usage error
  *   --cpus N         every iteration with N CPUs (default: 2..4 drawn)
  *   --out FILE       the replay file (default ftv-fuzz-<S>.scn)
  *   --shrink-budget  at most this many scenario runs to shrink (100)
@@ -521,13 +525,15 @@ static void summary(struct campaign *c)
 		printf("{\"type\":\"summary\",\"seed\":%llu,\"scheme\":\"%s\",\"mutate\":\"%s\","
 		       "\"shard\":\"%u/%u\",\"jobs\":%u,\"iterations\":%llu,\"transitions\":%llu,"
 		       "\"steps\":%llu,\"violations\":%llu,\"found\":%s,\"elapsed_s\":%.3f,"
-		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f}\n",
+		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f,"
+		       "\"arch\":\"%s\"}\n",
 		       (unsigned long long)c->seed, ftv_scheme_name(c->g.scheme),
 		       c->g.mutant ? c->g.mutant->name : "none", c->shard, c->nshards, c->jobs,
 		       (unsigned long long)c->done, (unsigned long long)c->transitions,
 		       (unsigned long long)c->steps, (unsigned long long)c->violations,
 		       c->found ? "true" : "false", t, t > 0 ? c->done / t : 0.0,
-		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0);
+		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0,
+		       ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
 	} else {
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "
@@ -553,6 +559,8 @@ static int cmd_fuzz(int argc, char **argv)
 	static struct campaign c;
 	const char *replay = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
+	int arch_set = 0, scheme_set = 0;
+	enum ftv_arch arch = FTV_ARCH_ARM64;
 	uint64_t v;
 	struct ftv_err err;
 
@@ -607,7 +615,13 @@ static int cmd_fuzz(int argc, char **argv)
 			time_set = 1;
 		} else if (!strcmp(o, "--scheme")) {
 			if (ftv_scheme_parse(a, &c.g.scheme))
-				return usage_err("unknown scheme '%s' (callops, mcount, tramp)", a);
+				return usage_err("unknown scheme '%s' (callops, mcount, tramp; "
+						 "riscv64: pair, atomic)", a);
+			scheme_set = 1;
+		} else if (!strcmp(o, "--arch")) {
+			if (ftv_arch_parse(a, &arch))
+				return usage_err("unknown arch '%s' (arm64, riscv64)", a);
+			arch_set = 1;
 		} else if (!strcmp(o, "--mutate")) {
 			c.g.mutant = ftv_mutant_find(a);
 			if (!c.g.mutant)
@@ -638,6 +652,12 @@ static int cmd_fuzz(int argc, char **argv)
 	}
 	if (iters_set && time_set)
 		return usage_err("--time and --iterations exclude each other%s", "");
+	/* the scheme implies the arch; an arch alone picks its default */
+	if (arch_set && !scheme_set)
+		c.g.scheme = ftv_arch_default_scheme(arch);
+	if ((arch_set && ftv_scheme_check_arch(c.g.scheme, arch, &err)) ||
+	    ftv_mutant_check(c.g.mutant, c.g.scheme, &err))
+		return usage_err("%s", err.msg);
 	if (time_set)
 		c.iterations = 0;
 	if (replay) {
@@ -686,8 +706,8 @@ static int cmd_fuzz(int argc, char **argv)
 	fflush(stderr);
 	use_stderr();
 	if (!c.json) {
-		printf("fuzz: seed %llu, scheme %s, objects", (unsigned long long)c.seed,
-		       ftv_scheme_name(c.g.scheme));
+		printf("fuzz: seed %llu, scheme %s (%s), objects", (unsigned long long)c.seed,
+		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
@@ -708,7 +728,7 @@ static int cmd_fuzz(int argc, char **argv)
 	return c.error ? FTV_EXIT_USAGE : FTV_EXIT_OK;
 }
 FTV_COMMAND(fuzz, "random ftrace workloads until a violation, shrunk to a replay file",
-	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] "
-	    "[--scheme callops|mcount|tramp] [--objects NAME...] [--mutate NAME] "
+	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] [--arch arm64|riscv64] "
+	    "[--scheme callops|mcount|tramp|pair|atomic] [--objects NAME...] [--mutate NAME] "
 	    "[--jobs J] [--shard I/N] [--json] [--out FILE] [--shrink-budget N] "
 	    "[--build DIR] [--replay FILE]", cmd_fuzz)

@@ -27,8 +27,9 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 {
 	struct ftv_exec *ex = w->ex;
 	unsigned c = (unsigned)v->cpu;
-	uint64_t pc = v->addr, lr = exec_cpu_reg(ex, c, 30);
+	uint64_t pc = v->addr, lr = exec_cpu_reg(ex, c, w->ad->reg_ra);
 	uint64_t x11 = exec_cpu_reg(ex, c, 11);
+	int arm = w->sd->arch == FTV_ARCH_ARM64;
 	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
 	char b1[160], b2[160], b3[256];
 	uint32_t word;
@@ -40,7 +41,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 				    c, (unsigned long long)pc, freed_ops(w, b3, sizeof(b3)));
 		return;
 	}
-	if (op_loaded && pc == op_loaded) {
+	if (arm && op_loaded && pc == op_loaded) {
 		uint64_t site = lr - 4, slot = (lr & ~7ULL) - 16;
 		int ri = world_rec_at_ip(w, site);
 
@@ -67,7 +68,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 	}
 	/* Came from a patched BL whose target is no code? The word this CPU
 	 * fetched there, not what memory holds now. */
-	if (!exec_last_fetch(ex, c, lr - 4, &word) && a64_is_bl(word)) {
+	if (arm && !exec_last_fetch(ex, c, lr - 4, &word) && a64_is_bl(word)) {
 		uint64_t t = 0;
 
 		a64_branch_target(word, lr - 4, &t);

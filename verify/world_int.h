@@ -3,7 +3,40 @@
 #define FTV_VERIFY_WORLD_INT_H
 
 #include "verify/world.h"
+#include "patcher/ftrace_core.h"
 #include "util/rng.h"
+
+/* What a world needs to know about an architecture (verify/world_arch.c). */
+struct world_archdesc {
+	enum ftv_arch arch;
+	const char *tramp_subdir; /* under world_config.tramp_dir, "" for none */
+	int reg_pcpu;             /* exec register the tracers find their per-CPU
+				     block in */
+	int reg_arg0;             /* first C argument register; the next ones
+				     follow (x0.., a0..) */
+	int reg_ra;               /* the return address register */
+	int stop_anywhere;        /* exec_config.stop_anywhere */
+	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
+	/* Whether ret is a return address: follows a call instruction. */
+	int (*follows_call)(struct sim_aspace *as, uint64_t ret);
+};
+
+#define WORLD_SCHEME_TRAMPS 8
+
+/* What a world needs to know about a scheme. */
+struct world_schemedesc {
+	const char *name;
+	enum ftv_arch arch;
+	const char *corpus_set;          /* build/corpus/<set>/ */
+	enum sim_site_layout layout;     /* the sites it patches */
+	enum ftrace_site_kind kind;
+	const char *tramps[WORLD_SCHEME_TRAMPS]; /* objects in the arch's
+						    trampoline dir */
+	const struct ftrace_arch *backend;
+};
+
+const struct world_archdesc *world_archdesc(enum ftv_arch a);
+const struct world_schemedesc *world_schemedesc(enum ftv_scheme s);
 
 #define WORLD_STACK_SIZE  0x10000ULL
 #define WORLD_LOG_CAP     4096
@@ -71,6 +104,8 @@ struct wcpu {
 
 struct world {
 	struct world_config cfg;
+	const struct world_archdesc *ad;
+	const struct world_schemedesc *sd;
 	struct sim_aspace *as;
 	struct sim_image *img;
 	struct ftv_exec *ex;

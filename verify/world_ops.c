@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/a64.h"
 #include "patcher/ftrace_abi.h"
 
 /* A CPU the executor stopped (a fault, a runaway) holds nothing and will
@@ -47,7 +46,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 		char where[160], dis[96] = "";
 
 		if (s)
-			a64_disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
+			w->ad->disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
 		world_add_violation(w, "ftrace_bug", -1, st.steps,
 				    "ftrace failed to modify [<%016llx>] %s: actual 0x%08llx (%s), "
 				    "expected 0x%08llx (%s, during %s)",
@@ -147,7 +146,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	if (w->cfg.plans_out) {
 		fprintf(w->cfg.plans_out, "plan %zu: %s (%zu steps)\n", w->nplans, what,
 			w->scratch.n);
-		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, a64_disasm);
+		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, w->ad->disasm);
 	}
 	id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
 	if (id < 0)
@@ -235,6 +234,9 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	else if (!strcmp(tracer, "tracer_b"))
 		d.func = w->tracer_b;
 	else if (!strcmp(tracer, "graph")) {
+		if (!w->graph_func)
+			return ftv_errf(err, "tracer graph: no function-graph tracer in the "
+					"%s trampolines", ftv_arch_name(w->sd->arch)), NULL;
 		d.func = w->graph_func;
 		d.flags = FTRACE_OPS_FL_GRAPH;
 	} else if (!strcmp(tracer, "direct"))
