@@ -20,19 +20,6 @@
 #include <string.h>
 #include <sys/resource.h>
 
-static const int uc_regs[EXEC_NREGS] = {
-	UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2, UC_ARM64_REG_X3,
-	UC_ARM64_REG_X4, UC_ARM64_REG_X5, UC_ARM64_REG_X6, UC_ARM64_REG_X7,
-	UC_ARM64_REG_X8, UC_ARM64_REG_X9, UC_ARM64_REG_X10, UC_ARM64_REG_X11,
-	UC_ARM64_REG_X12, UC_ARM64_REG_X13, UC_ARM64_REG_X14, UC_ARM64_REG_X15,
-	UC_ARM64_REG_X16, UC_ARM64_REG_X17, UC_ARM64_REG_X18, UC_ARM64_REG_X19,
-	UC_ARM64_REG_X20, UC_ARM64_REG_X21, UC_ARM64_REG_X22, UC_ARM64_REG_X23,
-	UC_ARM64_REG_X24, UC_ARM64_REG_X25, UC_ARM64_REG_X26, UC_ARM64_REG_X27,
-	UC_ARM64_REG_X28, UC_ARM64_REG_X29, UC_ARM64_REG_X30, UC_ARM64_REG_SP,
-	UC_ARM64_REG_PC,
-	UC_ARM64_REG_TPIDR_EL1,
-};
-
 void *xc_grow(void *p, size_t *cap, size_t need, size_t elem, int *oom)
 {
 	size_t ncap;
@@ -81,9 +68,9 @@ const char *exec_policy_name(enum exec_policy p)
 const char *exec_viol_name(enum exec_viol_kind k)
 {
 	static const char *const n[] = { "torn", "cmodx", "stale-data",
-					 "fault", "stuck" };
+					 "fault", "stuck", "pair" };
 
-	return (unsigned)k < 5 ? n[k] : "?";
+	return (unsigned)k < 6 ? n[k] : "?";
 }
 
 uint64_t xc_record_max(struct ftv_exec *ex)
@@ -187,13 +174,18 @@ static void sysop_effect(struct ftv_exec *ex, struct xcpu *c, uint64_t pc)
 	uint32_t w;
 	unsigned rt;
 	uint64_t va = 0;
+	enum xsysop op;
 
 	if (!p)
 		return;
 	memcpy(&w, p, 4);
-	switch (xsysop_decode(w, &rt)) {
+	op = ex->arch->sysop(w, &rt);
+	switch (op) {
 	case XS_ISB:
 		xm_context_sync(ex, c);
+		break;
+	case XS_FENCE_I:
+		xm_fence_i(ex, c);
 		break;
 	case XS_DSB:
 		xm_dsb(ex, c->pend, &c->npend);
@@ -201,9 +193,9 @@ static void sysop_effect(struct ftv_exec *ex, struct xcpu *c, uint64_t pc)
 	case XS_DC_CVAU:
 	case XS_IC_IVAU:
 		if (rt != 31)
-			uc_reg_read(c->uc, uc_regs[rt], &va);
+			uc_reg_read(c->uc, ex->arch->regs[rt], &va);
 		xm_cache_op(ex, &c->pend, &c->npend, &c->cappend,
-			    xsysop_decode(w, &rt) == XS_IC_IVAU, va, 4);
+			    op == XS_IC_IVAU, va, 4);
 		break;
 	default:
 		break;
@@ -347,6 +339,11 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	int ri = region_index(ex, addr), wid;
 	size_t i;
 
+	if ((addr & 3) && ex->arch->arch == FTV_ARCH_RISCV64)
+		return ftv_errf(err, "watch 0x%llx: instruction word not 4-byte aligned: "
+				"Ziccif makes only naturally aligned 4-byte fetches atomic, "
+				"a 2-aligned word may be fetched in two halves",
+				(unsigned long long)addr);
 	if (addr & 3)
 		return ftv_errf(err, "watch 0x%llx: instruction not 4-byte aligned",
 				(unsigned long long)addr);
@@ -450,13 +447,16 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 
 		if (!(r->perms & SIM_X))
 			continue;
-		for (uint64_t off = 0; off + 4 <= r->size; off += 4) {
+		/* Every possible instruction start: a hook at a parcel that
+		 * is never executed as one is never called. */
+		for (uint64_t off = 0; off + 4 <= r->size;
+		     off += ex->arch->insn_align) {
 			uint32_t w;
 			unsigned rt;
 			struct xspecial *s;
 
 			memcpy(&w, r->host + off, 4);
-			if (w == 0 || xsysop_decode(w, &rt) == XS_NONE)
+			if (w == 0 || ex->arch->sysop(w, &rt) == XS_NONE)
 				continue;
 			s = special_get(ex, r->base + off, err);
 			if (!s)
@@ -471,7 +471,7 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 
 static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 {
-	uc_err e = uc_open(UC_ARCH_ARM64, UC_MODE_ARM, &c->uc);
+	uc_err e = uc_open(ex->arch->uarch, ex->arch->umode, &c->uc);
 
 	if (e != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
@@ -522,12 +522,18 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 			 EXEC_MAX_CPUS);
 		return NULL;
 	}
+	if (!xarch_get(cfg->arch)) {
+		ftv_errf(err, "architecture %d not supported by the executor",
+			 (int)cfg->arch);
+		return NULL;
+	}
 	ex = calloc(1, sizeof(*ex));
 	if (!ex) {
 		ftv_errf(err, "out of memory");
 		return NULL;
 	}
 	ex->as = as;
+	ex->arch = xarch_get(cfg->arch);
 	ex->cfg = *cfg;
 	ex->nregions = sim_region_count(as);
 	ftv_rng_seed(&root, cfg->seed);
@@ -596,20 +602,23 @@ void exec_free(struct ftv_exec *ex)
 
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v)
 {
-	if (cpu >= ex->cfg.ncpus || reg < 0 || reg >= EXEC_NREGS)
+	if (cpu >= ex->cfg.ncpus || reg < 0 || reg >= ex->arch->nregs)
 		return -1;
+	if (reg == ex->arch->zero_reg)
+		return 0;
 	if (!ex->snap)
 		ex->cpu[cpu].init[reg] = v;
-	return uc_reg_write(ex->cpu[cpu].uc, uc_regs[reg], &v) == UC_ERR_OK
-		       ? 0 : -1;
+	return uc_reg_write(ex->cpu[cpu].uc, ex->arch->regs[reg], &v) ==
+			       UC_ERR_OK ? 0 : -1;
 }
 
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg)
 {
 	uint64_t v = 0;
 
-	if (cpu < ex->cfg.ncpus && reg >= 0 && reg < EXEC_NREGS)
-		uc_reg_read(ex->cpu[cpu].uc, uc_regs[reg], &v);
+	if (cpu < ex->cfg.ncpus && reg >= 0 && reg < ex->arch->nregs &&
+	    reg != ex->arch->zero_reg)
+		uc_reg_read(ex->cpu[cpu].uc, ex->arch->regs[reg], &v);
 	return v;
 }
 
@@ -630,10 +639,10 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		return ftv_errf(err, "cpu%u: %u arguments, at most 8", cpu,
 				nargs);
 	c = &ex->cpu[cpu];
-	exec_cpu_set_reg(ex, cpu, 32, pc);
-	exec_cpu_set_reg(ex, cpu, 31, sp);
+	exec_cpu_set_reg(ex, cpu, ex->arch->pc_reg, pc);
+	exec_cpu_set_reg(ex, cpu, ex->arch->sp_reg, sp);
 	for (unsigned i = 0; i < nargs; i++)
-		exec_cpu_set_reg(ex, cpu, (int)i, args[i]);
+		exec_cpu_set_reg(ex, cpu, ex->arch->arg0_reg + (int)i, args[i]);
 	c->exit_pc = exit_pc ? exit_pc : EXEC_NO_EXIT;
 	c->st = XCPU_RUN;
 	return 0;
@@ -734,17 +743,20 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 	}
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
-		uint64_t z = 0;
 
-		for (int r = 0; r < EXEC_NREGS; r++)
-			uc_reg_write(c->uc, uc_regs[r], &c->init[r]);
-		uc_reg_write(c->uc, UC_ARM64_REG_NZCV, &z);
+		for (int r = 0; r < ex->arch->nregs; r++)
+			if (r != ex->arch->zero_reg)
+				uc_reg_write(c->uc, ex->arch->regs[r],
+					     &c->init[r]);
+		if (ex->arch->reset_flags)
+			ex->arch->reset_flags(c->uc);
 		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
 		c->qs_count = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;
 		c->npend = 0;
 		c->last_fetch_wid = -1;
+		c->prev_ok = 0;
 	}
 	for (size_t i = 0; i < ex->nplans; i++) {
 		ex->plans[i].res = (struct exec_plan_result){ EXEC_PLAN_QUEUED,
@@ -765,7 +777,7 @@ static uint64_t cpu_pc(struct xcpu *c)
 {
 	uint64_t pc = 0;
 
-	uc_reg_read(c->uc, UC_ARM64_REG_PC, &pc);
+	uc_reg_read(c->uc, c->ex->arch->regs[c->ex->arch->pc_reg], &pc);
 	return pc;
 }
 
@@ -779,24 +791,37 @@ static int next_is_visible(struct ftv_exec *ex, struct xcpu *c, uint64_t pc)
 	if (c->has_qs && c->qs_pc == pc)
 		return 1;
 	memcpy(&w, p, 4);
-	return xsysop_is_memory(w);
+	return ex->arch->is_memory(w);
 }
 
 static void cpu_fault(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
 		      uc_err e)
 {
 	char where[128], insn[128];
-	uint8_t *p = xc_copy_ptr(c, pc);
+	const char *why = uc_strerror(e);
+	uint8_t *p;
 	uint32_t w = 0;
 
+	if (e == UC_ERR_EXCEPTION && ex->arch->fault_pc_skew) {
+		pc -= ex->arch->fault_pc_skew;
+		uc_reg_write(c->uc, ex->arch->regs[ex->arch->pc_reg], &pc);
+	}
+	p = xc_copy_ptr(c, pc);
 	if (p)
 		memcpy(&w, p, 4);
+	if (e == UC_ERR_EXCEPTION && ex->arch->arch == FTV_ARCH_RISCV64)
+		/* The all-zero 16-bit parcel is defined illegal (Unprivileged
+		 * ISA, "Base Instruction-Length Encoding"): poisoned text
+		 * traps as on arm64 (UDF #0). */
+		why = (w & 0xffffu) == 0
+			      ? "illegal instruction (the all-zero parcel)"
+			      : "trap (illegal instruction, ecall or ebreak)";
 	sim_symbolize(ex->as, pc, where, sizeof(where), 0);
-	xr_insn(w, pc, insn, sizeof(insn));
+	xr_insn(ex, w, pc, insn, sizeof(insn));
 	c->st = XCPU_FAULT;
 	xc_violation(ex, EXEC_V_FAULT, (int)c->idx, pc,
 		     "cpu%u step %llu: fault at %s executing %s: %s", c->idx,
-		     (unsigned long long)ex->step, where, insn, uc_strerror(e));
+		     (unsigned long long)ex->step, where, insn, why);
 }
 
 /* One turn of a CPU: perform the pending fetch of a watched word, then run up

@@ -28,6 +28,30 @@
  * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
  * buffered stores to the range they maintain.
  *
+ * RISC-V (cfg.arch = FTV_ARCH_RISCV64; the same per-word machinery). Facts:
+ *  - Zifencei (Unprivileged ISA, "Zifencei" chapter): stores become
+ *    visible to a hart's own instruction fetches only after it executes
+ *    FENCE.I; FENCE.I orders nothing for other harts, so a remote hart
+ *    needs its own FENCE.I (Linux flush_icache_all() IPIs every hart,
+ *    or uses SBI remote fence.i). The model: a CPU executing fence.i
+ *    raises its floor, for every watched word, to the newest write that
+ *    has left the store buffer; PLAN_SYNC_ALL is flush_icache_all(): every
+ *    drained write becomes fetchable on every CPU (and stays the floor of
+ *    later context syncs: exec_cpu_context_sync, RESUME_MACHINE).
+ *    There is no IC IVAU / DC CVAU: PLAN_CACHE_CLEAN / PLAN_ICACHE_INVAL
+ *    keep their arm64 meaning and riscv plans do not use them.
+ *  - Ziccif (RISC-V profiles, RVA20U64 onwards, mandatory in RVA23): a
+ *    fetch of a naturally aligned 4-byte word in main memory is
+ *    single-copy atomic, so any old/new pair of such a word is a legal
+ *    concurrent change (no "cmodx" violation on riscv); a word that is
+ *    only 2-aligned is refused by exec_watch_insn. Nothing orders the
+ *    fetches of two words, hence the pair check (EXEC_V_PAIR).
+ *  - FENCE (data) needs no action: the model's data accesses are already
+ *    sequentially consistent.
+ *  - Unicorn 2.0.1 runs riscv64 at high kernel VAs with satp = 0 (no
+ *    translation, M-mode); traps are not delivered to the guest: an
+ *    illegal instruction ends the run (EXEC_V_FAULT).
+ *
  * Checks, run on every fetch and load (see exec_viol_kind): torn literals,
  * fetches of a word being changed whose old/new pair is not CMODX-safe
  * (a64_cmodx_safe), and stale literals after a new instruction.
@@ -59,6 +83,7 @@
 
 #include "patcher/plan.h"
 #include "sim/aspace.h"
+#include "util/arch.h"
 #include "util/err.h"
 
 #define EXEC_MAX_CPUS 32
@@ -71,6 +96,8 @@ enum exec_policy {
 };
 
 struct exec_config {
+	/* FTV_ARCH_ARM64 (0, the default) or FTV_ARCH_RISCV64. */
+	enum ftv_arch arch;
 	unsigned ncpus;          /* 1 .. EXEC_MAX_CPUS */
 	enum exec_policy policy;
 	uint64_t seed;
@@ -100,6 +127,13 @@ struct exec_config {
 	 * counted in exec_stats.dropped beyond); 0: 1 << 20 of each. Checks
 	 * run on every event whether kept or not. */
 	uint64_t record_max;
+	/* 1: PLAN_STOP_MACHINE parks every running CPU wherever it is, at the
+	 * instruction boundary where its last turn ended (the stopper thread
+	 * preempted it), not only at its quiescent point; it resumes there
+	 * after PLAN_RESUME_MACHINE. RISC-V worlds set it: Linux's
+	 * patch_text() runs under stop_machine() with harts stopped anywhere,
+	 * e.g. between the AUIPC and the JALR of a call site. */
+	int stop_anywhere;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -112,6 +146,9 @@ enum exec_viol_kind {
 	EXEC_V_STALE_DATA, /* new instruction fetched, then an older literal read */
 	EXEC_V_FAULT,      /* the CPU took an exception (poisoned memory, UDF) */
 	EXEC_V_STUCK,      /* nobody can move (the patcher waits forever) */
+	/* riscv64: a CPU executed an AUIPC + JALR call pair whose two words
+	 * came from different generations of the site (see exec_riscv.c). */
+	EXEC_V_PAIR,
 };
 const char *exec_viol_name(enum exec_viol_kind k);
 
@@ -202,9 +239,12 @@ void exec_free(struct ftv_exec *ex);
 int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		   uint64_t sp, const uint64_t *args, unsigned nargs,
 		   uint64_t exit_pc, struct ftv_err *err);
-/* x0..x30 (reg 0..30), 31 = sp, 32 = pc, 33 = TPIDR_EL1 (the per-CPU area
- * base, as the kernel keeps it). Setting before a run also sets the
- * value that exec_reset() restores. */
+/* arm64: x0..x30 (reg 0..30), 31 = sp, 32 = pc, 33 = TPIDR_EL1 (the
+ * per-CPU area base, as the kernel keeps it).
+ * riscv64: x0..x31 (reg 0..31; 2 = sp, 4 = tp, the per-CPU pointer as the
+ * kernel keeps it, 10..17 = a0..a7), 32 = pc. Writes to x0 are ignored.
+ * exec_cpu_setup's sp and args go to sp and x0.. (arm64) or a0.. (riscv64).
+ * Setting before a run also sets the value that exec_reset() restores. */
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
 int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);

@@ -7,8 +7,36 @@
 #include "executor/exec.h"
 #include "util/rng.h"
 
-#define EXEC_NREGS 34 /* x0..x30, sp, pc, tpidr_el1 */
+#define EXEC_NREGS 34 /* the most of any arch: arm64's x0..x30, sp, pc, tpidr_el1 */
 #define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
+
+/* exec_sysop.c: the few system instructions the fetch model acts on */
+enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU,
+	      XS_FENCE, XS_FENCE_I };
+
+/* What differs between the modelled architectures (exec_arch.c). */
+struct xarch {
+	enum ftv_arch arch;
+	uc_arch uarch;
+	uc_mode umode;
+	const int *regs;         /* exec register number -> Unicorn register */
+	int nregs;
+	int pc_reg, sp_reg, arg0_reg;
+	int zero_reg;            /* a register writes to which are ignored, or -1 */
+	/* Instructions start at multiples of this (RVC: 2). */
+	unsigned insn_align;
+	/* Bytes Unicorn 2.0.1 leaves pc past an instruction that raised an
+	 * exception (UC_ERR_EXCEPTION). */
+	unsigned fault_pc_skew;
+	enum xsysop (*sysop)(uint32_t w, unsigned *rt);
+	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
+	/* "%08x (text)" for reports */
+	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);
+	/* 1: the old/new pair of a watched word may be fetched concurrently */
+	int (*cmodx_safe)(uint32_t old, uint32_t new);
+	void (*reset_flags)(uc_engine *uc); /* condition flags, or NULL */
+};
+const struct xarch *xarch_get(enum ftv_arch a);
 
 enum xcpu_state { XCPU_RUN, XCPU_DONE, XCPU_PARKED, XCPU_FAULT };
 
@@ -36,6 +64,11 @@ struct xcpu {
 	struct xpend *pend;
 	size_t npend, cappend;
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
+	/* The last watched word this CPU fetched (riscv pair check). */
+	int prev_ok;
+	uint64_t prev_addr;
+	uint32_t prev_val;
+	int prev_wid;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
 };
 
@@ -112,6 +145,7 @@ struct xchoice {
 struct ftv_exec {
 	struct sim_aspace *as;
 	struct exec_config cfg;
+	const struct xarch *arch;
 	struct xcpu cpu[EXEC_MAX_CPUS];
 	size_t nregions;
 	struct ftv_rng rng_sched, rng_fetch;
@@ -164,6 +198,7 @@ struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 		 unsigned size, int plan, int step, int cpu, const char *what);
 void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet);
+void xm_fence_i(struct ftv_exec *ex, struct xcpu *c);
 int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w);
 void xm_context_sync(struct ftv_exec *ex, struct xcpu *c);
 void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
@@ -178,6 +213,10 @@ int xm_patcher_ready(struct ftv_exec *ex);
 void xm_patcher_step(struct ftv_exec *ex);
 void xm_drain(struct ftv_exec *ex);
 uint64_t xm_read_coherent(struct ftv_exec *ex, uint64_t addr, unsigned size);
+
+/* exec_pair.c: the riscv AUIPC + JALR generation check, on each fetch */
+void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
+		   int wid);
 
 /* exec.c */
 uint8_t *xc_copy_ptr(struct xcpu *c, uint64_t addr);
@@ -197,14 +236,19 @@ unsigned xs_choose(struct ftv_exec *ex, unsigned n);
 void xs_start_run(struct ftv_exec *ex);
 int xs_dfs_next(struct ftv_exec *ex); /* 0: another run to do, 1: done */
 
-/* exec_sysop.c: the few system instructions the fetch model acts on */
-enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU };
-enum xsysop xsysop_decode(uint32_t w, unsigned *rt);
-int xsysop_is_memory(uint32_t w);
+/* exec_sysop.c (arm64) and exec_sysop_rv.c (riscv64) */
+enum xsysop xsysop_a64_decode(uint32_t w, unsigned *rt);
+int xsysop_a64_is_memory(uint32_t w);
+enum xsysop xsysop_rv_decode(uint32_t w, unsigned *rt);
+int xsysop_rv_is_memory(uint32_t w);
 
 /* exec_report.c */
-void xr_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
-int xr_cmodx_safe(uint32_t old, uint32_t new);
+void xr_insn(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
+	     size_t n);
+void xr_a64_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
+void xr_rv_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
+int xr_a64_cmodx_safe(uint32_t old, uint32_t new);
+int xr_rv_cmodx_safe(uint32_t old, uint32_t new);
 void xr_write_desc(struct ftv_exec *ex, int wid, char *buf, size_t n);
 
 #endif

@@ -159,11 +159,11 @@ static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		uint32_t n = (uint32_t)ex->wr[w->coh[i]].val;
 		char where[128], so[128], sn[128], wd[160];
 
-		if (o == n || xr_cmodx_safe(o, n))
+		if (o == n || ex->arch->cmodx_safe(o, n))
 			continue;
 		sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-		xr_insn(o, w->addr, so, sizeof(so));
-		xr_insn(n, w->addr, sn, sizeof(sn));
+		xr_insn(ex, o, w->addr, so, sizeof(so));
+		xr_insn(ex, n, w->addr, sn, sizeof(sn));
 		xr_write_desc(ex, w->coh[i], wd, sizeof(wd));
 		xc_violation(ex, EXEC_V_CMODX, (int)c->idx, w->addr,
 			     "cmodx: cpu%u step %llu fetched %s while it was being changed: %s -> %s %s; %s",
@@ -213,6 +213,13 @@ void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet)
 	if ((ex->wr[wid].plan >= 0 || ex->wr[wid].cpu >= 0) &&
 	    wid > c->last_fetch_wid)
 		c->last_fetch_wid = wid;
+	if (ex->arch->arch == FTV_ARCH_RISCV64) {
+		xp_pair_check(ex, c, w, wid);
+		c->prev_ok = 1;
+		c->prev_addr = w->addr;
+		c->prev_val = val;
+		c->prev_wid = wid;
+	}
 	ex->stats.fetches++;
 	if (quiet && ex->cfg.quiet_obs)
 		return;
@@ -227,6 +234,15 @@ void xm_context_sync(struct ftv_exec *ex, struct xcpu *c)
 	for (size_t i = 0; i < ex->nwi; i++)
 		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ic)
 			ex->wi[i]->floor[c->idx] = ex->wi[i]->ic;
+}
+
+void xm_fence_i(struct ftv_exec *ex, struct xcpu *c)
+{
+	/* FENCE.I (Zifencei): this hart's later fetches see every store
+	 * visible before it, i.e. every write that left the store buffer. */
+	for (size_t i = 0; i < ex->nwi; i++)
+		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ncoh - 1)
+			ex->wi[i]->floor[c->idx] = ex->wi[i]->ncoh - 1;
 }
 
 void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
@@ -489,6 +505,17 @@ int xm_patcher_ready(struct ftv_exec *ex)
 		return 1;
 	case PLAN_STOP_MACHINE:
 		ex->stop_machine = 1;
+		if (ex->cfg.stop_anywhere) {
+			/* The stopper thread preempts each CPU where it is:
+			 * between turns a CPU is at an instruction boundary
+			 * (a turn ends before a watched fetch, at a quantum
+			 * or at a hook), possibly between the two words of
+			 * a call pair. */
+			for (unsigned c = 0; c < ex->cfg.ncpus; c++)
+				if (ex->cpu[c].st == XCPU_RUN)
+					ex->cpu[c].st = XCPU_PARKED;
+			return 1;
+		}
 		for (unsigned c = 0; c < ex->cfg.ncpus; c++)
 			if (ex->cpu[c].st == XCPU_RUN && ex->cpu[c].has_qs)
 				return 0;
@@ -502,7 +529,10 @@ static void poison(struct ftv_exec *ex, uint64_t addr, uint64_t len)
 {
 	for (uint64_t a = addr; a < addr + len; a++) {
 		/* Text: zero words are UDF #0, permanently undefined (Arm ARM
-		 * C6.2.365); data: POISON_FREE (include/linux/poison.h). */
+		 * C6.2.365), and on RISC-V the all-zero 16-bit parcel is
+		 * defined illegal (Unprivileged ISA, "Base Instruction-Length
+		 * Encoding"), so the same poison traps on both; data:
+		 * POISON_FREE (include/linux/poison.h). */
 		uint8_t b = is_private(ex, a) ? 0 : 0x6b;
 
 		sim_write(ex->as, a, &b, 1, NULL);
@@ -520,6 +550,18 @@ static void poison(struct ftv_exec *ex, uint64_t addr, uint64_t len)
 
 static void sync_all(struct ftv_exec *ex)
 {
+	for (unsigned c = 0; c < ex->cfg.ncpus; c++)
+		xm_context_sync(ex, &ex->cpu[c]);
+}
+
+/* RISC-V flush_icache_all(): every hart executes FENCE.I (an IPI or SBI
+ * remote fence.i), after every store has drained (PLAN_SYNC_ALL waits for
+ * the store buffer): all writes so far become fetchable everywhere and stay
+ * the floor of later context synchronisations. */
+static void flush_icache_all(struct ftv_exec *ex)
+{
+	for (size_t i = 0; i < ex->nwi; i++)
+		ex->wi[i]->ic = ex->wi[i]->ncoh - 1;
 	for (unsigned c = 0; c < ex->cfg.ncpus; c++)
 		xm_context_sync(ex, &ex->cpu[c]);
 }
@@ -582,7 +624,10 @@ void xm_patcher_step(struct ftv_exec *ex)
 		/* The patching agent runs no patched code itself. */
 		break;
 	case PLAN_SYNC_ALL:
-		sync_all(ex);
+		if (ex->arch->arch == FTV_ARCH_RISCV64)
+			flush_icache_all(ex);
+		else
+			sync_all(ex);
 		break;
 	case PLAN_QUIESCE:
 		xp->waiting = 0;

@@ -3,10 +3,11 @@
  * encodings). */
 #include "executor/exec_int.h"
 #include "encoders/a64.h"
+#include "encoders/riscv.h"
 
 #include <stdio.h>
 
-void xr_insn(uint32_t w, uint64_t pc, char *buf, size_t n)
+void xr_a64_insn(uint32_t w, uint64_t pc, char *buf, size_t n)
 {
 	char d[A64_TEXT_MAX];
 
@@ -16,10 +17,43 @@ void xr_insn(uint32_t w, uint64_t pc, char *buf, size_t n)
 		snprintf(buf, n, "%08x", w);
 }
 
+/* A 16-bit encoding prints as its 4 hex digits (the parcel that follows it
+ * is another instruction). */
+void xr_rv_insn(uint32_t w, uint64_t pc, char *buf, size_t n)
+{
+	char d[96];
+	int nb = 4;
+
+	rv_disasm(w, pc, d, sizeof(d), &nb);
+	if (nb == 2)
+		snprintf(buf, n, "%04x (%s)", w & 0xffffu, d);
+	else
+		snprintf(buf, n, "%08x (%s)", w, d);
+}
+
+void xr_insn(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
+	     size_t n)
+{
+	ex->arch->insn(w, pc, buf, n);
+}
+
 /* 1: both words are on the Arm ARM B2.2.5 list, 0: not. */
-int xr_cmodx_safe(uint32_t old, uint32_t new)
+int xr_a64_cmodx_safe(uint32_t old, uint32_t new)
 {
 	return a64_cmodx_safe(old, new) ? 1 : 0;
+}
+
+/* Ziccif: a naturally aligned 4-byte fetch is single-copy atomic, so a hart
+ * fetching a watched word (exec_watch_insn refuses unaligned ones on riscv)
+ * sees the whole old or the whole new word, whatever they are. Whether the
+ * kernel's scheme only changes the JALR slot (rv_patchable_word_safe) is a
+ * property of the sequence, not of the hardware: a mixed AUIPC + JALR is
+ * what the pair check reports. */
+int xr_rv_cmodx_safe(uint32_t old, uint32_t new)
+{
+	(void)old;
+	(void)new;
+	return 1;
 }
 
 void xr_write_desc(struct ftv_exec *ex, int wid, char *buf, size_t n)
@@ -62,7 +96,7 @@ void exec_trace_print(struct ftv_exec *ex, FILE *f)
 			break;
 		case EXEC_EV_FETCH:
 			sim_symbolize(ex->as, e->a, a, sizeof(a), 0);
-			xr_insn((uint32_t)e->b, e->a, b, sizeof(b));
+			xr_insn(ex, (uint32_t)e->b, e->a, b, sizeof(b));
 			fprintf(f, "%6llu %-8s fetch  %s: %s\n",
 				(unsigned long long)e->step, who, a, b);
 			break;

@@ -1,11 +1,11 @@
-/* The handful of system instructions the fetch model reacts to when a CPU
+/* arm64: the handful of system instructions the fetch model reacts to when a CPU
  * executes them (barriers, cache maintenance by VA to the PoU, ISB). These
  * are architecture facts of the model, not an assembler: encodings from the
  * Arm ARM C6.2 (ISB, DSB, DMB, DC, IC) and the "Loads and Stores" group of
  * the top-level decode (C4.1: op0 == x1x0). */
 #include "executor/exec_int.h"
 
-enum xsysop xsysop_decode(uint32_t w, unsigned *rt)
+enum xsysop xsysop_a64_decode(uint32_t w, unsigned *rt)
 {
 	*rt = w & 31;
 	/* Barriers: 1101 0101 0000 0011 0011 CRm op2 11111 (C6.2.81/80/124). */
@@ -28,11 +28,11 @@ enum xsysop xsysop_decode(uint32_t w, unsigned *rt)
 	return XS_NONE;
 }
 
-int xsysop_is_memory(uint32_t w)
+int xsysop_a64_is_memory(uint32_t w)
 {
 	unsigned rt;
 
 	if ((w & 0x0a000000u) == 0x08000000u)
 		return 1;
-	return xsysop_decode(w, &rt) != XS_NONE;
+	return xsysop_a64_decode(w, &rt) != XS_NONE;
 }
