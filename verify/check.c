@@ -429,6 +429,7 @@ void world_checks_finish(struct world *w)
 					    w->cpu[c].gdepth, c);
 	}
 	world_explain_faults(w);
+	world_explain_riscv(w);
 	if (ftrace_core_bug(w->core))
 		world_add_violation(w, "ftrace_bug", -1, world_step(w), "%s",
 				    ftrace_core_bug(w->core));
@@ -439,9 +440,15 @@ size_t world_report(struct world *w, FILE *out)
 	size_t nx;
 	const struct exec_violation *xv = exec_violations(w->ex, &nx);
 
+	size_t shown = 0;
+
 	for (size_t i = 0; i < nx; i++)
-		fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n", exec_viol_name(xv[i].kind),
-			xv[i].cpu, (unsigned long long)xv[i].step, xv[i].msg);
+		if (world_exec_violation_shown(&xv[i])) {
+			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n",
+				exec_viol_name(xv[i].kind), xv[i].cpu,
+				(unsigned long long)xv[i].step, xv[i].msg);
+			shown++;
+		}
 	for (size_t i = 0; i < w->nviol; i++) {
 		const struct world_violation *v = &w->viol[i];
 
@@ -453,5 +460,5 @@ size_t world_report(struct world *w, FILE *out)
 				(unsigned long long)v->step, v->msg);
 	}
 	(void)ops_name;
-	return nx + w->nviol;
+	return shown + w->nviol;
 }

@@ -460,6 +460,8 @@ int world_new(const struct world_config *cfg, struct world **out,
 	if (make_core(w, err) || setup_cpus(w, err))
 		goto fail;
 	ec = cfg->exec;
+	ec.arch = w->sd->arch;
+	ec.stop_anywhere = w->ad->stop_anywhere;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
 	 * a watched word: bound every free-running turn so the run ends. */
 	if (!ec.quantum && !ec.turn_timeout_us)

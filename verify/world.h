@@ -122,6 +122,10 @@ int world_run(struct world *w, uint64_t steps, struct ftv_err *err);
  * the end-of-run checks. */
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
 
+/* Whether an executor violation is reported as it is (1), or only through
+ * the world violation that explains it (0: EXEC_V_PAIR, reported as
+ * "pair-hazard"). */
+int world_exec_violation_shown(const struct exec_violation *v);
 size_t world_nviolations(const struct world *w);
 const struct world_violation *world_violation(const struct world *w, size_t i);
 /* Prints every violation (executor's and world's) with the sites involved,

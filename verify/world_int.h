@@ -157,6 +157,9 @@ int world_checks_install(struct world *w, struct ftv_err *err);
 void world_checks_finish(struct world *w);
 /* Adds violations that explain the executor's faults (explain.c). */
 void world_explain_faults(struct world *w);
+/* Adds a pair-hazard violation per executor pair violation
+ * (explain_riscv.c). */
+void world_explain_riscv(struct world *w);
 uint64_t world_step(struct world *w);
 
 #endif
