@@ -197,8 +197,15 @@ static int check_header(struct sim_elf *e, struct ftv_err *err)
 	if (id[EI_DATA] != ELFDATA2LSB)
 		return ftv_errf(err, "%s: not little-endian (EI_DATA %u at offset 0x5)",
 				e->path, id[EI_DATA]);
-	if (e->eh.e_machine != EM_AARCH64)
-		return ftv_errf(err, "%s: e_machine %u is not EM_AARCH64 (offset 0x12)",
+	/* ELFCLASS64 + little endian were checked above: EM_RISCV is then
+	 * RV64 (the psABI's ELFCLASS64 = RV64, EF_RISCV_* float ABI flags
+	 * are not ours to check: the corpus is lp64d, the trampolines lp64). */
+	if (e->eh.e_machine == EM_AARCH64)
+		e->arch = FTV_ARCH_ARM64;
+	else if (e->eh.e_machine == EM_RISCV)
+		e->arch = FTV_ARCH_RISCV64;
+	else
+		return ftv_errf(err, "%s: e_machine %u is neither EM_AARCH64 nor EM_RISCV (offset 0x12)",
 				e->path, e->eh.e_machine);
 	if (e->eh.e_type != ET_REL)
 		return ftv_errf(err, "%s: e_type %u is not ET_REL (offset 0x10)",
@@ -332,7 +339,7 @@ static int check_relas(struct sim_elf *e, struct ftv_err *err)
 		if (!(t->sh_flags & SHF_ALLOC))
 			continue;
 		if (s->sh_type == SHT_REL)
-			return ftv_errf(err, "%s: %s: SHT_REL relocations are not used on AArch64",
+			return ftv_errf(err, "%s: %s: SHT_REL relocations are not used on AArch64 or RISC-V",
 					e->path, sim_elf_secname(e, i));
 		if (s->sh_entsize != sizeof(Elf64_Rela) ||
 		    s->sh_size % sizeof(Elf64_Rela))

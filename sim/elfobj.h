@@ -1,4 +1,4 @@
-/* Reading one ELF64 little-endian AArch64 relocatable object (.o, .ko, or
+/* Reading one ELF64 little-endian AArch64 or RISC-V relocatable object (.o, .ko, or
  * .ko.xz decompressed in-process with liblzma) into validated tables.
  * Every offset, index and string reference is checked here once, so the
  * linker (sim/image.c) can index the tables without re-checking; any
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/arch.h"
 #include "util/err.h"
 
 struct sim_elf {
@@ -19,6 +20,7 @@ struct sim_elf {
 	uint8_t *data;       /* the whole (decompressed) file, owned */
 	size_t size;
 	Elf64_Ehdr eh;
+	enum ftv_arch arch;  /* from e_machine: EM_AARCH64 or EM_RISCV */
 	Elf64_Shdr *sh;      /* nsec entries */
 	unsigned nsec;
 	unsigned symtab;     /* index of the SHT_SYMTAB section, 0 if none */

@@ -33,6 +33,8 @@ const char *sim_site_layout_name(enum sim_site_layout l)
 		return "args";
 	case SIM_SITE_MCOUNT:
 		return "mcount";
+	case SIM_SITE_RISCV_CALL_OPS:
+		return "riscv_call_ops";
 	}
 	return "?";
 }
@@ -174,6 +176,20 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 		sim_elf_free(elf);
 		return ftv_errf(err, "out of memory");
 	}
+	/* One architecture per image: the executor runs one kind of CPU. */
+	if (img->nobjs && elf->arch != img->arch) {
+		ftv_errf(err, "%s: a %s object cannot be linked with %s objects (first: %s)",
+			 elf->path, ftv_arch_name(elf->arch),
+			 ftv_arch_name(img->arch), img->objs[0]->elf.path);
+		sim_elf_free(elf);
+		free(ob);
+		return -1;
+	}
+	if (elf->arch == FTV_ARCH_RISCV64 && img_rv_align(elf, err)) {
+		sim_elf_free(elf);
+		free(ob);
+		return -1;
+	}
 	ob->elf = *elf;
 	ob->name = object_name(elf->path, as_module);
 	ob->secs = calloc(elf->nsec, sizeof(*ob->secs));
@@ -194,6 +210,7 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 	ob->info.is_module = as_module;
 	ob->info.sections = ob->secs;
 	ob->info.nsyms = elf->nsyms;
+	img->arch = elf->arch;
 	img->objs[img->nobjs++] = ob;
 	return 0;
 }
@@ -469,11 +486,20 @@ static uint64_t new_stub(struct sim_image *img, const char *name,
 	}
 	img->stubnames[k] = n;
 	img->nstubs++;
-	/* BRK #imm16 (Arm ARM C6.2.40) with a distinct immediate, so a CPU
-	 * that calls it stops with an exception naming the stub. */
-	sim_write32(img->as, a, A64_BRK | (((k + 1) & 0xffff) << 5));
-	for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
-		sim_write32(img->as, a + 4 * w, A64_NOP);
+	if (img->arch == FTV_ARCH_RISCV64) {
+		/* EBREAK (RISC-V unprivileged ISA, "Environment Call and
+		 * Breakpoints") has no immediate: the stub is named by its
+		 * address (sim_image_stub_name). */
+		sim_write32(img->as, a, SIM_RV_EBREAK);
+		for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
+			sim_write32(img->as, a + 4 * w, SIM_RV_NOP);
+	} else {
+		/* BRK #imm16 (Arm ARM C6.2.40) with a distinct immediate, so
+		 * a CPU that calls it stops with an exception naming it. */
+		sim_write32(img->as, a, A64_BRK | (((k + 1) & 0xffff) << 5));
+		for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
+			sim_write32(img->as, a + 4 * w, A64_NOP);
+	}
 	sim_sym_add(img->as, n, a, SIM_STUB_SIZE, SIM_SYM_FUNC, "undefined");
 	return a;
 }
@@ -675,7 +701,7 @@ uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
 	return veneer(img, r, target, err);
 }
 
-static const char *sym_label(const struct sim_elf *e, size_t sym)
+const char *img_sym_label(const struct sim_elf *e, size_t sym)
 {
 	const Elf64_Sym *y = &e->syms[sym];
 
@@ -710,7 +736,7 @@ static int relocate_section(struct sim_image *img, struct img_obj *ob,
 			return ftv_errf(err, "%s: %s+0x%llx: unsupported relocation %s against '%s'",
 					e->path, tname,
 					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), sym_label(e, sym));
+					sim_reloc_name(type), img_sym_label(e, sym));
 		if (width == 0)
 			continue;
 		if ((uint64_t)width > e->sh[ts].sh_size ||
@@ -723,7 +749,7 @@ static int relocate_section(struct sim_image *img, struct img_obj *ob,
 			return ftv_errf(err, "%s: %s+0x%llx: %s against '%s' in unloaded section %s",
 					e->path, tname,
 					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), sym_label(e, sym),
+					sim_reloc_name(type), img_sym_label(e, sym),
 					sim_elf_secname(e, e->syms[sym].st_shndx));
 		P = ob->secaddr[ts] + r.r_offset;
 		S = ob->symval[sym];
@@ -746,13 +772,13 @@ static int relocate_section(struct sim_image *img, struct img_obj *ob,
 			return ftv_errf(err, "%s: %s+0x%llx: %s against '%s' overflows (offset 0x%llx)",
 					e->path, tname,
 					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), sym_label(e, sym),
+					sim_reloc_name(type), img_sym_label(e, sym),
 					(unsigned long long)x);
 		if (st != SIM_RELOC_OK)
 			return ftv_errf(err, "%s: %s+0x%llx: unsupported relocation %s against '%s'",
 					e->path, tname,
 					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), sym_label(e, sym));
+					sim_reloc_name(type), img_sym_label(e, sym));
 		ob->info.nrelocs++;
 		/* The 2014 scheme: every BL _mcount of a -pg object is a
 		 * patch site (arch/arm64 recordmcount / ftrace_make_nop). */
@@ -795,7 +821,9 @@ static int relocate(struct sim_image *img, struct img_obj *ob,
 				s->sh_size / s->sh_entsize : 0;
 			continue;
 		}
-		if (relocate_section(img, ob, i, err))
+		if (e->arch == FTV_ARCH_RISCV64 ?
+		    img_rv_relocate_section(img, ob, i, err) :
+		    relocate_section(img, ob, i, err))
 			return -1;
 	}
 	if (ob->info.nrelsecs_skipped)
@@ -851,6 +879,11 @@ int sim_image_link(struct sim_image *img, struct ftv_err *err)
 		return -1;
 	img->linked = img->nobjs;
 	return 0;
+}
+
+enum ftv_arch sim_image_arch(const struct sim_image *img)
+{
+	return img->arch;
 }
 
 size_t sim_image_nobjects(const struct sim_image *img)

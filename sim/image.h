@@ -1,4 +1,4 @@
-/* The loader: links real AArch64 relocatable objects (.o, .ko, .ko.xz) into
+/* The loader: links real AArch64 or RISC-V (RV64) relocatable objects (.o, .ko, .ko.xz) into
  * a sim_aspace the way the kernel's linker and module loader would, and
  * finds their ftrace patch sites.
  *
@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "sim/aspace.h"
+#include "util/arch.h"
 #include "util/err.h"
 
 struct sim_load_opts {
@@ -62,7 +63,9 @@ struct sim_load_opts {
 #define SIM_KTEXT_SIZE   (32ull << 20)
 #define SIM_STUBS_BASE   (SIM_KERNEL_TEXT_BASE + SIM_KTEXT_SIZE)
 #define SIM_STUBS_SIZE   (1ull << 20)
-#define SIM_STUB_SIZE    16 /* BRK #n; 3 x NOP: one stub per name */
+#define SIM_STUB_SIZE    16 /* BRK #n; 3 x NOP (riscv: EBREAK; 3 x NOP): one stub per name */
+#define SIM_RV_EBREAK    0x00100073u
+#define SIM_RV_NOP       0x00000013u
 #define SIM_KRODATA_BASE (SIM_KERNEL_TEXT_BASE + (34ull << 20))
 #define SIM_KDATA_BASE   (SIM_KERNEL_TEXT_BASE + (66ull << 20))
 #define SIM_KRODATA_SIZE (32ull << 20)
@@ -89,12 +92,25 @@ struct sim_load_opts {
  *   any:  func: [BTI C] NOP(mov_addr) NOP(addr)
  * SIM_SITE_MCOUNT: -pg, the 2014 scheme: every BL _mcount (found from
  *   the CALL26 relocations against _mcount); addr is the BL word, turned
- *   into a NOP at init and back into BL ftrace_caller when enabled. */
+ *   into a NOP at init and back into BL ftrace_caller when enabled.
+ *
+ * SIM_SITE_RISCV_CALL_OPS: riscv64, -fpatchable-function-entry=8,4 with
+ *   the C extension (4 C.NOP before the entry, 4 after) or =4,2 without
+ *   it (2 NOP before, 2 after). The entry in __patchable_function_entries
+ *   points at func-8, as Linux 6.16's riscv CALL_OPS expects:
+ *     func-8: 8 bytes of NOPs   the 64-bit ops literal (literal)
+ *     func:   8 bytes of NOPs   init_nop writes two 4-byte words:
+ *                               AUIPC t0 (mov_addr = func, written once)
+ *                               and NOP <-> JALR t0 (addr = func + 4)
+ *   aligned: the literal is 8-aligned (then both entry words are 4-byte
+ *   aligned); misaligned sites get the same diagnostics as arm64. */
 enum sim_site_layout {
 	SIM_SITE_CALL_OPS,
 	SIM_SITE_ARGS,
 	SIM_SITE_MCOUNT,
+	SIM_SITE_RISCV_CALL_OPS,
 };
+#define SIM_SITE_NLAYOUTS 4
 
 struct sim_site {
 	uint64_t addr;      /* the NOP <-> BL word that is patched live */
@@ -175,6 +191,11 @@ int sim_image_add_mem(struct sim_image *img, const char *path, uint8_t *data,
  * then discovers their patch sites. On failure the image must not be used
  * further (regions may be half written). */
 int sim_image_link(struct sim_image *img, struct ftv_err *err);
+
+/* The architecture of the objects added (from their e_machine; all objects
+ * of one image must agree, sim_image_add_* fails naming the file
+ * otherwise). FTV_ARCH_ARM64 while the image is empty. */
+enum ftv_arch sim_image_arch(const struct sim_image *img);
 
 size_t sim_image_nobjects(const struct sim_image *img);
 const struct sim_object_info *sim_image_object(const struct sim_image *img,

@@ -38,6 +38,7 @@ struct img_veneer {
 struct sim_image {
 	struct sim_aspace *as;
 	struct sim_load_opts o;
+	enum ftv_arch arch;      /* of the first object added; all must match */
 	struct sim_region *ktext, *stubs, *krodata, *kdata, *kbss;
 	struct sim_region *mtext, *mrodata, *mdata;
 
@@ -65,6 +66,21 @@ struct sim_image {
 
 void img_diag(struct sim_image *img, enum sim_diag_kind k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The symbol's name, or its section's for STT_SECTION, for messages. */
+const char *img_sym_label(const struct sim_elf *e, size_t sym);
+
+/* RISC-V (sim/riscv_align.c): deletes the excess R_RISCV_ALIGN padding of
+ * every loaded section of e before placement, as a linker must. */
+int img_rv_align(struct sim_elf *e, struct ftv_err *err);
+/* RISC-V (sim/image_riscv.c): applies the relocation section rs of a
+ * placed, resolved object. */
+int img_rv_relocate_section(struct sim_image *img, struct img_obj *ob,
+			    unsigned rs, struct ftv_err *err);
+/* RISC-V (sim/sites_riscv.c): the site whose __patchable_function_entries
+ * value is A (in executable section sec of ob), or a diagnostic. */
+int img_rv_classify(struct sim_image *img, const struct img_obj *ob,
+		    unsigned sec, uint64_t A, struct ftv_err *err);
+
 /* Discovers the patch sites of objects [from, img->nobjs). */
 int img_find_sites(struct sim_image *img, size_t from, struct ftv_err *err);
 

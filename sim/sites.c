@@ -165,6 +165,72 @@ static int classify(struct sim_image *img, const struct img_obj *ob,
 	return 0;
 }
 
+/* RISC-V: whether the 8 bytes at a are one of the two NOP fillers GCC
+ * emits for -fpatchable-function-entry: 4 x C.NOP (0x0001) with the C
+ * extension, 2 x NOP (0x00000013) without. Returns 0 if so, else the
+ * offending bytes in *bad. */
+static int rv_nops8(struct sim_image *img, uint64_t a, uint32_t *bad)
+{
+	uint32_t w0 = word(img, a), w1 = word(img, a + 4);
+
+	if ((w0 == 0x00010001u && w1 == 0x00010001u) ||
+	    (w0 == SIM_RV_NOP && w1 == SIM_RV_NOP))
+		return 0;
+	*bad = w0 == 0x00010001u || w0 == SIM_RV_NOP ? w1 : w0;
+	return -1;
+}
+
+int img_rv_classify(struct sim_image *img, const struct img_obj *ob,
+		    unsigned sec, uint64_t A, struct ftv_err *err)
+{
+	const struct sim_symbol *fs = func_at(img, A + 8);
+	struct sim_site *s;
+	char buf[160];
+	uint32_t bad;
+
+	/* Both riscv layouts put 8 bytes before the entry: the entry value
+	 * is func - 8 (=8,4 with RVC: 4 x 2 bytes; =4,2 without: 2 x 4). */
+	if (!fs) {
+		img_diag(img, SIM_DIAG_BAD_ENTRY,
+			 "patch-site %s in %s is not 8 bytes before a function entry",
+			 sim_symbolize(img->as, A, buf, sizeof(buf), 1),
+			 ob->elf.path);
+		return 0;
+	}
+	if (rv_nops8(img, A, &bad) || rv_nops8(img, A + 8, &bad)) {
+		img_diag(img, SIM_DIAG_UNEXPECTED_INSN,
+			 "unexpected insn in patch-site %s: 0x%08x",
+			 fs->name, bad);
+		return 0;
+	}
+	if (!(s = new_site(img)))
+		return ftv_errf(err, "out of memory");
+	s->layout = SIM_SITE_RISCV_CALL_OPS;
+	s->func = A + 8;
+	s->literal = A;
+	s->mov_addr = s->func;     /* AUIPC t0, written once by init_nop */
+	s->addr = s->func + 4;     /* NOP <-> JALR t0 */
+	s->entry = A;
+	/* ftrace_caller loads the literal with one LD, which is only
+	 * guaranteed single-copy atomic when naturally aligned (RISC-V
+	 * unprivileged ISA, "Memory Consistency Model": aligned accesses);
+	 * 8-aligned literal also makes both entry words 4-aligned, which
+	 * the 4-byte patch stores need. Hence -falign-functions=8. */
+	s->aligned = !(A & 7);
+	s->aligned_by_chance = s->aligned && ob->elf.sh[sec].sh_addralign < 8;
+	fill_origin(s, ob, sec, fs);
+	if (!s->aligned)
+		img_diag(img, SIM_DIAG_MISALIGNED, "Misaligned patch-site %s",
+			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1));
+	else if (s->aligned_by_chance)
+		img_diag(img, SIM_DIAG_ALIGNED_BY_CHANCE,
+			 "patch-site %s aligned only by chance: %s %s has sh_addralign %llu < 8, another link order would misalign it",
+			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1),
+			 ob->elf.path, s->section,
+			 (unsigned long long)s->section_align);
+	return 0;
+}
+
 static int pfe_sites(struct sim_image *img, struct img_obj *ob,
 		     struct ftv_err *err)
 {
@@ -198,7 +264,9 @@ static int pfe_sites(struct sim_image *img, struct img_obj *ob,
 					 (unsigned long long)A);
 				continue;
 			}
-			if (classify(img, ob, sec, A, err))
+			if (e->arch == FTV_ARCH_RISCV64 ?
+			    img_rv_classify(img, ob, sec, A, err) :
+			    classify(img, ob, sec, A, err))
 				return -1;
 		}
 	}

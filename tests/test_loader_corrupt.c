@@ -326,7 +326,7 @@ START_TEST(load_command_exits_2_with_one_line)
 	ck_assert(f && fwrite(d, 1, n, f) == n);
 	fclose(f);
 	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
-	ck_assert_msg(strstr(out, "is not EM_AARCH64") &&
+	ck_assert_msg(strstr(out, "is neither EM_AARCH64 nor EM_RISCV") &&
 		      strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
 	free(out);
 	unlink(path);

@@ -1,6 +1,7 @@
 /* ftv load: link objects and modules into an emulated address space the
  * way the kernel would and print what was placed where, the patch sites
  * found and every diagnostic (text, or one JSON object with --json). */
+#include "encoders/riscv.h"
 #include "sim/image.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -48,7 +49,7 @@ static void json_str(const char *s)
 }
 
 struct counts {
-	size_t layout[3], bti, pac, misaligned, by_chance;
+	size_t layout[SIM_SITE_NLAYOUTS], bti, pac, misaligned, by_chance;
 };
 
 static void count_sites(struct sim_image *img, struct counts *c)
@@ -145,6 +146,33 @@ static void print_json(struct sim_image *img)
 	printf("]}\n");
 }
 
+/* The words from a to end in ftv's own RISC-V disassembly (Capstone 4
+ * has no RISC-V): "[c.nop; c.nop; ... | c.nop; ...]", "|" at the entry. */
+static void print_rv_words(struct sim_image *img, uint64_t a, uint64_t end)
+{
+	struct sim_aspace *as = sim_image_aspace(img);
+	const char *sep = "";
+	char t[64];
+
+	printf("  [");
+	while (a < end) {
+		uint32_t w = 0;
+		uint16_t h[2] = { 0, 0 };
+		int nb = 4;
+
+		/* Read halfwords: a 2-aligned word may end the region. */
+		if (sim_read(as, a, &h[0], 2, NULL) ||
+		    (a + 2 < end && sim_read(as, a + 2, &h[1], 2, NULL)))
+			break;
+		w = h[0] | (uint32_t)h[1] << 16;
+		rv_disasm(w, a, t, sizeof(t), &nb);
+		printf("%s%s", sep, t);
+		a += nb;
+		sep = a == end - 8 ? " | " : "; ";
+	}
+	printf("]");
+}
+
 static void print_text(struct sim_image *img, int list_sites)
 {
 	struct counts c;
@@ -183,13 +211,16 @@ static void print_text(struct sim_image *img, int list_sites)
 	for (size_t i = 0; list_sites && i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
-		printf("  0x%016llx %-8s %s%s%s%s\n", (unsigned long long)s->addr,
+		printf("  0x%016llx %-8s %s%s%s%s", (unsigned long long)s->addr,
 		       sim_site_layout_name(s->layout),
 		       sim_symbolize(sim_image_aspace(img), s->addr, buf,
 				     sizeof(buf), 1),
 		       s->bti ? " bti" : "", s->pac ? " pac" : "",
 		       !s->aligned ? " MISALIGNED" :
 		       s->aligned_by_chance ? " aligned-by-chance" : "");
+		if (s->layout == SIM_SITE_RISCV_CALL_OPS)
+			print_rv_words(img, s->literal, s->func + 8);
+		printf("\n");
 	}
 	if (sim_image_nstubs(img)) {
 		printf("stubs: %zu undefined symbols bound to trap stubs:",
