@@ -54,8 +54,19 @@
 #define FTV_FREGS_DIRECT_TRAMP 0x68
 #define FTV_FREGS_SIZE         0x70
 
-/* Per-CPU area, its base in TPIDR_EL1 (set by the executor for each CPU, as
- * the kernel keeps its per-CPU offset there). Tracers append records to a
+/* The riscv64 ftrace_caller (trampolines/riscv/entry-ftrace.S) fills the
+ * same layout, so tracers read fregs alike on both arches: a0-a7 in the
+ * x0-x7 slots, s0 (fp) in FP, ra (the traced function's return address,
+ * which the graph tracer replaces) in LR, and t0 (func+8: where the
+ * function goes on) in PC. The x8 slot is unused. */
+#define FTV_RV_FREGS_A0        FTV_FREGS_X0 /* a0..a7 at 8-byte steps */
+#define FTV_RV_FREGS_S0        FTV_FREGS_FP
+#define FTV_RV_FREGS_RA        FTV_FREGS_LR
+#define FTV_RV_FREGS_T0        FTV_FREGS_PC
+
+/* Per-CPU area, its base in TPIDR_EL1 on arm64 and in tp (x4) on riscv64
+ * (set by the executor for each CPU, as the kernel keeps its per-CPU offset
+ * / current task there). Tracers append records to a
  * ring in it. */
 #define FTV_PCPU_CPU        0x00 /* this CPU's number */
 #define FTV_PCPU_LOG_HEAD   0x08 /* records written so far (monotonic) */

@@ -1,9 +1,10 @@
 /*
  * Tracer functions and the C half of the trampolines, compiled for aarch64
- * (freestanding, never instrumented) and loaded into the emulated kernel
- * text next to entry-*.S. Every tracer appends a record (cpu, ip, parent_ip,
- * ops, func) to its CPU's log, found through TPIDR_EL1 as the kernel finds
- * its per-CPU offset; the host-side checkers read the logs.
+ * and for riscv64 (freestanding, never instrumented) and loaded into the
+ * emulated kernel text next to entry-*.S. Every tracer appends a record
+ * (cpu, ip, parent_ip, ops, func) to its CPU's log, found through TPIDR_EL1
+ * (arm64) or tp (riscv64) as the kernel finds its per-CPU data; the
+ * host-side checkers read the logs.
  */
 #include "patcher/ftrace_abi.h"
 
@@ -31,7 +32,12 @@ static inline u64 this_cpu_area(void)
 {
 	u64 p;
 
+#if defined(__riscv)
+	/* the executor sets tp (x4) to the CPU's block (contract 3) */
+	__asm__ volatile("mv %0, tp" : "=r"(p));
+#else
 	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(p));
+#endif
 	return p;
 }
 
