@@ -63,43 +63,30 @@ static uint32_t partner_auipc(struct world *w, uint64_t at, const struct exec_wr
 	return v;
 }
 
-/* Where AUIPC a (at pc) then JALR j land, or 0 if they are no such pair. */
+/* Where AUIPC a (at pc) then JALR j land, or 0 if they are no such pair
+ * (the JALR's base must be the AUIPC's rd). */
 static uint64_t pair_target(uint32_t a, uint32_t j, uint64_t pc)
 {
 	struct rv_insn ia, ij;
 
 	if (rv_decode(a, pc, &ia) || ia.op != RV_OP_AUIPC || rv_decode(j, pc + 4, &ij) ||
-	    ij.op != RV_OP_JALR)
+	    ij.op != RV_OP_JALR || ij.rs1 != ia.rd)
 		return 0;
 	return (pc + (uint64_t)(ia.imm * 4096) + (uint64_t)ij.imm) & ~1ULL;
 }
 
-static void explain_pair(struct world *w, const struct exec_violation *v)
+/* Reports that cpu executed the word of observation oa at a site's AUIPC
+ * address, then the JALR of observation oj, from different generations. */
+static void report_mixed(struct world *w, int cpu, uint64_t step, const struct exec_obs *oa,
+			 const struct exec_obs *oj)
 {
-	size_t nobs;
-	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
-	uint64_t jat = v->addr, aat = v->addr - 4;
-	long oj = -1, oa;
-	const struct exec_write *wa, *wj;
-	uint32_t a, j, partner;
-	uint64_t got, want;
-	char site[160], da[96], dj[96], dp[96], sa[200], sj[200], tg[160], tw[160];
+	uint64_t jat = oj->addr, aat = oj->addr - 4, got, want;
+	const struct exec_write *wa = exec_write_get(w->ex, oa->wid[0]);
+	const struct exec_write *wj = exec_write_get(w->ex, oj->wid[0]);
+	uint32_t a = (uint32_t)oa->val, j = (uint32_t)oj->val, partner;
+	struct rv_insn ia;
+	char site[160], da[96], dj[96], dp[96], sa[200], sj[200], tg[200], tw[160];
 
-	for (long i = (long)nobs - 1; i >= 0 && oj < 0; i--)
-		if (obs[i].kind == EXEC_OBS_FETCH && obs[i].cpu == v->cpu && obs[i].addr == jat &&
-		    obs[i].step <= v->step)
-			oj = i;
-	oa = oj >= 0 ? last_fetch(obs, oj, v->cpu, aat) : -1;
-	if (oj < 0 || oa < 0) {
-		/* the observations were dropped (record_max): say what the
-		 * executor saw */
-		world_add_violation(w, "pair-hazard", v->cpu, v->step, "%s", v->msg);
-		return;
-	}
-	wa = exec_write_get(w->ex, obs[oa].wid[0]);
-	wj = exec_write_get(w->ex, obs[oj].wid[0]);
-	a = (uint32_t)obs[oa].val;
-	j = (uint32_t)obs[oj].val;
 	partner = partner_auipc(w, aat, wj);
 	rv_disasm(a, aat, da, sizeof(da), NULL);
 	rv_disasm(j, jat, dj, sizeof(dj), NULL);
@@ -109,23 +96,84 @@ static void explain_pair(struct world *w, const struct exec_violation *v)
 	got = pair_target(a, j, aat);
 	want = pair_target(partner, j, aat);
 	sim_symbolize(w->as, jat, site, sizeof(site), 1);
-	if (got)
-		sim_symbolize(w->as, got, tg, sizeof(tg), 1);
-	else
+	if (got) {
+		snprintf(tg, sizeof(tg), "0x%016llx (", (unsigned long long)got);
+		sim_symbolize(w->as, got, tg + strlen(tg), sizeof(tg) - strlen(tg) - 1, 1);
+		strcat(tg, ")");
+	} else if (!rv_decode(a, aat, &ia) && ia.op == RV_OP_AUIPC) {
 		snprintf(tg, sizeof(tg), "?");
+	} else {
+		/* a NOP ran where the AUIPC had to: t0 is what it was */
+		snprintf(tg, sizeof(tg), "wherever the stale t0 points (the AUIPC never ran)");
+	}
 	if (want)
 		sim_symbolize(w->as, want, tw, sizeof(tw), 1);
 	else
 		snprintf(tw, sizeof(tw), "nowhere");
-	world_add_violation(w, "pair-hazard", v->cpu, v->step,
+	world_add_violation(w, "pair-hazard", cpu, step,
 			    "cpu%d executed the call pair at %s across two generations of the "
-			    "site: AUIPC 0x%08x (%s) from %s at step %llu, then JALR 0x%08x (%s) "
+			    "site: 0x%08x (%s) from %s at step %llu, then JALR 0x%08x (%s) "
 			    "from %s at step %llu, whose own AUIPC is 0x%08x (%s); the CPU was "
 			    "between the two words while both were rewritten, and jumps to "
-			    "0x%016llx (%s) instead of 0x%016llx (%s)",
-			    v->cpu, site, a, da, sa, (unsigned long long)obs[oa].step, j, dj, sj,
-			    (unsigned long long)obs[oj].step, partner, dp,
-			    (unsigned long long)got, tg, (unsigned long long)want, tw);
+			    "%s instead of 0x%016llx (%s)",
+			    cpu, site, a, da, sa, (unsigned long long)oa->step, j, dj, sj,
+			    (unsigned long long)oj->step, partner, dp, tg,
+			    (unsigned long long)want, tw);
+}
+
+/* The executor's EXEC_V_PAIR: an AUIPC of one generation, a JALR of
+ * another. */
+static void explain_pair(struct world *w, const struct exec_violation *v)
+{
+	size_t nobs;
+	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
+	long oj = -1, oa;
+
+	for (long i = (long)nobs - 1; i >= 0 && oj < 0; i--)
+		if (obs[i].kind == EXEC_OBS_FETCH && obs[i].cpu == v->cpu &&
+		    obs[i].addr == v->addr && obs[i].step <= v->step)
+			oj = i;
+	oa = oj >= 0 ? last_fetch(obs, oj, v->cpu, v->addr - 4) : -1;
+	if (oj < 0 || oa < 0) {
+		/* the observations were dropped (record_max): say what the
+		 * executor saw */
+		world_add_violation(w, "pair-hazard", v->cpu, v->step, "%s", v->msg);
+		return;
+	}
+	report_mixed(w, v->cpu, v->step, &obs[oa], &obs[oj]);
+}
+
+/* The other half of the hazard, which the executor's check (an AUIPC, then
+ * a JALR of another generation) does not see: a CPU that ran the old NOP
+ * where the new AUIPC now is, then the new JALR, which adds its offset to
+ * whatever t0 held. Found in the fetches: a JALR at a site's patched word
+ * whose CPU fetched a NOP at the word before it just before. */
+static void scan_nop_then_jalr(struct world *w)
+{
+	size_t nobs;
+	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
+	long last[EXEC_MAX_CPUS];
+
+	for (int c = 0; c < EXEC_MAX_CPUS; c++)
+		last[c] = -1;
+	for (size_t i = 0; i < nobs; i++) {
+		const struct exec_obs *o = &obs[i];
+		struct rv_insn j, a;
+		long p;
+
+		if (o->kind != EXEC_OBS_FETCH || o->cpu < 0 || o->cpu >= EXEC_MAX_CPUS)
+			continue;
+		p = last[o->cpu];
+		last[o->cpu] = (long)i;
+		if (p < 0 || obs[p].addr != o->addr - 4 || world_rec_at_ip(w, o->addr) < 0)
+			continue;
+		if (rv_decode((uint32_t)o->val, o->addr, &j) || j.op != RV_OP_JALR)
+			continue;
+		/* the word before was no AUIPC setting the JALR's base */
+		if (!rv_decode((uint32_t)obs[p].val, o->addr - 4, &a) && a.op == RV_OP_AUIPC)
+			continue;
+		report_mixed(w, o->cpu, o->step, &obs[p], o);
+	}
 }
 
 void world_explain_riscv(struct world *w)
@@ -133,9 +181,12 @@ void world_explain_riscv(struct world *w)
 	size_t n;
 	const struct exec_violation *v = exec_violations(w->ex, &n);
 
+	if (w->sd->arch != FTV_ARCH_RISCV64)
+		return;
 	for (size_t i = 0; i < n; i++)
 		if (v[i].kind == EXEC_V_PAIR && v[i].cpu >= 0)
 			explain_pair(w, &v[i]);
+	scan_nop_then_jalr(w);
 }
 
 int world_exec_violation_shown(const struct exec_violation *v)

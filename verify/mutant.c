@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "patcher/ftrace_core.h"
+#include "patcher/riscv.h"
 
 const struct ftv_mutant ftv_mutants[] = {
 	{ "none", ARM64_MUT_NONE, 0, "the correct backend and core", -1, 0 },
@@ -27,12 +28,35 @@ const struct ftv_mutant ftv_mutants[] = {
 	{ NULL, ARM64_MUT_NONE, 0, NULL, -1, 0 },
 };
 
+/* The riscv64 backend's mutants (patcher/riscv.h), as rows of this table:
+ * filled on first use from riscv_mutants[], whose index 0 is "none". */
+static struct ftv_mutant rv_rows[RISCV_MUT_COUNT + 1];
+
+static const struct ftv_mutant *riscv_rows(void)
+{
+	if (!rv_rows[0].name) {
+		size_t n = 0;
+
+		for (const struct riscv_mutant_info *r = riscv_mutants + 1;
+		     r->name && n < RISCV_MUT_COUNT; r++)
+			rv_rows[n++] = (struct ftv_mutant){ r->name, ARM64_MUT_NONE, 0, r->what,
+							    FTV_ARCH_RISCV64, (int)r->mutant };
+	}
+	return rv_rows;
+}
+
 const struct ftv_mutant *ftv_mutant_next(const struct ftv_mutant *m)
 {
+	const struct ftv_mutant *rv = riscv_rows();
+
 	if (!m)
 		return ftv_mutants;
-	if (m >= ftv_mutants && m[1].name)
-		return m + 1;
+	for (const struct ftv_mutant *p = ftv_mutants; p->name; p++)
+		if (p == m)
+			return p[1].name ? p + 1 : rv[0].name ? rv : NULL;
+	for (size_t i = 0; i < RISCV_MUT_COUNT; i++)
+		if (&rv_rows[i] == m)
+			return rv_rows[i + 1].name ? &rv_rows[i + 1] : NULL;
 	return NULL;
 }
 

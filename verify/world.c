@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "encoders/a64.h"
+#include "encoders/riscv.h"
 #include "patcher/ftrace_abi.h"
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
@@ -154,6 +155,7 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		if (sym(w, t[i].name, t[i].out, t[i].required, err))
 			return -1;
 	w->arch.ftrace_caller = w->caller;
+	w->rv.ftrace_caller = w->caller;
 	return 0;
 }
 
@@ -231,19 +233,14 @@ static int site_usable(struct world *w, const struct ftrace_site *fs,
 {
 	if (w->sd->arch == FTV_ARCH_ARM64)
 		return arm64_site_usable(&w->arch, fs, err);
-	/* RISC-V: both patched words must be naturally aligned for their
-	 * fetch to be atomic (Ziccif), and the literal 8-byte aligned for
-	 * its store to be (FUNCTION_ALIGNMENT_8B) */
-	if ((fs->func & 3) || (fs->literal & 7))
-		return ftv_errf(err, "Misaligned patch-site");
-	return 0;
+	return riscv_site_usable(&w->rv, fs, err);
 }
 
 static int make_core(struct world *w, struct ftv_err *err)
 {
 	struct ftrace_core_config cc = {
 		.arch = w->backend,
-		.arch_ctx = &w->arch,
+		.arch_ctx = w->sd->arch == FTV_ARCH_ARM64 ? (void *)&w->arch : (void *)&w->rv,
 		.caller = w->caller,
 		.list_func = w->list_func,
 		.nop_func = w->nop_func,
@@ -283,6 +280,14 @@ static int make_core(struct world *w, struct ftv_err *err)
 	}
 	w->nrecs = k;
 	qsort(w->recs, w->nrecs, sizeof(*w->recs), cmp_site);
+	/* RISC-V: what the compiler left at the entry, for init_nop's
+	 * reports: C.NOP pairs (-march=rv64gc) or NOPs (rv64g) */
+	if (w->nrecs && w->sd->arch == FTV_ARCH_RISCV64) {
+		uint32_t entry = 0;
+
+		sim_read32(w->as, w->recs[0].func, &entry);
+		w->rv.rvc = entry == ((uint32_t)rv_gen_c_nop() << 16 | rv_gen_c_nop());
+	}
 	w->rec_of_core = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
 	if (!w->rec_of_core)
 		return ftv_errf(err, "out of memory");
@@ -446,6 +451,7 @@ int world_new(const struct world_config *cfg, struct world **out,
 		goto fail;
 	}
 	w->arch.mutant = cfg->mutant;
+	w->rv.mutant = (enum riscv_mutant)cfg->rv_mutant;
 	if (load(w, err) || find_symbols(w, err))
 		goto fail;
 	w->data = sim_map(w->as, "ftrace.data", SIM_DATA_BASE, 16ULL << 20,

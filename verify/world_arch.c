@@ -15,17 +15,26 @@
 
 #include "encoders/a64.h"
 #include "encoders/riscv.h"
-
-/* The riscv64 site layout and backends, until the loader and the backend
- * provide them: a world of those schemes is refused (world_new). */
-#define WORLD_RV_LAYOUT ((enum sim_site_layout)-1)
-#define WORLD_RV_PAIR NULL
-#define WORLD_RV_ATOMIC NULL
+#include "patcher/riscv.h"
 
 static int rv_dis(uint32_t word, uint64_t pc, char *buf, size_t n)
 {
 	rv_disasm(word, pc, buf, n, NULL);
 	return (int)strlen(buf);
+}
+
+/* ftrace_caller recovers the ops from LR: bic x11, x30, #7; ldur x11,
+ * [x11, #-16] (seed 001). */
+static uint64_t a64_literal_slot(uint64_t link)
+{
+	return (link & ~7ULL) - 16;
+}
+
+/* The RISC-V ftrace_caller is entered with t0 = func+8 (the JALR's link)
+ * and loads the literal at t0-16 = func-8 (Linux 6.16 mcount-dyn.S). */
+static uint64_t rv_literal_slot(uint64_t link)
+{
+	return link - 16;
 }
 
 /* A return address follows a BL or BLR (Arm ARM C6.2.35, C6.2.36). */
@@ -63,6 +72,9 @@ static const struct world_archdesc arch_descs[] = {
 		.reg_pcpu = 33,     /* TPIDR_EL1, as the kernel's per-CPU offset */
 		.reg_arg0 = 0,      /* x0..x7 (AAPCS64) */
 		.reg_ra = 30,       /* LR */
+		.reg_link = 30,     /* BL at the site: LR = site + 4 */
+		.reg_ops = 11,      /* x11 at ftrace_caller_op_loaded */
+		.literal_slot = a64_literal_slot,
 		.stop_anywhere = 0, /* arm64 patches live: no stop_machine */
 		.disasm = a64_disasm,
 		.follows_call = a64_follows_call,
@@ -73,6 +85,9 @@ static const struct world_archdesc arch_descs[] = {
 		.reg_pcpu = 4,      /* tp (the kernel keeps `current` there) */
 		.reg_arg0 = 10,     /* a0..a7 (RISC-V psABI) */
 		.reg_ra = 1,        /* ra */
+		.reg_link = 5,      /* jalr t0: t0 = site + 4 */
+		.reg_ops = 6,       /* t1 at ftrace_caller_op_loaded */
+		.literal_slot = rv_literal_slot,
 		/* stop_machine's stopper preempts a hart wherever it is, in
 		 * particular between the AUIPC and the JALR of a call site */
 		.stop_anywhere = 1,
@@ -114,17 +129,19 @@ static const struct world_schemedesc scheme_descs[FTV_SCHEME_COUNT] = {
 	 * stop_machine, which may have stopped a hart between them. */
 	[FTV_SCHEME_PAIR] = {
 		.name = "pair", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-		.layout = WORLD_RV_LAYOUT, .kind = FTRACE_SITE_RISCV_CALL_OPS,
-		.tramps = { "entry-ftrace.o", "direct.o", "tracers.o", "workload.o" },
-		.backend = WORLD_RV_PAIR,
+		.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+		.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
+			    "workload.o", "ops-tramp.o" },
+		.backend = &riscv_ftrace_pair,
 	},
 	/* Linux 6.16: AUIPC written once at init, only the JALR <-> NOP word
 	 * changes, a single naturally aligned store. */
 	[FTV_SCHEME_ATOMIC] = {
 		.name = "atomic", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-		.layout = WORLD_RV_LAYOUT, .kind = FTRACE_SITE_RISCV_CALL_OPS,
-		.tramps = { "entry-ftrace.o", "direct.o", "tracers.o", "workload.o" },
-		.backend = WORLD_RV_ATOMIC,
+		.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+		.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
+			    "workload.o", "ops-tramp.o" },
+		.backend = &riscv_ftrace_atomic,
 	},
 };
 

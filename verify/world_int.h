@@ -4,6 +4,7 @@
 
 #include "verify/world.h"
 #include "patcher/ftrace_core.h"
+#include "patcher/riscv.h"
 #include "util/rng.h"
 
 /* What a world needs to know about an architecture (verify/world_arch.c). */
@@ -15,6 +16,11 @@ struct world_archdesc {
 	int reg_arg0;             /* first C argument register; the next ones
 				     follow (x0.., a0..) */
 	int reg_ra;               /* the return address register */
+	/* ftrace_caller's entry: the register the site's call linked
+	 * (site + 4 in it), the one holding the ops it loaded at
+	 * ftrace_caller_op_loaded, and where it read that ops from. */
+	int reg_link, reg_ops;
+	uint64_t (*literal_slot)(uint64_t link);
 	int stop_anywhere;        /* exec_config.stop_anywhere */
 	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
 	/* Whether ret is a return address: follows a call instruction. */
@@ -110,7 +116,8 @@ struct world {
 	struct sim_image *img;
 	struct ftv_exec *ex;
 	struct ftrace_core *core;
-	struct arm64_ftrace arch;
+	struct arm64_ftrace arch;     /* the backend's context: arm64 */
+	struct riscv_ftrace_ctx rv;   /* or riscv64 */
 	const struct ftrace_arch *backend;
 	struct sim_region *data, *percpu;
 	struct ftv_rng rng;
