@@ -185,16 +185,6 @@ static void shrink_progress(void *ctx, const struct fuzz_shrink *sh)
 	send(c, &m);
 }
 
-static void first_kind(const char *kinds, char *out, size_t n)
-{
-	size_t l = strcspn(kinds, " ");
-
-	if (l >= n)
-		l = n - 1;
-	memcpy(out, kinds, l);
-	out[l] = 0;
-}
-
 /* Shrinks the failing scenario and writes the replay file. */
 static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t iseed,
 		 const struct scn_result *res, struct fmsg *m)
@@ -205,7 +195,7 @@ static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t is
 	char kind[24], header[4096];
 	FILE *f;
 
-	first_kind(res->kinds, kind, sizeof(kind));
+	fuzz_pick_kind(res->kinds, kind, sizeof(kind));
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
 	m->ops_before = s->nops;
 	m->cpus_before = s->cfg.exec.ncpus;

@@ -97,9 +97,11 @@ static void report_mixed(struct world *w, int cpu, uint64_t step, const struct e
 	want = pair_target(partner, j, aat);
 	sim_symbolize(w->as, jat, site, sizeof(site), 1);
 	if (got) {
-		snprintf(tg, sizeof(tg), "0x%016llx (", (unsigned long long)got);
-		sim_symbolize(w->as, got, tg + strlen(tg), sizeof(tg) - strlen(tg) - 1, 1);
-		strcat(tg, ")");
+		char sym[160];
+
+		sim_symbolize(w->as, got, sym, sizeof(sym), 1);
+		snprintf(tg, sizeof(tg), "0x%016llx (%s)", (unsigned long long)got,
+			 strncmp(sym, "0x", 2) ? sym : "no function there");
 	} else if (!rv_decode(a, aat, &ia) && ia.op == RV_OP_AUIPC) {
 		snprintf(tg, sizeof(tg), "?");
 	} else {
@@ -113,8 +115,8 @@ static void report_mixed(struct world *w, int cpu, uint64_t step, const struct e
 	world_add_violation(w, "pair-hazard", cpu, step,
 			    "cpu%d executed the call pair at %s across two generations of the "
 			    "site: 0x%08x (%s) from %s at step %llu, then JALR 0x%08x (%s) "
-			    "from %s at step %llu, whose own AUIPC is 0x%08x (%s); the CPU was "
-			    "between the two words while both were rewritten, and jumps to "
+			    "from %s at step %llu, whose own AUIPC is 0x%08x (%s): both words "
+			    "changed between the CPU's two fetches, and the call jumps to "
 			    "%s instead of 0x%016llx (%s)",
 			    cpu, site, a, da, sa, (unsigned long long)oa->step, j, dj, sj,
 			    (unsigned long long)oj->step, partner, dp, tg,
@@ -152,11 +154,12 @@ static void scan_nop_then_jalr(struct world *w)
 {
 	size_t nobs;
 	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
-	long last[EXEC_MAX_CPUS];
+	long *last = w->rv_last_fetch;
 
-	for (int c = 0; c < EXEC_MAX_CPUS; c++)
-		last[c] = -1;
-	for (size_t i = 0; i < nobs; i++) {
+	if (!w->rv_obs_scanned)
+		for (int c = 0; c < EXEC_MAX_CPUS; c++)
+			last[c] = -1;
+	for (size_t i = w->rv_obs_scanned; i < nobs; i++) {
 		const struct exec_obs *o = &obs[i];
 		struct rv_insn j, a;
 		long p;
@@ -174,6 +177,7 @@ static void scan_nop_then_jalr(struct world *w)
 			continue;
 		report_mixed(w, o->cpu, o->step, &obs[p], o);
 	}
+	w->rv_obs_scanned = nobs;
 }
 
 void world_explain_riscv(struct world *w)
@@ -183,9 +187,12 @@ void world_explain_riscv(struct world *w)
 
 	if (w->sd->arch != FTV_ARCH_RISCV64)
 		return;
-	for (size_t i = 0; i < n; i++)
+	/* incremental: a world may ask during the run (stop_early) and
+	 * again at the end */
+	for (size_t i = w->rv_xv_explained; i < n; i++)
 		if (v[i].kind == EXEC_V_PAIR && v[i].cpu >= 0)
 			explain_pair(w, &v[i]);
+	w->rv_xv_explained = n;
 	scan_nop_then_jalr(w);
 }
 

@@ -72,6 +72,12 @@ struct world_config {
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	/* Fuzzing: world_finish stops as soon as a violation is known
+	 * (checked every WORLD_FINISH_SLICE steps), and skips the checks
+	 * that need a completed run (unfinished CPUs, stuck plans). The kinds
+	 * found are then a subset of a full run's: the executor's schedule
+	 * does not depend on how its steps are sliced. */
+	int stop_early;
 	FILE *plans_out;          /* print every update's plan here, or NULL */
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
@@ -86,6 +92,8 @@ struct world_violation {
 };
 
 struct world;
+
+#define WORLD_FINISH_SLICE 500
 
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);

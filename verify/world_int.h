@@ -148,6 +148,10 @@ struct world {
 	struct plan scratch;
 	struct world_stats st;
 	int finished;
+	/* explain_riscv.c's progress through the executor's violations and
+	 * fetches, and each CPU's previous fetch there */
+	size_t rv_xv_explained, rv_obs_scanned;
+	long rv_last_fetch[EXEC_MAX_CPUS];
 };
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
@@ -164,8 +168,8 @@ int world_checks_install(struct world *w, struct ftv_err *err);
 void world_checks_finish(struct world *w);
 /* Adds violations that explain the executor's faults (explain.c). */
 void world_explain_faults(struct world *w);
-/* Adds a pair-hazard violation per executor pair violation
- * (explain_riscv.c). */
+/* Adds a pair-hazard violation per mixed call pair a riscv CPU executed
+ * (explain_riscv.c); looks only at what is new since its last call. */
 void world_explain_riscv(struct world *w);
 uint64_t world_step(struct world *w);
 

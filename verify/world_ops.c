@@ -410,10 +410,44 @@ int world_run(struct world *w, uint64_t steps, struct ftv_err *err)
 	return exec_run(w->ex, steps, err);
 }
 
+/* Whether a violation is known already (stop_early). */
+static int violated(struct world *w)
+{
+	size_t nx;
+
+	exec_violations(w->ex, &nx);
+	world_explain_riscv(w);
+	return nx || w->nviol;
+}
+
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 {
-	if (exec_run(w->ex, max_steps, err))
-		return -1;
+	uint64_t done = 0;
+	int early = 0;
+
+	if (!w->cfg.stop_early) {
+		if (exec_run(w->ex, max_steps, err))
+			return -1;
+	} else {
+		while (done < max_steps && !(early = violated(w))) {
+			uint64_t slice = max_steps - done < WORLD_FINISH_SLICE
+						 ? max_steps - done : WORLD_FINISH_SLICE;
+			uint64_t before = world_step(w);
+
+			if (exec_run(w->ex, slice, err))
+				return -1;
+			done += slice;
+			if (world_step(w) - before < slice)
+				break; /* everything settled, or nobody can move */
+		}
+	}
+	w->finished = 1;
+	if (early) {
+		/* cut short: the end-of-run checks would report the cut */
+		world_explain_faults(w);
+		world_explain_riscv(w);
+		return 0;
+	}
 	for (size_t i = 0; i < w->nplans; i++)
 		if (!w->plans[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
@@ -421,6 +455,5 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 					    w->plans[i].id, w->plans[i].what,
 					    (unsigned long long)max_steps);
 	world_checks_finish(w);
-	w->finished = 1;
 	return 0;
 }
