@@ -41,3 +41,10 @@ done
 
 hr "A captured kernel: Debian trixie's arm64 cloud kernel, 6.12.107"
 $FTV layout "$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
+
+# --- rvworld: RISC-V (issue #8) ---
+hr "RISC-V: a hart stopped between the two words of a call pair (the pre-6.16 pair scheme),"
+echo "   and Linux 6.16's atomic scheme, which patches only the JALR word, clean"
+$FTV scenario "$top/corpus/scenarios/riscv-pair-hazard.scn" | grep '^VIOLATION pair-hazard' | head -1 || true
+$FTV conform "$top/corpus/scenarios/riscv-atomic.scn"
+# --- end rvworld ---

@@ -105,8 +105,24 @@ static void report_mixed(struct world *w, int cpu, uint64_t step, const struct e
 	} else if (!rv_decode(a, aat, &ia) && ia.op == RV_OP_AUIPC) {
 		snprintf(tg, sizeof(tg), "?");
 	} else {
-		/* a NOP ran where the AUIPC had to: t0 is what it was */
-		snprintf(tg, sizeof(tg), "wherever the stale t0 points (the AUIPC never ran)");
+		/* a NOP ran where the AUIPC had to: t0 is what it was; the
+		 * CPU's next fault, if it took one, is where that led */
+		size_t nx;
+		const struct exec_violation *xv = exec_violations(w->ex, &nx);
+		struct rv_insn ij;
+		const struct exec_violation *fault = NULL;
+
+		for (size_t i = 0; i < nx && !fault; i++)
+			if (xv[i].kind == EXEC_V_FAULT && xv[i].cpu == cpu && xv[i].step >= oj->step)
+				fault = &xv[i];
+		if (fault && !rv_decode(j, jat, &ij) && ij.op == RV_OP_JALR)
+			snprintf(tg, sizeof(tg), "0x%016llx, the stale t0 0x%llx plus %lld (no "
+				 "AUIPC set it), where it faults,",
+				 (unsigned long long)fault->addr,
+				 (unsigned long long)(fault->addr - (uint64_t)ij.imm),
+				 (long long)ij.imm);
+		else
+			snprintf(tg, sizeof(tg), "wherever the stale t0 points (no AUIPC set it)");
 	}
 	if (want)
 		sim_symbolize(w->as, want, tw, sizeof(tw), 1);
