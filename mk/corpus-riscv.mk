@@ -37,6 +37,14 @@ $(RV_CORPUS_DIR)/random-$(1)/rand%.o: $(RV_CORPUS_DIR)/random/rand%.c mk/corpus-
 endef
 $(foreach s,$(RV_CORPUS_SETS),$(eval $(call rv_corpus_rule,$(s))))
 
+# With DWARF: .rela.debug_* full of ADD/SUB/SET pairs, which the loader
+# must count, not apply (the sections are not loaded).
+RV_CORPUS_DEBUG := $(RV_CORPUS_DIR)/rv64-debug/list.o
+$(RV_CORPUS_DEBUG): corpus/src/list.c corpus/src/corpus.h mk/corpus-riscv.mk
+	@mkdir -p $(dir $@)
+	$(RV_CORPUS_CC) $(RV_CORPUS_BASE) $(RV_CORPUS_FLAGS_rv64) -g -c $< -o $@
+RV_CORPUS_OBJS += $(RV_CORPUS_DEBUG)
+
 corpus-riscv: $(RV_CORPUS_OBJS)
 .PHONY: corpus-riscv
 

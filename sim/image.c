@@ -178,7 +178,7 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 	}
 	/* One architecture per image: the executor runs one kind of CPU. */
 	if (img->nobjs && elf->arch != img->arch) {
-		ftv_errf(err, "%s: a %s object cannot be linked with %s objects (first: %s)",
+		ftv_errf(err, "%s: %s object, but the image is %s (first object: %s); one image holds one architecture",
 			 elf->path, ftv_arch_name(elf->arch),
 			 ftv_arch_name(img->arch), img->objs[0]->elf.path);
 		sim_elf_free(elf);

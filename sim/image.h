@@ -29,6 +29,11 @@
  *   kernel.data   kernel.text + 66 MiB, 32 MiB, R+W  (writable PROGBITS)
  *   kernel.bss    kernel.text + 98 MiB, 32 MiB, R+W  (writable NOBITS, COMMON)
  * PLT veneers go in the text region of the branch that needs one.
+ * RISC-V: medany code reaches +/-2 GiB with AUIPC pairs; the farthest two
+ * regions (far module text at kernel - 960 MiB, kernel.bss end at kernel
+ * + 130 MiB) are ~1.1 GiB apart, so no riscv relocation between regions
+ * overflows and none needs a veneer; an overflow is reported as an error.
+ * (SIM_DATA_BASE/SIM_STACK_BASE are reached through pointers only.)
  * Sections are placed in file order, object after object, each at the next
  * address satisfying its own sh_addralign and nothing more, like ld does
  * for input sections of one output section. Whether a function keeps the
@@ -172,6 +177,8 @@ struct sim_object_info {
 	size_t nrelocs_skipped, nrelsecs_skipped; /* of non-ALLOC sections */
 	size_t nveneers;     /* PLT veneers created for this object */
 	size_t nstubbed;     /* undefined names bound to stubs */
+	size_t nrelax;       /* riscv: R_RISCV_RELAX hints declined (ftv
+			      * never relaxes; not in nrelocs) */
 };
 
 struct sim_image;

@@ -97,9 +97,11 @@ int img_rv_relocate_section(struct sim_image *img, struct img_obj *ob,
 			break;
 		}
 		P = ob->secaddr[ts] + r.r_offset;
-		if (type == R_RISCV_RELAX || type == R_RISCV_NONE) {
+		if (type == R_RISCV_NONE)
+			continue;
+		if (type == R_RISCV_RELAX) {
 			/* A hint we decline: the unrelaxed code stands. */
-			ob->info.nrelocs++;
+			ob->info.nrelax++;
 			continue;
 		}
 		if (type == R_RISCV_ALIGN) {

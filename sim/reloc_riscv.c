@@ -7,6 +7,12 @@
 #ifndef R_RISCV_PLT32
 #define R_RISCV_PLT32 59
 #endif
+/* psABI 1.0 LEB128 label differences (binutils >= 2.41 emits them for
+ * .gcc_except_table/.debug_*; Debian 12's 2.40 does not): named, refused. */
+#ifndef R_RISCV_SET_ULEB128
+#define R_RISCV_SET_ULEB128 60
+#define R_RISCV_SUB_ULEB128 61
+#endif
 
 static const struct {
 	unsigned type;
@@ -28,7 +34,8 @@ static const struct {
 	T(RVC_BRANCH, 2), T(RVC_JUMP, 2), T(RVC_LUI, -1), T(GPREL_I, -1),
 	T(GPREL_S, -1), T(TPREL_I, -1), T(TPREL_S, -1), T(RELAX, 0),
 	T(SUB6, 1), T(SET6, 1), T(SET8, 1), T(SET16, 2), T(SET32, 4),
-	T(32_PCREL, 4), T(IRELATIVE, -1), T(PLT32, 4),
+	T(32_PCREL, 4), T(IRELATIVE, -1), T(PLT32, 4), T(SET_ULEB128, -1),
+	T(SUB_ULEB128, -1),
 #undef T
 };
 

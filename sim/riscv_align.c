@@ -99,6 +99,7 @@ static int section_cuts(struct sim_elf *e, unsigned rs, unsigned ts,
 	Elf64_Rela *al;
 	struct cut *c;
 	uint64_t deleted = 0;
+	int rc = 0;
 	uint8_t *d = e->data + e->sh[ts].sh_offset;
 	const char *sec = sim_elf_secname(e, ts);
 
@@ -123,36 +124,32 @@ static int section_cuts(struct sim_elf *e, unsigned rs, unsigned ts,
 			a <<= 1;
 		if (al[k].r_addend < 0 || pad > e->sh[ts].sh_size - o ||
 		    (k && o < al[k - 1].r_offset + (uint64_t)al[k - 1].r_addend)) {
-			free(al);
-			free(c);
-			return ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN padding of %lld bytes overlaps another or runs past the end of %s",
-					e->path, sec, (unsigned long long)o,
-					(long long)al[k].r_addend, sec);
+			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN padding of %lld bytes overlaps another or runs past the end of %s",
+				      e->path, sec, (unsigned long long)o,
+				      (long long)al[k].r_addend, sec);
+			goto out;
 		}
 		if (a > (e->sh[ts].sh_addralign ? e->sh[ts].sh_addralign : 1)) {
-			free(al);
-			free(c);
-			return ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN to %llu bytes exceeds the section's sh_addralign %llu",
-					e->path, sec, (unsigned long long)o,
-					(unsigned long long)a,
-					(unsigned long long)e->sh[ts].sh_addralign);
+			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN to %llu bytes exceeds the section's sh_addralign %llu",
+				      e->path, sec, (unsigned long long)o,
+				      (unsigned long long)a,
+				      (unsigned long long)e->sh[ts].sh_addralign);
+			goto out;
 		}
 		if (!all_nops(d + o, pad)) {
-			free(al);
-			free(c);
-			return ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN padding of %llu bytes is not all NOPs",
-					e->path, sec, (unsigned long long)o,
-					(unsigned long long)pad);
+			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN padding of %llu bytes is not all NOPs",
+				      e->path, sec, (unsigned long long)o,
+				      (unsigned long long)pad);
+			goto out;
 		}
 		now = o - deleted;
 		need = (a - (now & (a - 1))) & (a - 1);
 		if (need > pad) {
-			free(al);
-			free(c);
-			return ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN needs %llu bytes of padding but has %llu",
-					e->path, sec, (unsigned long long)o,
-					(unsigned long long)need,
-					(unsigned long long)pad);
+			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN needs %llu bytes of padding but has %llu",
+				      e->path, sec, (unsigned long long)o,
+				      (unsigned long long)need,
+				      (unsigned long long)pad);
+			goto out;
 		}
 		if (need == pad)
 			continue; /* exact already: the bytes stay as assembled */
@@ -173,7 +170,12 @@ static int section_cuts(struct sim_elf *e, unsigned rs, unsigned ts,
 		deleted += c[nc].n;
 		nc++;
 	}
+out:
 	free(al);
+	if (rc) {
+		free(c);
+		return rc;
+	}
 	*out = c;
 	*nout = nc;
 	return 0;

@@ -339,6 +339,55 @@ START_TEST(rv_cold_functions_are_reported_misaligned_or_by_chance)
 }
 END_TEST
 
+/* Relocations of non-ALLOC sections per object, by pyelftools. */
+static const char nonalloc_relocs_py[] =
+	"import sys\n"
+	"from elftools.elf.elffile import ELFFile\n"
+	"e = ELFFile(open(sys.argv[1], 'rb'))\n"
+	"n = 0\n"
+	"for s in e.iter_sections():\n"
+	"    if s['sh_type'] == 'SHT_RELA':\n"
+	"        t = e.get_section(s['sh_info'])\n"
+	"        if not t['sh_flags'] & 2:\n"
+	"            n += s.num_relocations()\n"
+	"print(n)\n";
+
+/* DWARF's ADD/SUB/SET relocations live in .rela.debug_*: counted, not
+ * applied (the sections are not loaded), while the loaded bytes still
+ * match GNU ld. */
+START_TEST(rv_debug_relocations_are_counted_not_applied)
+{
+	char p[1][512], *out;
+	char *argv[] = { (char *)ftv_test_env("FTV_PYTHON"), "-c",
+			 (char *)nonalloc_relocs_py, p[0], NULL };
+	struct loaded l;
+	struct ftv_err err = { "" };
+	const struct sim_object_info *o;
+	unsigned long want;
+
+	ftv_test_path(p[0], sizeof(p[0]), "FTV_BUILD", "corpus/rv64-debug/list.o");
+	ck_assert_msg(ftv_test_run(argv, &out) == 0, "%s", out);
+	want = strtoul(out, NULL, 10);
+	free(out);
+	ck_assert_msg(load(&l, p, NULL, 1, 1, &err) == 0, "%s", err.msg);
+	o = sim_image_object(l.img, 0);
+	ck_assert_uint_gt(want, 10);
+	ck_assert_uint_eq(o->nrelocs_skipped, want);
+	ck_assert_uint_gt(o->nrelsecs_skipped, 0);
+	unload(&l);
+	/* Linked alone it has undefined symbols: compare it with klib. */
+	{
+		char q[2][512];
+
+		strcpy(q[0], p[0]);
+		ftv_test_path(q[1], sizeof(q[1]), "FTV_BUILD", "corpus/rv64/klib.o");
+		ck_assert_msg(load(&l, q, NULL, 2, 0, &err) == 0, "%s", err.msg);
+		ck_assert_uint_ge(compare_with_ld(&l), 2);
+		unload(&l);
+	}
+}
+END_TEST
+
 START_TEST(rv_undefined_symbols_get_ebreak_stubs)
 {
 	char p[1][512];
@@ -443,6 +492,39 @@ START_TEST(rv_unknown_relocation_type_is_a_one_line_error)
 }
 END_TEST
 
+/* The ALIGN deletion is section-relative, so it is only exact if the
+ * section is placed at a multiple of the alignment: an object whose
+ * sh_addralign is below one of its ALIGNs is refused, naming both. */
+START_TEST(rv_align_beyond_section_alignment_is_a_one_line_error)
+{
+	char src[512], abs[512], bad[64];
+	size_t n;
+	uint8_t *d;
+	const Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	FILE *f;
+	int fd;
+
+	asm_path(src, sizeof(src), "relocs");
+	asm_path(abs, sizeof(abs), "abs");
+	d = slurp(src, &n);
+	eh = (const Elf64_Ehdr *)d;
+	sh = (Elf64_Shdr *)(uintptr_t)elf_section(d, n, ".text");
+	ck_assert(sh && sh->sh_addralign == 16 && eh->e_machine == EM_RISCV);
+	sh->sh_addralign = 2;
+	strcpy(bad, "/tmp/ftv-rvbad-XXXXXX");
+	fd = mkstemp(bad);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "wb");
+	ck_assert(f && fwrite(d, 1, n, f) == n);
+	fclose(f);
+	free(d);
+	expect_load_error((char *[]){ bad, abs, NULL }, "R_RISCV_ALIGN to 8 bytes",
+			  "sh_addralign 2");
+	unlink(bad);
+}
+END_TEST
+
 START_TEST(rv_lo12_without_hi20_is_a_one_line_error)
 {
 	char src[512], abs[512], bad[64];
@@ -501,10 +583,12 @@ static Suite *rv_loader_suite(void)
 	tcase_add_loop_test(t, rv_sites_follow_the_call_ops_layout, 0,
 			    RV_SETS_N);
 	tcase_add_test(t, rv_cold_functions_are_reported_misaligned_or_by_chance);
+	tcase_add_test(t, rv_debug_relocations_are_counted_not_applied);
 	tcase_add_test(t, rv_undefined_symbols_get_ebreak_stubs);
 	tcase_add_test(t, rv_and_arm64_objects_do_not_mix);
 	tcase_add_test(t, rv_unknown_relocation_type_is_a_one_line_error);
 	tcase_add_test(t, rv_lo12_without_hi20_is_a_one_line_error);
+	tcase_add_test(t, rv_align_beyond_section_alignment_is_a_one_line_error);
 	tcase_add_test(t, rv_out_of_range_branch_is_a_one_line_error);
 	tcase_add_test(t, rv_load_prints_sites_in_riscv_disassembly);
 	suite_add_tcase(s, t);

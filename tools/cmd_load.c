@@ -82,10 +82,11 @@ static void print_json(struct sim_image *img)
 		json_str(o->name);
 		printf(",\"module\":%s,\"symbols\":%zu,\"relocations\":%zu,"
 		       "\"relocations_skipped\":%zu,\"reloc_sections_skipped\":%zu,"
-		       "\"veneers\":%zu,\"stubbed\":%zu,\"sections\":[",
+		       "\"veneers\":%zu,\"stubbed\":%zu,\"relax_declined\":%zu,"
+		       "\"sections\":[",
 		       o->is_module ? "true" : "false", o->nsyms, o->nrelocs,
 		       o->nrelocs_skipped, o->nrelsecs_skipped, o->nveneers,
-		       o->nstubbed);
+		       o->nstubbed, o->nrelax);
 		for (size_t k = 0; k < o->nsections; k++) {
 			const struct sim_loaded_section *s = &o->sections[k];
 
@@ -108,22 +109,26 @@ static void print_json(struct sim_image *img)
 		printf("%s", i ? "," : "");
 		json_str(sim_image_stub_get(img, i, NULL));
 	}
-	printf("],\"site_counts\":{\"total\":%zu,\"call_ops\":%zu,\"args\":%zu,"
-	       "\"mcount\":%zu,\"bti\":%zu,\"pac\":%zu,\"misaligned\":%zu,"
-	       "\"aligned_by_chance\":%zu},\"sites\":[",
-	       sim_image_nsites(img), c.layout[SIM_SITE_CALL_OPS],
-	       c.layout[SIM_SITE_ARGS], c.layout[SIM_SITE_MCOUNT], c.bti, c.pac,
-	       c.misaligned, c.by_chance);
+	printf("],\"arch\":\"%s\",\"site_counts\":{\"total\":%zu,\"call_ops\":%zu,"
+	       "\"args\":%zu,\"mcount\":%zu,\"riscv_call_ops\":%zu,\"bti\":%zu,"
+	       "\"pac\":%zu,\"misaligned\":%zu,\"aligned_by_chance\":%zu},"
+	       "\"sites\":[",
+	       ftv_arch_name(sim_image_arch(img)), sim_image_nsites(img),
+	       c.layout[SIM_SITE_CALL_OPS], c.layout[SIM_SITE_ARGS],
+	       c.layout[SIM_SITE_MCOUNT], c.layout[SIM_SITE_RISCV_CALL_OPS],
+	       c.bti, c.pac, c.misaligned, c.by_chance);
 	for (size_t i = 0; i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
 		printf("%s{\"func\":", i ? "," : "");
 		json_str(s->funcname);
 		printf(",\"addr\":\"0x%llx\",\"func_addr\":\"0x%llx\","
-		       "\"literal\":\"0x%llx\",\"layout\":\"%s\",\"bti\":%s,"
+		       "\"mov_addr\":\"0x%llx\",\"literal\":\"0x%llx\","
+		       "\"layout\":\"%s\",\"bti\":%s,"
 		       "\"pac\":%s,\"aligned\":%s,\"aligned_by_chance\":%s,"
 		       "\"object\":",
 		       (unsigned long long)s->addr, (unsigned long long)s->func,
+		       (unsigned long long)s->mov_addr,
 		       (unsigned long long)s->literal,
 		       sim_site_layout_name(s->layout),
 		       s->bti ? "true" : "false", s->pac ? "true" : "false",
@@ -191,6 +196,8 @@ static void print_text(struct sim_image *img, int list_sites)
 			printf(", %zu via PLT veneers", o->nveneers);
 		if (o->nstubbed)
 			printf(", %zu undefined stubbed", o->nstubbed);
+		if (o->nrelax)
+			printf(", %zu R_RISCV_RELAX hints declined", o->nrelax);
 		printf("\n");
 		for (size_t k = 0; k < o->nsections; k++) {
 			const struct sim_loaded_section *s = &o->sections[k];
@@ -203,10 +210,11 @@ static void print_text(struct sim_image *img, int list_sites)
 			       s->nobits ? " nobits" : "");
 		}
 	}
-	printf("sites: %zu (call_ops %zu, args %zu, mcount %zu; bti %zu, pac %zu); "
-	       "misaligned %zu, aligned by chance %zu\n",
+	printf("sites: %zu (call_ops %zu, args %zu, mcount %zu, riscv_call_ops %zu; "
+	       "bti %zu, pac %zu); misaligned %zu, aligned by chance %zu\n",
 	       sim_image_nsites(img), c.layout[SIM_SITE_CALL_OPS],
-	       c.layout[SIM_SITE_ARGS], c.layout[SIM_SITE_MCOUNT], c.bti, c.pac,
+	       c.layout[SIM_SITE_ARGS], c.layout[SIM_SITE_MCOUNT],
+	       c.layout[SIM_SITE_RISCV_CALL_OPS], c.bti, c.pac,
 	       c.misaligned, c.by_chance);
 	for (size_t i = 0; list_sites && i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
