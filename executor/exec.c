@@ -293,6 +293,23 @@ static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	}
 }
 
+/* riscv: remember where a data access faulted (see exec_fault_rv.c); the
+ * access still faults. */
+static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
+		       int size, int64_t value, void *user)
+{
+	struct xcpu *c = user;
+
+	(void)uc;
+	(void)size;
+	(void)value;
+	if (type != UC_MEM_FETCH_UNMAPPED && type != UC_MEM_FETCH_PROT) {
+		c->fault_ok = 1;
+		c->fault_addr = addr;
+	}
+	return false;
+}
+
 static int add_code_hook(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err)
 {
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
@@ -374,6 +391,7 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	w->ncoh = 1;
 	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
 		w->last[c] = -1;
+	w->pair_wid = -1;
 	s = special_get(ex, addr, err);
 	if (!s)
 		return -1;
@@ -505,6 +523,13 @@ static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
+	}
+	if (ex->arch->arch == FTV_ARCH_RISCV64) {
+		uc_hook h;
+
+		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
+				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: fault hook", c->idx);
 	}
 	c->st = XCPU_DONE; /* until exec_cpu_setup */
 	c->last_fetch_wid = -1;
@@ -757,6 +782,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		c->npend = 0;
 		c->last_fetch_wid = -1;
 		c->prev_ok = 0;
+		c->fault_ok = 0;
 	}
 	for (size_t i = 0; i < ex->nplans; i++) {
 		ex->plans[i].res = (struct exec_plan_result){ EXEC_PLAN_QUEUED,
@@ -806,6 +832,12 @@ static void cpu_fault(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
 		pc -= ex->arch->fault_pc_skew;
 		uc_reg_write(c->uc, ex->arch->regs[ex->arch->pc_reg], &pc);
 	}
+	if (ex->arch->arch == FTV_ARCH_RISCV64 && c->fault_ok &&
+	    e != UC_ERR_FETCH_UNMAPPED && e != UC_ERR_FETCH_PROT) {
+		pc = xf_rv_fault_pc(ex, c, pc, c->fault_addr);
+		uc_reg_write(c->uc, ex->arch->regs[ex->arch->pc_reg], &pc);
+	}
+	c->fault_ok = 0;
 	p = xc_copy_ptr(c, pc);
 	if (p)
 		memcpy(&w, p, 4);

@@ -146,8 +146,14 @@ enum exec_viol_kind {
 	EXEC_V_STALE_DATA, /* new instruction fetched, then an older literal read */
 	EXEC_V_FAULT,      /* the CPU took an exception (poisoned memory, UDF) */
 	EXEC_V_STUCK,      /* nobody can move (the patcher waits forever) */
-	/* riscv64: a CPU executed an AUIPC + JALR call pair whose two words
-	 * came from different generations of the site (see exec_riscv.c). */
+	/* riscv64: a CPU executed the two words of an AUIPC + JALR call site
+	 * from different generations of the site (executor/exec_pair.c):
+	 * "pair: cpu0 step 23 executed 00000297 (auipc t0, 0x0) from write #2
+	 * (plan 0 step 1 "make_call: auipc"), then fetched 140282e7 (jalr t0,
+	 * 320(t0)) at func+0x4/0x10 from write #7 (plan 2 step 2 "make_call:
+	 * jalr"), which was written to pair with 00002297 (auipc t0, 0x2) from
+	 * write #6 (plan 2 step 1 "make_call: auipc"): the call mixes two
+	 * generations of the site and jumps to 0x... instead of 0x..." */
 	EXEC_V_PAIR,
 };
 const char *exec_viol_name(enum exec_viol_kind k);

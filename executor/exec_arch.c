@@ -57,6 +57,7 @@ static const struct xarch xarch_arm64 = {
 	.sysop = xsysop_a64_decode,
 	.is_memory = xsysop_a64_is_memory,
 	.insn = xr_a64_insn,
+	.word = xr_a64_insn,
 	.cmodx_safe = xr_a64_cmodx_safe,
 	.reset_flags = a64_reset_flags,
 };
@@ -79,6 +80,7 @@ static const struct xarch xarch_riscv64 = {
 	.sysop = xsysop_rv_decode,
 	.is_memory = xsysop_rv_is_memory,
 	.insn = xr_rv_insn,
+	.word = xr_rv_word,
 	.cmodx_safe = xr_rv_cmodx_safe,
 	.reset_flags = NULL, /* RISC-V has no condition flags */
 };

@@ -30,8 +30,10 @@ struct xarch {
 	unsigned fault_pc_skew;
 	enum xsysop (*sysop)(uint32_t w, unsigned *rt);
 	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
-	/* "%08x (text)" for reports */
+	/* "%08x (text)" for reports: the instruction at pc, and a watched
+	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);
+	void (*word)(uint32_t w, uint64_t pc, char *buf, size_t n);
 	/* 1: the old/new pair of a watched word may be fetched concurrently */
 	int (*cmodx_safe)(uint32_t old, uint32_t new);
 	void (*reset_flags)(uc_engine *uc); /* condition flags, or NULL */
@@ -69,6 +71,9 @@ struct xcpu {
 	uint64_t prev_addr;
 	uint32_t prev_val;
 	int prev_wid;
+	/* riscv: the address of the last faulting data access */
+	int fault_ok;
+	uint64_t fault_addr;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
 };
 
@@ -83,6 +88,7 @@ struct winsn {
 	size_t floor[EXEC_MAX_CPUS];
 	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
 	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
+	int pair_wid, pair_partner;      /* exec_pair.c's cache, -1: none */
 	int view_ok[EXEC_MAX_CPUS];
 };
 
@@ -218,6 +224,10 @@ uint64_t xm_read_coherent(struct ftv_exec *ex, uint64_t addr, unsigned size);
 void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		   int wid);
 
+/* exec_fault_rv.c: the riscv instruction at fault behind a stale pc */
+uint64_t xf_rv_fault_pc(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
+			uint64_t addr);
+
 /* exec.c */
 uint8_t *xc_copy_ptr(struct xcpu *c, uint64_t addr);
 void xc_remove_cache_all(struct ftv_exec *ex, uint64_t addr, uint64_t len);
@@ -245,6 +255,9 @@ int xsysop_rv_is_memory(uint32_t w);
 /* exec_report.c */
 void xr_insn(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
 	     size_t n);
+void xr_word(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
+	     size_t n);
+void xr_rv_word(uint32_t w, uint64_t pc, char *buf, size_t n);
 void xr_a64_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
 void xr_rv_insn(uint32_t w, uint64_t pc, char *buf, size_t n);
 int xr_a64_cmodx_safe(uint32_t old, uint32_t new);

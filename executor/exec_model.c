@@ -162,8 +162,8 @@ static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		if (o == n || ex->arch->cmodx_safe(o, n))
 			continue;
 		sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-		xr_insn(ex, o, w->addr, so, sizeof(so));
-		xr_insn(ex, n, w->addr, sn, sizeof(sn));
+		xr_word(ex, o, w->addr, so, sizeof(so));
+		xr_word(ex, n, w->addr, sn, sizeof(sn));
 		xr_write_desc(ex, w->coh[i], wd, sizeof(wd));
 		xc_violation(ex, EXEC_V_CMODX, (int)c->idx, w->addr,
 			     "cmodx: cpu%u step %llu fetched %s while it was being changed: %s -> %s %s; %s",
@@ -363,6 +363,7 @@ void xm_reset(struct ftv_exec *ex)
 
 		w->ncoh = 1;
 		w->pou = w->ic = 0;
+		w->pair_wid = -1;
 		for (unsigned c = 0; c < EXEC_MAX_CPUS; c++) {
 			w->floor[c] = 0;
 			w->last[c] = -1;

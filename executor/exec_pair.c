@@ -7,11 +7,13 @@
  * generation with a JALR of another and jumps to hi_old + lo_new.
  *
  * The check, on every fetch of a JALR at a watched word A: if the same CPU
- * executed an AUIPC at A-4 (also watched) immediately before, whose rd is
- * the JALR's rs1, the AUIPC it executed must be the one the JALR was
- * written to pair with: the newest write to A-4 by the JALR's plan or any
- * earlier plan (the initial contents if none), i.e. what coherent memory
- * held at A-4 once that plan had written everything. The 6.16 "atomic"
+ * executed the word at A-4 (also watched) immediately before, and that was
+ * an AUIPC whose rd is the JALR's rs1 (or a word that falls through, such
+ * as the NOP of a disabled site, while the JALR's partner is such an
+ * AUIPC), what it executed must be the word the JALR was written to pair
+ * with: the newest write to A-4 by the JALR's plan or any earlier plan (the
+ * initial contents if none), i.e. what coherent memory held at A-4 once
+ * that plan had written everything. The 6.16 "atomic"
  * scheme writes the AUIPC once (ftrace_init_nop) and then toggles only the
  * JALR word, so it never fires there. */
 #include "executor/exec_int.h"
@@ -19,21 +21,57 @@
 
 #include <stdio.h>
 
-/* The write to `addr` that a JALR write `wid` was made to pair with. */
-static int partner_write(struct ftv_exec *ex, struct winsn *a4, int wid)
+/* The write to the AUIPC word a4 that the JALR write `wid` (at w) was made
+ * to pair with. Writes are issued in plan order and, per word, in
+ * coherence order, so the newest one by plan <= the JALR's is the last
+ * such in issue order, buffered or not. Cached per JALR word once the
+ * JALR's plan has finished (no later write can change the answer): a site
+ * runs the same JALR many times. */
+static int partner_write(struct ftv_exec *ex, struct winsn *w,
+			 struct winsn *a4, int wid)
 {
-	int plan = ex->wr[wid].plan, best = a4->coh[0];
+	int plan = ex->wr[wid].plan;
 
-	/* Writes to one word are issued in coherence order, and write ids
-	 * grow in issue order; buffered ones count (the plan made them). */
-	for (size_t i = 0; i < ex->nwr; i++) {
-		const struct exec_write *w = &ex->wr[i];
+	if (w->pair_wid == wid)
+		return w->pair_partner;
+	for (size_t i = ex->nwr; plan >= 0 && i-- > 0;) {
+		const struct exec_write *x = &ex->wr[i];
 
-		if (w->addr == a4->addr && w->size == 4 && w->plan >= 0 &&
-		    plan >= 0 && w->plan <= plan)
-			best = (int)i;
+		if (x->addr == a4->addr && x->size == 4 && x->plan >= 0 &&
+		    x->plan <= plan) {
+			if ((size_t)plan < ex->cur_plan) {
+				w->pair_wid = wid;
+				w->pair_partner = (int)i;
+			}
+			return (int)i;
+		}
 	}
-	return best;
+	return a4->coh[0]; /* the initial contents */
+}
+
+/* Whether control can only have fallen through from the word at A-4 to A:
+ * a 4-byte word that is no control transfer (BRANCH, JALR, JAL, SYSTEM), or
+ * two 16-bit parcels none of which is (c.j, c.jal, c.beqz, c.bnez, c.jr,
+ * c.jalr, c.ebreak). */
+static int falls_through(uint32_t w)
+{
+	if ((w & 3) == 3) {
+		switch (w & 0x7f) {
+		case 0x63: case 0x67: case 0x6f: case 0x73:
+			return 0;
+		}
+		return 1;
+	}
+	for (int i = 0; i < 2; i++, w >>= 16) {
+		unsigned q = w & 3, f3 = (w >> 13) & 7;
+
+		if ((q == 1 && (f3 == 1 || f3 >= 5)) || (q == 2 && f3 == 4 &&
+		    ((w >> 2) & 31) == 0))
+			return 0;
+		if ((w & 3) == 3)
+			return 0; /* a 32-bit instruction straddling into A */
+	}
+	return 1;
 }
 
 void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
@@ -45,22 +83,11 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 	uint32_t val = (uint32_t)ex->wr[wid].val, wantv;
 	char where[128], se[128], sj[128], sw[128], de[160], dj[160], dw[160];
 	char intended[96];
-	int pw;
+	int pw, exe_auipc;
 
 	if (!c->prev_ok || c->prev_addr != auipc_pc)
 		return;
 	if (rv_decode(val, w->addr, &jalr) || jalr.op != RV_OP_JALR)
-		return;
-	if (rv_decode(c->prev_val, auipc_pc, &exe) || exe.op != RV_OP_AUIPC ||
-	    exe.rd != jalr.rs1 || exe.rd == 0)
-		return;
-	/* "Immediately before": rs1 still holds what that AUIPC computed
-	 * (an AUIPC is no branch, so its successor is A unless the CPU went
-	 * elsewhere and came back, which would have overwritten or kept
-	 * this value; an equal value consumes the same high part). */
-	uc_reg_read(c->uc, ex->arch->regs[jalr.rs1], &rs1);
-	got_t = auipc_pc + (uint64_t)(exe.imm * 4096);
-	if (rs1 != got_t)
 		return;
 	/* A JALR stored by a CPU is no plan's: nothing to pair it with. */
 	if (ex->wr[wid].plan < 0 && ex->wr[wid].cpu >= 0)
@@ -68,11 +95,31 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 	a4 = xm_insn(ex, auipc_pc);
 	if (!a4)
 		return;
-	pw = partner_write(ex, a4, wid);
+	pw = partner_write(ex, w, a4, wid);
 	wantv = (uint32_t)ex->wr[pw].val;
 	if (wantv == c->prev_val)
 		return;
-	got_t = (got_t + (uint64_t)jalr.imm) & ~1ULL;
+	uc_reg_read(c->uc, ex->arch->regs[jalr.rs1], &rs1);
+	exe_auipc = !rv_decode(c->prev_val, auipc_pc, &exe) &&
+		    exe.op == RV_OP_AUIPC;
+	if (exe_auipc) {
+		/* "Immediately before": rs1 is that AUIPC's rd and still
+		 * holds what it computed (an AUIPC falls through to A). */
+		if (exe.rd != jalr.rs1 || exe.rd == 0 ||
+		    rs1 != auipc_pc + (uint64_t)(exe.imm * 4096))
+			return;
+	} else {
+		/* It ran what was there before the AUIPC (the NOPs of a
+		 * disabled site) and fell through into a JALR that consumes
+		 * an AUIPC result it never computed. A function's second
+		 * word is no branch target, so the last watched fetch at A-4
+		 * means it came from there. */
+		if (!falls_through(c->prev_val) ||
+		    rv_decode(wantv, auipc_pc, &want) ||
+		    want.op != RV_OP_AUIPC || want.rd != jalr.rs1)
+			return;
+	}
+	got_t = (rs1 + (uint64_t)jalr.imm) & ~1ULL;
 	if (!rv_decode(wantv, auipc_pc, &want) && want.op == RV_OP_AUIPC) {
 		want_t = (auipc_pc + (uint64_t)(want.imm * 4096) +
 			  (uint64_t)jalr.imm) & ~1ULL;
@@ -83,15 +130,15 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 			 "none (the JALR's partner is no AUIPC)");
 	}
 	sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-	xr_insn(ex, c->prev_val, auipc_pc, se, sizeof(se));
-	xr_insn(ex, val, w->addr, sj, sizeof(sj));
-	xr_insn(ex, wantv, auipc_pc, sw, sizeof(sw));
+	xr_word(ex, c->prev_val, auipc_pc, se, sizeof(se));
+	xr_word(ex, val, w->addr, sj, sizeof(sj));
+	xr_word(ex, wantv, auipc_pc, sw, sizeof(sw));
 	xr_write_desc(ex, c->prev_wid, de, sizeof(de));
 	xr_write_desc(ex, wid, dj, sizeof(dj));
 	xr_write_desc(ex, pw, dw, sizeof(dw));
 	xc_violation(ex, EXEC_V_PAIR, (int)c->idx, w->addr,
-		     "pair: cpu%u step %llu executed AUIPC %s from %s, then fetched JALR %s at %s from %s, "
-		     "which was written to pair with AUIPC %s from %s: the call mixes two generations "
+		     "pair: cpu%u step %llu executed %s from %s, then fetched %s at %s from %s, "
+		     "which was written to pair with %s from %s: the call mixes two generations "
 		     "of the site and jumps to 0x%llx instead of %s",
 		     c->idx, (unsigned long long)ex->step, se, de, sj, where,
 		     dj, sw, dw, (unsigned long long)got_t, intended);

@@ -31,6 +31,31 @@ void xr_rv_insn(uint32_t w, uint64_t pc, char *buf, size_t n)
 		snprintf(buf, n, "%08x (%s)", w, d);
 }
 
+/* A watched word whose first half is a 16-bit instruction holds two: the
+ * compiler's entry c.nop pairs, "00010001 (c.nop; c.nop)". */
+void xr_rv_word(uint32_t w, uint64_t pc, char *buf, size_t n)
+{
+	char d0[96], d1[96];
+	int nb = 4;
+
+	rv_disasm(w, pc, d0, sizeof(d0), &nb);
+	if (nb == 4) {
+		snprintf(buf, n, "%08x (%s)", w, d0);
+		return;
+	}
+	rv_disasm(w >> 16, pc + 2, d1, sizeof(d1), &nb);
+	if (nb == 2)
+		snprintf(buf, n, "%08x (%s; %s)", w, d0, d1);
+	else /* a 32-bit instruction starts in the second half */
+		snprintf(buf, n, "%08x (%s; ...)", w, d0);
+}
+
+void xr_word(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
+	     size_t n)
+{
+	ex->arch->word(w, pc, buf, n);
+}
+
 void xr_insn(struct ftv_exec *ex, uint32_t w, uint64_t pc, char *buf,
 	     size_t n)
 {
@@ -96,7 +121,7 @@ void exec_trace_print(struct ftv_exec *ex, FILE *f)
 			break;
 		case EXEC_EV_FETCH:
 			sim_symbolize(ex->as, e->a, a, sizeof(a), 0);
-			xr_insn(ex, (uint32_t)e->b, e->a, b, sizeof(b));
+			xr_word(ex, (uint32_t)e->b, e->a, b, sizeof(b));
 			fprintf(f, "%6llu %-8s fetch  %s: %s\n",
 				(unsigned long long)e->step, who, a, b);
 			break;

@@ -589,10 +589,10 @@ START_TEST(riscv_pair_hazard_reported_for_both_words_rewritten_under_stop_machin
 	 * plan 1 #4, #5, plan 2 #6 (auipc) and #7 (jalr). The wild target:
 	 * func + 0 (the old AUIPC) + 0x140 (the new JALR's offset). */
 	snprintf(want, sizeof(want),
-		 "pair: cpu0 step %llu executed AUIPC 00000297 (auipc t0, 0x0) from write #2 "
-		 "(plan 0 step 1 \"make_call: auipc\"), then fetched JALR 140282e7 (jalr t0, 320(t0)) "
+		 "pair: cpu0 step %llu executed 00000297 (auipc t0, 0x0) from write #2 "
+		 "(plan 0 step 1 \"make_call: auipc\"), then fetched 140282e7 (jalr t0, 320(t0)) "
 		 "at func+0x4/0x10 from write #7 (plan 2 step 2 \"make_call: jalr\"), which was "
-		 "written to pair with AUIPC 00002297 (auipc t0, 0x2) from write #6 (plan 2 step 1 "
+		 "written to pair with 00002297 (auipc t0, 0x2) from write #6 (plan 2 step 1 "
 		 "\"make_call: auipc\"): the call mixes two generations of the site and jumps to "
 		 "0x%llx instead of 0x%llx",
 		 (unsigned long long)v->step, (unsigned long long)(PAIR + 0x140),
@@ -605,6 +605,41 @@ START_TEST(riscv_pair_hazard_reported_for_both_words_rewritten_under_stop_machin
 	ck_assert_uint_eq(v->addr, PAIR + 0x140);
 	ck_assert_ptr_nonnull(strstr(v->msg, "illegal instruction (the all-zero parcel)"));
 	ck_assert_ptr_nonnull(strstr(v->msg, "0000 (.insn 0x0000)"));
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
+START_TEST(riscv_pair_hazard_reported_for_a_cpu_between_the_nops_of_an_enable)
+{
+	/* NOP;NOP -> AUIPC;JALR under stop_machine while the CPU has run the
+	 * first NOP: it falls into a JALR whose t0 no AUIPC computed. */
+	uint32_t a2, j2;
+	const struct exec_violation *v;
+	struct sim_aspace *as;
+	struct ftv_exec *ex;
+	struct plan p;
+	char want[768];
+
+	pair_words(TRAMP2, &a2, &j2);
+	as = pair_program(W_NOP, W_NOP);
+	ex = rv_exec(as, 1, EXEC_QUANTUM, 1, 1, 1);
+	step_to(ex, SITE);
+	pair_plan(&p, W_NOP, W_NOP, a2, j2, "make_call: auipc",
+		  "make_call: jalr");
+	submit(ex, &p);
+	run(ex, 100);
+	assert_parked_between(ex);
+	v = first_kind(ex, EXEC_V_PAIR);
+	ck_assert_ptr_nonnull(v);
+	snprintf(want, sizeof(want),
+		 "pair: cpu0 step %llu executed 00000013 (nop) from write #0 (initial), then "
+		 "fetched 140282e7 (jalr t0, 320(t0)) at func+0x4/0x10 from write #3 (plan 0 "
+		 "step 2 \"make_call: jalr\"), which was written to pair with 00002297 (auipc t0, "
+		 "0x2) from write #2 (plan 0 step 1 \"make_call: auipc\"): the call mixes two "
+		 "generations of the site and jumps to 0x140 instead of 0x%llx",
+		 (unsigned long long)v->step, (unsigned long long)TRAMP2);
+	ck_assert_str_eq(v->msg, want);
 	exec_free(ex);
 	sim_aspace_free(as);
 }
@@ -777,6 +812,147 @@ START_TEST(riscv_trace_prints_riscv_disassembly)
 	free(buf);
 	exec_free(ex);
 	sim_aspace_free(as);
+	/* The compiler's entry (-fpatchable-function-entry with RVC): a
+	 * watched word holding two c.nop prints as both. */
+	as = pair_program(0x00010001u, 0x00010001u);
+	ex = rv_exec(as, 1, EXEC_RANDOM, 1, 0, 1);
+	run(ex, 100);
+	ck_assert(exec_cpu_done(ex, 0));
+	f = open_memstream(&buf, &len);
+	exec_trace_print(ex, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "fetch  func+0x0/0x10: 00010001 (c.nop; c.nop)"));
+	ck_assert_ptr_nonnull(strstr(buf, "fetch  func+0x4/0x10: 00010001 (c.nop; c.nop)"));
+	free(buf);
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
+START_TEST(riscv_access_fault_names_the_riscv_instruction)
+{
+	struct sim_aspace *as = new_space();
+	struct exec_config cfg = { .arch = FTV_ARCH_RISCV64, .ncpus = 1 };
+	const struct exec_violation *v;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+
+	sim_write32(as, T, as1("addi a0, a0, 1", T));
+	sim_write32(as, T + 4, as1("ld a1, 8(a0)", T + 4));
+	sim_sym_add(as, "probe", T, 8, SIM_SYM_FUNC, NULL);
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000,
+					(uint64_t[]){ 0x1000 }, 1, T + 8, &err), 0);
+	run(ex, 10);
+	v = first_kind(ex, EXEC_V_FAULT);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(v->addr, T + 4);
+	ck_assert_str_eq(v->msg, "cpu0 step 0: fault at probe+0x4/0x8 executing "
+			 "00853583 (ld a1, 8(a0)): Invalid memory read (UC_ERR_READ_UNMAPPED)");
+	ck_assert(!exec_cpu_done(ex, 0));
+	exec_free(ex);
+	/* A compressed store at a 2-aligned pc after a c.nop: c.sd a1, 8(a0)
+	 * (0xe50c, outside the encoders' subset). */
+	sim_write32(as, T + 0x20, 0xe50c0001u); /* c.nop; c.sd */
+	sim_write32(as, T + 0x24, W_NOP);
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T + 0x20, SIM_STACK_BASE + 0x1000,
+					(uint64_t[]){ 0x2000 }, 1, T + 0x28, &err), 0);
+	run(ex, 10);
+	v = first_kind(ex, EXEC_V_FAULT);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(v->addr, T + 0x22);
+	ck_assert_ptr_nonnull(strstr(v->msg, "executing e50c (.insn 0xe50c): "
+				     "Invalid memory write (UC_ERR_WRITE_UNMAPPED)"));
+	exec_free(ex);
+	/* An illegal instruction in the middle of a block, after a hooked
+	 * instruction: c.nop; nop (breakpoint); .insn 0xffffffff. */
+	sim_write32(as, T + 0x40, 0x00130001u);
+	sim_write32(as, T + 0x44, 0xffff0000u);
+	sim_write32(as, T + 0x48, 0x0000ffffu);
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T + 0x40, SIM_STACK_BASE + 0x1000,
+					NULL, 0, T + 0x50, &err), 0);
+	{
+		struct hits h = { 0 };
+
+		ck_assert_int_eq(exec_break(ex, T + 0x42, on_break, &h, &err), 0);
+		run(ex, 10);
+		ck_assert_int_eq(h.n[0], 1);
+	}
+	v = first_kind(ex, EXEC_V_FAULT);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_uint_eq(v->addr, T + 0x46);
+	ck_assert_uint_eq(exec_cpu_reg(ex, 0, 32), T + 0x46);
+	ck_assert_ptr_nonnull(strstr(v->msg, "executing ffffffff (.insn 0xffffffff): trap"));
+	exec_free(ex);
+	/* An architecture the executor does not know is refused. */
+	cfg.arch = (enum ftv_arch)7;
+	ck_assert_ptr_null(exec_new(as, &cfg, &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "architecture 7"));
+	sim_aspace_free(as);
+}
+END_TEST
+
+/* SM (self-modifying code) litmus-style, every run explored: a hart stores
+ * a new instruction over a later word of its own code, then executes it.
+ * With FENCE.I between, only the new instruction can run (Zifencei); with
+ * a NOP there, both the old and the new one can. */
+struct sm_outcome {
+	int saw_old, saw_new;
+};
+
+static void sm_outcome(struct ftv_exec *ex, void *arg)
+{
+	struct sm_outcome *o = arg;
+
+	if (!exec_cpu_done(ex, 0))
+		return;
+	if (exec_cpu_reg(ex, 0, 12) == 1)
+		o->saw_new = 1;
+	else
+		o->saw_old = 1;
+}
+
+static struct sm_outcome sm_litmus(int fence)
+{
+	struct sim_aspace *as = new_space();
+	struct exec_config cfg = { .arch = FTV_ARCH_RISCV64, .ncpus = 1,
+				   .policy = EXEC_EXHAUSTIVE, .fine = 1 };
+	struct sm_outcome o = { 0, 0 };
+	struct exec_stats st;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+
+	/* sw a1, 0(a0): S-type, funct3 010 (not in the encoders' subset) */
+	sim_write32(as, T, 0x00b52023u);
+	sim_write32(as, T + 4, fence ? W_FENCE_I : W_NOP);
+	sim_write32(as, T + 8, W_NOP);
+	sim_write32(as, T + 12, W_NOP); /* the target: becomes addi a2,a2,1 */
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000,
+					(uint64_t[]){ T + 12,
+						      as1("addi a2, a2, 1", T + 12) },
+					2, T + 16, &err), 0);
+	ck_assert_int_eq(exec_watch_insn(ex, T + 12, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 100, 100, sm_outcome, &o, &err), 0);
+	exec_get_stats(ex, &st);
+	ck_assert(st.complete);
+	exec_free(ex);
+	sim_aspace_free(as);
+	return o;
+}
+
+START_TEST(riscv_sm_litmus_fence_i_forbids_the_old_instruction)
+{
+	struct sm_outcome with = sm_litmus(1), without = sm_litmus(0);
+
+	ck_assert(with.saw_new && !with.saw_old);
+	ck_assert(without.saw_new && without.saw_old);
 }
 END_TEST
 
@@ -795,10 +971,13 @@ static Suite *exec_riscv_suite(void)
 	tcase_add_test(tc, riscv_watch_refuses_a_word_that_is_only_2_aligned);
 	tcase_add_test(tc, riscv_stop_anywhere_parks_a_cpu_between_auipc_and_jalr);
 	tcase_add_test(tc, riscv_pair_hazard_reported_for_both_words_rewritten_under_stop_machine);
+	tcase_add_test(tc, riscv_pair_hazard_reported_for_a_cpu_between_the_nops_of_an_enable);
 	tcase_add_test(tc, riscv_pair_hazard_not_reported_when_only_the_jalr_word_changes);
 	tcase_add_test(tc, riscv_exhaustive_finds_the_pair_hazard_and_never_for_atomic);
 	tcase_add_test(tc, riscv_same_seed_same_trace_hash);
 	tcase_add_test(tc, riscv_trace_prints_riscv_disassembly);
+	tcase_add_test(tc, riscv_access_fault_names_the_riscv_instruction);
+	tcase_add_test(tc, riscv_sm_litmus_fence_i_forbids_the_old_instruction);
 	suite_add_tcase(s, tc);
 	return s;
 }
