@@ -395,3 +395,12 @@ const struct ftrace_arch riscv_ftrace_atomic = {
 	.modify_call = atomic_modify_call,
 	.update_post = atomic_update_post,
 };
+
+const struct ftrace_arch *riscv_ftrace_scheme(const char *name)
+{
+	if (!strcmp(name, "pair") || !strcmp(name, riscv_ftrace_pair.name))
+		return &riscv_ftrace_pair;
+	if (!strcmp(name, "atomic") || !strcmp(name, riscv_ftrace_atomic.name))
+		return &riscv_ftrace_atomic;
+	return NULL;
+}

@@ -82,6 +82,10 @@ struct riscv_ftrace_ctx {
 extern const struct ftrace_arch riscv_ftrace_pair;
 extern const struct ftrace_arch riscv_ftrace_atomic;
 
+/* The scheme named "pair" or "atomic" (or its ftrace_arch name,
+ * "riscv64-pair" / "riscv64-atomic"), or NULL. */
+const struct ftrace_arch *riscv_ftrace_scheme(const char *name);
+
 /* ftrace_call_adjust()'s preconditions for a RISCV_CALL_OPS site: the
  * literal 8-byte aligned (one atomic 64-bit store, FUNCTION_ALIGNMENT_8B)
  * and the entry 4-byte aligned (both patched words naturally aligned, so

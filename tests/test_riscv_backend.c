@@ -467,7 +467,7 @@ START_TEST(rewrite_auipc_mutant_patches_the_auipc_live)
 }
 END_TEST
 
-START_TEST(mutant_table_names_round_trip)
+START_TEST(mutant_and_scheme_names_round_trip)
 {
 	int n = 0;
 
@@ -483,6 +483,9 @@ START_TEST(mutant_table_names_round_trip)
 	ck_assert_int_eq(riscv_mutant_parse("jalr-before-literal"),
 			 RISCV_MUT_JALR_BEFORE_LITERAL);
 	ck_assert_int_eq(riscv_mutant_parse("bl-before-literal"), -1);
+	ck_assert_ptr_eq(riscv_ftrace_scheme("pair"), &riscv_ftrace_pair);
+	ck_assert_ptr_eq(riscv_ftrace_scheme("riscv64-atomic"), &riscv_ftrace_atomic);
+	ck_assert_ptr_null(riscv_ftrace_scheme("callops"));
 }
 END_TEST
 
@@ -505,7 +508,7 @@ static Suite *riscv_backend_suite(void)
 	tcase_add_test(tc, misaligned_sites_are_refused);
 	tcase_add_test(tc, jalr_before_literal_mutant_writes_the_call_first);
 	tcase_add_test(tc, rewrite_auipc_mutant_patches_the_auipc_live);
-	tcase_add_test(tc, mutant_table_names_round_trip);
+	tcase_add_test(tc, mutant_and_scheme_names_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -156,6 +156,15 @@ static void apply(const struct plan *p)
 	}
 }
 
+/* Index of the plan's WRITE_INSN at addr, or -1. */
+static int find_write(const struct plan *p, uint64_t addr)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->steps[i].op == PLAN_WRITE_INSN && p->steps[i].addr == addr)
+			return (int)i;
+	return -1;
+}
+
 static uint64_t expect(uint64_t a, uint64_t b, uint64_t c)
 {
 	return a * 7 + (b ^ 0x55) - (c << 3);
@@ -326,6 +335,7 @@ START_TEST(per_ops_trampoline_copy_calls_its_ops)
 	uint8_t buf[64];
 
 	ck_assert_uint_le(len, sizeof(buf));
+	ck_assert_uint_lt(sym("_end"), TRAMP_COPY); /* free text for the copy */
 	ck_assert_int_eq(uc_mem_read(uc, t0, buf, len), UC_ERR_OK);
 	ck_assert_int_eq(uc_mem_write(uc, TRAMP_COPY, buf, len), UC_ERR_OK);
 	w64(TRAMP_COPY + (sym("ftrace_ops_tramp_template_ops") - t0), OPS_A);
@@ -357,6 +367,107 @@ START_TEST(nested_traced_calls_report_their_own_parents)
 	/* the inner call returns into ftv_test_traced2's body */
 	ck_assert_uint_gt(logv(1, FTV_LOG_PARENT_IP), outer.func + 8);
 	ck_assert_uint_lt(logv(1, FTV_LOG_PARENT_IP), outer.func + 0x40);
+}
+END_TEST
+
+/* Runs the caller until the hart is about to execute the site's second
+ * word (it has executed the first), with t0 poisoned beforehand as a
+ * caller's temporaries may be. */
+static void stop_between_the_words(const struct ftrace_site *s, uint64_t a,
+				   uint64_t b, uint64_t c)
+{
+	uint64_t sp = STACK_BASE + STACK_SIZE - 64, tp = PCPU, pc = 0;
+	uint64_t poison = 0x40000000ULL, fn = s->func;
+
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_SP, &sp), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_TP, &tp), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_T0, &poison), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_A0, &a), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_A1, &b), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_A2, &c), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_write(uc, UC_RISCV_REG_A3, &fn), UC_ERR_OK);
+	ck_assert_int_eq(uc_emu_start(uc, sym("ftv_test_caller"), s->ip, 0, 1000), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_PC, &pc), UC_ERR_OK);
+	ck_assert_uint_eq(pc, s->ip);
+}
+
+/* Seed 002's interleaving, run for real: a hart has executed the site's
+ * first word when make_call lands (stop_machine parks it there: the
+ * stopper preempts it at any instruction boundary). In the pair scheme
+ * it executed the old NOP, so the new JALR jumps off t0's stale value; in
+ * the atomic scheme it executed the init-time AUIPC, so the new JALR
+ * lands in ftrace_caller and the function is traced correctly. */
+START_TEST(hart_between_the_words_breaks_pair_but_not_atomic)
+{
+	struct riscv_ftrace_ctx c = ctx();
+	struct ftrace_site s = traced_site("ftv_test_traced");
+	struct plan p;
+	uint64_t pc = 0, r = 0;
+	uc_err err;
+
+	plan_init(&p);
+	/* pair */
+	ck_assert_int_eq(riscv_ftrace_pair.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
+	apply(&p);
+	stop_between_the_words(&s, 1, 2, 3);
+	plan_reset(&p);
+	ck_assert_int_eq(riscv_ftrace_pair.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
+	apply(&p);
+	err = uc_emu_start(uc, s.ip, sym("ftv_test_done"), 0, 1000);
+	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_PC, &pc), UC_ERR_OK);
+	ck_assert_msg(err == UC_ERR_FETCH_UNMAPPED, "pair: %s at 0x%llx",
+		      uc_strerror(err), (unsigned long long)pc);
+	ck_assert_uint_eq(nlog(), 0);
+
+	/* atomic, same interleaving, on a fresh image */
+	teardown();
+	setup();
+	plan_reset(&p);
+	ck_assert_int_eq(riscv_ftrace_atomic.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
+	apply(&p);
+	stop_between_the_words(&s, 1, 2, 3);
+	plan_reset(&p);
+	ck_assert_int_eq(riscv_ftrace_atomic.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
+	apply(&p);
+	ck_assert_int_eq(uc_emu_start(uc, s.ip, sym("ftv_test_done"), 0, 1000), UC_ERR_OK);
+	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_A0, &r), UC_ERR_OK);
+	ck_assert_uint_eq(r, expect(1, 2, 3));
+	ck_assert_uint_eq(nlog(), 1);
+	ck_assert_uint_eq(logv(0, FTV_LOG_OPS), OPS_A);
+	ck_assert_uint_eq(logv(0, FTV_LOG_IP), s.ip);
+	plan_free(&p);
+}
+END_TEST
+
+/* The atomic-rewrite-auipc mutant brings the hazard back: a hart that
+ * executed the ftrace_caller AUIPC meets the JALR written for a far
+ * target's own AUIPC, and lands neither in ftrace_caller nor there. */
+START_TEST(rewrite_auipc_mutant_breaks_a_hart_between_the_words)
+{
+	struct riscv_ftrace_ctx c = ctx();
+	struct ftrace_site s = traced_site("ftv_test_traced");
+	uint64_t tramp = sym("ftv_direct_tramp");
+	struct plan p;
+	uint64_t r = 0;
+	uc_err err;
+
+	c.mutant = RISCV_MUT_ATOMIC_REWRITE_AUIPC;
+	enable(&riscv_ftrace_atomic, &c, &s, c.ftrace_caller, OPS_A);
+	stop_between_the_words(&s, 4, 5, 6);
+	plan_init(&p);
+	ck_assert_int_eq(riscv_ftrace_atomic.modify_call(&c, &s, c.ftrace_caller, tramp,
+							 OPS_DIRECT, &p, NULL), 0);
+	ck_assert_int_eq(find_write(&p, s.func) >= 0, 1); /* the AUIPC, live */
+	apply(&p);
+	plan_free(&p);
+	err = uc_emu_start(uc, s.ip, sym("ftv_test_done"), 0, 2000);
+	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_A0, &r), UC_ERR_OK);
+	/* it landed between ftrace_caller and ftv_direct_tramp (in the gap
+	 * before the latter) and faulted: neither traced nor run */
+	ck_assert_msg(err == UC_ERR_EXCEPTION || err == UC_ERR_FETCH_UNMAPPED,
+		      "mutant interleaving: %s", uc_strerror(err));
+	ck_assert_uint_eq(nlog(), 0);
+	ck_assert_uint_ne(r, expect(4, 5, 6));
 }
 END_TEST
 
@@ -399,6 +510,8 @@ static Suite *riscv_tramp_suite(void)
 	tcase_add_loop_test(tc, graph_tracer_sees_entry_and_return_value, 0, 2);
 	tcase_add_test(tc, per_ops_trampoline_copy_calls_its_ops);
 	tcase_add_loop_test(tc, nested_traced_calls_report_their_own_parents, 0, 2);
+	tcase_add_test(tc, hart_between_the_words_breaks_pair_but_not_atomic);
+	tcase_add_test(tc, rewrite_auipc_mutant_breaks_a_hart_between_the_words);
 	tcase_add_test(tc, workload_done_loops_without_halting_the_engine);
 	suite_add_tcase(s, tc);
 	return s;

@@ -6,10 +6,12 @@
  * argument register and ra intact.
  *
  * The kernel allocates BPF trampolines in module / bpf_prog_pack memory,
- * far from ftrace_caller. The gap below keeps ftv_direct_tramp beyond the
- * atomic scheme's +/-2 KiB JALR reach from ftrace_caller, so that its
- * sites reach it through ftrace_caller and ops->direct_call, as in 6.16
- * (the pair scheme, with +/-2 GiB, still calls it directly).
+ * far from ftrace_caller. The gaps on both sides keep ftv_direct_tramp
+ * beyond the atomic scheme's +/-2 KiB JALR reach from ftrace_caller
+ * whichever order the objects are loaded in, so that its sites reach it
+ * through ftrace_caller and ops->direct_call, as in 6.16 (the pair scheme,
+ * with +/-2 GiB, still calls it directly). The gaps are zeros: a hart
+ * landing there faults on an illegal instruction.
  */
 	.option	norelax
 	.text
@@ -45,3 +47,4 @@ ftv_direct_tramp:
 	addi	sp, sp, 96
 	jr	t0
 	.size	ftv_direct_tramp, . - ftv_direct_tramp
+	.skip	4096
