@@ -308,10 +308,11 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				       !strncmp(wr->what, "modify_call", 11)) &&
 		    !later_plan_started(w, wr->plan, ri))
 			world_add_violation(w, "nop-ops", cpu, st.steps,
-					    "ftrace_nop_ops called at %s through the BL written by "
-					    "\"%s\" (plan %d step %d): the BL was visible before "
+					    "ftrace_nop_ops called at %s through the %s written by "
+					    "\"%s\" (plan %d step %d): the %s was visible before "
 					    "the ops literal it needs",
-					    where(w, ip, b, sizeof(b)), wr->what, wr->plan, wr->step);
+					    where(w, ip, b, sizeof(b)), w->ad->call_insn, wr->what,
+					    wr->plan, wr->step, w->ad->call_insn);
 		break;
 	}
 }

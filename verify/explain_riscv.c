@@ -139,8 +139,8 @@ static void report_mixed(struct world *w, int cpu, uint64_t step, const struct e
 			    (unsigned long long)want, tw);
 }
 
-/* The executor's EXEC_V_PAIR: an AUIPC of one generation, a JALR of
- * another. */
+/* The executor's EXEC_V_PAIR: an AUIPC of one generation, or the NOP of a
+ * disabled site, then a JALR of another. */
 static void explain_pair(struct world *w, const struct exec_violation *v)
 {
 	size_t nobs;
@@ -161,41 +161,6 @@ static void explain_pair(struct world *w, const struct exec_violation *v)
 	report_mixed(w, v->cpu, v->step, &obs[oa], &obs[oj]);
 }
 
-/* The other half of the hazard, which the executor's check (an AUIPC, then
- * a JALR of another generation) does not see: a CPU that ran the old NOP
- * where the new AUIPC now is, then the new JALR, which adds its offset to
- * whatever t0 held. Found in the fetches: a JALR at a site's patched word
- * whose CPU fetched a NOP at the word before it just before. */
-static void scan_nop_then_jalr(struct world *w)
-{
-	size_t nobs;
-	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
-	long *last = w->rv_last_fetch;
-
-	if (!w->rv_obs_scanned)
-		for (int c = 0; c < EXEC_MAX_CPUS; c++)
-			last[c] = -1;
-	for (size_t i = w->rv_obs_scanned; i < nobs; i++) {
-		const struct exec_obs *o = &obs[i];
-		struct rv_insn j, a;
-		long p;
-
-		if (o->kind != EXEC_OBS_FETCH || o->cpu < 0 || o->cpu >= EXEC_MAX_CPUS)
-			continue;
-		p = last[o->cpu];
-		last[o->cpu] = (long)i;
-		if (p < 0 || obs[p].addr != o->addr - 4 || world_rec_at_ip(w, o->addr) < 0)
-			continue;
-		if (rv_decode((uint32_t)o->val, o->addr, &j) || j.op != RV_OP_JALR)
-			continue;
-		/* the word before was no AUIPC setting the JALR's base */
-		if (!rv_decode((uint32_t)obs[p].val, o->addr - 4, &a) && a.op == RV_OP_AUIPC)
-			continue;
-		report_mixed(w, o->cpu, o->step, &obs[p], o);
-	}
-	w->rv_obs_scanned = nobs;
-}
-
 void world_explain_riscv(struct world *w)
 {
 	size_t n;
@@ -209,7 +174,6 @@ void world_explain_riscv(struct world *w)
 		if (v[i].kind == EXEC_V_PAIR && v[i].cpu >= 0)
 			explain_pair(w, &v[i]);
 	w->rv_xv_explained = n;
-	scan_nop_then_jalr(w);
 }
 
 int world_exec_violation_shown(const struct exec_violation *v)

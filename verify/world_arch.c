@@ -76,6 +76,7 @@ static const struct world_archdesc arch_descs[] = {
 		.reg_ops = 11,      /* x11 at ftrace_caller_op_loaded */
 		.literal_slot = a64_literal_slot,
 		.stop_anywhere = 0, /* arm64 patches live: no stop_machine */
+		.call_insn = "BL",
 		.disasm = a64_disasm,
 		.follows_call = a64_follows_call,
 	},
@@ -91,6 +92,7 @@ static const struct world_archdesc arch_descs[] = {
 		/* stop_machine's stopper preempts a hart wherever it is, in
 		 * particular between the AUIPC and the JALR of a call site */
 		.stop_anywhere = 1,
+		.call_insn = "JALR",
 		.disasm = rv_dis,
 		.follows_call = rv_follows_call,
 	},

@@ -22,6 +22,7 @@ struct world_archdesc {
 	int reg_link, reg_ops;
 	uint64_t (*literal_slot)(uint64_t link);
 	int stop_anywhere;        /* exec_config.stop_anywhere */
+	const char *call_insn;    /* the patched call, for reports: "BL" */
 	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
 	/* Whether ret is a return address: follows a call instruction. */
 	int (*follows_call)(struct sim_aspace *as, uint64_t ret);
@@ -148,10 +149,8 @@ struct world {
 	struct plan scratch;
 	struct world_stats st;
 	int finished;
-	/* explain_riscv.c's progress through the executor's violations and
-	 * fetches, and each CPU's previous fetch there */
-	size_t rv_xv_explained, rv_obs_scanned;
-	long rv_last_fetch[EXEC_MAX_CPUS];
+	/* explain_riscv.c's progress through the executor's violations */
+	size_t rv_xv_explained;
 };
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
