@@ -20,6 +20,8 @@
  *   --shrink-budget  at most this many scenario runs to shrink (100)
  *   --json           one object per finding, then a summary object
  *   --replay FILE    run a replay file (any scenario) and print its report
+ *   --trace          with a report (--replay, or a finding), the executor's
+ *                    step trace after it: who ran, what each fetch saw
  * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
  * usage, or an iteration the model rejected (a fuzzer bug, never silent).
  */
@@ -80,7 +82,7 @@ struct campaign {
 	uint64_t iterations;     /* per process (this shard), 0: --time */
 	double time_s;
 	unsigned jobs, shard, nshards, shrink_budget;
-	int json, tty;
+	int json, tty, trace;
 	char out[1024];
 	char cmdline[2048];
 	struct timespec t0;
@@ -124,7 +126,7 @@ static void json_str(FILE *f, const char *s)
  * `ftv fuzz --replay` reads it back: the scenario's header line, every
  * violation as the world reports it, the counters and the verdict. */
 static int replay_report(const char *path, FILE *out, struct scn_result *res,
-			 const struct ftv_paths *paths, struct ftv_err *err)
+			 const struct ftv_paths *paths, int trace, struct ftv_err *err)
 {
 	struct scenario *s = malloc(sizeof(*s));
 	int ret = -1;
@@ -133,6 +135,8 @@ static int replay_report(const char *path, FILE *out, struct scn_result *res,
 		return ftv_errf(err, "out of memory");
 	if (scenario_load(path, s, err))
 		goto out;
+	if (trace)
+		s->cfg.trace_out = out;
 	fprintf(out, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		s->name, ftv_scheme_name(s->cfg.scheme), s->cfg.exec.ncpus,
 		exec_policy_name(s->cfg.exec.policy), (unsigned long long)s->cfg.exec.seed,
@@ -312,7 +316,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 
-	if (!mem || replay_report(m->text, mem, &res, &c->paths, &err)) {
+	if (!mem || replay_report(m->text, mem, &res, &c->paths, c->trace, &err)) {
 		if (mem)
 			fclose(mem);
 		free(text);
@@ -569,6 +573,10 @@ static int cmd_fuzz(int argc, char **argv)
 			c.json = 1;
 			continue;
 		}
+		if (!strcmp(o, "--trace")) {
+			c.trace = 1;
+			continue;
+		}
 		if (!strcmp(o, "--objects")) {
 			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
 				if (c.g.nobjects >= WORLD_MAX_OBJECTS)
@@ -655,7 +663,7 @@ static int cmd_fuzz(int argc, char **argv)
 
 		use_stderr();
 
-		if (replay_report(replay, stdout, &res, &c.paths, &err)) {
+		if (replay_report(replay, stdout, &res, &c.paths, c.trace, &err)) {
 			fprintf(errout, "ftv fuzz: %s\n", err.msg);
 			return FTV_EXIT_USAGE;
 		}
@@ -721,4 +729,4 @@ FTV_COMMAND(fuzz, "random ftrace workloads until a violation, shrunk to a replay
 	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] [--arch arm64|riscv64] "
 	    "[--scheme callops|mcount|tramp|pair|atomic] [--objects NAME...] [--mutate NAME] "
 	    "[--jobs J] [--shard I/N] [--json] [--out FILE] [--shrink-budget N] "
-	    "[--build DIR] [--replay FILE]", cmd_fuzz)
+	    "[--build DIR] [--replay FILE] [--trace]", cmd_fuzz)

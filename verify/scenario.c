@@ -291,6 +291,8 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 	}
 	if (out)
 		world_report(w, out);
+	if (s->cfg.trace_out)
+		exec_trace_print(world_exec(w), s->cfg.trace_out);
 	world_stats(w, &res->stats);
 	world_free(w);
 	return 0;

@@ -79,6 +79,8 @@ struct world_config {
 	 * does not depend on how its steps are sliced. */
 	int stop_early;
 	FILE *plans_out;          /* print every update's plan here, or NULL */
+	FILE *trace_out;          /* after the report, the executor's step
+				     trace (exec_trace_print), or NULL */
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
 };
