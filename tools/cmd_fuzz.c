@@ -11,11 +11,17 @@
  *                    this process runs is i = I + k * N
  *   --jobs J         J forked workers, worker w running the k-th
  *                    iterations with k % J == w
+ *   --arch A         arm64 (default) or riscv64; the scheme implies it
+ *   --scheme S       callops (arm64's default), tramp, mcount; pair, atomic
+ *                    (riscv64, default atomic); an arch and a scheme of
+ *                    another arch are a usage error
  *   --cpus N         every iteration with N CPUs (default: 2..4 drawn)
  *   --out FILE       the replay file (default ftv-fuzz-<S>.scn)
  *   --shrink-budget  at most this many scenario runs to shrink (100)
  *   --json           one object per finding, then a summary object
  *   --replay FILE    run a replay file (any scenario) and print its report
+ *   --trace          with a report (--replay, or a finding), the executor's
+ *                    step trace after it: who ran, what each fetch saw
  * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
  * usage, or an iteration the model rejected (a fuzzer bug, never silent).
  */
@@ -76,7 +82,7 @@ struct campaign {
 	uint64_t iterations;     /* per process (this shard), 0: --time */
 	double time_s;
 	unsigned jobs, shard, nshards, shrink_budget;
-	int json, tty;
+	int json, tty, trace;
 	char out[1024];
 	char cmdline[2048];
 	struct timespec t0;
@@ -120,7 +126,7 @@ static void json_str(FILE *f, const char *s)
  * `ftv fuzz --replay` reads it back: the scenario's header line, every
  * violation as the world reports it, the counters and the verdict. */
 static int replay_report(const char *path, FILE *out, struct scn_result *res,
-			 const struct ftv_paths *paths, struct ftv_err *err)
+			 const struct ftv_paths *paths, int trace, struct ftv_err *err)
 {
 	struct scenario *s = malloc(sizeof(*s));
 	int ret = -1;
@@ -129,6 +135,8 @@ static int replay_report(const char *path, FILE *out, struct scn_result *res,
 		return ftv_errf(err, "out of memory");
 	if (scenario_load(path, s, err))
 		goto out;
+	if (trace)
+		s->cfg.trace_out = out;
 	fprintf(out, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		s->name, ftv_scheme_name(s->cfg.scheme), s->cfg.exec.ncpus,
 		exec_policy_name(s->cfg.exec.policy), (unsigned long long)s->cfg.exec.seed,
@@ -181,16 +189,6 @@ static void shrink_progress(void *ctx, const struct fuzz_shrink *sh)
 	send(c, &m);
 }
 
-static void first_kind(const char *kinds, char *out, size_t n)
-{
-	size_t l = strcspn(kinds, " ");
-
-	if (l >= n)
-		l = n - 1;
-	memcpy(out, kinds, l);
-	out[l] = 0;
-}
-
 /* Shrinks the failing scenario and writes the replay file. */
 static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t iseed,
 		 const struct scn_result *res, struct fmsg *m)
@@ -201,7 +199,7 @@ static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t is
 	char kind[24], header[4096];
 	FILE *f;
 
-	first_kind(res->kinds, kind, sizeof(kind));
+	fuzz_pick_kind(res->kinds, kind, sizeof(kind));
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
 	m->ops_before = s->nops;
 	m->cpus_before = s->cfg.exec.ncpus;
@@ -318,7 +316,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 
-	if (!mem || replay_report(m->text, mem, &res, &c->paths, &err)) {
+	if (!mem || replay_report(m->text, mem, &res, &c->paths, c->trace, &err)) {
 		if (mem)
 			fclose(mem);
 		free(text);
@@ -521,13 +519,15 @@ static void summary(struct campaign *c)
 		printf("{\"type\":\"summary\",\"seed\":%llu,\"scheme\":\"%s\",\"mutate\":\"%s\","
 		       "\"shard\":\"%u/%u\",\"jobs\":%u,\"iterations\":%llu,\"transitions\":%llu,"
 		       "\"steps\":%llu,\"violations\":%llu,\"found\":%s,\"elapsed_s\":%.3f,"
-		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f}\n",
+		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f,"
+		       "\"arch\":\"%s\"}\n",
 		       (unsigned long long)c->seed, ftv_scheme_name(c->g.scheme),
 		       c->g.mutant ? c->g.mutant->name : "none", c->shard, c->nshards, c->jobs,
 		       (unsigned long long)c->done, (unsigned long long)c->transitions,
 		       (unsigned long long)c->steps, (unsigned long long)c->violations,
 		       c->found ? "true" : "false", t, t > 0 ? c->done / t : 0.0,
-		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0);
+		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0,
+		       ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
 	} else {
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "
@@ -553,6 +553,8 @@ static int cmd_fuzz(int argc, char **argv)
 	static struct campaign c;
 	const char *replay = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
+	int arch_set = 0, scheme_set = 0;
+	enum ftv_arch arch = FTV_ARCH_ARM64;
 	uint64_t v;
 	struct ftv_err err;
 
@@ -569,6 +571,10 @@ static int cmd_fuzz(int argc, char **argv)
 
 		if (!strcmp(o, "--json")) {
 			c.json = 1;
+			continue;
+		}
+		if (!strcmp(o, "--trace")) {
+			c.trace = 1;
 			continue;
 		}
 		if (!strcmp(o, "--objects")) {
@@ -607,7 +613,13 @@ static int cmd_fuzz(int argc, char **argv)
 			time_set = 1;
 		} else if (!strcmp(o, "--scheme")) {
 			if (ftv_scheme_parse(a, &c.g.scheme))
-				return usage_err("unknown scheme '%s' (callops, mcount, tramp)", a);
+				return usage_err("unknown scheme '%s' (callops, mcount, tramp; "
+						 "riscv64: pair, atomic)", a);
+			scheme_set = 1;
+		} else if (!strcmp(o, "--arch")) {
+			if (ftv_arch_parse(a, &arch))
+				return usage_err("unknown arch '%s' (arm64, riscv64)", a);
+			arch_set = 1;
 		} else if (!strcmp(o, "--mutate")) {
 			c.g.mutant = ftv_mutant_find(a);
 			if (!c.g.mutant)
@@ -638,6 +650,12 @@ static int cmd_fuzz(int argc, char **argv)
 	}
 	if (iters_set && time_set)
 		return usage_err("--time and --iterations exclude each other%s", "");
+	/* the scheme implies the arch; an arch alone picks its default */
+	if (arch_set && !scheme_set)
+		c.g.scheme = ftv_arch_default_scheme(arch);
+	if ((arch_set && ftv_scheme_check_arch(c.g.scheme, arch, &err)) ||
+	    ftv_mutant_check(c.g.mutant, c.g.scheme, &err))
+		return usage_err("%s", err.msg);
 	if (time_set)
 		c.iterations = 0;
 	if (replay) {
@@ -645,7 +663,7 @@ static int cmd_fuzz(int argc, char **argv)
 
 		use_stderr();
 
-		if (replay_report(replay, stdout, &res, &c.paths, &err)) {
+		if (replay_report(replay, stdout, &res, &c.paths, c.trace, &err)) {
 			fprintf(errout, "ftv fuzz: %s\n", err.msg);
 			return FTV_EXIT_USAGE;
 		}
@@ -686,8 +704,8 @@ static int cmd_fuzz(int argc, char **argv)
 	fflush(stderr);
 	use_stderr();
 	if (!c.json) {
-		printf("fuzz: seed %llu, scheme %s, objects", (unsigned long long)c.seed,
-		       ftv_scheme_name(c.g.scheme));
+		printf("fuzz: seed %llu, scheme %s (%s), objects", (unsigned long long)c.seed,
+		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
@@ -708,7 +726,7 @@ static int cmd_fuzz(int argc, char **argv)
 	return c.error ? FTV_EXIT_USAGE : FTV_EXIT_OK;
 }
 FTV_COMMAND(fuzz, "random ftrace workloads until a violation, shrunk to a replay file",
-	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] "
-	    "[--scheme callops|mcount|tramp] [--objects NAME...] [--mutate NAME] "
+	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] [--arch arm64|riscv64] "
+	    "[--scheme callops|mcount|tramp|pair|atomic] [--objects NAME...] [--mutate NAME] "
 	    "[--jobs J] [--shard I/N] [--json] [--out FILE] [--shrink-budget N] "
-	    "[--build DIR] [--replay FILE]", cmd_fuzz)
+	    "[--build DIR] [--replay FILE] [--trace]", cmd_fuzz)

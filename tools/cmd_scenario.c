@@ -15,8 +15,9 @@ static int cmd_scenario(int argc, char **argv)
 	struct ftv_paths paths;
 	int first, status = FTV_EXIT_OK;
 	uint64_t seed = 0, cpus = 0;
-	int seed_set = 0, cpus_set = 0, plans = 0;
+	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0;
 	const struct ftv_mutant *mutant = NULL;
+	enum ftv_arch arch = FTV_ARCH_ARM64;
 
 	ftv_paths_default(&paths, argv[0]);
 	for (first = 1; first < argc && !strncmp(argv[first], "--", 2); first++) {
@@ -36,6 +37,13 @@ static int cmd_scenario(int argc, char **argv)
 			if (ftv_parse_u64(argv[++first], &cpus) || !cpus || cpus > EXEC_MAX_CPUS)
 				return ftv_usage("scenario");
 			cpus_set = 1;
+		} else if (!strcmp(o, "--arch")) {
+			if (ftv_arch_parse(argv[++first], &arch)) {
+				fprintf(stderr, "ftv scenario: unknown arch '%s' (arm64, riscv64)\n",
+					argv[first]);
+				return FTV_EXIT_USAGE;
+			}
+			arch_set = 1;
 		} else if (!strcmp(o, "--mutate")) {
 			mutant = ftv_mutant_find(argv[++first]);
 			if (!mutant) {
@@ -66,11 +74,13 @@ static int cmd_scenario(int argc, char **argv)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)
 			s.cfg.exec.ncpus = (unsigned)cpus;
-		if (mutant) {
-			s.cfg.mutant = mutant->arm64;
-			s.cfg.core_mutants = mutant->core;
-			s.cfg.mutant_name = mutant->name;
+		/* --arch only checks that each file is of that arch */
+		if ((arch_set && ftv_scheme_check_arch(s.cfg.scheme, arch, &err)) ||
+		    ftv_mutant_check(mutant, s.cfg.scheme, &err)) {
+			fprintf(stderr, "ftv scenario: %s: %s\n", argv[i], err.msg);
+			return FTV_EXIT_USAGE;
 		}
+		ftv_mutant_apply(mutant, &s.cfg);
 		printf("== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		       s.name, ftv_scheme_name(s.cfg.scheme), s.cfg.exec.ncpus,
 		       exec_policy_name(s.cfg.exec.policy),
@@ -98,4 +108,5 @@ static int cmd_scenario(int argc, char **argv)
 	return status;
 }
 FTV_COMMAND(scenario, "run scenario files and print their full reports",
-	    "[--seed S] [--cpus N] [--mutate NAME] [--plans] [--build DIR] FILE...", cmd_scenario)
+	    "[--arch arm64|riscv64] [--seed S] [--cpus N] [--mutate NAME] [--plans] "
+	    "[--build DIR] FILE...", cmd_scenario)

@@ -55,3 +55,9 @@ echo "   (every batch: ftv replay LAYOUT, minutes; its figure: make bench)"
 $FTV replay --cpus 4 --batches 1 --batch 256 \
 	"$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
 # ---- end of replay ------------------------------------------------------------
+# --- rvworld: RISC-V (issue #8) ---
+hr "RISC-V: a hart stopped between the two words of a call pair (the pre-6.16 pair scheme),"
+echo "   and Linux 6.16's atomic scheme, which patches only the JALR word, clean"
+$FTV scenario "$top/corpus/scenarios/riscv-pair-hazard.scn" | grep '^VIOLATION pair-hazard' | head -1 || true
+$FTV conform "$top/corpus/scenarios/riscv-atomic.scn"
+# --- end rvworld ---

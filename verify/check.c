@@ -20,7 +20,6 @@
 
 #include <string.h>
 
-#include "encoders/a64.h"
 #include "patcher/ftrace_abi.h"
 
 static int plans_in_flight(const struct world *w)
@@ -57,6 +56,12 @@ static const char *ops_name(struct world *w, uint64_t addr)
 	if (addr == ftrace_core_nop_ops(w->core))
 		return "ftrace_nop_ops";
 	return "?";
+}
+
+/* The i-th C argument of the function cpu is about to enter. */
+static uint64_t cpu_arg(struct world *w, int cpu, int i)
+{
+	return exec_cpu_reg(w->ex, cpu, w->ad->reg_arg0 + i);
 }
 
 /* Ends the call in progress on cpu: compare what ran with what had to. */
@@ -166,13 +171,12 @@ static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	uint64_t ip = exec_cpu_reg(ex, cpu, 0), parent = exec_cpu_reg(ex, cpu, 1);
-	uint64_t op = exec_cpu_reg(ex, cpu, 2);
+	uint64_t ip = cpu_arg(w, cpu, 0), parent = cpu_arg(w, cpu, 1);
+	uint64_t op = cpu_arg(w, cpu, 2);
 	struct wops *o = world_ops_at(w, op);
 	int ri = world_rec_at_ip(w, ip);
 	struct exec_stats st;
 	char b1[160], b2[160];
-	uint32_t caller;
 
 	exec_get_stats(ex, &st);
 	w->st.tracer_calls++;
@@ -207,8 +211,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	 * then returns to return_to_handler (ftrace_graph_ret_addr resolves
 	 * it); any other parent must follow a call instruction. */
 	if (parent != sim_image_lookup(w->img, "return_to_handler") &&
-	    (sim_read32(w->as, parent - 4, &caller) ||
-	     !(a64_is_bl(caller) || a64_is_blr(caller))))
+	    !w->ad->follows_call(w->as, parent))
 		world_add_violation(w, "bad-parent", cpu, st.steps,
 				    "ops %s called for %s with parent_ip %s, which follows no call",
 				    o->name, where(w, ip, b1, sizeof(b1)),
@@ -229,7 +232,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 static void on_direct(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	uint64_t ip = exec_cpu_reg(ex, cpu, 0);
+	uint64_t ip = cpu_arg(w, cpu, 0);
 	int ri = world_rec_at_ip(w, ip);
 	struct wcall *c = &w->cpu[cpu].call;
 	struct exec_stats st;
@@ -283,7 +286,7 @@ static int later_plan_started(const struct world *w, int id, int ri)
 static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	uint64_t ip = exec_cpu_reg(ex, cpu, 0);
+	uint64_t ip = cpu_arg(w, cpu, 0);
 	int ri = world_rec_at_ip(w, ip);
 	size_t n;
 	const struct exec_obs *obs = exec_observations(ex, &n);
@@ -305,10 +308,11 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				       !strncmp(wr->what, "modify_call", 11)) &&
 		    !later_plan_started(w, wr->plan, ri))
 			world_add_violation(w, "nop-ops", cpu, st.steps,
-					    "ftrace_nop_ops called at %s through the BL written by "
-					    "\"%s\" (plan %d step %d): the BL was visible before "
+					    "ftrace_nop_ops called at %s through the %s written by "
+					    "\"%s\" (plan %d step %d): the %s was visible before "
 					    "the ops literal it needs",
-					    where(w, ip, b, sizeof(b)), wr->what, wr->plan, wr->step);
+					    where(w, ip, b, sizeof(b)), w->ad->call_insn, wr->what,
+					    wr->plan, wr->step, w->ad->call_insn);
 		break;
 	}
 }
@@ -317,8 +321,9 @@ static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
 	struct wcpu *c = &w->cpu[cpu];
-	uint64_t ip = exec_cpu_reg(ex, cpu, 1);
+	uint64_t ip = cpu_arg(w, cpu, 1);
 
+	(void)ex;
 	(void)pc;
 	if (c->gdepth < WORLD_GRAPH_DEPTH)
 		c->gstack[c->gdepth] = ip;
@@ -366,13 +371,16 @@ int world_checks_install(struct world *w, struct ftv_err *err)
 		return -1;
 	if (exec_break(w->ex, w->tracer_a, on_tracer, w, err) ||
 	    exec_break(w->ex, w->tracer_b, on_tracer, w, err) ||
-	    exec_break(w->ex, w->graph_func, on_tracer, w, err) ||
 	    exec_break(w->ex, w->nop_func, on_nop, w, err) ||
 	    exec_break(w->ex, w->direct_log, on_direct, w, err) ||
 	    exec_break(w->ex, w->quiescent, on_quiescent, w, err) ||
-	    exec_break(w->ex, w->workload_done, on_done, w, err) ||
-	    exec_break(w->ex, w->prepare_return, on_graph_entry, w, err) ||
-	    exec_break(w->ex, w->return_handler, on_graph_return, w, err))
+	    exec_break(w->ex, w->workload_done, on_done, w, err))
+		return -1;
+	/* the function-graph tracer, where the trampolines have one */
+	if (w->graph_func &&
+	    (exec_break(w->ex, w->graph_func, on_tracer, w, err) ||
+	     exec_break(w->ex, w->prepare_return, on_graph_entry, w, err) ||
+	     exec_break(w->ex, w->return_handler, on_graph_return, w, err)))
 		return -1;
 	for (size_t i = 0; i < w->nrecs; i++)
 		if (w->recs[i].rec >= 0 && w->recs[i].active &&
@@ -422,6 +430,7 @@ void world_checks_finish(struct world *w)
 					    w->cpu[c].gdepth, c);
 	}
 	world_explain_faults(w);
+	world_explain_riscv(w);
 	if (ftrace_core_bug(w->core))
 		world_add_violation(w, "ftrace_bug", -1, world_step(w), "%s",
 				    ftrace_core_bug(w->core));
@@ -432,9 +441,15 @@ size_t world_report(struct world *w, FILE *out)
 	size_t nx;
 	const struct exec_violation *xv = exec_violations(w->ex, &nx);
 
+	size_t shown = 0;
+
 	for (size_t i = 0; i < nx; i++)
-		fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n", exec_viol_name(xv[i].kind),
-			xv[i].cpu, (unsigned long long)xv[i].step, xv[i].msg);
+		if (world_exec_violation_shown(&xv[i])) {
+			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n",
+				exec_viol_name(xv[i].kind), xv[i].cpu,
+				(unsigned long long)xv[i].step, xv[i].msg);
+			shown++;
+		}
 	for (size_t i = 0; i < w->nviol; i++) {
 		const struct world_violation *v = &w->viol[i];
 
@@ -446,5 +461,5 @@ size_t world_report(struct world *w, FILE *out)
 				(unsigned long long)v->step, v->msg);
 	}
 	(void)ops_name;
-	return nx + w->nviol;
+	return shown + w->nviol;
 }

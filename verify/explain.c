@@ -27,8 +27,10 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 {
 	struct ftv_exec *ex = w->ex;
 	unsigned c = (unsigned)v->cpu;
-	uint64_t pc = v->addr, lr = exec_cpu_reg(ex, c, 30);
-	uint64_t x11 = exec_cpu_reg(ex, c, 11);
+	uint64_t pc = v->addr, lr = exec_cpu_reg(ex, c, w->ad->reg_ra);
+	uint64_t link = exec_cpu_reg(ex, c, w->ad->reg_link);
+	uint64_t x11 = exec_cpu_reg(ex, c, w->ad->reg_ops);
+	int arm = w->sd->arch == FTV_ARCH_ARM64;
 	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
 	char b1[160], b2[160], b3[256];
 	uint32_t word;
@@ -41,7 +43,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 		return;
 	}
 	if (op_loaded && pc == op_loaded) {
-		uint64_t site = lr - 4, slot = (lr & ~7ULL) - 16;
+		uint64_t site = link - 4, slot = w->ad->literal_slot(link);
 		int ri = world_rec_at_ip(w, site);
 
 		if (x11 == POISON_FREE64) {
@@ -54,10 +56,11 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 		}
 		world_add_violation(w, "bad-ops-literal", (int)c, v->step,
 				    "ftrace_caller called from %s read ops 0x%016llx at %s "
-				    "(the doubleword below LR aligned down to 8), which is no "
-				    "ops%s", sim_symbolize(w->as, site, b1, sizeof(b1), 1),
+				    "(%s), which is no ops%s", sim_symbolize(w->as, site, b1, sizeof(b1), 1),
 				    (unsigned long long)x11,
 				    sim_symbolize(w->as, slot, b2, sizeof(b2), 0),
+				    arm ? "the doubleword below LR aligned down to 8"
+					: "t0 - 16, the literal before the function",
 				    ri >= 0 && (w->recs[ri].literal & 7)
 					    ? ": the site's literal at func-8 is not 8-byte aligned "
 					      "(Misaligned patch-site), so the trampoline reads "
@@ -67,7 +70,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 	}
 	/* Came from a patched BL whose target is no code? The word this CPU
 	 * fetched there, not what memory holds now. */
-	if (!exec_last_fetch(ex, c, lr - 4, &word) && a64_is_bl(word)) {
+	if (arm && !exec_last_fetch(ex, c, lr - 4, &word) && a64_is_bl(word)) {
 		uint64_t t = 0;
 
 		a64_branch_target(word, lr - 4, &t);

@@ -62,8 +62,9 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed,
  * scenario; header (may be NULL) is written first as '#' comment lines. */
 void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header);
 
-/* Runs s without printing: 1 if it reports a violation of kind (any kind if
- * kind is NULL or empty), 0 if not, -1 if the scenario is rejected (an
+/* Runs s without printing, stopping at the first violation (stop_early):
+ * 1 if it reports a violation of kind (any kind if kind is NULL or empty),
+ * 0 if not, -1 if the scenario is rejected (an
  * operation the ftrace API refuses: err says which). */
 int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
 	       const char *tramp_dir, struct scn_result *res,
@@ -85,5 +86,11 @@ struct fuzz_shrink {
  * budget is spent. */
 int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
 		struct ftv_err *err);
+
+/* The kind a finding is shrunk for, from the kinds found (space
+ * separated): the first that names a cause (pair-hazard, nop-ops, ...),
+ * not a symptom (fault, unfinished, stuck), unless only symptoms were
+ * found. */
+void fuzz_pick_kind(const char *kinds, char *out, size_t n);
 
 #endif

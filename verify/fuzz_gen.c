@@ -55,11 +55,7 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	cfg.calls = 1;
 	/* a backend mutant may accept sites the faithful one refuses
 	 * (misaligned-literal): list what the mutated world patches */
-	if (g->mutant) {
-		cfg.mutant = g->mutant->arm64;
-		cfg.core_mutants = g->mutant->core;
-		cfg.mutant_name = g->mutant->name;
-	}
+	ftv_mutant_apply(g->mutant, &cfg);
 	if (world_new(&cfg, &w, err))
 		return -1;
 	core = world_core(w);
@@ -221,11 +217,14 @@ static void new_ops(struct gen *gn)
 	kinds[nk++] = "tracer_a";
 	kinds[nk++] = "tracer_b";
 	/* graph: one at a time (mcount registers it as the global graph
-	 * tracer); per-ops trampolines only model the logging tracers */
-	if (sc != FTV_SCHEME_TRAMP && !gn->ngraph)
+	 * tracer); per-ops trampolines only model the logging tracers, and
+	 * the riscv64 trampolines have no graph tracer */
+	if (sc != FTV_SCHEME_TRAMP && ftv_scheme_arch(sc) == FTV_ARCH_ARM64 && !gn->ngraph)
 		kinds[nk++] = "graph";
-	/* direct calls are the CALL_OPS scheme's (seed 000/001) */
-	if (sc == FTV_SCHEME_CALLOPS && !gn->ndirect)
+	/* direct calls are the CALL_OPS schemes' (seeds 000/001, and 002 for
+	 * RISC-V) */
+	if ((sc == FTV_SCHEME_CALLOPS || ftv_scheme_arch(sc) == FTV_ARCH_RISCV64) &&
+	    !gn->ndirect)
 		kinds[nk++] = "direct";
 	tracer = kinds[ftv_rng_below(&gn->rng, nk)];
 	memset(o, 0, sizeof(*o));
@@ -373,9 +372,8 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	 * (reported as unfinished) instead of running for minutes */
 	s->steps = 100000;
 	if (g->mutant && g->mutant->name && strcmp(g->mutant->name, "none")) {
-		s->cfg.mutant = g->mutant->arm64;
-		s->cfg.core_mutants = g->mutant->core;
-		s->cfg.mutant_name = g->mutant->name;
+		s->mutant = g->mutant;
+		ftv_mutant_apply(g->mutant, &s->cfg);
 	}
 	s->expect_ok = 1;
 	nact = 4 + (unsigned)ftv_rng_below(&gn.rng, 7);

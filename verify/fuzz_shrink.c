@@ -13,6 +13,8 @@ int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
 {
 	char have[300], want[40];
 
+	/* a verdict, not a report: stop at the first violation */
+	s->cfg.stop_early = 1;
 	if (scenario_run(s, corpus_dir, tramp_dir, NULL, res, err))
 		return -1;
 	if (!res->violated)
@@ -250,4 +252,30 @@ int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
 	}
 	free(c);
 	return 0;
+}
+
+void fuzz_pick_kind(const char *kinds, char *out, size_t n)
+{
+	static const char *const symptoms[] = { "fault", "unfinished", "stuck" };
+	const char *first = NULL, *p = kinds;
+
+	out[0] = 0;
+	while (*p) {
+		size_t l = strcspn(p, " "), k;
+
+		if (l) {
+			if (!first)
+				first = p;
+			for (k = 0; k < sizeof(symptoms) / sizeof(symptoms[0]); k++)
+				if (strlen(symptoms[k]) == l && !strncmp(p, symptoms[k], l))
+					break;
+			if (k == sizeof(symptoms) / sizeof(symptoms[0])) {
+				snprintf(out, n, "%.*s", (int)l, p);
+				return;
+			}
+		}
+		p += l + (p[l] == ' ');
+	}
+	if (first)
+		snprintf(out, n, "%.*s", (int)strcspn(first, " "), first);
 }

@@ -4,7 +4,12 @@
  *
  *   # a comment
  *   name     callops-two-tracers
- *   scheme   callops                 callops | tramp | mcount
+ *   scheme   callops                 callops | tramp | mcount (arm64),
+ *                                    pair | atomic (riscv64)
+ *   arch     arm64                   optional: the scheme implies it; when
+ *                                    both are given they must agree, and
+ *                                    `arch riscv64` alone means its
+ *                                    default scheme (atomic)
  *   objects  rand1 rand2             build/corpus/[random-]<set>/NAME.o
  *   modules  rand3                   loaded as modules (optional)
  *   far-modules                      modules > 128 MiB from kernel text
@@ -15,7 +20,8 @@
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU
  *   steps    100000                  scheduler step budget to finish
- *   mutate   bl-before-literal       an arm64 backend mutant (default none)
+ *   mutate   bl-before-literal       a backend (of the scheme's arch) or
+ *                                    core mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...]
  *   ops      t1 tracer_a             then operations, in order:
  *   filter   t1 r1_f3,r1_f7
@@ -34,6 +40,8 @@
 #include <stdio.h>
 
 #include "verify/world.h"
+
+struct ftv_mutant;
 
 #define SCN_MAX_OPS 256
 #define SCN_MAX_KINDS 8
@@ -57,6 +65,9 @@ struct scenario {
 	struct scn_op ops[SCN_MAX_OPS];
 	unsigned nops;
 	int mutate_set, seed_set, cpus_set;
+	int arch_line, scheme_line, mutate_line; /* where they were set, or 0 */
+	enum ftv_arch arch;
+	const struct ftv_mutant *mutant;         /* NULL: none */
 };
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */

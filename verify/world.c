@@ -8,38 +8,8 @@
 #include <string.h>
 
 #include "encoders/a64.h"
+#include "encoders/riscv.h"
 #include "patcher/ftrace_abi.h"
-
-static const char *const scheme_names[FTV_SCHEME_COUNT] = {
-	[FTV_SCHEME_CALLOPS] = "callops",
-	[FTV_SCHEME_TRAMP] = "tramp",
-	[FTV_SCHEME_MCOUNT] = "mcount",
-};
-
-int ftv_scheme_parse(const char *s, enum ftv_scheme *out)
-{
-	for (int i = 0; i < FTV_SCHEME_COUNT; i++)
-		if (!strcmp(s, scheme_names[i])) {
-			*out = i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *ftv_scheme_name(enum ftv_scheme s)
-{
-	return (unsigned)s < FTV_SCHEME_COUNT ? scheme_names[s] : "?";
-}
-
-const char *ftv_scheme_corpus_set(enum ftv_scheme s)
-{
-	static const char *const sets[FTV_SCHEME_COUNT] = {
-		[FTV_SCHEME_CALLOPS] = "callops",
-		[FTV_SCHEME_TRAMP] = "args",
-		[FTV_SCHEME_MCOUNT] = "mcount",
-	};
-	return (unsigned)s < FTV_SCHEME_COUNT ? sets[s] : "?";
-}
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
 			uint64_t step, const char *fmt, ...)
@@ -135,17 +105,13 @@ static int sym(struct world *w, const char *name, uint64_t *out, int required,
 
 int world_add_trampolines(struct world *w, struct ftv_err *err)
 {
-	static const char *const entry[FTV_SCHEME_COUNT] = {
-		[FTV_SCHEME_CALLOPS] = "entry-callops.o",
-		[FTV_SCHEME_TRAMP] = "entry-args.o",
-		[FTV_SCHEME_MCOUNT] = "entry-mcount.o",
-	};
-	const char *common[] = { entry[w->cfg.scheme], "graph.o", "direct.o",
-				 "tracers.o", "workload.o", "ops-tramp.o" };
+	const struct world_config *c = &w->cfg;
 	char path[4096];
 
-	for (size_t i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", w->cfg.tramp_dir, common[i]);
+	for (size_t i = 0; i < WORLD_SCHEME_TRAMPS && w->sd->tramps[i]; i++) {
+		snprintf(path, sizeof(path), "%s%s%s/%s", c->tramp_dir,
+			 w->ad->tramp_subdir[0] ? "/" : "", w->ad->tramp_subdir,
+			 w->sd->tramps[i]);
 		if (sim_image_add_file(w->img, path, 0, err))
 			return -1;
 	}
@@ -177,6 +143,9 @@ static int load(struct world *w, struct ftv_err *err)
 
 static int find_symbols(struct world *w, struct ftv_err *err)
 {
+	/* the riscv64 trampolines have no graph tracer nor per-ops
+	 * trampoline template: those tracers are refused there */
+	int arm = w->sd->arch == FTV_ARCH_ARM64;
 	struct {
 		const char *name;
 		uint64_t *out;
@@ -190,20 +159,20 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		{ "ftrace_stub", &w->stub, 1 },
 		{ "ftv_call_direct_funcs", &w->direct_func, 1 },
 		{ "ftv_direct_tramp", &w->direct_tramp, 1 },
-		{ "ftrace_graph_func", &w->graph_func, 1 },
-		{ "ftv_prepare_return", &w->prepare_return, 1 },
-		{ "ftv_return_to_handler", &w->return_handler, 1 },
+		{ "ftrace_graph_func", &w->graph_func, arm },
+		{ "ftv_prepare_return", &w->prepare_return, arm },
+		{ "ftv_return_to_handler", &w->return_handler, arm },
 		{ "ftv_quiescent", &w->quiescent, 1 },
 		{ "ftv_workload", &w->workload, 1 },
 		{ "ftv_workload_done", &w->workload_done, 1 },
 		{ "ftv_direct_log", &w->direct_log, 1 },
 		{ "ftrace_stub_direct_tramp", &w->stub_direct_tramp, 0 },
 		{ "ftrace_caller_ops_known", &w->ops_known, 0 },
-		{ "ftrace_ops_tramp_template", &w->tramp_template, 1 },
-		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, 1 },
-		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, 1 },
-		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, 1 },
-		{ "ftrace_call", &w->arch.ftrace_call, w->cfg.scheme != FTV_SCHEME_CALLOPS },
+		{ "ftrace_ops_tramp_template", &w->tramp_template, arm },
+		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, arm },
+		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, arm },
+		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, arm },
+		{ "ftrace_call", &w->arch.ftrace_call, arm && w->cfg.scheme != FTV_SCHEME_CALLOPS },
 		{ "ftrace_graph_call", &w->arch.ftrace_graph_call, w->cfg.scheme == FTV_SCHEME_MCOUNT },
 		{ "ftrace_graph_caller", &w->arch.ftrace_graph_caller, w->cfg.scheme == FTV_SCHEME_MCOUNT },
 		{ "_mcount", &w->arch.mcount, w->cfg.scheme == FTV_SCHEME_MCOUNT },
@@ -213,19 +182,8 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		if (sym(w, t[i].name, t[i].out, t[i].required, err))
 			return -1;
 	w->arch.ftrace_caller = w->caller;
+	w->rv.ftrace_caller = w->caller;
 	return 0;
-}
-
-static enum sim_site_layout scheme_layout(enum ftv_scheme s)
-{
-	return s == FTV_SCHEME_CALLOPS ? SIM_SITE_CALL_OPS
-	       : s == FTV_SCHEME_TRAMP ? SIM_SITE_ARGS : SIM_SITE_MCOUNT;
-}
-
-static enum ftrace_site_kind site_kind(enum sim_site_layout l)
-{
-	return l == SIM_SITE_CALL_OPS ? FTRACE_SITE_CALL_OPS
-	       : l == SIM_SITE_ARGS ? FTRACE_SITE_ARGS : FTRACE_SITE_MCOUNT;
 }
 
 /* The module's ftrace PLT (module_init_ftrace_plt): a veneer near the
@@ -334,11 +292,21 @@ static int apply_boot_plan(struct world *w, const struct plan *p,
 	return 0;
 }
 
+/* ftrace_call_adjust()'s refusal of a site the kernel cannot patch safely
+ * ("Misaligned patch-site"): 0 if usable. */
+static int site_usable(struct world *w, const struct ftrace_site *fs,
+		       struct ftv_err *err)
+{
+	if (w->sd->arch == FTV_ARCH_ARM64)
+		return arm64_site_usable(&w->arch, fs, err);
+	return riscv_site_usable(&w->rv, fs, err);
+}
+
 static int make_core(struct world *w, struct ftv_err *err)
 {
 	struct ftrace_core_config cc = {
 		.arch = w->backend,
-		.arch_ctx = &w->arch,
+		.arch_ctx = w->sd->arch == FTV_ARCH_ARM64 ? (void *)&w->arch : (void *)&w->rv,
 		.caller = w->caller,
 		.list_func = w->list_func,
 		.nop_func = w->nop_func,
@@ -350,7 +318,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 	};
 	const struct world_config *cf = &w->cfg;
 	size_t n = cf->sites ? cf->nsites : sim_image_nsites(w->img), k = 0;
-	enum sim_site_layout want = scheme_layout(w->cfg.scheme);
+	enum sim_site_layout want = w->sd->layout;
 	char where[160];
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
@@ -385,6 +353,14 @@ static int make_core(struct world *w, struct ftv_err *err)
 	for (size_t i = 1; i < w->nrecs; i++)
 		if (w->recs[i].func <= w->recs[i - 1].func)
 			w->func_sorted = 0;
+	/* RISC-V: what the compiler left at the entry, for init_nop's
+	 * reports: C.NOP pairs (-march=rv64gc) or NOPs (rv64g) */
+	if (w->nrecs && w->sd->arch == FTV_ARCH_RISCV64) {
+		uint32_t entry = 0;
+
+		sim_read32(w->as, w->recs[0].func, &entry);
+		w->rv.rvc = entry == ((uint32_t)rv_gen_c_nop() << 16 | rv_gen_c_nop());
+	}
 	w->rec_of_core = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
 	if (!w->rec_of_core)
 		return ftv_errf(err, "out of memory");
@@ -393,12 +369,12 @@ static int make_core(struct world *w, struct ftv_err *err)
 		struct ftrace_site fs = {
 			.ip = r->ip, .init_addr = r->mov, .func = r->func, .literal = r->literal,
 			.name = r->name, .module = r->site->module,
-			.kind = site_kind(r->site->layout),
+			.kind = w->sd->kind,
 		};
 		struct ftv_err serr;
 		int idx;
 
-		if (arm64_site_usable(&w->arch, &fs, &serr)) {
+		if (site_usable(w, &fs, &serr)) {
 			/* The kernel's WARN in ftrace_call_adjust; the record is
 			 * skipped, which is not a violation of the patching. */
 			r->rec = -1;
@@ -407,7 +383,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
-		if (fs.module)
+		if (fs.module && w->sd->arch == FTV_ARCH_ARM64)
 			fs.plt = module_plt(w, fs.module, err);
 		idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
 		if (idx < 0)
@@ -515,7 +491,8 @@ static int start_cpus(struct world *w, unsigned rounds, int calibrate,
 		if (exec_cpu_setup(w->ex, c, w->workload, cpu->stack, &cpu->work, 1,
 				   w->workload_done, err))
 			return -1;
-		exec_cpu_set_reg(w->ex, c, 33, cpu->pcpu); /* TPIDR_EL1 */
+		/* the tracers' this_cpu base: TPIDR_EL1 on arm64, tp on riscv */
+		exec_cpu_set_reg(w->ex, c, w->ad->reg_pcpu, cpu->pcpu);
 		if (exec_cpu_quiescent(w->ex, c, w->quiescent, err))
 			return -1;
 	}
@@ -533,11 +510,24 @@ struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err)
 	w->cfg = *cfg;
 	plan_init(&w->scratch);
 	ftv_rng_seed(&w->rng, cfg->exec.seed);
+	w->sd = world_schemedesc(cfg->scheme);
+	if (!w->sd) {
+		ftv_errf(err, "unknown scheme %d", (int)cfg->scheme);
+		goto fail;
+	}
+	w->ad = world_archdesc(w->sd->arch);
+	w->backend = w->sd->backend;
+	if (!w->backend) {
+		ftv_errf(err, "scheme %s: the %s backend is not built in", w->sd->name,
+			 ftv_arch_name(w->sd->arch));
+		goto fail;
+	}
 	w->arch.mutant = cfg->mutant;
-	w->backend = cfg->scheme == FTV_SCHEME_CALLOPS ? &arm64_ftrace_callops
-		     : cfg->scheme == FTV_SCHEME_TRAMP ? &arm64_ftrace_args
-						       : &arm64_ftrace_mcount;
+	w->rv.mutant = (enum riscv_mutant)cfg->rv_mutant;
 	return w;
+fail:
+	world_free(w);
+	return NULL;
 }
 
 int world_setup(struct world *w, struct ftv_err *err)
@@ -559,6 +549,8 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (make_core(w, err) || setup_cpus(w, err))
 		return -1;
 	ec = cfg->exec;
+	ec.arch = w->sd->arch;
+	ec.stop_anywhere = w->ad->stop_anywhere;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
 	 * a watched word: bound every free-running turn so the run ends. */
 	if (!ec.quantum && !ec.turn_timeout_us)

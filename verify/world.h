@@ -1,7 +1,7 @@
 /* A world: everything ftv needs to verify one patching scheme end to end.
  * The corpus objects and the scheme's trampolines loaded and linked into one
- * address space (sim), the ftrace core with the arm64 backend (patcher),
- * N emulated CPUs running the workload over the traced functions
+ * address space (sim), the ftrace core with the scheme's backend (patcher:
+ * arm64 or riscv64, verify/world_arch.c), N emulated CPUs running the workload over the traced functions
  * (executor), and the checks that watch every tracer call (verify/check.c).
  *
  *   world_new(&cfg, &w, &err);            load, link, init_nop every site,
@@ -22,19 +22,34 @@
 #include "patcher/arm64.h"
 #include "patcher/ftrace_core.h"
 #include "sim/image.h"
+#include "util/arch.h"
 #include "util/err.h"
 
+/* A scheme belongs to one architecture (verify/world_arch.c). */
 enum ftv_scheme {
 	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (seeds 000/001) */
-	FTV_SCHEME_TRAMP,   /* WITH_ARGS + per-ops trampolines (seed 003) */
-	FTV_SCHEME_MCOUNT,  /* the 2014 -pg scheme (seed 004) */
+	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines (seed 003) */
+	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (seed 004) */
+	FTV_SCHEME_PAIR,    /* riscv64 CALL_OPS, AUIPC+JALR both patched under
+			       stop_machine (seed 002, Linux < 6.16) */
+	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
+			       patched, live (Linux 6.16) */
 	FTV_SCHEME_COUNT
 };
 int ftv_scheme_parse(const char *s, enum ftv_scheme *out);
 const char *ftv_scheme_name(enum ftv_scheme s);
 /* The corpus flag set whose objects a scheme patches ("callops", "args",
- * "mcount": build/corpus/<set>/). */
+ * "mcount", "rv64": build/corpus/<set>/). */
 const char *ftv_scheme_corpus_set(enum ftv_scheme s);
+enum ftv_arch ftv_scheme_arch(enum ftv_scheme s);
+/* The scheme used when only an arch is named: what Linux does today
+ * (arm64 callops, riscv64 atomic). */
+enum ftv_scheme ftv_arch_default_scheme(enum ftv_arch a);
+/* "callops, tramp, mcount" or "pair, atomic", for messages. */
+const char *ftv_arch_schemes(enum ftv_arch a);
+/* 0 if scheme s runs on arch a, else -1 with err saying which arch it
+ * belongs to ("scheme pair is riscv64's, not arm64's ..."). */
+int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err);
 
 #define WORLD_MAX_OBJECTS 64
 
@@ -47,7 +62,8 @@ struct world_config {
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
-	enum arm64_mutant mutant; /* a backend bug to inject */
+	enum arm64_mutant mutant; /* an arm64 backend bug to inject */
+	int rv_mutant;            /* a riscv64 backend bug (enum riscv_mutant) */
 	unsigned core_mutants;    /* FTRACE_MUT_* bugs to inject */
 	const char *mutant_name;  /* for reports ("none") */
 	unsigned rounds;          /* workload rounds per CPU (0: 20) */
@@ -56,7 +72,15 @@ struct world_config {
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	/* Fuzzing: world_finish stops as soon as a violation is known
+	 * (checked every WORLD_FINISH_SLICE steps), and skips the checks
+	 * that need a completed run (unfinished CPUs, stuck plans). The kinds
+	 * found are then a subset of a full run's: the executor's schedule
+	 * does not depend on how its steps are sliced. */
+	int stop_early;
 	FILE *plans_out;          /* print every update's plan here, or NULL */
+	FILE *trace_out;          /* after the report, the executor's step
+				     trace (exec_trace_print), or NULL */
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
 	/* Sites from elsewhere than the loaded objects (a captured layout,
@@ -87,6 +111,8 @@ struct world_violation {
 };
 
 struct world;
+
+#define WORLD_FINISH_SLICE 500
 
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);
@@ -123,6 +149,10 @@ int world_run(struct world *w, uint64_t steps, struct ftv_err *err);
  * the end-of-run checks. */
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
 
+/* Whether an executor violation is reported as it is (1), or only through
+ * the world violation that explains it (0: EXEC_V_PAIR, reported as
+ * "pair-hazard"). */
+int world_exec_violation_shown(const struct exec_violation *v);
 size_t world_nviolations(const struct world *w);
 const struct world_violation *world_violation(const struct world *w, size_t i);
 /* Prints every violation (executor's and world's) with the sites involved,

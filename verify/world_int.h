@@ -3,7 +3,47 @@
 #define FTV_VERIFY_WORLD_INT_H
 
 #include "verify/world.h"
+#include "patcher/ftrace_core.h"
+#include "patcher/riscv.h"
 #include "util/rng.h"
+
+/* What a world needs to know about an architecture (verify/world_arch.c). */
+struct world_archdesc {
+	enum ftv_arch arch;
+	const char *tramp_subdir; /* under world_config.tramp_dir, "" for none */
+	int reg_pcpu;             /* exec register the tracers find their per-CPU
+				     block in */
+	int reg_arg0;             /* first C argument register; the next ones
+				     follow (x0.., a0..) */
+	int reg_ra;               /* the return address register */
+	/* ftrace_caller's entry: the register the site's call linked
+	 * (site + 4 in it), the one holding the ops it loaded at
+	 * ftrace_caller_op_loaded, and where it read that ops from. */
+	int reg_link, reg_ops;
+	uint64_t (*literal_slot)(uint64_t link);
+	int stop_anywhere;        /* exec_config.stop_anywhere */
+	const char *call_insn;    /* the patched call, for reports: "BL" */
+	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
+	/* Whether ret is a return address: follows a call instruction. */
+	int (*follows_call)(struct sim_aspace *as, uint64_t ret);
+};
+
+#define WORLD_SCHEME_TRAMPS 8
+
+/* What a world needs to know about a scheme. */
+struct world_schemedesc {
+	const char *name;
+	enum ftv_arch arch;
+	const char *corpus_set;          /* build/corpus/<set>/ */
+	enum sim_site_layout layout;     /* the sites it patches */
+	enum ftrace_site_kind kind;
+	const char *tramps[WORLD_SCHEME_TRAMPS]; /* objects in the arch's
+						    trampoline dir */
+	const struct ftrace_arch *backend;
+};
+
+const struct world_archdesc *world_archdesc(enum ftv_arch a);
+const struct world_schemedesc *world_schemedesc(enum ftv_scheme s);
 
 #define WORLD_STACK_SIZE  0x10000ULL
 #define WORLD_LOG_CAP     4096
@@ -73,11 +113,14 @@ struct wcpu {
 
 struct world {
 	struct world_config cfg;
+	const struct world_archdesc *ad;
+	const struct world_schemedesc *sd;
 	struct sim_aspace *as;
 	struct sim_image *img;
 	struct ftv_exec *ex;
 	struct ftrace_core *core;
-	struct arm64_ftrace arch;
+	struct arm64_ftrace arch;     /* the backend's context: arm64 */
+	struct riscv_ftrace_ctx rv;   /* or riscv64 */
 	const struct ftrace_arch *backend;
 	struct sim_region *data, *percpu;
 	struct ftv_rng rng;
@@ -111,6 +154,8 @@ struct world {
 	int func_sorted;    /* recs are sorted by func too */
 	struct world_boot_failure *bootfail;
 	size_t nbootfail;
+	/* explain_riscv.c's progress through the executor's violations */
+	size_t rv_xv_explained;
 };
 
 /* world_new in two halves, for worlds loaded another way (verify/replay*.c
@@ -137,6 +182,9 @@ int world_checks_install(struct world *w, struct ftv_err *err);
 void world_checks_finish(struct world *w);
 /* Adds violations that explain the executor's faults (explain.c). */
 void world_explain_faults(struct world *w);
+/* Adds a pair-hazard violation per mixed call pair a riscv CPU executed
+ * (explain_riscv.c); looks only at what is new since its last call. */
+void world_explain_riscv(struct world *w);
 uint64_t world_step(struct world *w);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/a64.h"
 #include "patcher/ftrace_abi.h"
 
 /* A CPU the executor stopped (a fault, a runaway) holds nothing and will
@@ -47,7 +46,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 		char where[160], dis[96] = "";
 
 		if (s)
-			a64_disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
+			w->ad->disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
 		world_add_violation(w, "ftrace_bug", -1, st.steps,
 				    "ftrace failed to modify [<%016llx>] %s: actual 0x%08llx (%s), "
 				    "expected 0x%08llx (%s, during %s)",
@@ -147,7 +146,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	if (w->cfg.plans_out) {
 		fprintf(w->cfg.plans_out, "plan %zu: %s (%zu steps)\n", w->nplans, what,
 			w->scratch.n);
-		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, a64_disasm);
+		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, w->ad->disasm);
 	}
 	id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
 	if (id < 0)
@@ -235,6 +234,9 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	else if (!strcmp(tracer, "tracer_b"))
 		d.func = w->tracer_b;
 	else if (!strcmp(tracer, "graph")) {
+		if (!w->graph_func)
+			return ftv_errf(err, "tracer graph: no function-graph tracer in the "
+					"%s trampolines", ftv_arch_name(w->sd->arch)), NULL;
 		d.func = w->graph_func;
 		d.flags = FTRACE_OPS_FL_GRAPH;
 	} else if (!strcmp(tracer, "direct"))
@@ -416,10 +418,44 @@ int world_run(struct world *w, uint64_t steps, struct ftv_err *err)
 	return exec_run(w->ex, steps, err);
 }
 
+/* Whether a violation is known already (stop_early). */
+static int violated(struct world *w)
+{
+	size_t nx;
+
+	exec_violations(w->ex, &nx);
+	world_explain_riscv(w);
+	return nx || w->nviol;
+}
+
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 {
-	if (exec_run(w->ex, max_steps, err))
-		return -1;
+	uint64_t done = 0;
+	int early = 0;
+
+	if (!w->cfg.stop_early) {
+		if (exec_run(w->ex, max_steps, err))
+			return -1;
+	} else {
+		while (done < max_steps && !(early = violated(w))) {
+			uint64_t slice = max_steps - done < WORLD_FINISH_SLICE
+						 ? max_steps - done : WORLD_FINISH_SLICE;
+			uint64_t before = world_step(w);
+
+			if (exec_run(w->ex, slice, err))
+				return -1;
+			done += slice;
+			if (world_step(w) - before < slice)
+				break; /* everything settled, or nobody can move */
+		}
+	}
+	w->finished = 1;
+	if (early) {
+		/* cut short: the end-of-run checks would report the cut */
+		world_explain_faults(w);
+		world_explain_riscv(w);
+		return 0;
+	}
 	for (size_t i = 0; i < w->nplans; i++)
 		if (!w->plans[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
@@ -427,6 +463,5 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 					    w->plans[i].id, w->plans[i].what,
 					    (unsigned long long)max_steps);
 	world_checks_finish(w);
-	w->finished = 1;
 	return 0;
 }
