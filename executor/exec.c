@@ -202,14 +202,22 @@ static void sysop_effect(struct ftv_exec *ex, struct xcpu *c, uint64_t pc)
 	}
 }
 
+/* Called before every instruction (one hook over the whole address space:
+ * Unicorn 2.0.1's helper_uc_tracecode walks every UC_HOOK_CODE hook of the
+ * engine on each hooked instruction, so one hook per special pc made each
+ * instruction cost as many bound checks as there are specials under the
+ * instruction-count hook of a quantum). Only special pcs act. */
 static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct xcpu *c = user;
 	struct ftv_exec *ex = c->ex;
 	struct xspecial *s = special_at(ex, pc);
-	int qs = c->has_qs && c->qs_pc == pc;
+	int qs;
 
 	(void)size;
+	if (!s)
+		return;
+	qs = c->has_qs && c->qs_pc == pc;
 	if (c->armed && c->armed_pc == pc) {
 		/* Restarted at the instruction a hook stopped before: it
 		 * executes now; stopping actions were done already. */
@@ -310,20 +318,15 @@ static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	return false;
 }
 
-static int add_code_hook(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err)
+/* A new special pc: every engine's one code hook (cpu_open) covers it
+ * already, but code translated while pc was not special may hold bytes
+ * the fetch model has since changed in the copy: retranslate it, as when
+ * each special had a hook of its own (hooks reach only code translated
+ * after they were added). */
+static void add_code_hook(struct ftv_exec *ex, uint64_t pc)
 {
-	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
-		uc_hook h;
-		uc_err e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_CODE,
-				       (void *)code_hook, &ex->cpu[i], pc, pc);
-
-		if (e != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
-					(unsigned long long)pc, uc_strerror(e));
-		/* Hooks only reach code translated after they were added. */
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
 		xc_remove_cache(&ex->cpu[i], pc, 4);
-	}
-	return 0;
 }
 
 static struct xspecial *special_get(struct ftv_exec *ex, uint64_t pc,
@@ -343,8 +346,7 @@ static struct xspecial *special_get(struct ftv_exec *ex, uint64_t pc,
 	memset(&ex->sp[i], 0, sizeof(ex->sp[i]));
 	ex->sp[i].pc = pc;
 	ex->nsp++;
-	if (add_code_hook(ex, pc, err))
-		return NULL;
+	add_code_hook(ex, pc);
 	return &ex->sp[i];
 }
 
@@ -462,9 +464,14 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 {
 	for (size_t ri = 0; ri < ex->nregions; ri++) {
 		struct sim_region *r = sim_region_get(ex->as, ri);
+		uint8_t *nz;
 
 		if (!(r->perms & SIM_X))
 			continue;
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
 		/* Every possible instruction start: a hook at a parcel that
 		 * is never executed as one is never called. */
 		for (uint64_t off = 0; off + 4 <= r->size;
@@ -473,14 +480,24 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 			unsigned rt;
 			struct xspecial *s;
 
+			/* Every word wholly inside an all-zero page is 0:
+			 * go on with the last one, whose successors (riscv:
+			 * 2-aligned) may reach into the next page. */
+			if (off % XPG_SIZE == 0 && !nz[off / XPG_SIZE]) {
+				off += XPG_SIZE - 4;
+				continue;
+			}
 			memcpy(&w, r->host + off, 4);
 			if (w == 0 || ex->arch->sysop(w, &rt) == XS_NONE)
 				continue;
 			s = special_get(ex, r->base + off, err);
-			if (!s)
+			if (!s) {
+				free(nz);
 				return -1;
+			}
 			s->flags |= SP_SYSOP;
 		}
+		free(nz);
 	}
 	return 0;
 }
@@ -504,11 +521,19 @@ static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 
 		if (r->perms & SIM_X) {
 			/* Text is private: each CPU fetches from its own copy,
-			 * which the fetch model keeps per CPU. */
-			c->copy[i] = aligned_alloc(SIM_PAGE, r->size);
-			if (!c->copy[i])
+			 * which the fetch model keeps per CPU. Only the pages
+			 * that hold something are copied: the rest of a
+			 * fresh mapping reads as zeros already. */
+			uint8_t *nz = malloc(r->size / XPG_SIZE);
+
+			c->copy[i] = xpg_alloc(r->size);
+			if (!c->copy[i] || !nz) {
+				free(nz);
 				return ftv_errf(err, "out of memory");
-			memcpy(c->copy[i], r->host, r->size);
+			}
+			xpg_nonzero(r->host, r->size, nz);
+			xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
+			free(nz);
 			host = c->copy[i];
 		}
 		e = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL, host);
@@ -523,6 +548,14 @@ static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
+	}
+	{
+		uc_hook h;
+
+		/* Begin > end: every address (see code_hook). */
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
+				1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: code hook", c->idx);
 	}
 	if (ex->arch->arch == FTV_ARCH_RISCV64) {
 		uc_hook h;
@@ -561,6 +594,14 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	ex->arch = xarch_get(cfg->arch);
 	ex->cfg = *cfg;
 	ex->nregions = sim_region_count(as);
+	ex->rsize = calloc(ex->nregions ? ex->nregions : 1, sizeof(*ex->rsize));
+	if (!ex->rsize) {
+		free(ex);
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < ex->nregions; i++)
+		ex->rsize[i] = sim_region_get(as, i)->size;
 	ftv_rng_seed(&root, cfg->seed);
 	ftv_rng_fork(&root, &ex->rng_sched, 1);
 	ftv_rng_fork(&root, &ex->rng_fetch, 2);
@@ -589,7 +630,7 @@ void exec_free(struct ftv_exec *ex)
 		if (c->uc)
 			uc_close(c->uc);
 		for (size_t r = 0; c->copy && r < ex->nregions; r++)
-			free(c->copy[r]);
+			xpg_free(c->copy[r], ex->rsize[r]);
 		free(c->copy);
 		free(c->pend);
 	}
@@ -607,8 +648,12 @@ void exec_free(struct ftv_exec *ex)
 	for (size_t i = 0; i < ex->nsp; i++)
 		free(ex->sp[i].brk);
 	for (size_t i = 0; ex->snap && i < ex->nregions; i++)
-		free(ex->snap[i]);
+		xpg_free(ex->snap[i], ex->rsize[i]);
+	for (size_t i = 0; ex->snap_nz && i < ex->nregions; i++)
+		free(ex->snap_nz[i]);
 	free(ex->snap);
+	free(ex->snap_nz);
+	free(ex->rsize);
 	free(ex->wi);
 	free(ex->wl);
 	free(ex->wr);
@@ -727,45 +772,92 @@ const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan)
 
 /* --- running ------------------------------------------------------------- */
 
+/* The snapshot keeps only the pages that hold something (see
+ * exec_pages.c): copying whole regions, most of them never written, cost
+ * seconds and hundreds of MiB per world. */
 static int take_snapshot(struct ftv_exec *ex, struct ftv_err *err)
 {
-	ex->snap = calloc(ex->nregions ? ex->nregions : 1, sizeof(*ex->snap));
-	if (!ex->snap)
+	size_t n = ex->nregions ? ex->nregions : 1;
+
+	ex->snap = calloc(n, sizeof(*ex->snap));
+	ex->snap_nz = calloc(n, sizeof(*ex->snap_nz));
+	if (!ex->snap || !ex->snap_nz)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < ex->nregions; i++) {
 		struct sim_region *r = sim_region_get(ex->as, i);
 
-		ex->snap[i] = malloc(r->size);
-		if (!ex->snap[i])
+		ex->snap[i] = xpg_alloc(r->size);
+		ex->snap_nz[i] = malloc(r->size / XPG_SIZE);
+		if (!ex->snap[i] || !ex->snap_nz[i])
 			return ftv_errf(err, "out of memory");
-		memcpy(ex->snap[i], r->host, r->size);
+		xpg_nonzero(r->host, r->size, ex->snap_nz[i]);
+		xpg_copy_nonzero(ex->snap[i], r->host, r->size,
+				 ex->snap_nz[i]);
 	}
 	return 0;
 }
 
+/* Puts back the pages of buf that may differ from the snapshot: those that
+ * held something then (snap_nz) or hold something now (nz). */
+static void restore_pages(uint8_t *buf, const uint8_t *snap,
+			  const uint8_t *snap_nz, const uint8_t *nz,
+			  uint64_t size)
+{
+	for (uint64_t p = 0; p < size / XPG_SIZE; p++) {
+		uint64_t off = p * XPG_SIZE;
+
+		if (snap_nz[p])
+			memcpy(buf + off, snap + off, XPG_SIZE);
+		else if (nz[p])
+			memset(buf + off, 0, XPG_SIZE);
+	}
+}
+
 int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 {
+	static const uint8_t zero[XPG_SIZE];
+	uint8_t *nz = NULL;
+
 	if (!ex->snap)
 		return 0;
 	for (size_t i = 0; i < ex->nregions; i++) {
 		struct sim_region *r = sim_region_get(ex->as, i);
+		const uint8_t *snz = ex->snap_nz[i];
 
-		memcpy(r->host, ex->snap[i], r->size);
+		free(nz);
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
+		restore_pages(r->host, ex->snap[i], snz, nz, r->size);
 		for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
 			uint8_t *cp = ex->cpu[c].copy[i];
 
 			if (!cp)
 				continue;
 			/* Put back only the words that changed, and drop
-			 * only their translations (never a whole cache). */
+			 * only their translations (never a whole cache).
+			 * Pages all zero in both the copy and the snapshot
+			 * have nothing to put back. */
+			xpg_nonzero(cp, r->size, nz);
 			for (uint64_t off = 0; off < r->size; off += 4) {
-				if (!memcmp(cp + off, ex->snap[i] + off, 4))
+				uint64_t pg = off / XPG_SIZE;
+				const uint8_t *s;
+
+				if (!snz[pg] && !nz[pg]) {
+					off += XPG_SIZE - 4;
 					continue;
-				memcpy(cp + off, ex->snap[i] + off, 4);
+				}
+				s = snz[pg] ? ex->snap[i] + off
+					    : zero + off % XPG_SIZE;
+				if (!memcmp(cp + off, s, 4))
+					continue;
+				memcpy(cp + off, s, 4);
 				xc_remove_cache(&ex->cpu[c], r->base + off, 4);
 			}
 		}
 	}
+	free(nz);
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
 

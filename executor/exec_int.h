@@ -183,7 +183,12 @@ struct ftv_exec {
 	struct exec_event *ev;
 	size_t nev, capev;
 
-	uint8_t **snap;          /* region contents before the first run */
+	/* Region contents before the first run: per region a sparse copy
+	 * (xpg_alloc; only pages that held something are written) and its
+	 * page map (1: the page held a non-zero byte). */
+	uint8_t **snap;
+	uint8_t **snap_nz;
+	uint64_t *rsize;         /* region sizes at exec_new, for munmap */
 	uint64_t step;
 	uint64_t run;
 	int truncated;           /* a run stopped at its step budget */
@@ -197,6 +202,20 @@ struct ftv_exec {
 	size_t dfs_len, dfs_depth, dfs_cap;
 	int oom;
 };
+
+/* exec_pages.c: pages of private anonymous memory that hold anything,
+ * found without faulting in the ones never populated */
+#define XPG_SIZE 4096ULL
+/* map[i] (len / XPG_SIZE bytes) = 1 when page i of [p, p+len) may hold a
+ * non-zero byte, 0 when it is all zeros. */
+void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map);
+/* Zero-filled memory that costs nothing until written (mmap), or NULL. */
+uint8_t *xpg_alloc(uint64_t len);
+void xpg_free(uint8_t *p, uint64_t len);
+/* Copies the pages of src that map marks into dst (the rest of dst stays
+ * as it is: zero in a fresh xpg_alloc buffer). */
+void xpg_copy_nonzero(uint8_t *dst, const uint8_t *src, uint64_t len,
+		      const uint8_t *map);
 
 /* exec_model.c */
 struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
