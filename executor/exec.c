@@ -624,6 +624,7 @@ void exec_free(struct ftv_exec *ex)
 {
 	if (!ex)
 		return;
+	xw_free(ex); /* before the engines it may stop */
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
 
@@ -974,15 +975,21 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 		 * that has already gone wrong. */
 		uint64_t timeout = count ? 0 : ex->cfg.turn_timeout_us;
 		size_t timed_out = 0;
+		int own = timeout && !xw_arm(ex, c->uc, timeout);
 
-		e = uc_emu_start(c->uc, pc, c->exit_pc, timeout, count);
+		e = uc_emu_start(c->uc, pc, c->exit_pc, own ? 0 : timeout,
+				 count);
+		if (own)
+			timed_out = (size_t)xw_disarm(ex);
 		pc = cpu_pc(c);
 		if (e != UC_ERR_OK) {
 			cpu_fault(ex, c, pc, e);
 			break;
 		}
-		if (timeout && uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) == UC_ERR_OK &&
-		    timed_out) {
+		if (timeout && !own &&
+		    uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) != UC_ERR_OK)
+			timed_out = 0;
+		if (timed_out) {
 			char where[128];
 
 			c->st = XCPU_FAULT;

@@ -189,6 +189,8 @@ struct ftv_exec {
 	uint8_t **snap;
 	uint8_t **snap_nz;
 	uint64_t *rsize;         /* region sizes at exec_new, for munmap */
+	struct xwatchdog *wd;    /* exec_watchdog.c, started by the first
+				    timed turn */
 	uint64_t step;
 	uint64_t run;
 	int truncated;           /* a run stopped at its step budget */
@@ -216,6 +218,14 @@ void xpg_free(uint8_t *p, uint64_t len);
  * as it is: zero in a fresh xpg_alloc buffer). */
 void xpg_copy_nonzero(uint8_t *dst, const uint8_t *src, uint64_t len,
 		      const uint8_t *map);
+
+/* exec_watchdog.c: the turn timeout. xw_arm: -1 if no watchdog thread
+ * could be started (use Unicorn's own timeout); xw_disarm: 1 if the turn
+ * ran out of time and its engine was stopped. */
+struct xwatchdog;
+int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us);
+int xw_disarm(struct ftv_exec *ex);
+void xw_free(struct ftv_exec *ex);
 
 /* exec_model.c */
 struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
