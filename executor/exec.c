@@ -260,15 +260,41 @@ effects:
 		sysop_effect(ex, c, pc);
 }
 
+/* A load by a CPU whose translated code calls read hooks. Each engine has
+ * one such hook over the whole address space, added with the first watched
+ * literal (when the engine had one hook per literal, Unicorn 2.0.1 walked
+ * all of them on every load). Unicorn decides when translating a load
+ * whether it calls read hooks at all (only if the engine has one then), so
+ * the hook is added at the moment the first per-literal hook used to be,
+ * and code translated before keeps not calling it. Each literal whose
+ * bytes [addr, addr+7] hold the access's address gets the load, in the
+ * order the literals were watched: what the per-literal hooks' bound checks
+ * (on the start address only) and list order gave. */
 static void lit_hook(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 		     int64_t value, void *user)
 {
-	struct xlud *u = user;
+	struct xcpu *c = user;
+	struct ftv_exec *ex = c->ex;
+	struct wlit *hit[8];
+	unsigned n = 0;
 
 	(void)uc;
 	(void)type;
 	(void)value;
-	xm_lit_load(u->c->ex, u->c, u->l, addr, size);
+	/* Distinct addresses: at most 8 literals start in [addr-7, addr]. */
+	for (size_t i = xm_lit_lower(ex, addr >= 7 ? addr - 7 : 0);
+	     i < ex->nwl && ex->wls[i]->addr <= addr && n < 8; i++) {
+		struct wlit *l = ex->wls[i];
+		unsigned k = n++;
+
+		while (k > 0 && hit[k - 1]->order > l->order) {
+			hit[k] = hit[k - 1];
+			k--;
+		}
+		hit[k] = l;
+	}
+	for (unsigned k = 0; k < n; k++)
+		xm_lit_load(ex, c, hit[k], addr, size);
 }
 
 /* A CPU's store into private (text) memory: route it into the model so that
@@ -413,7 +439,8 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 				(unsigned long long)addr);
 	if (xm_lit(ex, addr))
 		return 0;
-	if (!GROW(ex, ex->wl, ex->nwl, ex->capwl))
+	if (!GROW(ex, ex->wl, ex->nwl, ex->capwl) ||
+	    !GROW(ex, ex->wls, ex->nwl, ex->capwls))
 		return ftv_errf(err, "out of memory");
 	wid = xm_new_write(ex, addr, v, 8, -1, -1, -1, "initial");
 	if (wid < 0)
@@ -422,22 +449,33 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ftv_errf(err, "out of memory");
-	ex->wl[ex->nwl++] = l;
+	l->order = ex->nwl;
 	l->addr = addr;
 	l->wid[0] = l->wid[1] = l->init_wid = wid;
+	ex->wl[ex->nwl] = l;
+	{
+		size_t at = xm_lit_lower(ex, addr);
+
+		memmove(&ex->wls[at + 1], &ex->wls[at],
+			(ex->nwl - at) * sizeof(*ex->wls));
+		ex->wls[at] = l;
+	}
+	ex->nwl++;
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
-		uc_hook h;
-		uc_err e;
+		struct xcpu *c = &ex->cpu[i];
 
-		l->ud[i] = (struct xlud){ &ex->cpu[i], l };
-		e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
-				(void *)lit_hook, &l->ud[i], addr, addr + 7);
+		if (!c->lit_hooked) {
+			uc_hook h;
+			uc_err e = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
+					       (void *)lit_hook, c, 1, 0);
 
-		if (e != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
-					(unsigned long long)addr,
-					uc_strerror(e));
-		xc_remove_cache(&ex->cpu[i], addr & ~(SIM_PAGE - 1), SIM_PAGE);
+			if (e != UC_ERR_OK)
+				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
+						i, (unsigned long long)addr,
+						uc_strerror(e));
+			c->lit_hooked = 1;
+		}
+		xc_remove_cache(c, addr & ~(SIM_PAGE - 1), SIM_PAGE);
 	}
 	return 0;
 }
@@ -657,6 +695,7 @@ void exec_free(struct ftv_exec *ex)
 	free(ex->rsize);
 	free(ex->wi);
 	free(ex->wl);
+	free(ex->wls);
 	free(ex->wr);
 	free(ex->sb);
 	free(ex->ppend);

@@ -59,6 +59,7 @@ struct xcpu {
 	uint64_t qs_pc;
 	int has_qs;
 	uint64_t qs_count;
+	int lit_hooked;          /* the literal read hook is installed */
 	int armed;               /* pass the hooks at armed_pc once */
 	uint64_t armed_pc;
 	int stopped_in_hook;
@@ -92,17 +93,9 @@ struct winsn {
 	int view_ok[EXEC_MAX_CPUS];
 };
 
-struct wlit;
-
-/* What a literal's read hook gets: which CPU, which literal. */
-struct xlud {
-	struct xcpu *c;
-	struct wlit *l;
-};
-
 /* A watched 64-bit literal: who wrote each 32-bit half. */
 struct wlit {
-	struct xlud ud[EXEC_MAX_CPUS];
+	size_t order;            /* index in ftv_exec.wl: creation order */
 	uint64_t addr;
 	int wid[2];
 	int init_wid;
@@ -160,6 +153,8 @@ struct ftv_exec {
 	size_t nwi, capwi;
 	struct wlit **wl;        /* entries never move */
 	size_t nwl, capwl;
+	struct wlit **wls;       /* the same, sorted by address */
+	size_t capwls;
 	struct exec_write *wr;
 	size_t nwr, capwr, nwr_init;
 
@@ -230,6 +225,8 @@ void xw_free(struct ftv_exec *ex);
 /* exec_model.c */
 struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
+/* The first index of ex->wls whose literal is at or above addr. */
+size_t xm_lit_lower(struct ftv_exec *ex, uint64_t addr);
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 		 unsigned size, int plan, int step, int cpu, const char *what);
 void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet);
