@@ -151,6 +151,13 @@ void xc_remove_cache_all(struct ftv_exec *ex, uint64_t addr, uint64_t len)
 
 /* --- hooks --------------------------------------------------------------- */
 
+/* A filter in front of special_at, which code_hook calls before every
+ * instruction: a clear bit means no special pc hashes there. */
+static size_t spbit(uint64_t pc)
+{
+	return (size_t)(pc >> 1) % XSP_BITS;
+}
+
 static struct xspecial *special_at(struct ftv_exec *ex, uint64_t pc)
 {
 	size_t lo = 0, hi = ex->nsp;
@@ -211,10 +218,14 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct xcpu *c = user;
 	struct ftv_exec *ex = c->ex;
-	struct xspecial *s = special_at(ex, pc);
+	size_t b = spbit(pc);
+	struct xspecial *s;
 	int qs;
 
 	(void)size;
+	if (!(ex->spbits[b / 64] >> (b % 64) & 1))
+		return;
+	s = special_at(ex, pc);
 	if (!s)
 		return;
 	qs = c->has_qs && c->qs_pc == pc;
@@ -372,6 +383,7 @@ static struct xspecial *special_get(struct ftv_exec *ex, uint64_t pc,
 	memset(&ex->sp[i], 0, sizeof(ex->sp[i]));
 	ex->sp[i].pc = pc;
 	ex->nsp++;
+	ex->spbits[spbit(pc) / 64] |= 1ULL << (spbit(pc) % 64);
 	add_code_hook(ex, pc);
 	return &ex->sp[i];
 }
@@ -1195,6 +1207,11 @@ uint64_t exec_trace_hash(struct ftv_exec *ex)
 				   (uint32_t)ex->obs[i].wid[1]);
 	}
 	return h;
+}
+
+uint64_t exec_steps(struct ftv_exec *ex)
+{
+	return ex->stats.steps;
 }
 
 void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st)

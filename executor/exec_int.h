@@ -8,6 +8,7 @@
 #include "util/rng.h"
 
 #define EXEC_NREGS 34 /* the most of any arch: arm64's x0..x30, sp, pc, tpidr_el1 */
+#define XSP_BITS 65536 /* the special-pc filter's size, in bits */
 #define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
 
 /* exec_sysop.c: the few system instructions the fetch model acts on */
@@ -170,6 +171,7 @@ struct ftv_exec {
 
 	struct xspecial *sp;
 	size_t nsp, capsp;
+	uint64_t spbits[XSP_BITS / 64]; /* special pcs, hashed (exec.c) */
 
 	struct exec_violation *viol;
 	size_t nviol, capviol;

@@ -21,10 +21,18 @@ struct xwatchdog {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int quit;
+	int idle;                /* waiting with no deadline */
+	struct timespec waiting; /* else the deadline it waits for */
 	uc_engine *uc;           /* the armed turn's engine, or NULL */
 	struct timespec deadline;
 	int fired;
 };
+
+static int before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
 
 static void *watchdog_main(void *arg)
 {
@@ -32,22 +40,26 @@ static void *watchdog_main(void *arg)
 
 	pthread_mutex_lock(&w->mu);
 	while (!w->quit) {
-		struct timespec now;
+		struct timespec now, dl;
 
 		if (!w->uc) {
+			w->idle = 1;
 			pthread_cond_wait(&w->cv, &w->mu);
+			w->idle = 0;
 			continue;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > w->deadline.tv_sec ||
-		    (now.tv_sec == w->deadline.tv_sec &&
-		     now.tv_nsec >= w->deadline.tv_nsec)) {
+		if (!before(&now, &w->deadline)) {
 			w->fired = 1;
 			uc_emu_stop(w->uc);
 			w->uc = NULL;
 			continue;
 		}
-		pthread_cond_timedwait(&w->cv, &w->mu, &w->deadline);
+		/* Turns armed meanwhile have later deadlines (the same
+		 * timeout, a later start): waking at this one and looking
+		 * again is enough, no signal needed per turn. */
+		dl = w->waiting = w->deadline;
+		pthread_cond_timedwait(&w->cv, &w->mu, &dl);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -98,7 +110,8 @@ int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us)
 	}
 	w->uc = uc;
 	w->fired = 0;
-	pthread_cond_signal(&w->cv);
+	if (w->idle || before(&w->deadline, &w->waiting))
+		pthread_cond_signal(&w->cv);
 	pthread_mutex_unlock(&w->mu);
 	return 0;
 }
