@@ -13,6 +13,7 @@
  * pages are read and checked. If pagemap cannot be read every page is
  * checked (slower, same answer). */
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 
 #define PM_PRESENT (1ULL << 63)
 #define PM_SWAPPED (1ULL << 62)
+#define XPG_SMALL 64 /* pages */
 
 static int page_is_zero(const uint8_t *p)
 {
@@ -32,14 +34,45 @@ static int page_is_zero(const uint8_t *p)
 	return !acc;
 }
 
+/* /proc/self/pagemap, opened once: it describes the process that opened
+ * it, so a forked child drops the parent's descriptor (pthread_atfork)
+ * and opens its own. -2: not opened yet; -1: cannot be read. */
+static int pagemap_fd = -2;
+
+static void pagemap_forget(void)
+{
+	if (pagemap_fd >= 0)
+		close(pagemap_fd);
+	pagemap_fd = -2;
+}
+
+static int pagemap(void)
+{
+	if (pagemap_fd == -2) {
+		static int registered;
+
+		if (!registered && !pthread_atfork(NULL, NULL, pagemap_forget))
+			registered = 1;
+		pagemap_fd = -1;
+		if (registered && sysconf(_SC_PAGESIZE) == XPG_SIZE)
+			pagemap_fd = open("/proc/self/pagemap",
+					  O_RDONLY | O_CLOEXEC);
+		if (pagemap_fd < 0)
+			pagemap_fd = -1;
+	}
+	return pagemap_fd;
+}
+
 void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map)
 {
 	uint64_t npages = len / XPG_SIZE;
 	uint64_t ent[512];
 	int fd = -1;
 
-	if ((uintptr_t)p % XPG_SIZE == 0 && sysconf(_SC_PAGESIZE) == XPG_SIZE)
-		fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	/* Small regions (litmus tests, unit tests) are cheaper to read
+	 * than to look up: a few page faults at most, once. */
+	if ((uintptr_t)p % XPG_SIZE == 0 && npages > XPG_SMALL)
+		fd = pagemap();
 	for (uint64_t i = 0; i < npages;) {
 		uint64_t n = npages - i < 512 ? npages - i : 512;
 		int known = 0;
@@ -60,8 +93,6 @@ void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map)
 		}
 		i += n;
 	}
-	if (fd >= 0)
-		close(fd);
 }
 
 uint8_t *xpg_alloc(uint64_t len)
