@@ -151,6 +151,13 @@ void xc_remove_cache_all(struct ftv_exec *ex, uint64_t addr, uint64_t len)
 
 /* --- hooks --------------------------------------------------------------- */
 
+/* A filter in front of special_at, which code_hook calls before every
+ * instruction: a clear bit means no special pc hashes there. */
+static size_t spbit(uint64_t pc)
+{
+	return (size_t)(pc >> 1) % XSP_BITS;
+}
+
 static struct xspecial *special_at(struct ftv_exec *ex, uint64_t pc)
 {
 	size_t lo = 0, hi = ex->nsp;
@@ -202,14 +209,26 @@ static void sysop_effect(struct ftv_exec *ex, struct xcpu *c, uint64_t pc)
 	}
 }
 
+/* Called before every instruction (one hook over the whole address space:
+ * Unicorn 2.0.1's helper_uc_tracecode walks every UC_HOOK_CODE hook of the
+ * engine on each hooked instruction, so one hook per special pc made each
+ * instruction cost as many bound checks as there are specials under the
+ * instruction-count hook of a quantum). Only special pcs act. */
 static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct xcpu *c = user;
 	struct ftv_exec *ex = c->ex;
-	struct xspecial *s = special_at(ex, pc);
-	int qs = c->has_qs && c->qs_pc == pc;
+	size_t b = spbit(pc);
+	struct xspecial *s;
+	int qs;
 
 	(void)size;
+	if (!(ex->spbits[b / 64] >> (b % 64) & 1))
+		return;
+	s = special_at(ex, pc);
+	if (!s)
+		return;
+	qs = c->has_qs && c->qs_pc == pc;
 	if (c->armed && c->armed_pc == pc) {
 		/* Restarted at the instruction a hook stopped before: it
 		 * executes now; stopping actions were done already. */
@@ -252,15 +271,41 @@ effects:
 		sysop_effect(ex, c, pc);
 }
 
+/* A load by a CPU whose translated code calls read hooks. Each engine has
+ * one such hook over the whole address space, added with the first watched
+ * literal (when the engine had one hook per literal, Unicorn 2.0.1 walked
+ * all of them on every load). Unicorn decides when translating a load
+ * whether it calls read hooks at all (only if the engine has one then), so
+ * the hook is added at the moment the first per-literal hook used to be,
+ * and code translated before keeps not calling it. Each literal whose
+ * bytes [addr, addr+7] hold the access's address gets the load, in the
+ * order the literals were watched: what the per-literal hooks' bound checks
+ * (on the start address only) and list order gave. */
 static void lit_hook(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
 		     int64_t value, void *user)
 {
-	struct xlud *u = user;
+	struct xcpu *c = user;
+	struct ftv_exec *ex = c->ex;
+	struct wlit *hit[8];
+	unsigned n = 0;
 
 	(void)uc;
 	(void)type;
 	(void)value;
-	xm_lit_load(u->c->ex, u->c, u->l, addr, size);
+	/* Distinct addresses: at most 8 literals start in [addr-7, addr]. */
+	for (size_t i = xm_lit_lower(ex, addr >= 7 ? addr - 7 : 0);
+	     i < ex->nwl && ex->wls[i]->addr <= addr && n < 8; i++) {
+		struct wlit *l = ex->wls[i];
+		unsigned k = n++;
+
+		while (k > 0 && hit[k - 1]->order > l->order) {
+			hit[k] = hit[k - 1];
+			k--;
+		}
+		hit[k] = l;
+	}
+	for (unsigned k = 0; k < n; k++)
+		xm_lit_load(ex, c, hit[k], addr, size);
 }
 
 /* A CPU's store into private (text) memory: route it into the model so that
@@ -310,20 +355,15 @@ static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	return false;
 }
 
-static int add_code_hook(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err)
+/* A new special pc: every engine's one code hook (cpu_open) covers it
+ * already, but code translated while pc was not special may hold bytes
+ * the fetch model has since changed in the copy: retranslate it, as when
+ * each special had a hook of its own (hooks reach only code translated
+ * after they were added). */
+static void add_code_hook(struct ftv_exec *ex, uint64_t pc)
 {
-	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
-		uc_hook h;
-		uc_err e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_CODE,
-				       (void *)code_hook, &ex->cpu[i], pc, pc);
-
-		if (e != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
-					(unsigned long long)pc, uc_strerror(e));
-		/* Hooks only reach code translated after they were added. */
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
 		xc_remove_cache(&ex->cpu[i], pc, 4);
-	}
-	return 0;
 }
 
 static struct xspecial *special_get(struct ftv_exec *ex, uint64_t pc,
@@ -343,8 +383,8 @@ static struct xspecial *special_get(struct ftv_exec *ex, uint64_t pc,
 	memset(&ex->sp[i], 0, sizeof(ex->sp[i]));
 	ex->sp[i].pc = pc;
 	ex->nsp++;
-	if (add_code_hook(ex, pc, err))
-		return NULL;
+	ex->spbits[spbit(pc) / 64] |= 1ULL << (spbit(pc) % 64);
+	add_code_hook(ex, pc);
 	return &ex->sp[i];
 }
 
@@ -411,7 +451,8 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 				(unsigned long long)addr);
 	if (xm_lit(ex, addr))
 		return 0;
-	if (!GROW(ex, ex->wl, ex->nwl, ex->capwl))
+	if (!GROW(ex, ex->wl, ex->nwl, ex->capwl) ||
+	    !GROW(ex, ex->wls, ex->nwl, ex->capwls))
 		return ftv_errf(err, "out of memory");
 	wid = xm_new_write(ex, addr, v, 8, -1, -1, -1, "initial");
 	if (wid < 0)
@@ -420,22 +461,33 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return ftv_errf(err, "out of memory");
-	ex->wl[ex->nwl++] = l;
+	l->order = ex->nwl;
 	l->addr = addr;
 	l->wid[0] = l->wid[1] = l->init_wid = wid;
+	ex->wl[ex->nwl] = l;
+	{
+		size_t at = xm_lit_lower(ex, addr);
+
+		memmove(&ex->wls[at + 1], &ex->wls[at],
+			(ex->nwl - at) * sizeof(*ex->wls));
+		ex->wls[at] = l;
+	}
+	ex->nwl++;
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
-		uc_hook h;
-		uc_err e;
+		struct xcpu *c = &ex->cpu[i];
 
-		l->ud[i] = (struct xlud){ &ex->cpu[i], l };
-		e = uc_hook_add(ex->cpu[i].uc, &h, UC_HOOK_MEM_READ,
-				(void *)lit_hook, &l->ud[i], addr, addr + 7);
+		if (!c->lit_hooked) {
+			uc_hook h;
+			uc_err e = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
+					       (void *)lit_hook, c, 1, 0);
 
-		if (e != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: hook at 0x%llx: %s", i,
-					(unsigned long long)addr,
-					uc_strerror(e));
-		xc_remove_cache(&ex->cpu[i], addr & ~(SIM_PAGE - 1), SIM_PAGE);
+			if (e != UC_ERR_OK)
+				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
+						i, (unsigned long long)addr,
+						uc_strerror(e));
+			c->lit_hooked = 1;
+		}
+		xc_remove_cache(c, addr & ~(SIM_PAGE - 1), SIM_PAGE);
 	}
 	return 0;
 }
@@ -462,9 +514,14 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 {
 	for (size_t ri = 0; ri < ex->nregions; ri++) {
 		struct sim_region *r = sim_region_get(ex->as, ri);
+		uint8_t *nz;
 
 		if (!(r->perms & SIM_X))
 			continue;
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
 		/* Every possible instruction start: a hook at a parcel that
 		 * is never executed as one is never called. */
 		for (uint64_t off = 0; off + 4 <= r->size;
@@ -473,14 +530,24 @@ static int hook_sysops(struct ftv_exec *ex, struct ftv_err *err)
 			unsigned rt;
 			struct xspecial *s;
 
+			/* Every word wholly inside an all-zero page is 0:
+			 * go on with the last one, whose successors (riscv:
+			 * 2-aligned) may reach into the next page. */
+			if (off % XPG_SIZE == 0 && !nz[off / XPG_SIZE]) {
+				off += XPG_SIZE - 4;
+				continue;
+			}
 			memcpy(&w, r->host + off, 4);
 			if (w == 0 || ex->arch->sysop(w, &rt) == XS_NONE)
 				continue;
 			s = special_get(ex, r->base + off, err);
-			if (!s)
+			if (!s) {
+				free(nz);
 				return -1;
+			}
 			s->flags |= SP_SYSOP;
 		}
+		free(nz);
 	}
 	return 0;
 }
@@ -504,11 +571,19 @@ static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 
 		if (r->perms & SIM_X) {
 			/* Text is private: each CPU fetches from its own copy,
-			 * which the fetch model keeps per CPU. */
-			c->copy[i] = aligned_alloc(SIM_PAGE, r->size);
-			if (!c->copy[i])
+			 * which the fetch model keeps per CPU. Only the pages
+			 * that hold something are copied: the rest of a
+			 * fresh mapping reads as zeros already. */
+			uint8_t *nz = malloc(r->size / XPG_SIZE);
+
+			c->copy[i] = xpg_alloc(r->size);
+			if (!c->copy[i] || !nz) {
+				free(nz);
 				return ftv_errf(err, "out of memory");
-			memcpy(c->copy[i], r->host, r->size);
+			}
+			xpg_nonzero(r->host, r->size, nz);
+			xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
+			free(nz);
 			host = c->copy[i];
 		}
 		e = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL, host);
@@ -523,6 +598,14 @@ static int cpu_open(struct ftv_exec *ex, struct xcpu *c, struct ftv_err *err)
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
+	}
+	{
+		uc_hook h;
+
+		/* Begin > end: every address (see code_hook). */
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
+				1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: code hook", c->idx);
 	}
 	if (ex->arch->arch == FTV_ARCH_RISCV64) {
 		uc_hook h;
@@ -561,6 +644,14 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	ex->arch = xarch_get(cfg->arch);
 	ex->cfg = *cfg;
 	ex->nregions = sim_region_count(as);
+	ex->rsize = calloc(ex->nregions ? ex->nregions : 1, sizeof(*ex->rsize));
+	if (!ex->rsize) {
+		free(ex);
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < ex->nregions; i++)
+		ex->rsize[i] = sim_region_get(as, i)->size;
 	ftv_rng_seed(&root, cfg->seed);
 	ftv_rng_fork(&root, &ex->rng_sched, 1);
 	ftv_rng_fork(&root, &ex->rng_fetch, 2);
@@ -583,13 +674,14 @@ void exec_free(struct ftv_exec *ex)
 {
 	if (!ex)
 		return;
+	xw_free(ex); /* before the engines it may stop */
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
 
 		if (c->uc)
 			uc_close(c->uc);
 		for (size_t r = 0; c->copy && r < ex->nregions; r++)
-			free(c->copy[r]);
+			xpg_free(c->copy[r], ex->rsize[r]);
 		free(c->copy);
 		free(c->pend);
 	}
@@ -607,10 +699,15 @@ void exec_free(struct ftv_exec *ex)
 	for (size_t i = 0; i < ex->nsp; i++)
 		free(ex->sp[i].brk);
 	for (size_t i = 0; ex->snap && i < ex->nregions; i++)
-		free(ex->snap[i]);
+		xpg_free(ex->snap[i], ex->rsize[i]);
+	for (size_t i = 0; ex->snap_nz && i < ex->nregions; i++)
+		free(ex->snap_nz[i]);
 	free(ex->snap);
+	free(ex->snap_nz);
+	free(ex->rsize);
 	free(ex->wi);
 	free(ex->wl);
+	free(ex->wls);
 	free(ex->wr);
 	free(ex->sb);
 	free(ex->ppend);
@@ -727,45 +824,92 @@ const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan)
 
 /* --- running ------------------------------------------------------------- */
 
+/* The snapshot keeps only the pages that hold something (see
+ * exec_pages.c): copying whole regions, most of them never written, cost
+ * seconds and hundreds of MiB per world. */
 static int take_snapshot(struct ftv_exec *ex, struct ftv_err *err)
 {
-	ex->snap = calloc(ex->nregions ? ex->nregions : 1, sizeof(*ex->snap));
-	if (!ex->snap)
+	size_t n = ex->nregions ? ex->nregions : 1;
+
+	ex->snap = calloc(n, sizeof(*ex->snap));
+	ex->snap_nz = calloc(n, sizeof(*ex->snap_nz));
+	if (!ex->snap || !ex->snap_nz)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < ex->nregions; i++) {
 		struct sim_region *r = sim_region_get(ex->as, i);
 
-		ex->snap[i] = malloc(r->size);
-		if (!ex->snap[i])
+		ex->snap[i] = xpg_alloc(r->size);
+		ex->snap_nz[i] = malloc(r->size / XPG_SIZE);
+		if (!ex->snap[i] || !ex->snap_nz[i])
 			return ftv_errf(err, "out of memory");
-		memcpy(ex->snap[i], r->host, r->size);
+		xpg_nonzero(r->host, r->size, ex->snap_nz[i]);
+		xpg_copy_nonzero(ex->snap[i], r->host, r->size,
+				 ex->snap_nz[i]);
 	}
 	return 0;
 }
 
+/* Puts back the pages of buf that may differ from the snapshot: those that
+ * held something then (snap_nz) or hold something now (nz). */
+static void restore_pages(uint8_t *buf, const uint8_t *snap,
+			  const uint8_t *snap_nz, const uint8_t *nz,
+			  uint64_t size)
+{
+	for (uint64_t p = 0; p < size / XPG_SIZE; p++) {
+		uint64_t off = p * XPG_SIZE;
+
+		if (snap_nz[p])
+			memcpy(buf + off, snap + off, XPG_SIZE);
+		else if (nz[p])
+			memset(buf + off, 0, XPG_SIZE);
+	}
+}
+
 int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 {
+	static const uint8_t zero[XPG_SIZE];
+	uint8_t *nz = NULL;
+
 	if (!ex->snap)
 		return 0;
 	for (size_t i = 0; i < ex->nregions; i++) {
 		struct sim_region *r = sim_region_get(ex->as, i);
+		const uint8_t *snz = ex->snap_nz[i];
 
-		memcpy(r->host, ex->snap[i], r->size);
+		free(nz);
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
+		restore_pages(r->host, ex->snap[i], snz, nz, r->size);
 		for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
 			uint8_t *cp = ex->cpu[c].copy[i];
 
 			if (!cp)
 				continue;
 			/* Put back only the words that changed, and drop
-			 * only their translations (never a whole cache). */
+			 * only their translations (never a whole cache).
+			 * Pages all zero in both the copy and the snapshot
+			 * have nothing to put back. */
+			xpg_nonzero(cp, r->size, nz);
 			for (uint64_t off = 0; off < r->size; off += 4) {
-				if (!memcmp(cp + off, ex->snap[i] + off, 4))
+				uint64_t pg = off / XPG_SIZE;
+				const uint8_t *s;
+
+				if (!snz[pg] && !nz[pg]) {
+					off += XPG_SIZE - 4;
 					continue;
-				memcpy(cp + off, ex->snap[i] + off, 4);
+				}
+				s = snz[pg] ? ex->snap[i] + off
+					    : zero + off % XPG_SIZE;
+				if (!memcmp(cp + off, s, 4))
+					continue;
+				memcpy(cp + off, s, 4);
 				xc_remove_cache(&ex->cpu[c], r->base + off, 4);
 			}
 		}
 	}
+	free(nz);
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
 
@@ -882,15 +1026,21 @@ static void cpu_turn(struct ftv_exec *ex, struct xcpu *c)
 		 * that has already gone wrong. */
 		uint64_t timeout = count ? 0 : ex->cfg.turn_timeout_us;
 		size_t timed_out = 0;
+		int own = timeout && !xw_arm(ex, c->uc, timeout);
 
-		e = uc_emu_start(c->uc, pc, c->exit_pc, timeout, count);
+		e = uc_emu_start(c->uc, pc, c->exit_pc, own ? 0 : timeout,
+				 count);
+		if (own)
+			timed_out = (size_t)xw_disarm(ex);
 		pc = cpu_pc(c);
 		if (e != UC_ERR_OK) {
 			cpu_fault(ex, c, pc, e);
 			break;
 		}
-		if (timeout && uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) == UC_ERR_OK &&
-		    timed_out) {
+		if (timeout && !own &&
+		    uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) != UC_ERR_OK)
+			timed_out = 0;
+		if (timed_out) {
 			char where[128];
 
 			c->st = XCPU_FAULT;
@@ -1057,6 +1207,11 @@ uint64_t exec_trace_hash(struct ftv_exec *ex)
 				   (uint32_t)ex->obs[i].wid[1]);
 	}
 	return h;
+}
+
+uint64_t exec_steps(struct ftv_exec *ex)
+{
+	return ex->stats.steps;
 }
 
 void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st)

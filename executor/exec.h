@@ -308,6 +308,9 @@ void exec_trace_print(struct ftv_exec *ex, FILE *f);
 /* FNV-1a over the trace and observations: equal for equal runs. */
 uint64_t exec_trace_hash(struct ftv_exec *ex);
 void exec_get_stats(struct ftv_exec *ex, struct exec_stats *st);
+/* stats.steps alone, without exec_get_stats's getrusage() (a system call:
+ * callbacks that run on every traced call only need the step). */
+uint64_t exec_steps(struct ftv_exec *ex);
 /* The value the CPU last fetched at a watched address (litmus "fetch"
  * conditions), or -1 if it never fetched it. */
 int exec_last_fetch(struct ftv_exec *ex, unsigned cpu, uint64_t addr,

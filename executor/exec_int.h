@@ -8,6 +8,7 @@
 #include "util/rng.h"
 
 #define EXEC_NREGS 34 /* the most of any arch: arm64's x0..x30, sp, pc, tpidr_el1 */
+#define XSP_BITS 65536 /* the special-pc filter's size, in bits */
 #define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
 
 /* exec_sysop.c: the few system instructions the fetch model acts on */
@@ -59,6 +60,7 @@ struct xcpu {
 	uint64_t qs_pc;
 	int has_qs;
 	uint64_t qs_count;
+	int lit_hooked;          /* the literal read hook is installed */
 	int armed;               /* pass the hooks at armed_pc once */
 	uint64_t armed_pc;
 	int stopped_in_hook;
@@ -92,17 +94,9 @@ struct winsn {
 	int view_ok[EXEC_MAX_CPUS];
 };
 
-struct wlit;
-
-/* What a literal's read hook gets: which CPU, which literal. */
-struct xlud {
-	struct xcpu *c;
-	struct wlit *l;
-};
-
 /* A watched 64-bit literal: who wrote each 32-bit half. */
 struct wlit {
-	struct xlud ud[EXEC_MAX_CPUS];
+	size_t order;            /* index in ftv_exec.wl: creation order */
 	uint64_t addr;
 	int wid[2];
 	int init_wid;
@@ -160,6 +154,8 @@ struct ftv_exec {
 	size_t nwi, capwi;
 	struct wlit **wl;        /* entries never move */
 	size_t nwl, capwl;
+	struct wlit **wls;       /* the same, sorted by address */
+	size_t capwls;
 	struct exec_write *wr;
 	size_t nwr, capwr, nwr_init;
 
@@ -175,6 +171,7 @@ struct ftv_exec {
 
 	struct xspecial *sp;
 	size_t nsp, capsp;
+	uint64_t spbits[XSP_BITS / 64]; /* special pcs, hashed (exec.c) */
 
 	struct exec_violation *viol;
 	size_t nviol, capviol;
@@ -183,7 +180,14 @@ struct ftv_exec {
 	struct exec_event *ev;
 	size_t nev, capev;
 
-	uint8_t **snap;          /* region contents before the first run */
+	/* Region contents before the first run: per region a sparse copy
+	 * (xpg_alloc; only pages that held something are written) and its
+	 * page map (1: the page held a non-zero byte). */
+	uint8_t **snap;
+	uint8_t **snap_nz;
+	uint64_t *rsize;         /* region sizes at exec_new, for munmap */
+	struct xwatchdog *wd;    /* exec_watchdog.c, started by the first
+				    timed turn */
 	uint64_t step;
 	uint64_t run;
 	int truncated;           /* a run stopped at its step budget */
@@ -198,9 +202,33 @@ struct ftv_exec {
 	int oom;
 };
 
+/* exec_pages.c: pages of private anonymous memory that hold anything,
+ * found without faulting in the ones never populated */
+#define XPG_SIZE 4096ULL
+/* map[i] (len / XPG_SIZE bytes) = 1 when page i of [p, p+len) may hold a
+ * non-zero byte, 0 when it is all zeros. */
+void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map);
+/* Zero-filled memory that costs nothing until written (mmap), or NULL. */
+uint8_t *xpg_alloc(uint64_t len);
+void xpg_free(uint8_t *p, uint64_t len);
+/* Copies the pages of src that map marks into dst (the rest of dst stays
+ * as it is: zero in a fresh xpg_alloc buffer). */
+void xpg_copy_nonzero(uint8_t *dst, const uint8_t *src, uint64_t len,
+		      const uint8_t *map);
+
+/* exec_watchdog.c: the turn timeout. xw_arm: -1 if no watchdog thread
+ * could be started (use Unicorn's own timeout); xw_disarm: 1 if the turn
+ * ran out of time and its engine was stopped. */
+struct xwatchdog;
+int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us);
+int xw_disarm(struct ftv_exec *ex);
+void xw_free(struct ftv_exec *ex);
+
 /* exec_model.c */
 struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr);
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr);
+/* The first index of ex->wls whose literal is at or above addr. */
+size_t xm_lit_lower(struct ftv_exec *ex, uint64_t addr);
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
 		 unsigned size, int plan, int step, int cpu, const char *what);
 void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet);

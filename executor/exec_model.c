@@ -34,10 +34,24 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 
 struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr)
 {
-	for (size_t i = 0; i < ex->nwl; i++)
-		if (ex->wl[i]->addr == addr)
-			return ex->wl[i];
-	return NULL;
+	size_t i = xm_lit_lower(ex, addr);
+
+	return i < ex->nwl && ex->wls[i]->addr == addr ? ex->wls[i] : NULL;
+}
+
+size_t xm_lit_lower(struct ftv_exec *ex, uint64_t addr)
+{
+	size_t lo = 0, hi = ex->nwl;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ex->wls[mid]->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,

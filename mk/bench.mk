@@ -14,6 +14,7 @@ BENCH_TRACEES := $(BENCH_TRACEE_SETS:%=$(BUILD)/bench/%/tracee.o)
 BENCH_OBJ := $(BUILD)/obj/bench/overhead.o $(BUILD)/obj/bench/machine.o
 BENCH_OVERHEAD := $(BUILD)/bench/callops_overhead
 BENCH_SCN := $(BUILD)/bench/scenario_bench
+BENCH_WORLD := $(BUILD)/bench/world_bench
 BENCH_RESULTS := bench/results
 
 define bench_tracee_rule
@@ -31,15 +32,20 @@ $(BENCH_SCN): $(BUILD)/obj/bench/scenario_bench.o $(BENCH_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(BENCH_WORLD): $(BUILD)/obj/bench/world_bench.o $(BENCH_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # The test suite links the row builder (tests/test_bench_overhead.c).
 $(FTV_TESTS): $(BENCH_OBJ)
 CHECK_DEPS += $(BENCH_TRACEES)
 
-bench: $(BENCH_BIN) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_TRACEES) trampolines corpus
+bench: $(BENCH_BIN) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
 	$(BENCH_BIN)
 	@mkdir -p $(BENCH_RESULTS)
 	$(BENCH_OVERHEAD) $(BUILD) $(BENCH_RESULTS)/callops-overhead.csv
 	gnuplot -e "csv='$(BENCH_RESULTS)/callops-overhead.csv'; png='$(BENCH_RESULTS)/callops-overhead.png'" bench/plot.gp
 	$(BENCH_SCN) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
+	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 
 -include $(BUILD)/obj/bench/*.d

@@ -113,7 +113,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	finish_call(w, cpu);
 	if (ri < 0 || w->recs[ri].rec < 0)
 		return;
-	exec_get_stats(w->ex, &st);
+	st.steps = exec_steps(w->ex);
 	w->st.func_calls++;
 	memset(c, 0, sizeof(*c));
 	c->active = 1;
@@ -155,7 +155,7 @@ static void on_quiescent(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	/* the model of a task switch: an exception return, a context
 	 * synchronisation event */
 	exec_cpu_context_sync(ex, cpu);
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	w->cpu[cpu].last_sync = st.steps + 1;
 	w->cpu[cpu].last_qs = st.steps + 1;
 }
@@ -178,7 +178,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	struct exec_stats st;
 	char b1[160], b2[160];
 
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	w->st.tracer_calls++;
 	if (ri < 0) {
 		world_add_violation(w, "bad-ip", cpu, st.steps,
@@ -239,7 +239,7 @@ static void on_direct(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	char b[160];
 
 	(void)pc;
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	w->st.tracer_calls++;
 	if (ri < 0) {
 		world_add_violation(w, "bad-ip", cpu, st.steps,
@@ -296,7 +296,7 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	(void)pc;
 	if (ri < 0)
 		return;
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	for (size_t i = n; i-- > 0;) {
 		const struct exec_write *wr;
 
@@ -344,7 +344,7 @@ static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg
 	struct exec_stats st;
 
 	(void)pc;
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	if (!c->gdepth) {
 		world_add_violation(w, "graph", cpu, st.steps,
 				    "return_to_handler reached with no graph entry on this CPU");

@@ -30,7 +30,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 	struct wplan *wp = NULL;
 	struct exec_stats st;
 
-	exec_get_stats(ex, &st);
+	st.steps = exec_steps(ex);
 	for (size_t i = 0; i < w->nplans; i++)
 		if (w->plans[i].id == id)
 			wp = &w->plans[i];

@@ -1,0 +1,119 @@
+/* Which pages of the emulated memory hold anything, without faulting in
+ * the ones that do not.
+ *
+ * Every region's host buffer (sim_map) and every per-CPU text copy is a
+ * private anonymous mapping: a page the process never wrote reads as zeros
+ * and has no page-table entry. Reading it to find out costs a page fault
+ * (tens of microseconds under a paravirtualised MMU), so scanning or
+ * copying a 32 MiB region byte by byte is what made world creation slow.
+ * /proc/self/pagemap says per page whether it is present or swapped
+ * (Documentation/admin-guide/mm/pagemap.rst: bit 63 present, bit 62
+ * swapped; readable without privileges, only the PFN is hidden): a page
+ * that is neither was never populated and is all zeros. Present or swapped
+ * pages are read and checked. If pagemap cannot be read every page is
+ * checked (slower, same answer). */
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "executor/exec_int.h"
+
+#define PM_PRESENT (1ULL << 63)
+#define PM_SWAPPED (1ULL << 62)
+#define XPG_SMALL 64 /* pages */
+
+static int page_is_zero(const uint8_t *p)
+{
+	const uint64_t *q = (const uint64_t *)(const void *)p;
+	uint64_t acc = 0;
+
+	for (size_t i = 0; i < XPG_SIZE / 8; i++)
+		acc |= q[i];
+	return !acc;
+}
+
+/* /proc/self/pagemap, opened once: it describes the process that opened
+ * it, so a forked child drops the parent's descriptor (pthread_atfork)
+ * and opens its own. -2: not opened yet; -1: cannot be read. */
+static int pagemap_fd = -2;
+
+static void pagemap_forget(void)
+{
+	if (pagemap_fd >= 0)
+		close(pagemap_fd);
+	pagemap_fd = -2;
+}
+
+static int pagemap(void)
+{
+	if (pagemap_fd == -2) {
+		static int registered;
+
+		if (!registered && !pthread_atfork(NULL, NULL, pagemap_forget))
+			registered = 1;
+		pagemap_fd = -1;
+		if (registered && sysconf(_SC_PAGESIZE) == XPG_SIZE)
+			pagemap_fd = open("/proc/self/pagemap",
+					  O_RDONLY | O_CLOEXEC);
+		if (pagemap_fd < 0)
+			pagemap_fd = -1;
+	}
+	return pagemap_fd;
+}
+
+void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map)
+{
+	uint64_t npages = len / XPG_SIZE;
+	uint64_t ent[512];
+	int fd = -1;
+
+	/* Small regions (litmus tests, unit tests) are cheaper to read
+	 * than to look up: a few page faults at most, once. */
+	if ((uintptr_t)p % XPG_SIZE == 0 && npages > XPG_SMALL)
+		fd = pagemap();
+	for (uint64_t i = 0; i < npages;) {
+		uint64_t n = npages - i < 512 ? npages - i : 512;
+		int known = 0;
+
+		if (fd >= 0) {
+			off_t at = (off_t)((uintptr_t)p / XPG_SIZE + i) * 8;
+			ssize_t got = pread(fd, ent, n * 8, at);
+
+			known = got == (ssize_t)(n * 8);
+		}
+		for (uint64_t k = 0; k < n; k++) {
+			const uint8_t *pg = p + (i + k) * XPG_SIZE;
+
+			if (known && !(ent[k] & (PM_PRESENT | PM_SWAPPED)))
+				map[i + k] = 0;
+			else
+				map[i + k] = !page_is_zero(pg);
+		}
+		i += n;
+	}
+}
+
+uint8_t *xpg_alloc(uint64_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void xpg_free(uint8_t *p, uint64_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+void xpg_copy_nonzero(uint8_t *dst, const uint8_t *src, uint64_t len,
+		      const uint8_t *map)
+{
+	for (uint64_t i = 0; i < len / XPG_SIZE; i++)
+		if (map[i])
+			memcpy(dst + i * XPG_SIZE, src + i * XPG_SIZE,
+			       XPG_SIZE);
+}

@@ -1,0 +1,147 @@
+/* The wall-clock limit of a free-running turn (exec_config.turn_timeout_us).
+ *
+ * Unicorn 2.0.1's own timeout (uc_emu_start's `timeout` argument) starts a
+ * thread for every call and that thread polls every few microseconds until
+ * the call ends: with thousands of short turns per world, creating, polling
+ * and joining those threads cost more than the emulation itself. One
+ * thread per executor does the same job here: it sleeps on a condition
+ * variable until the armed turn's deadline and then stops that engine with
+ * uc_emu_stop(), which is what Unicorn's own timer thread calls (it may be
+ * called from another thread; on an engine that is not emulating it does
+ * nothing). Which turns time out is wall-clock dependent either way; a turn
+ * that reaches a scheduling point in time runs exactly as before. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "executor/exec_int.h"
+
+struct xwatchdog {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int quit;
+	int idle;                /* waiting with no deadline */
+	struct timespec waiting; /* else the deadline it waits for */
+	uc_engine *uc;           /* the armed turn's engine, or NULL */
+	struct timespec deadline;
+	int fired;
+};
+
+static int before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static void *watchdog_main(void *arg)
+{
+	struct xwatchdog *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->quit) {
+		struct timespec now, dl;
+
+		if (!w->uc) {
+			w->idle = 1;
+			pthread_cond_wait(&w->cv, &w->mu);
+			w->idle = 0;
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!before(&now, &w->deadline)) {
+			w->fired = 1;
+			uc_emu_stop(w->uc);
+			w->uc = NULL;
+			continue;
+		}
+		/* Turns armed meanwhile have later deadlines (the same
+		 * timeout, a later start): waking at this one and looking
+		 * again is enough, no signal needed per turn. */
+		dl = w->waiting = w->deadline;
+		pthread_cond_timedwait(&w->cv, &w->mu, &dl);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+static struct xwatchdog *watchdog_start(void)
+{
+	struct xwatchdog *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
+
+	if (!w)
+		return NULL;
+	if (pthread_condattr_init(&ca)) {
+		free(w);
+		return NULL;
+	}
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (pthread_cond_init(&w->cv, &ca)) {
+		pthread_condattr_destroy(&ca);
+		free(w);
+		return NULL;
+	}
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&w->mu, NULL);
+	if (pthread_create(&w->th, NULL, watchdog_main, w)) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us)
+{
+	struct xwatchdog *w;
+
+	if (!ex->wd && !(ex->wd = watchdog_start()))
+		return -1;
+	w = ex->wd;
+	pthread_mutex_lock(&w->mu);
+	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+	w->deadline.tv_sec += (time_t)(timeout_us / 1000000);
+	w->deadline.tv_nsec += (long)(timeout_us % 1000000) * 1000;
+	if (w->deadline.tv_nsec >= 1000000000L) {
+		w->deadline.tv_sec++;
+		w->deadline.tv_nsec -= 1000000000L;
+	}
+	w->uc = uc;
+	w->fired = 0;
+	if (w->idle || before(&w->deadline, &w->waiting))
+		pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	return 0;
+}
+
+int xw_disarm(struct ftv_exec *ex)
+{
+	struct xwatchdog *w = ex->wd;
+	int fired;
+
+	pthread_mutex_lock(&w->mu);
+	w->uc = NULL;
+	fired = w->fired;
+	w->fired = 0;
+	pthread_mutex_unlock(&w->mu);
+	return fired;
+}
+
+void xw_free(struct ftv_exec *ex)
+{
+	struct xwatchdog *w = ex->wd;
+
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+	ex->wd = NULL;
+}
