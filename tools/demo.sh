@@ -50,9 +50,8 @@ $FTV layout "$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
 
 # ---- replay (issues #6/#7) -------------------------------------------------
 hr "Replaying that kernel: all 43,880 callsites counted against its table and mapped at"
-echo "   their captured addresses, init_nop'ed, one batch of 256 enabled and disabled on 4 CPUs"
-echo "   (every batch: ftv replay LAYOUT, minutes; its figure: make bench)"
-$FTV replay --cpus 4 --batches 1 --batch 256 \
+echo "   their captured addresses, init_nop'ed, enabled and disabled in 43 batches on 4 CPUs"
+$FTV replay --cpus 4 \
 	"$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
 # ---- end of replay ------------------------------------------------------------
 # --- rvworld: RISC-V (issue #8) ---
