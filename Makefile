@@ -18,7 +18,8 @@ CK_TIMEOUTS := CK_DEFAULT_TIMEOUT=120
 ifeq ($(SANITIZE),1)
 BUILD := build/san
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-CK_TIMEOUTS += CK_TIMEOUT_MULTIPLIER=4
+# FTV_SANITIZED: tests that replay a whole kernel replay a few batches.
+CK_TIMEOUTS += CK_TIMEOUT_MULTIPLIER=4 FTV_SANITIZED=1
 endif
 
 PKGS := unicorn capstone check liblzma
