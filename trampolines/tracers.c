@@ -98,13 +98,30 @@ static int table_has(u64 table, u64 n, u64 ip)
 	return 0;
 }
 
+/* The entries of the table an ops field points to, read through ONE load
+ * of the pointer: the count comes from the table itself, which is never
+ * changed after it is published (the kernel reads hash->count through one
+ * rcu_dereference of the hash). Reading the ops' pointer and count fields
+ * separately could pair a new, empty table (pointer 0) with the old count
+ * while set_filter/set_notrace replaces it. */
+static u64 table_of(u64 op, u64 field, u64 *n)
+{
+	u64 t = FIELD(op, field);
+
+	__asm__ volatile("" ::: "memory");
+	*n = t ? FIELD(t, FTV_TABLE_COUNT) : 0;
+	return t;
+}
+
 static int ops_test(u64 op, u64 ip)
 {
-	u64 nf = FIELD(op, FTV_OPS_NFILTER), nn = FIELD(op, FTV_OPS_NNOTRACE);
+	u64 nf, nn;
+	u64 f = table_of(op, FTV_OPS_FILTER, &nf);
+	u64 t = table_of(op, FTV_OPS_NOTRACE, &nn);
 
-	if (nf && !table_has(FIELD(op, FTV_OPS_FILTER), nf, ip))
+	if (nf && !table_has(f, nf, ip))
 		return 0;
-	if (nn && table_has(FIELD(op, FTV_OPS_NOTRACE), nn, ip))
+	if (nn && table_has(t, nn, ip))
 		return 0;
 	return 1;
 }
