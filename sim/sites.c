@@ -68,6 +68,25 @@ static void fill_origin(struct sim_site *s, const struct img_obj *ob,
 	s->section_align = ob->elf.sh[sec].sh_addralign;
 }
 
+/* The kernel's warning for a CALL_OPS literal that is not 8-byte aligned
+ * (arm64 and RISC-V alike), and ftv's for one aligned only because of
+ * where this link happened to place its section. */
+static void align_diag(struct sim_image *img, const struct img_obj *ob,
+		       const struct sim_site *s)
+{
+	char buf[160];
+
+	if (!s->aligned)
+		img_diag(img, SIM_DIAG_MISALIGNED, "Misaligned patch-site %s",
+			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1));
+	else if (s->aligned_by_chance)
+		img_diag(img, SIM_DIAG_ALIGNED_BY_CHANCE,
+			 "patch-site %s aligned only by chance: %s %s has sh_addralign %llu < 8, another link order would misalign it",
+			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1),
+			 ob->elf.path, s->section,
+			 (unsigned long long)s->section_align);
+}
+
 /* Checks that the words at a[0..n) are NOPs; reports the first that is
  * not, as the kernel's ftrace_init_nop() validation would refuse it. */
 static int expect_nops(struct sim_image *img, const char *fname,
@@ -153,15 +172,7 @@ static int classify(struct sim_image *img, const struct img_obj *ob,
 	s->entry = A;
 	s->pac = a64_is_paciasp(word(img, s->addr + 4));
 	fill_origin(s, ob, sec, fs);
-	if (!s->aligned)
-		img_diag(img, SIM_DIAG_MISALIGNED, "Misaligned patch-site %s",
-			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1));
-	else if (s->aligned_by_chance)
-		img_diag(img, SIM_DIAG_ALIGNED_BY_CHANCE,
-			 "patch-site %s aligned only by chance: %s %s has sh_addralign %llu < 8, another link order would misalign it",
-			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1),
-			 ob->elf.path, s->section,
-			 (unsigned long long)s->section_align);
+	align_diag(img, ob, s);
 	return 0;
 }
 
@@ -219,15 +230,7 @@ int img_rv_classify(struct sim_image *img, const struct img_obj *ob,
 	s->aligned = !(A & 7);
 	s->aligned_by_chance = s->aligned && ob->elf.sh[sec].sh_addralign < 8;
 	fill_origin(s, ob, sec, fs);
-	if (!s->aligned)
-		img_diag(img, SIM_DIAG_MISALIGNED, "Misaligned patch-site %s",
-			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1));
-	else if (s->aligned_by_chance)
-		img_diag(img, SIM_DIAG_ALIGNED_BY_CHANCE,
-			 "patch-site %s aligned only by chance: %s %s has sh_addralign %llu < 8, another link order would misalign it",
-			 sim_symbolize(img->as, s->func, buf, sizeof(buf), 1),
-			 ob->elf.path, s->section,
-			 (unsigned long long)s->section_align);
+	align_diag(img, ob, s);
 	return 0;
 }
 
