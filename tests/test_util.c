@@ -2,7 +2,10 @@
 #include "util/err.h"
 #include "util/num.h"
 #include "util/rng.h"
+#include "util/vec.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 START_TEST(rng_same_seed_same_stream)
@@ -55,6 +58,26 @@ START_TEST(parse_numbers_strictly)
 }
 END_TEST
 
+START_TEST(vec_grows_keeps_contents_and_zeroes_new_slots)
+{
+	int *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(VEC_PUSH(v, n, cap, i), 0);
+	ck_assert_uint_eq(n, 1000);
+	ck_assert_uint_ge(cap, 1000);
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(v[i], i);
+	for (size_t i = n; i < cap; i++)
+		ck_assert_int_eq(v[i], 0);
+	/* An impossible size fails and leaves the array as it was. */
+	ck_assert_int_eq(vec_reserve((void **)&v, &cap, SIZE_MAX / 2, 8), -1);
+	ck_assert_int_eq(v[999], 999);
+	free(v);
+}
+END_TEST
+
 START_TEST(errors_carry_a_prefixed_message)
 {
 	struct ftv_err e;
@@ -75,6 +98,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, rng_below_stays_in_bound_and_covers_it);
 	tcase_add_test(tc, parse_numbers_strictly);
 	tcase_add_test(tc, errors_carry_a_prefixed_message);
+	tcase_add_test(tc, vec_grows_keeps_contents_and_zeroes_new_slots);
 	suite_add_tcase(s, tc);
 	return s;
 }
