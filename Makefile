@@ -104,3 +104,9 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+# Regenerates the golden outputs (tests/data/golden/golden.txt) after a
+# deliberate change of behaviour; say why in the commit.
+.PHONY: golden
+golden: $(FTV) $(CHECK_DEPS)
+	$(PYTHON) tools/golden.py --ftv $(FTV) --top . --update tests/data/golden/golden.txt

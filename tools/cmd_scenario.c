@@ -92,13 +92,14 @@ static int cmd_scenario(int argc, char **argv)
 			return FTV_EXIT_USAGE;
 		}
 		printf("%s: %llu sites, %llu plans, %llu transitions, %llu traced calls, "
-		       "%llu tracer calls, %llu steps, peak RSS %ld MiB\n",
+		       "%llu tracer calls, %llu steps, trace %016llx, peak RSS %ld MiB\n",
 		       s.name, (unsigned long long)res.stats.sites,
 		       (unsigned long long)res.stats.plans,
 		       (unsigned long long)res.stats.transitions,
 		       (unsigned long long)res.stats.func_calls,
 		       (unsigned long long)res.stats.tracer_calls,
-		       (unsigned long long)res.stats.steps, res.stats.peak_rss_kb / 1024);
+		       (unsigned long long)res.stats.steps,
+		       (unsigned long long)res.trace_hash, res.stats.peak_rss_kb / 1024);
 		printf("%s: %s (%zu violations%s%s)\n", s.name,
 		       res.violated ? "VIOLATION" : "no violation", res.nviolations,
 		       res.kinds[0] ? ": " : "", res.kinds);

@@ -294,6 +294,7 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 	if (s->cfg.trace_out)
 		exec_trace_print(world_exec(w), s->cfg.trace_out);
 	world_stats(w, &res->stats);
+	res->trace_hash = exec_trace_hash(world_exec(w));
 	world_free(w);
 	return 0;
 }

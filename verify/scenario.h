@@ -79,6 +79,7 @@ struct scn_result {
 	char kinds[256];          /* kinds found, space separated */
 	size_t nviolations;
 	struct world_stats stats;
+	uint64_t trace_hash;        /* exec_trace_hash: equal for equal runs */
 };
 
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
