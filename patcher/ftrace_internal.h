@@ -92,6 +92,8 @@ int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 	     struct ftv_err *err);
 int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p);
 int ops_queue_release(struct ftrace_core *c, struct ftrace_ops *ops);
+
+/* ftrace_emu.c */
 int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what);
 int emu_publish_barrier(struct ftrace_core *c, struct plan *p);
 
