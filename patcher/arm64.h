@@ -39,6 +39,8 @@ enum arm64_mutant {
 	ARM64_MUT_COUNT
 };
 
+/* The table of them (struct ftrace_arch.mutants of every arm64 backend). */
+extern const struct ftrace_arch_mutant arm64_mutants[];
 const char *arm64_mutant_name(enum arm64_mutant m);
 /* Returns the mutant named, or -1. */
 int arm64_mutant_parse(const char *name);

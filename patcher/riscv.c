@@ -5,7 +5,7 @@
 
 #include "encoders/riscv.h"
 
-const struct riscv_mutant_info riscv_mutants[] = {
+const struct ftrace_arch_mutant riscv_mutants[] = {
 	{ "none", RISCV_MUT_NONE, "the correct backend" },
 	{ "atomic-rewrite-auipc", RISCV_MUT_ATOMIC_REWRITE_AUIPC,
 	  "the atomic scheme rewrites the AUIPC live to call far targets directly" },
@@ -16,17 +16,17 @@ const struct riscv_mutant_info riscv_mutants[] = {
 
 const char *riscv_mutant_name(enum riscv_mutant m)
 {
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++)
-		if (i->mutant == m)
+	for (const struct ftrace_arch_mutant *i = riscv_mutants; i->name; i++)
+		if (i->code == (int)m)
 			return i->name;
 	return "?";
 }
 
 int riscv_mutant_parse(const char *name)
 {
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++)
+	for (const struct ftrace_arch_mutant *i = riscv_mutants; i->name; i++)
 		if (!strcmp(i->name, name))
-			return (int)i->mutant;
+			return i->code;
 	return -1;
 }
 
@@ -377,8 +377,15 @@ static int atomic_update_post(void *ctx, struct plan *p, struct ftv_err *e)
 	return flush_icache_all(p, "flush_icache_all (arch_ftrace_update_code)", e);
 }
 
+static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
+{
+	return riscv_site_usable(ctx, s, e);
+}
+
 const struct ftrace_arch riscv_ftrace_pair = {
 	.name = "riscv64-pair",
+	.mutants = riscv_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS | FTRACE_ARCH_STOP_MACHINE,
 	.init_nop = pair_init_nop,
 	.make_call = pair_make_call,
@@ -388,6 +395,8 @@ const struct ftrace_arch riscv_ftrace_pair = {
 
 const struct ftrace_arch riscv_ftrace_atomic = {
 	.name = "riscv64-atomic",
+	.mutants = riscv_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS,
 	.init_nop = atomic_init_nop,
 	.make_call = atomic_make_call,

@@ -53,14 +53,9 @@ enum riscv_mutant {
 	RISCV_MUT_COUNT
 };
 
-/* The mutant table for `--mutate` listings (rvworld): index 0 is "none",
- * terminated by a NULL name. */
-struct riscv_mutant_info {
-	const char *name;
-	enum riscv_mutant mutant;
-	const char *what; /* one line for help and reports */
-};
-extern const struct riscv_mutant_info riscv_mutants[];
+/* The table of them (struct ftrace_arch.mutants of both riscv64
+ * backends): index 0 is "none", terminated by a NULL name. */
+extern const struct ftrace_arch_mutant riscv_mutants[];
 
 const char *riscv_mutant_name(enum riscv_mutant m);
 /* Returns the mutant named, or -1. */

@@ -472,9 +472,9 @@ START_TEST(mutant_and_scheme_names_round_trip)
 	int n = 0;
 
 	ck_assert_str_eq(riscv_mutants[0].name, "none");
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++, n++) {
-		ck_assert_int_eq(riscv_mutant_parse(i->name), (int)i->mutant);
-		ck_assert_str_eq(riscv_mutant_name(i->mutant), i->name);
+	for (const struct ftrace_arch_mutant *i = riscv_mutants; i->name; i++, n++) {
+		ck_assert_int_eq(riscv_mutant_parse(i->name), i->code);
+		ck_assert_str_eq(riscv_mutant_name((enum riscv_mutant)i->code), i->name);
 		ck_assert_ptr_nonnull(i->what);
 	}
 	ck_assert_int_eq(n, RISCV_MUT_COUNT);

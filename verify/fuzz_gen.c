@@ -210,21 +210,18 @@ static void new_ops(struct gen *gn)
 {
 	const char *kinds[4];
 	unsigned nk = 0;
-	enum ftv_scheme sc = gn->g->scheme;
+	unsigned extra = ftv_scheme_fuzz_tracers(gn->g->scheme);
 	struct gops *o = &gn->ops[gn->nops];
 	const char *tracer;
 
 	kinds[nk++] = "tracer_a";
 	kinds[nk++] = "tracer_b";
-	/* graph: one at a time (mcount registers it as the global graph
-	 * tracer); per-ops trampolines only model the logging tracers, and
-	 * the riscv64 trampolines have no graph tracer */
-	if (sc != FTV_SCHEME_TRAMP && ftv_scheme_arch(sc) == FTV_ARCH_ARM64 && !gn->ngraph)
+	/* the graph tracer and direct calls where the scheme has them
+	 * (ftv_scheme_fuzz_tracers); one graph ops at a time (the -pg scheme
+	 * registers it as the global graph tracer) */
+	if ((extra & FTV_SCHEME_FUZZ_GRAPH) && !gn->ngraph)
 		kinds[nk++] = "graph";
-	/* direct calls are the CALL_OPS schemes' (seeds 000/001, and 002 for
-	 * RISC-V) */
-	if ((sc == FTV_SCHEME_CALLOPS || ftv_scheme_arch(sc) == FTV_ARCH_RISCV64) &&
-	    !gn->ndirect)
+	if ((extra & FTV_SCHEME_FUZZ_DIRECT) && !gn->ndirect)
 		kinds[nk++] = "direct";
 	tracer = kinds[ftv_rng_below(&gn->rng, nk)];
 	memset(o, 0, sizeof(*o));

@@ -19,7 +19,6 @@
 #include <stdio.h>
 
 #include "executor/exec.h"
-#include "patcher/arm64.h"
 #include "patcher/ftrace_core.h"
 #include "sim/image.h"
 #include "util/arch.h"
@@ -50,6 +49,13 @@ const char *ftv_arch_schemes(enum ftv_arch a);
 /* 0 if scheme s runs on arch a, else -1 with err saying which arch it
  * belongs to ("scheme pair is riscv64's, not arm64's ..."). */
 int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err);
+/* The tracers, beyond the logging ones, that the fuzzer may attach in a
+ * scheme: the function-graph tracer, direct calls. */
+enum {
+	FTV_SCHEME_FUZZ_GRAPH = 1u << 0,
+	FTV_SCHEME_FUZZ_DIRECT = 1u << 1,
+};
+unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
 
@@ -62,8 +68,9 @@ struct world_config {
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
-	enum arm64_mutant mutant; /* an arm64 backend bug to inject */
-	int rv_mutant;            /* a riscv64 backend bug (enum riscv_mutant) */
+	/* A bug of the scheme's backend to inject: a code of its mutants
+	 * table (struct ftrace_arch.mutants; 0: none). verify/mutant.h. */
+	int backend_mutant;
 	unsigned core_mutants;    /* FTRACE_MUT_* bugs to inject */
 	const char *mutant_name;  /* for reports ("none") */
 	unsigned rounds;          /* workload rounds per CPU (0: 20) */
@@ -130,6 +137,7 @@ int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     struct ftv_err *err);
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err);
+
 int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err);
 int world_unregister(struct world *w, struct ftrace_ops *ops,
 		     struct ftv_err *err);

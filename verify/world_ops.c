@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "patcher/ftrace_abi.h"
+#include "util/vec.h"
 
 /* A CPU the executor stopped (a fault, a runaway) holds nothing and will
  * never pass a quiescent point again; synchronize_rcu_tasks ignores it. */
@@ -97,15 +98,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 
 	if (!w->scratch.n)
 		return 0;
-	if (w->nplans == w->capplans) {
-		size_t ncap = w->capplans ? w->capplans * 2 : 16;
-		struct wplan *np = realloc(w->plans, ncap * sizeof(*np));
-
-		if (!np)
-			return ftv_errf(err, "out of memory");
-		w->plans = np;
-		w->capplans = ncap;
-	}
+	if (VEC_RESERVE(w->plans, w->capplans, w->nplans + 1))
+		return ftv_errf(err, "out of memory");
 	wp = &w->plans[w->nplans];
 	memset(wp, 0, sizeof(*wp));
 	wp->what = what;
@@ -254,7 +248,7 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	 * address, all before anything can branch to it. */
 	uint64_t tramp_ops_slot = 0;
 
-	if (w->cfg.scheme == FTV_SCHEME_TRAMP && !strncmp(tracer, "tracer_", 7)) {
+	if (w->sd->ops_trampolines && !strncmp(tracer, "tracer_", 7)) {
 		d.trampoline = make_ops_trampoline(w, 0, &d.trampoline_size, err);
 		if (!d.trampoline) {
 			free(o->ever);
@@ -333,7 +327,8 @@ int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err)
 	struct wops *o = wops_of(w, ops);
 	int ret;
 
-	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+	/* the graph tracer of a scheme that patches ftrace_graph_call */
+	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_register_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_register_ops(w->core, ops, &w->scratch, err);
@@ -346,7 +341,7 @@ int world_unregister(struct world *w, struct ftrace_ops *ops,
 	struct wops *o = wops_of(w, ops);
 	int ret;
 
-	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
@@ -424,7 +419,7 @@ static int violated(struct world *w)
 	size_t nx;
 
 	exec_violations(w->ex, &nx);
-	world_explain_riscv(w);
+	world_checks_poll(w);
 	return nx || w->nviol;
 }
 
@@ -452,8 +447,7 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 	w->finished = 1;
 	if (early) {
 		/* cut short: the end-of-run checks would report the cut */
-		world_explain_faults(w);
-		world_explain_riscv(w);
+		world_checks_finish(w, 0);
 		return 0;
 	}
 	for (size_t i = 0; i < w->nplans; i++)
@@ -462,6 +456,6 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 					    "plan %d (%s) never completed within %llu steps",
 					    w->plans[i].id, w->plans[i].what,
 					    (unsigned long long)max_steps);
-	world_checks_finish(w);
+	world_checks_finish(w, 1);
 	return 0;
 }
