@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util/rng.h"
 
@@ -27,25 +26,25 @@ static int random_unit_func(const char *n)
 int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		 const char *tramp_dir, struct ftv_err *err)
 {
-	static char paths[WORLD_MAX_OBJECTS][1200];
 	const char *set = ftv_scheme_corpus_set(g->scheme);
 	struct world_config cfg;
 	struct world *w;
 	const struct ftrace_core *core;
+	struct scenario_paths *paths = malloc(sizeof(*paths));
 
+	if (!paths)
+		return ftv_errf(err, "out of memory");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.scheme = g->scheme;
 	for (unsigned i = 0; i < g->nobjects; i++) {
-		/* as scenario_run: the hand-written set first, then random-<set> */
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s.o", corpus_dir, set, g->objects[i]);
-		if (access(paths[i], R_OK))
-			snprintf(paths[i], sizeof(paths[i]), "%s/random-%s/%s.o",
-				 corpus_dir, set, g->objects[i]);
-		if (access(paths[i], R_OK))
+		if (scenario_corpus_object(paths->objects[i], sizeof(paths->objects[i]),
+					   corpus_dir, set, g->objects[i])) {
+			free(paths);
 			return ftv_errf(err, "no corpus object '%s' for scheme %s "
 					"(looked in %s/%s and %s/random-%s)", g->objects[i],
 					ftv_scheme_name(g->scheme), corpus_dir, set, corpus_dir, set);
-		cfg.objects[i] = paths[i];
+		}
+		cfg.objects[i] = paths->objects[i];
 	}
 	cfg.nobjects = g->nobjects;
 	cfg.tramp_dir = tramp_dir;
@@ -56,8 +55,10 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	/* a backend mutant may accept sites the faithful one refuses
 	 * (misaligned-literal): list what the mutated world patches */
 	ftv_mutant_apply(g->mutant, &cfg);
-	if (world_new(&cfg, &w, err))
+	if (world_new(&cfg, &w, err)) {
+		free(paths);
 		return -1;
+	}
 	core = world_core(w);
 	g->nfuncs = 0;
 	for (size_t i = 0; i < ftrace_core_nrecs(core) && g->nfuncs < FUZZ_MAX_FUNCS; i++) {
@@ -72,6 +73,7 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		snprintf(g->funcs[g->nfuncs++], sizeof(g->funcs[0]), "%s", r->site.name);
 	}
 	world_free(w);
+	free(paths);
 	if (!g->nfuncs)
 		return ftv_errf(err, "no traceable r<N>_f<M> function in the objects");
 	return 0;
@@ -387,65 +389,4 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 			else if (o->direct && o->attached)
 				act(&gn, A_DREM, o);
 		}
-}
-
-void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header)
-{
-	if (header) {
-		const char *p = header;
-
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-			fprintf(f, "# %.*s\n", len, p);
-			p += len + (nl ? 1 : 0);
-		}
-	}
-	fprintf(f, "name     %s\n", s->name);
-	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
-	fprintf(f, "objects ");
-	for (unsigned i = 0; i < s->cfg.nobjects; i++)
-		fprintf(f, " %s", s->objects[i]);
-	fprintf(f, "\n");
-	if (s->cfg.nmodules) {
-		fprintf(f, "modules ");
-		for (unsigned i = 0; i < s->cfg.nmodules; i++)
-			fprintf(f, " %s", s->modules[i]);
-		fprintf(f, "\n");
-	}
-	if (s->cfg.far_modules)
-		fprintf(f, "far-modules\n");
-	fprintf(f, "cpus     %u\n", s->cfg.exec.ncpus);
-	fprintf(f, "policy   %s\n", exec_policy_name(s->cfg.exec.policy));
-	if (s->cfg.exec.quantum)
-		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
-	if (s->cfg.exec.pct_depth)
-		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
-	fprintf(f, "seed     %llu\n", (unsigned long long)s->cfg.exec.seed);
-	if (s->cfg.rounds)
-		fprintf(f, "rounds   %u\n", s->cfg.rounds);
-	if (s->cfg.calls)
-		fprintf(f, "calls    %u\n", s->cfg.calls);
-	fprintf(f, "steps    %llu\n", (unsigned long long)s->steps);
-	if (s->cfg.mutant_name && strcmp(s->cfg.mutant_name, "none"))
-		fprintf(f, "mutate   %s\n", s->cfg.mutant_name);
-	if (s->expect_ok) {
-		fprintf(f, "expect   ok\n");
-	} else {
-		fprintf(f, "expect   violation");
-		for (unsigned i = 0; i < s->nexpect; i++)
-			fprintf(f, " %s", s->expect[i]);
-		fprintf(f, "\n");
-	}
-	for (unsigned i = 0; i < s->nops; i++) {
-		const struct scn_op *op = &s->ops[i];
-
-		fprintf(f, "%-8s", op->verb);
-		if (op->a[0])
-			fprintf(f, " %s", op->a);
-		if (op->b[0])
-			fprintf(f, " %s", op->b);
-		fprintf(f, "\n");
-	}
 }

@@ -137,7 +137,10 @@ int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     struct ftv_err *err);
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err);
-
+/* Either of them (notrace 1: the notrace set), replacing the set, or
+ * adding to it when reset is 0. */
+int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
+		 int notrace, struct ftv_err *err);
 int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err);
 int world_unregister(struct world *w, struct ftrace_ops *ops,
 		     struct ftv_err *err);
@@ -149,7 +152,9 @@ int world_direct_modify(struct world *w, struct ftrace_ops *ops,
 			const char *tramp, struct ftv_err *err);
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err);
-int world_enable_modules(struct world *w, struct ftv_err *err);
+/* ftrace_module_enable of the module named (NULL: of every module loaded),
+ * as one update. */
+int world_enable_modules(struct world *w, const char *name, struct ftv_err *err);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);

@@ -298,12 +298,19 @@ static int after(struct world *w, struct wops *o, int ret, const char *what,
 	return world_submit(w, what, err);
 }
 
+int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
+		 int notrace, struct ftv_err *err)
+{
+	int ret = notrace ? ftrace_set_notrace(w->core, ops, spec, reset, &w->scratch, err)
+			  : ftrace_set_filter(w->core, ops, spec, reset, &w->scratch, err);
+
+	return after(w, wops_of(w, ops), ret, notrace ? "set_notrace" : "set_filter", err);
+}
+
 int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     struct ftv_err *err)
 {
-	return after(w, wops_of(w, ops),
-		     ftrace_set_filter(w->core, ops, spec, 1, &w->scratch, err),
-		     "set_filter", err);
+	return world_filter(w, ops, spec, 1, 0, err);
 }
 
 int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
@@ -317,9 +324,7 @@ int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err)
 {
-	return after(w, wops_of(w, ops),
-		     ftrace_set_notrace(w->core, ops, spec, 1, &w->scratch, err),
-		     "set_notrace", err);
+	return world_filter(w, ops, spec, 1, 1, err);
 }
 
 int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err)
@@ -393,8 +398,10 @@ int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 		     "unregister_ftrace_direct", err);
 }
 
-int world_enable_modules(struct world *w, struct ftv_err *err)
+int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 {
+	int found = 0;
+
 	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
 		const struct sim_object_info *oi = NULL;
 
@@ -402,9 +409,16 @@ int world_enable_modules(struct world *w, struct ftv_err *err)
 			if (sim_image_object(w->img, k)->is_module &&
 			    !strcmp(sim_image_object(w->img, k)->path, w->cfg.modules[i]))
 				oi = sim_image_object(w->img, k);
-		if (oi && ftrace_module_enable(w->core, oi->name, &w->scratch, err))
+		if (!oi || (name && strcmp(oi->name, name)))
+			continue;
+		found = 1;
+		if (ftrace_module_enable(w->core, oi->name, &w->scratch, err)) {
+			plan_reset(&w->scratch);
 			return -1;
+		}
 	}
+	if (name && !found)
+		return ftv_errf(err, "no module named '%s' is loaded", name);
 	return world_submit(w, "ftrace_module_enable", err);
 }
 
