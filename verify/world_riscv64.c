@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "encoders/riscv.h"
-#include "patcher/riscv.h"
+#include "patcher/riscv64.h"
 
 static int disasm(uint32_t word, uint64_t pc, char *buf, size_t n)
 {
@@ -43,18 +43,18 @@ static int follows_call(struct sim_aspace *as, uint64_t ret)
 	return 0;
 }
 
-/* struct riscv_ftrace_ctx: ftrace_caller, and what the compiler left at
+/* struct riscv64_ftrace_ctx: ftrace_caller, and what the compiler left at
  * the entries, for init_nop's reports: C.NOP pairs (-march=rv64gc) or
  * NOPs (rv64g). */
 static int backend_ctx(struct world *w, struct ftv_err *err)
 {
-	struct riscv_ftrace_ctx *c = calloc(1, sizeof(*c));
+	struct riscv64_ftrace_ctx *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return ftv_errf(err, "out of memory");
 	w->arch_ctx = c;
 	c->ftrace_caller = w->caller;
-	c->mutant = (enum riscv_mutant)w->cfg.backend_mutant;
+	c->mutant = (enum riscv64_mutant)w->cfg.backend_mutant;
 	if (w->nrecs) {
 		uint32_t entry = 0;
 
@@ -85,7 +85,7 @@ const struct world_archdesc world_riscv64 = {
 	.call_insn = "JALR",
 	.disasm = disasm,
 	.follows_call = follows_call,
-	.mutants = riscv_mutants,
+	.mutants = riscv64_mutants,
 	.backend_ctx = backend_ctx,
 	.explain = riscv64_explain_pairs,
 };
@@ -98,7 +98,7 @@ const struct world_schemedesc world_scheme_pair = {
 	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
-	.backend = &riscv_ftrace_pair,
+	.backend = &riscv64_ftrace_pair,
 	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
 };
 
@@ -109,6 +109,6 @@ const struct world_schemedesc world_scheme_atomic = {
 	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
-	.backend = &riscv_ftrace_atomic,
+	.backend = &riscv64_ftrace_atomic,
 	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
 };

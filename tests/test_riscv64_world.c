@@ -222,9 +222,9 @@ START_TEST(fuzz_finds_and_shrinks_the_pair_hazard_atomic_finds_nothing)
 }
 END_TEST
 
-static Suite *rvworld_suite(void)
+static Suite *riscv64_world_suite(void)
 {
-	Suite *s = suite_create("rvworld");
+	Suite *s = suite_create("riscv64_world");
 	TCase *tc = tcase_create("usage");
 
 	tcase_add_test(tc, schemes_belong_to_one_arch);
@@ -239,4 +239,4 @@ static Suite *rvworld_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(rvworld, rvworld_suite)
+FTV_SUITE(riscv64_world, riscv64_world_suite)
