@@ -229,8 +229,8 @@ static int modify_call(void *ctx, const struct ftrace_site *s,
 }
 
 /* ftrace_update_ftrace_func(): the global tracer call inside ftrace_caller
- * (seed 004 writes it without validation: the old word is whatever the
- * previous update left). */
+ * (written without validation, as the 2014 arm64 dynamic ftrace did: the
+ * old word is whatever the previous update left). */
 static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 			      struct ftv_err *e)
 {

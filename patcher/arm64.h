@@ -5,8 +5,8 @@
  *                         Linux 6.3+: ops literal at func-8, live patching.
  *   arm64_ftrace_args     DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: the
  *                         shared caller calls through the patched
- *                         ftrace_call site; per-ops trampolines (seed 003).
- *   arm64_ftrace_mcount   the 2014 -pg scheme (seed 004): NOP <-> BL
+ *                         ftrace_call site; per-ops trampolines (FTRACE_FL_TRAMP).
+ *   arm64_ftrace_mcount   the 2014 -pg scheme (Linux 3.16): NOP <-> BL
  *                         ftrace_caller at each `bl _mcount`, ftrace_call and
  *                         ftrace_graph_call patched inside ftrace_caller,
  *                         under stop_machine.

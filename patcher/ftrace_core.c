@@ -287,8 +287,8 @@ struct ftrace_ops *ftrace_find_unique_ops(const struct ftrace_core *c,
 }
 
 /* The ops whose trampoline the site calls now: the ops being removed is
- * tested first, since it is no longer on the list (seed 003,
- * ftrace_find_tramp_ops_curr). */
+ * tested first, since it is no longer on the list
+ * (ftrace_find_tramp_ops_curr, kernel/trace/ftrace.c). */
 static struct ftrace_ops *find_tramp_ops_curr(const struct ftrace_core *c,
 					      uint64_t ip)
 {
@@ -311,7 +311,7 @@ uint64_t ftrace_get_addr_new(const struct ftrace_core *c, size_t i)
 	 * ftrace_caller + ops->direct_call when out of reach). */
 	if ((r->flags & FTRACE_FL_DIRECT) && r->refs == 1 && r->direct)
 		return r->direct;
-	/* Trampolines take precedence over regs (seed 003). */
+	/* Trampolines take precedence over regs (ftrace_get_addr_new). */
 	if (r->flags & FTRACE_FL_TRAMP) {
 		op = ftrace_find_unique_ops(c, i);
 		if (op && op->trampoline)

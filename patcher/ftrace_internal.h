@@ -39,7 +39,7 @@ struct ftrace_ops {
 	int registered;
 	int dead; /* unregistered and freed: may not come back */
 	/* Records whose site calls this ops' trampoline after the last
-	 * update (the kernel's tramp_hash, seed 003). */
+	 * update (the kernel's tramp_hash). */
 	struct ipset tramp_hash;
 	struct ftrace_ops *next;     /* registered list, head first */
 	struct ftrace_ops *all_next; /* every ops, for ftrace_core_free */

@@ -144,7 +144,7 @@ static int check_site(const struct riscv64_ftrace_ctx *c,
 	return riscv64_site_usable(c, s, e);
 }
 
-/* ---- pair scheme (Linux < 6.16 + CALL_OPS, seed 002) ---- */
+/* ---- pair scheme (Linux < 6.16 + CALL_OPS) ---- */
 
 /* The call pair to target, as make_call_t0() builds it: AUIPC+JALR reach
  * +/-2 GiB, so direct and per-ops trampolines are called directly; only a

@@ -1,7 +1,7 @@
 /* The riscv64 ftrace backend: the four verbs of patcher/ftrace_arch.h turned
- * into plans, for the two RISC-V CALL_OPS schemes ftv models (issue #8,
- * seed 002). Both use the same call site, compiled with
- * -fpatchable-function-entry=8,4 (4 c.nop, RVC) or =4,2 (2 nop):
+ * into plans, for the two RISC-V CALL_OPS schemes ftv models. Both use the
+ * same call site, compiled with -fpatchable-function-entry=8,4 (4 c.nop,
+ * RVC) or =4,2 (2 nop):
  *
  *     func-8: .quad ops           the CALL_OPS literal (8-byte aligned)
  *     func:   auipc t0, hi        \ the call: t0 = func+8 on entry to
@@ -10,7 +10,7 @@
  * and the same trampoline (trampolines/riscv/entry-ftrace.S), which finds
  * the ops at t0-16.
  *
- *   riscv64_ftrace_pair    Linux < 6.16 with the CALL_OPS patch (seed 002):
+ *   riscv64_ftrace_pair    Linux < 6.16 with the CALL_OPS patch (2024):
  *                        NOP;NOP when disabled, both words rewritten by
  *                        every transition (two 4-byte stores: patch_text
  *                        copies 8 bytes, not atomically), under

@@ -1,6 +1,6 @@
 /* The executor's riscv64 CPUs on hand-assembled code: running, registers,
  * breakpoints, the Ziccif/Zifencei fetch model, stop_anywhere and the call
- * pair hazard (EXEC_V_PAIR) of issue #8. */
+ * pair hazard (EXEC_V_PAIR): AUIPC and JALR fetched from two generations. */
 #include "tests/suite.h"
 #include "encoders/riscv.h"
 #include "executor/exec.h"

@@ -1,5 +1,5 @@
 /* The riscv64 ftrace backend's plans, step by step, decoded with rv_decode:
- * the pair scheme (seed 002) and the atomic scheme (Linux 6.16). */
+ * the pair scheme (Linux < 6.16) and the atomic scheme (Linux 6.16). */
 #include "tests/suite.h"
 #include "encoders/riscv.h"
 #include "patcher/ftrace_core.h"
@@ -130,7 +130,8 @@ START_TEST(pair_make_nop_and_modify_call_validate_both_old_words)
 				      (uint32_t)p.steps[3].old, TEXT), CALLER);
 	ck_assert_uint_eq(pair_target((uint32_t)p.steps[2].new,
 				      (uint32_t)p.steps[3].new, TEXT), t1);
-	/* the AUIPC really changes: the window seed 002 is about */
+	/* the AUIPC really changes: the window in which a hart can mix the
+	 * old AUIPC with the new JALR */
 	ck_assert_uint_ne(p.steps[2].old, p.steps[2].new);
 	ck_assert_int_eq(p.steps[p.n - 1].op, PLAN_SYNC_ALL);
 	plan_free(&p);

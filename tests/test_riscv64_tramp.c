@@ -391,7 +391,7 @@ static void stop_between_the_words(const struct ftrace_site *s, uint64_t a,
 	ck_assert_uint_eq(pc, s->ip);
 }
 
-/* Seed 002's interleaving, run for real: a hart has executed the site's
+/* The pair hazard's interleaving, run for real: a hart has executed the site's
  * first word when make_call lands (stop_machine parks it there: the
  * stopper preempts it at any instruction boundary). In the pair scheme
  * it executed the old NOP, so the new JALR jumps off t0's stale value; in

@@ -1,4 +1,4 @@
-/* RISC-V worlds (issue #8): a scheme belongs to one architecture, and
+/* RISC-V worlds: a scheme belongs to one architecture, and
  * naming another one's scheme or mutant is one line and exit 2, from the
  * command line and from a scenario file; the pair scheme's hazard is
  * reported as a kernel developer reads it, and ftv fuzz finds it within a
@@ -155,7 +155,7 @@ START_TEST(pair_hazard_report_names_site_words_and_writes)
 }
 END_TEST
 
-/* Issue #8's "done when", in iterations instead of time: the pair scheme's
+/* In iterations instead of time: the pair scheme's
  * hazard is found by seed 1's first iterations, shrunk to a smaller replay
  * file that reproduces it; the atomic scheme reports nothing on the same
  * seed. */

@@ -1,5 +1,5 @@
 /* ftv fuzz: random ftrace workloads over the corpus until a violation,
- * shrunk to a minimal scenario and written as a replay file (issue 6).
+ * shrunk to a minimal scenario and written as a replay file.
  * See verify/fuzz.h for the generator and the shrinker; this file is the
  * campaign: iteration seeds, workers, shards, progress and reports.
  *

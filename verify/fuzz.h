@@ -1,4 +1,4 @@
-/* ftv fuzz (issue 6): random ftrace workloads as scenarios.
+/* ftv fuzz: random ftrace workloads as scenarios.
  *
  * Every iteration is a scenario (verify/scenario.h) generated from one
  * 64-bit iteration seed: the CPUs, the scheduler policy and its seed, the

@@ -65,7 +65,7 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		const struct ftrace_rec *r = ftrace_core_rec(core, i);
 
 		/* FAILED: init_nop refused the site ("Misaligned patch-site",
-		 * seed 001); DISABLED: updates never touch it. */
+		 * as GCC 12 kernels warned); DISABLED: updates never touch it. */
 		if (!r || (r->flags & (FTRACE_FL_FAILED | FTRACE_FL_DISABLED)) ||
 		    !random_unit_func(r->site.name) ||
 		    strlen(r->site.name) >= sizeof(g->funcs[0]))
@@ -169,14 +169,15 @@ static unsigned filter_size(struct gen *gn)
 	/* Mostly wide filters: the workload calls a random handful of the
 	 * traced functions, so an update must rewrite many sites for some CPU
 	 * to be running one of them while it changes; sometimes a few sites,
-	 * the shapes seed 000's unique-ops rule distinguishes. */
+	 * the shapes CALL_OPS's unique-ops rule distinguishes (one ops: its
+	 * literal; several: ftrace_list_ops). */
 	return ftv_rng_chance(&gn->rng, 1, 4) ? 1 + (unsigned)ftv_rng_below(&gn->rng, 4)
 					      : 8 + (unsigned)ftv_rng_below(&gn->rng, 33);
 }
 
 /* A filter for self: half the time it shares sites with another live
  * ops' filter, so sites are traced by two ops at once and go through the
- * list ops and back (seed 000's unique-ops rule: modify_call). */
+ * list ops and back (CALL_OPS's unique-ops rule: modify_call). */
 static void filter_for(struct gen *gn, const struct gops *self, char *out, size_t n)
 {
 	const struct gops *others[8];

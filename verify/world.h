@@ -1,8 +1,10 @@
 /* A world: everything ftv needs to verify one patching scheme end to end.
  * The corpus objects and the scheme's trampolines loaded and linked into one
- * address space (sim), the ftrace core with the scheme's backend (patcher:
- * arm64 or riscv64, verify/world_arch.c), N emulated CPUs running the workload over the traced functions
- * (executor), and the checks that watch every tracer call (verify/check.c).
+ * address space (sim), the ftrace core with the scheme's backend (patcher/
+ * arm64.c or riscv64.c, chosen by the arch tables of verify/world_arch.c), N
+ * emulated CPUs running the workload over the traced functions (executor),
+ * and the checks that watch every tracer call (registered with WORLD_CHECK:
+ * verify/check.c, verify/explain.c).
  *
  *   world_new(&cfg, &w, &err);            load, link, init_nop every site,
  *                                         calibrate the workload
@@ -26,11 +28,11 @@
 
 /* A scheme belongs to one architecture (verify/world_arch.c). */
 enum ftv_scheme {
-	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (seeds 000/001) */
-	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines (seed 003) */
-	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (seed 004) */
+	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (Linux 6.3+) */
+	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines */
+	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (Linux 3.16) */
 	FTV_SCHEME_PAIR,    /* riscv64 CALL_OPS, AUIPC+JALR both patched under
-			       stop_machine (seed 002, Linux < 6.16) */
+			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
 			       patched, live (Linux 6.16) */
 	FTV_SCHEME_COUNT

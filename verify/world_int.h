@@ -68,7 +68,7 @@ struct world_schemedesc {
 	const char *tramps[WORLD_SCHEME_TRAMPS]; /* objects in the arch's
 						    trampoline dir */
 	const struct ftrace_arch *backend;
-	/* Every tracer ops gets its own trampoline (seed 003's scheme). */
+	/* Every tracer ops gets its own trampoline (FTRACE_FL_TRAMP). */
 	int ops_trampolines;
 	unsigned fuzz_tracers;           /* FTV_SCHEME_FUZZ_* */
 };

@@ -183,7 +183,7 @@ static struct wops *wops_of(struct world *w, struct ftrace_ops *ops)
 	return NULL;
 }
 
-/* A per-ops trampoline (seed 003): the template copied into fresh text and
+/* A per-ops trampoline (FTRACE_FL_TRAMP): the template copied into fresh text and
  * its two literals filled, all before anything can branch to it. */
 static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 				    uint64_t *size, struct ftv_err *err)
@@ -244,7 +244,7 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	if (!o->ever)
 		return ftv_errf(err, "out of memory"), NULL;
 	/* The per-ops trampolines scheme gives every tracer ops its own
-	 * trampoline (seed 003); its ops slot is filled once the ops has an
+	 * trampoline (FTRACE_FL_TRAMP); its ops slot is filled once the ops has an
 	 * address, all before anything can branch to it. */
 	uint64_t tramp_ops_slot = 0;
 
