@@ -21,22 +21,6 @@ const struct ftrace_arch_mutant arm64_mutants[] = {
 	{ NULL, ARM64_MUT_NONE, NULL },
 };
 
-const char *arm64_mutant_name(enum arm64_mutant m)
-{
-	for (const struct ftrace_arch_mutant *i = arm64_mutants; i->name; i++)
-		if (i->code == (int)m)
-			return i->name;
-	return "?";
-}
-
-int arm64_mutant_parse(const char *name)
-{
-	for (const struct ftrace_arch_mutant *i = arm64_mutants; i->name; i++)
-		if (!strcmp(name, i->name))
-			return i->code;
-	return -1;
-}
-
 int arm64_bl_in_range(uint64_t pc, uint64_t target)
 {
 	int64_t off = (int64_t)(target - pc);

@@ -41,9 +41,6 @@ enum arm64_mutant {
 
 /* The table of them (struct ftrace_arch.mutants of every arm64 backend). */
 extern const struct ftrace_arch_mutant arm64_mutants[];
-const char *arm64_mutant_name(enum arm64_mutant m);
-/* Returns the mutant named, or -1. */
-int arm64_mutant_parse(const char *name);
 
 struct arm64_ftrace {
 	uint64_t ftrace_caller;       /* FTRACE_ADDR */

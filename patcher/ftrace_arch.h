@@ -91,6 +91,10 @@ struct ftrace_arch_mutant {
 	const char *what; /* one line for help and reports */
 };
 
+/* The mutant of table named name, or NULL. */
+const struct ftrace_arch_mutant *ftrace_arch_mutant_find(const struct ftrace_arch_mutant *table,
+							 const char *name);
+
 struct ftrace_arch {
 	const char *name;
 	unsigned flags; /* FTRACE_ARCH_* */

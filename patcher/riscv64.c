@@ -14,22 +14,6 @@ const struct ftrace_arch_mutant riscv64_mutants[] = {
 	{ NULL, RISCV64_MUT_NONE, NULL },
 };
 
-const char *riscv64_mutant_name(enum riscv64_mutant m)
-{
-	for (const struct ftrace_arch_mutant *i = riscv64_mutants; i->name; i++)
-		if (i->code == (int)m)
-			return i->name;
-	return "?";
-}
-
-int riscv64_mutant_parse(const char *name)
-{
-	for (const struct ftrace_arch_mutant *i = riscv64_mutants; i->name; i++)
-		if (!strcmp(i->name, name))
-			return i->code;
-	return -1;
-}
-
 /* Where the AUIPC word and the JALR word of a site are (contract: AUIPC at
  * func = init_addr, JALR at func+4 = ip). */
 static uint64_t auipc_addr(const struct ftrace_site *s)

@@ -57,9 +57,6 @@ enum riscv64_mutant {
  * backends): index 0 is "none", terminated by a NULL name. */
 extern const struct ftrace_arch_mutant riscv64_mutants[];
 
-const char *riscv64_mutant_name(enum riscv64_mutant m);
-/* Returns the mutant named, or -1. */
-int riscv64_mutant_parse(const char *name);
 
 /* The backend's context (struct ftrace_core_config.arch_ctx). */
 struct riscv64_ftrace_ctx {

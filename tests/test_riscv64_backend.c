@@ -474,16 +474,16 @@ START_TEST(mutant_and_scheme_names_round_trip)
 
 	ck_assert_str_eq(riscv64_mutants[0].name, "none");
 	for (const struct ftrace_arch_mutant *i = riscv64_mutants; i->name; i++, n++) {
-		ck_assert_int_eq(riscv64_mutant_parse(i->name), i->code);
-		ck_assert_str_eq(riscv64_mutant_name((enum riscv64_mutant)i->code), i->name);
+		ck_assert_ptr_eq(ftrace_arch_mutant_find(riscv64_mutants, i->name), i);
 		ck_assert_ptr_nonnull(i->what);
 	}
 	ck_assert_int_eq(n, RISCV64_MUT_COUNT);
-	ck_assert_int_eq(riscv64_mutant_parse("atomic-rewrite-auipc"),
+	ck_assert_int_eq(ftrace_arch_mutant_find(riscv64_mutants, "atomic-rewrite-auipc")->code,
 			 RISCV64_MUT_ATOMIC_REWRITE_AUIPC);
-	ck_assert_int_eq(riscv64_mutant_parse("jalr-before-literal"),
+	ck_assert_int_eq(ftrace_arch_mutant_find(riscv64_mutants, "jalr-before-literal")->code,
 			 RISCV64_MUT_JALR_BEFORE_LITERAL);
-	ck_assert_int_eq(riscv64_mutant_parse("bl-before-literal"), -1);
+	ck_assert_ptr_null(ftrace_arch_mutant_find(riscv64_mutants, "bl-before-literal"));
+	ck_assert_ptr_eq(riscv64_ftrace_pair.mutants, riscv64_mutants);
 	ck_assert_ptr_eq(riscv64_ftrace_scheme("pair"), &riscv64_ftrace_pair);
 	ck_assert_ptr_eq(riscv64_ftrace_scheme("riscv64-atomic"), &riscv64_ftrace_atomic);
 	ck_assert_ptr_null(riscv64_ftrace_scheme("callops"));
