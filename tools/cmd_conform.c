@@ -5,6 +5,7 @@
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/opt.h"
 #include "verify/scenario.h"
 
 #include <dirent.h>
@@ -115,27 +116,54 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+enum { O_TAP = 256, O_JUNIT };
+
+static const struct ftv_opt conform_opts[] = {
+	{ .name = "tap", .key = O_TAP,
+	  .help = "print TAP version 13 (kselftest style) instead of plain lines" },
+	{ .name = "junit", .key = O_JUNIT, .arg = "FILE",
+	  .help = "also write the results as JUnit XML to FILE",
+	  .words = FTV_WORDS_FILE },
+	FTV_PATHS_OPTION,
+	{ 0 },
+};
+
 static int cmd_conform(int argc, char **argv)
 {
 	struct ftv_paths paths;
+	struct ftv_getopt g;
 	const char *junit = NULL;
-	int tap = 0, i;
+	int tap = 0, nargs = 0, o;
 	char **files, *defdir[1], dirbuf[4200];
+	char **args = calloc((size_t)argc, sizeof(*args));
 	size_t nfiles, nbad = 0;
 	struct outcome *out;
 
+	if (!args)
+		return FTV_EXIT_USAGE;
 	ftv_paths_default(&paths, argv[0]);
-	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
-		if (!strcmp(argv[i], "--tap"))
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case O_TAP:
 			tap = 1;
-		else if (!strcmp(argv[i], "--junit") && i + 1 < argc)
-			junit = argv[++i];
-		else if (i + 1 < argc && ftv_paths_option(&paths, argv[i], argv[i + 1]))
-			i++;
-		else
-			return ftv_usage("conform");
+			break;
+		case O_JUNIT:
+			junit = g.val;
+			break;
+		case FTV_OPT_BUILD:
+			ftv_paths_set_build(&paths, g.val);
+			break;
+		case FTV_OPT_ARG:
+			args[nargs++] = (char *)g.val;
+			break;
+		}
 	}
-	if (i == argc) {
+	if (o < 0) {
+		free(args);
+		return g.exit;
+	}
+	if (!nargs) {
 		/* the source tree's scenarios: FTV_TOP, else next to build/ */
 		const char *top = getenv("FTV_TOP");
 
@@ -145,8 +173,9 @@ static int cmd_conform(int argc, char **argv)
 		defdir[0] = dirbuf;
 		collect(defdir, 1, &files, &nfiles);
 	} else {
-		collect(argv + i, argc - i, &files, &nfiles);
+		collect(args, nargs, &files, &nfiles);
 	}
+	free(args);
 	if (!nfiles) {
 		fprintf(stderr, "ftv conform: no scenario files\n");
 		free(files);
@@ -215,6 +244,13 @@ static int cmd_conform(int argc, char **argv)
 	free(out);
 	return status;
 }
-FTV_COMMAND(conform, "run the conformance scenarios and check their verdicts",
-	    "[--tap] [--junit FILE] [--build DIR] [FILE|DIR...] (default corpus/scenarios)",
-	    cmd_conform)
+FTV_COMMAND(conform, cmd_conform,
+	    .summary = "run the conformance scenarios and check their verdicts",
+	    .args = "[FILE|DIR]...",
+	    .opts = conform_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Runs every scenario named, or every .scn file of the directories\n"
+		   "named (default: the installed or source tree's scenarios), and\n"
+		   "compares each verdict with the one its file expects: no violation,\n"
+		   "or a violation of the kinds named. Prints one line per scenario, or\n"
+		   "TAP with --tap; --junit writes the same results for CI systems.\n")

@@ -5,6 +5,7 @@
 #include "sim/image.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,59 +243,86 @@ static void print_text(struct sim_image *img, int list_sites)
 		printf("  %s\n", sim_image_diag(img, i)->text);
 }
 
+enum { O_JSON = 256, O_STUB, O_FAR, O_SITES, O_MODULE };
+
+static const struct ftv_opt load_opts[] = {
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object instead of the text report" },
+	{ .name = "sites", .key = O_SITES,
+	  .help = "list every patch site: address, layout, function, BTI, PAC" },
+	{ .name = "stub-undefined", .key = O_STUB,
+	  .help = "bind undefined symbols to trap stubs instead of refusing the link" },
+	{ .name = "far-modules", .key = O_FAR,
+	  .help = "place modules more than 128 MiB from the kernel text (BLs need PLTs)" },
+	{ .name = "module", .key = O_MODULE, .arg = "OBJ",
+	  .help = "load OBJ as a module, whatever its name",
+	  .words = FTV_WORDS_FILE },
+	{ 0 },
+};
+
 static int cmd_load(int argc, char **argv)
 {
 	struct sim_load_opts o = { 0 };
-	int json = 0, list_sites = 0, rc = FTV_EXIT_OK, nfiles = 0, opts = 1;
+	int json = 0, list_sites = 0, rc = FTV_EXIT_OK, nfiles = 0, opt;
 	struct sim_aspace *as;
 	struct sim_image *img;
 	struct ftv_err err = { "" };
-	/* per file: 0 not a file, 1 by its name, 2 --module */
-	unsigned char *kind = calloc(argc, 1);
+	struct ftv_getopt g;
+	/* in command-line order; module[i]: --module, not by its name */
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	unsigned char *module = calloc((size_t)argc, 1);
 
-	if (!kind)
+	if (!files || !module) {
+		free(files);
+		free(module);
 		return FTV_EXIT_USAGE;
-	for (int i = 1; i < argc; i++) {
-		if (!opts || argv[i][0] != '-' || !argv[i][1]) {
-			kind[i] = 1;
-			nfiles++;
-		} else if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--stub-undefined"))
-			o.stub_undefined = 1;
-		else if (!strcmp(argv[i], "--far-modules"))
-			o.far_modules = 1;
-		else if (!strcmp(argv[i], "--sites"))
-			list_sites = 1;
-		else if (!strcmp(argv[i], "--module") && i + 1 < argc) {
-			kind[++i] = 2;
-			nfiles++;
-		} else if (!strcmp(argv[i], "--"))
-			opts = 0;
-		else
-			nfiles = -1000;
 	}
-	if (nfiles < 1) {
-		free(kind);
-		return ftv_usage("load");
+	ftv_getopt_init(&g, argc, argv);
+	while ((opt = ftv_getopt(&g)) > 0) {
+		switch (opt) {
+		case O_JSON:
+			json = 1;
+			break;
+		case O_STUB:
+			o.stub_undefined = 1;
+			break;
+		case O_FAR:
+			o.far_modules = 1;
+			break;
+		case O_SITES:
+			list_sites = 1;
+			break;
+		case O_MODULE:
+			module[nfiles] = 1;
+			files[nfiles++] = g.val;
+			break;
+		case FTV_OPT_ARG:
+			files[nfiles++] = g.val;
+			break;
+		}
+	}
+	if (opt < 0 || !nfiles) {
+		free(files);
+		free(module);
+		return opt < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
 	as = sim_aspace_new();
 	img = as ? sim_image_new(as, &o) : NULL;
 	if (!img) {
 		fprintf(stderr, "ftv load: cannot set up the address space\n");
 		sim_aspace_free(as);
-		free(kind);
+		free(files);
+		free(module);
 		return FTV_EXIT_USAGE;
 	}
 	/* In command-line order; .ko/.ko.xz files are modules, --module
 	 * makes any object one. */
-	for (int i = 1; i < argc && rc == FTV_EXIT_OK; i++)
-		if (kind[i] &&
-		    sim_image_add_file(img, argv[i],
-				       kind[i] == 2 || is_module_path(argv[i]),
+	for (int i = 0; i < nfiles && rc == FTV_EXIT_OK; i++)
+		if (sim_image_add_file(img, files[i], module[i] || is_module_path(files[i]),
 				       &err))
 			rc = FTV_EXIT_USAGE;
-	free(kind);
+	free(files);
+	free(module);
 	if (rc == FTV_EXIT_OK && sim_image_link(img, &err))
 		rc = FTV_EXIT_USAGE;
 	if (rc != FTV_EXIT_OK)
@@ -307,6 +335,16 @@ static int cmd_load(int argc, char **argv)
 	sim_aspace_free(as);
 	return rc;
 }
-FTV_COMMAND(load, "link objects and modules, list sections and patch sites",
-	    "[--json] [--sites] [--stub-undefined] [--far-modules] [--module OBJ]... FILE...",
-	    cmd_load)
+FTV_COMMAND(load, cmd_load,
+	    .summary = "link objects and modules, list sections and patch sites",
+	    .args = "FILE...",
+	    .opts = load_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Links arm64 or riscv64 relocatable objects (.o) and modules (.ko,\n"
+		   ".ko.xz) into the emulated address space the way the kernel and its\n"
+		   "module loader would, in command-line order, and prints where each\n"
+		   "section went, how many relocations were applied (and how many in\n"
+		   "non-ALLOC sections were skipped), the patch sites found with their\n"
+		   "layout (CALL_OPS, args, mcount, RISC-V CALL_OPS), BTI and PAC, and\n"
+		   "the kernel's diagnostics (a misaligned patch-site, a literal aligned\n"
+		   "only by chance).\n")

@@ -37,10 +37,7 @@ void ftv_paths_default(struct ftv_paths *p, const char *argv0)
 	set_build(p, "build");
 }
 
-int ftv_paths_option(struct ftv_paths *p, const char *opt, const char *val)
+void ftv_paths_set_build(struct ftv_paths *p, const char *dir)
 {
-	if (strcmp(opt, "--build"))
-		return 0;
-	set_build(p, val);
-	return 1;
+	set_build(p, dir);
 }
