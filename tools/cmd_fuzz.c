@@ -14,6 +14,7 @@
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/num.h"
 #include "util/opt.h"
 #include "verify/fuzz.h"
@@ -87,26 +88,6 @@ static double elapsed(const struct campaign *c)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - c->t0.tv_sec) + (t.tv_nsec - c->t0.tv_nsec) / 1e9;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }
 
 /* The report of a replay file, the same whether fuzz just wrote it or
@@ -313,23 +294,31 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	}
 	fclose(mem);
 	if (c->json) {
-		printf("{\"type\":\"finding\",\"seed\":%llu,\"iteration\":%llu,"
-		       "\"iteration_seed\":\"0x%016llx\",\"kind\":",
-		       (unsigned long long)c->seed, (unsigned long long)m->iter,
-		       (unsigned long long)m->iter_seed);
-		json_str(stdout, m->kind);
-		printf(",\"kinds\":");
-		json_str(stdout, res.kinds);
-		printf(",\"violations\":%zu,\"replay\":", res.nviolations);
-		json_str(stdout, m->text);
-		printf(",\"operations_before\":%u,\"operations_after\":%u,"
-		       "\"cpus_before\":%u,\"cpus_after\":%u,\"rounds_before\":%u,"
-		       "\"rounds_after\":%u,\"shrink_runs\":%u,\"reproduced\":%s,\"report\":",
-		       m->ops_before, m->ops_after, m->cpus_before, m->cpus_after,
-		       m->rounds_before, m->rounds_after, m->tried,
-		       res.violated ? "true" : "false");
-		json_str(stdout, text);
-		printf("}\n");
+		struct json j;
+		char iseed[24];
+
+		snprintf(iseed, sizeof(iseed), "0x%016llx", (unsigned long long)m->iter_seed);
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key_str(&j, "type", "finding");
+		json_key_u64(&j, "seed", c->seed);
+		json_key_u64(&j, "iteration", m->iter);
+		json_key_str(&j, "iteration_seed", iseed);
+		json_key_str(&j, "kind", m->kind);
+		json_key_str(&j, "kinds", res.kinds);
+		json_key_u64(&j, "violations", res.nviolations);
+		json_key_str(&j, "replay", m->text);
+		json_key_u64(&j, "operations_before", m->ops_before);
+		json_key_u64(&j, "operations_after", m->ops_after);
+		json_key_u64(&j, "cpus_before", m->cpus_before);
+		json_key_u64(&j, "cpus_after", m->cpus_after);
+		json_key_u64(&j, "rounds_before", m->rounds_before);
+		json_key_u64(&j, "rounds_after", m->rounds_after);
+		json_key_u64(&j, "shrink_runs", m->tried);
+		json_key_bool(&j, "reproduced", res.violated);
+		json_key_str(&j, "report", text);
+		json_end_object(&j);
+		json_newline(&j);
 	} else {
 		printf("fuzz: iteration %llu (seed 0x%016llx) found %s; shrunk from %u to %u "
 		       "operations, %u to %u CPUs, %u to %u rounds in %u runs\n",
@@ -503,18 +492,30 @@ static void summary(struct campaign *c)
 	if (c->tty && !c->json)
 		fprintf(errout, "\r\033[K");
 	if (c->json) {
-		printf("{\"type\":\"summary\",\"seed\":%llu,\"scheme\":\"%s\",\"mutate\":\"%s\","
-		       "\"shard\":\"%u/%u\",\"jobs\":%u,\"iterations\":%llu,\"transitions\":%llu,"
-		       "\"steps\":%llu,\"violations\":%llu,\"found\":%s,\"elapsed_s\":%.3f,"
-		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f,"
-		       "\"arch\":\"%s\"}\n",
-		       (unsigned long long)c->seed, ftv_scheme_name(c->g.scheme),
-		       c->g.mutant ? c->g.mutant->name : "none", c->shard, c->nshards, c->jobs,
-		       (unsigned long long)c->done, (unsigned long long)c->transitions,
-		       (unsigned long long)c->steps, (unsigned long long)c->violations,
-		       c->found ? "true" : "false", t, t > 0 ? c->done / t : 0.0,
-		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0,
-		       ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		struct json j;
+		char shard[32];
+
+		snprintf(shard, sizeof(shard), "%u/%u", c->shard, c->nshards);
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key_str(&j, "type", "summary");
+		json_key_u64(&j, "seed", c->seed);
+		json_key_str(&j, "scheme", ftv_scheme_name(c->g.scheme));
+		json_key_str(&j, "mutate", c->g.mutant ? c->g.mutant->name : "none");
+		json_key_str(&j, "shard", shard);
+		json_key_u64(&j, "jobs", c->jobs);
+		json_key_u64(&j, "iterations", c->done);
+		json_key_u64(&j, "transitions", c->transitions);
+		json_key_u64(&j, "steps", c->steps);
+		json_key_u64(&j, "violations", c->violations);
+		json_key_bool(&j, "found", c->found);
+		json_key_double(&j, "elapsed_s", t, 3);
+		json_key_double(&j, "iterations_per_s", t > 0 ? c->done / t : 0.0, 3);
+		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
+		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
+		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		json_end_object(&j);
+		json_newline(&j);
 	} else {
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "

@@ -5,6 +5,7 @@
 #include "sim/image.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/opt.h"
 
 #include <stdio.h>
@@ -33,22 +34,6 @@ static void flags_str(uint64_t f, char *b)
 	*p = 0;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 struct counts {
 	size_t layout[SIM_SITE_NLAYOUTS], bti, pac, misaligned, by_chance;
 };
@@ -70,86 +55,100 @@ static void count_sites(struct sim_image *img, struct counts *c)
 static void print_json(struct sim_image *img)
 {
 	struct counts c;
+	struct json j;
 	char fl[8];
 
 	count_sites(img, &c);
-	printf("{\"objects\":[");
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key(&j, "objects");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_nobjects(img); i++) {
 		const struct sim_object_info *o = sim_image_object(img, i);
 
-		printf("%s{\"path\":", i ? "," : "");
-		json_str(o->path);
-		printf(",\"name\":");
-		json_str(o->name);
-		printf(",\"module\":%s,\"symbols\":%zu,\"relocations\":%zu,"
-		       "\"relocations_skipped\":%zu,\"reloc_sections_skipped\":%zu,"
-		       "\"veneers\":%zu,\"stubbed\":%zu,\"relax_declined\":%zu,"
-		       "\"sections\":[",
-		       o->is_module ? "true" : "false", o->nsyms, o->nrelocs,
-		       o->nrelocs_skipped, o->nrelsecs_skipped, o->nveneers,
-		       o->nstubbed, o->nrelax);
+		json_begin_object(&j);
+		json_key_str(&j, "path", o->path);
+		json_key_str(&j, "name", o->name);
+		json_key_bool(&j, "module", o->is_module);
+		json_key_u64(&j, "symbols", o->nsyms);
+		json_key_u64(&j, "relocations", o->nrelocs);
+		json_key_u64(&j, "relocations_skipped", o->nrelocs_skipped);
+		json_key_u64(&j, "reloc_sections_skipped", o->nrelsecs_skipped);
+		json_key_u64(&j, "veneers", o->nveneers);
+		json_key_u64(&j, "stubbed", o->nstubbed);
+		json_key_u64(&j, "relax_declined", o->nrelax);
+		json_key(&j, "sections");
+		json_begin_array(&j);
 		for (size_t k = 0; k < o->nsections; k++) {
 			const struct sim_loaded_section *s = &o->sections[k];
 
 			flags_str(s->flags, fl);
-			printf("%s{\"name\":", k ? "," : "");
-			json_str(s->name);
-			printf(",\"addr\":\"0x%llx\",\"size\":%llu,\"align\":%llu,"
-			       "\"flags\":\"%s\",\"nobits\":%s,\"region\":",
-			       (unsigned long long)s->addr,
-			       (unsigned long long)s->size,
-			       (unsigned long long)s->align, fl,
-			       s->nobits ? "true" : "false");
-			json_str(s->region);
-			printf("}");
+			json_begin_object(&j);
+			json_key_str(&j, "name", s->name);
+			json_key_hex(&j, "addr", s->addr);
+			json_key_u64(&j, "size", s->size);
+			json_key_u64(&j, "align", s->align);
+			json_key_str(&j, "flags", fl);
+			json_key_bool(&j, "nobits", s->nobits);
+			json_key_str(&j, "region", s->region);
+			json_end_object(&j);
 		}
-		printf("]}");
+		json_end_array(&j);
+		json_end_object(&j);
 	}
-	printf("],\"stubs\":[");
-	for (size_t i = 0; i < sim_image_nstubs(img); i++) {
-		printf("%s", i ? "," : "");
-		json_str(sim_image_stub_get(img, i, NULL));
-	}
-	printf("],\"arch\":\"%s\",\"site_counts\":{\"total\":%zu,\"call_ops\":%zu,"
-	       "\"args\":%zu,\"mcount\":%zu,\"riscv_call_ops\":%zu,\"bti\":%zu,"
-	       "\"pac\":%zu,\"misaligned\":%zu,\"aligned_by_chance\":%zu},"
-	       "\"sites\":[",
-	       ftv_arch_name(sim_image_arch(img)), sim_image_nsites(img),
-	       c.layout[SIM_SITE_CALL_OPS], c.layout[SIM_SITE_ARGS],
-	       c.layout[SIM_SITE_MCOUNT], c.layout[SIM_SITE_RISCV_CALL_OPS],
-	       c.bti, c.pac, c.misaligned, c.by_chance);
+	json_end_array(&j);
+	json_key(&j, "stubs");
+	json_begin_array(&j);
+	for (size_t i = 0; i < sim_image_nstubs(img); i++)
+		json_str(&j, sim_image_stub_get(img, i, NULL));
+	json_end_array(&j);
+	json_key_str(&j, "arch", ftv_arch_name(sim_image_arch(img)));
+	json_key(&j, "site_counts");
+	json_begin_object(&j);
+	json_key_u64(&j, "total", sim_image_nsites(img));
+	json_key_u64(&j, "call_ops", c.layout[SIM_SITE_CALL_OPS]);
+	json_key_u64(&j, "args", c.layout[SIM_SITE_ARGS]);
+	json_key_u64(&j, "mcount", c.layout[SIM_SITE_MCOUNT]);
+	json_key_u64(&j, "riscv_call_ops", c.layout[SIM_SITE_RISCV_CALL_OPS]);
+	json_key_u64(&j, "bti", c.bti);
+	json_key_u64(&j, "pac", c.pac);
+	json_key_u64(&j, "misaligned", c.misaligned);
+	json_key_u64(&j, "aligned_by_chance", c.by_chance);
+	json_end_object(&j);
+	json_key(&j, "sites");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
-		printf("%s{\"func\":", i ? "," : "");
-		json_str(s->funcname);
-		printf(",\"addr\":\"0x%llx\",\"func_addr\":\"0x%llx\","
-		       "\"mov_addr\":\"0x%llx\",\"literal\":\"0x%llx\","
-		       "\"layout\":\"%s\",\"bti\":%s,"
-		       "\"pac\":%s,\"aligned\":%s,\"aligned_by_chance\":%s,"
-		       "\"object\":",
-		       (unsigned long long)s->addr, (unsigned long long)s->func,
-		       (unsigned long long)s->mov_addr,
-		       (unsigned long long)s->literal,
-		       sim_site_layout_name(s->layout),
-		       s->bti ? "true" : "false", s->pac ? "true" : "false",
-		       s->aligned ? "true" : "false",
-		       s->aligned_by_chance ? "true" : "false");
-		json_str(s->object);
-		printf(",\"section\":");
-		json_str(s->section);
-		printf("}");
+		json_begin_object(&j);
+		json_key_str(&j, "func", s->funcname);
+		json_key_hex(&j, "addr", s->addr);
+		json_key_hex(&j, "func_addr", s->func);
+		json_key_hex(&j, "mov_addr", s->mov_addr);
+		json_key_hex(&j, "literal", s->literal);
+		json_key_str(&j, "layout", sim_site_layout_name(s->layout));
+		json_key_bool(&j, "bti", s->bti);
+		json_key_bool(&j, "pac", s->pac);
+		json_key_bool(&j, "aligned", s->aligned);
+		json_key_bool(&j, "aligned_by_chance", s->aligned_by_chance);
+		json_key_str(&j, "object", s->object);
+		json_key_str(&j, "section", s->section);
+		json_end_object(&j);
 	}
-	printf("],\"diagnostics\":[");
+	json_end_array(&j);
+	json_key(&j, "diagnostics");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_ndiags(img); i++) {
 		const struct sim_diag *d = sim_image_diag(img, i);
 
-		printf("%s{\"kind\":\"%s\",\"text\":", i ? "," : "",
-		       sim_diag_kind_name(d->kind));
-		json_str(d->text);
-		printf("}");
+		json_begin_object(&j);
+		json_key_str(&j, "kind", sim_diag_kind_name(d->kind));
+		json_key_str(&j, "text", d->text);
+		json_end_object(&j);
 	}
-	printf("]}\n");
+	json_end_array(&j);
+	json_end_object(&j);
+	json_newline(&j);
 }
 
 /* The words from a to end in ftv's own RISC-V disassembly (Capstone 4
