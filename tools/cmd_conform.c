@@ -1,7 +1,13 @@
 /* ftv conform: run every conformance scenario and compare each verdict with
  * the one its file expects. Plain lines by default; --tap prints TAP 13
  * (kselftest style) and --junit FILE writes JUnit XML, so CI systems show
- * each scenario as a test case. Exit 0 when every verdict matches. */
+ * each scenario as a test case.
+ *
+ * A scenario that cannot load or run (a parse error, a missing corpus
+ * object) is an error, not a mismatch: one line on stderr, "not ok N name
+ * # error: ..." in TAP, <error> in JUnit; the others still run. Exit 0 when
+ * every verdict matches, 1 when one mismatched or a scenario was in error,
+ * 2 when none ran (or the command line was bad). */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -9,17 +15,20 @@
 #include "verify/scenario.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+enum result { R_OK, R_MISMATCH, R_ERROR };
+
 struct outcome {
 	char name[128];
-	char scheme[16];
-	int ok;
+	char scheme[16]; /* "" when the file did not load */
+	enum result result;
 	double secs;
-	char detail[600];
+	char detail[700];
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -77,28 +86,30 @@ static void xml_escape(FILE *f, const char *s)
 	}
 }
 
-static int write_junit(const char *path, const struct outcome *o, size_t n)
+static int write_junit(FILE *f, const struct outcome *o, size_t n)
 {
-	FILE *f = fopen(path, "w");
-	size_t fails = 0;
+	size_t fails = 0, errors = 0;
 	double total = 0;
 
-	if (!f)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
-		fails += !o[i].ok;
+		fails += o[i].result == R_MISMATCH;
+		errors += o[i].result == R_ERROR;
 		total += o[i].secs;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", n, fails, total);
+	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+		n, fails, errors, total);
 	fprintf(f, "  <testsuite name=\"ftv-conform\" tests=\"%zu\" failures=\"%zu\" "
-		   "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", n, fails, total);
+		   "errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n", n, fails, errors, total);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "    <testcase classname=\"ftv.conform.%s\" name=\"", o[i].scheme);
+		fprintf(f, "    <testcase classname=\"ftv.conform%s", o[i].scheme[0] ? "." : "");
+		xml_escape(f, o[i].scheme);
+		fprintf(f, "\" name=\"");
 		xml_escape(f, o[i].name);
 		fprintf(f, "\" time=\"%.3f\">", o[i].secs);
-		if (!o[i].ok) {
-			fprintf(f, "\n      <failure message=\"");
+		if (o[i].result != R_OK) {
+			fprintf(f, "\n      <%s message=\"",
+				o[i].result == R_ERROR ? "error" : "failure");
 			xml_escape(f, o[i].detail);
 			fprintf(f, "\"/>\n    ");
 		}
@@ -106,6 +117,61 @@ static int write_junit(const char *path, const struct outcome *o, size_t n)
 	}
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 	return fclose(f);
+}
+
+/* A scenario's name before it has one: its file name without .scn. */
+static void name_of_file(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	size_t l;
+
+	base = base ? base + 1 : path;
+	l = strlen(base);
+	if (l > 4 && !strcmp(base + l - 4, ".scn"))
+		l -= 4;
+	snprintf(buf, n, "%.*s", (int)l, base);
+}
+
+/* Loads and runs one scenario into o; -1 (o->detail says why) when it
+ * could not. */
+static int run_one(const char *file, const struct ftv_paths *paths, struct outcome *o)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scn_result res;
+	struct ftv_err err;
+	char want[200] = "";
+
+	name_of_file(file, o->name, sizeof(o->name));
+	if (!s) {
+		snprintf(o->detail, sizeof(o->detail), "%s: out of memory", file);
+		return -1;
+	}
+	if (scenario_load(file, s, &err)) {
+		snprintf(o->detail, sizeof(o->detail), "%s", err.msg);
+		free(s);
+		return -1;
+	}
+	snprintf(o->name, sizeof(o->name), "%s", s->name);
+	snprintf(o->scheme, sizeof(o->scheme), "%s", ftv_scheme_name(s->cfg.scheme));
+	if (scenario_run(s, paths->corpus, paths->tramp, NULL, &res, &err)) {
+		/* scenario_run names the file */
+		snprintf(o->detail, sizeof(o->detail), "%s", err.msg);
+		free(s);
+		return -1;
+	}
+	for (unsigned j = 0; j < s->nexpect; j++) {
+		strcat(want, " ");
+		strcat(want, s->expect[j]);
+	}
+	o->result = res.verdict_ok ? R_OK : R_MISMATCH;
+	snprintf(o->detail, sizeof(o->detail),
+		 "expected %s%s, found %s%s%s (%zu violations, %llu steps, %llu transitions)",
+		 s->expect_ok ? "no violation" : "violation", want,
+		 res.violated ? "violation" : "no violation", res.kinds[0] ? ": " : "",
+		 res.kinds, res.nviolations, (unsigned long long)res.stats.steps,
+		 (unsigned long long)res.stats.transitions);
+	free(s);
+	return 0;
 }
 
 static double now(void)
@@ -136,8 +202,10 @@ static int cmd_conform(int argc, char **argv)
 	int tap = 0, nargs = 0, o;
 	char **files, *defdir[1], dirbuf[4200];
 	char **args = calloc((size_t)argc, sizeof(*args));
-	size_t nfiles, nbad = 0;
+	size_t nfiles, count[3] = { 0, 0, 0 };
 	struct outcome *out;
+	FILE *jf = NULL;
+	int status;
 
 	if (!args)
 		return FTV_EXIT_USAGE;
@@ -182,62 +250,61 @@ static int cmd_conform(int argc, char **argv)
 		return FTV_EXIT_USAGE;
 	}
 	out = calloc(nfiles, sizeof(*out));
+	/* the JUnit file is opened first: a path that cannot be written is
+	 * bad usage before anything runs, not a lost report after */
+	if (out && junit && !(jf = fopen(junit, "w"))) {
+		fprintf(stderr, "ftv conform: %s: %s\n", junit, strerror(errno));
+		status = FTV_EXIT_USAGE;
+		goto done;
+	}
+	if (!out) {
+		fprintf(stderr, "ftv conform: out of memory\n");
+		status = FTV_EXIT_USAGE;
+		goto done;
+	}
 	if (tap)
 		printf("TAP version 13\n1..%zu\n", nfiles);
 	for (size_t k = 0; k < nfiles; k++) {
-		struct scenario *s = malloc(sizeof(*s));
-		struct scn_result res;
-		struct ftv_err err;
 		double t0 = now();
 
-		if (!s || scenario_load(files[k], s, &err)) {
-			fprintf(stderr, "ftv conform: %s\n", s ? err.msg : "out of memory");
-			free(s);
-			nbad = (size_t)-1; /* bad input: stop, exit 2 */
-			break;
-		}
-		snprintf(out[k].name, sizeof(out[k].name), "%s", s->name);
-		snprintf(out[k].scheme, sizeof(out[k].scheme), "%s", ftv_scheme_name(s->cfg.scheme));
-		if (scenario_run(s, paths.corpus, paths.tramp, NULL, &res, &err)) {
-			out[k].ok = 0;
-			snprintf(out[k].detail, sizeof(out[k].detail), "error: %s", err.msg);
-		} else {
-			char want[200] = "";
-
-			for (unsigned j = 0; j < s->nexpect; j++) {
-				strcat(want, " ");
-				strcat(want, s->expect[j]);
-			}
-			out[k].ok = res.verdict_ok;
-			snprintf(out[k].detail, sizeof(out[k].detail),
-				 "expected %s%s, found %s%s%s (%zu violations, %llu steps, "
-				 "%llu transitions)",
-				 s->expect_ok ? "no violation" : "violation", want,
-				 res.violated ? "violation" : "no violation",
-				 res.kinds[0] ? ": " : "", res.kinds, res.nviolations,
-				 (unsigned long long)res.stats.steps,
-				 (unsigned long long)res.stats.transitions);
+		if (run_one(files[k], &paths, &out[k])) {
+			out[k].result = R_ERROR;
+			fflush(stdout);
+			fprintf(stderr, "ftv conform: %s\n", out[k].detail);
 		}
 		out[k].secs = now() - t0;
-		nbad += !out[k].ok;
+		count[out[k].result]++;
 		if (tap)
-			printf("%sok %zu %s # %s\n", out[k].ok ? "" : "not ", k + 1,
-			       out[k].name, out[k].detail);
-		else
-			printf("%-9s %-36s %5.1fs  %s\n", out[k].ok ? "ok" : "MISMATCH",
-			       out[k].name, out[k].secs, out[k].detail);
+			printf("%sok %zu %s # %s%s\n", out[k].result == R_OK ? "" : "not ", k + 1,
+			       out[k].name, out[k].result == R_ERROR ? "error: " : "",
+			       out[k].detail);
+		else if (out[k].result != R_ERROR)
+			printf("%-9s %-36s %5.1fs  %s\n",
+			       out[k].result == R_OK ? "ok" : "MISMATCH", out[k].name,
+			       out[k].secs, out[k].detail);
 		fflush(stdout);
-		free(s);
 	}
-	int status = nbad == (size_t)-1 ? FTV_EXIT_USAGE
-		     : nbad ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	/* nothing ran: bad input, whatever was asked */
+	status = count[R_ERROR] == nfiles ? FTV_EXIT_USAGE
+		 : count[R_MISMATCH] || count[R_ERROR] ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	if (!tap && status != FTV_EXIT_USAGE) {
+		printf("%zu passed, %zu failed", count[R_OK], count[R_MISMATCH]);
+		if (count[R_ERROR])
+			printf(", %zu in error", count[R_ERROR]);
+		printf("\n");
+	}
+	if (jf) {
+		int rc = write_junit(jf, out, nfiles);
 
-	if (status != FTV_EXIT_USAGE && !tap)
-		printf("%zu passed, %zu failed\n", nfiles - nbad, nbad);
-	if (status != FTV_EXIT_USAGE && junit && write_junit(junit, out, nfiles)) {
-		fprintf(stderr, "ftv conform: cannot write %s\n", junit);
-		status = FTV_EXIT_USAGE;
+		jf = NULL;
+		if (rc) {
+			fprintf(stderr, "ftv conform: cannot write %s\n", junit);
+			status = FTV_EXIT_USAGE;
+		}
 	}
+done:
+	if (jf)
+		fclose(jf);
 	for (size_t k = 0; k < nfiles; k++)
 		free(files[k]);
 	free(files);
