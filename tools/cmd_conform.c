@@ -36,8 +36,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The .scn files named, or found in directories named. */
-static int collect(char **args, int n, char ***files, size_t *nfiles)
+/* The .scn files named (by path, or by name from the scenarios directory:
+ * `ftv conform callops-basic`), or found in the directories named. */
+static int collect(char **args, int n, const char *scn_dir, char ***files, size_t *nfiles)
 {
 	size_t cap = 64;
 
@@ -49,7 +50,10 @@ static int collect(char **args, int n, char ***files, size_t *nfiles)
 		size_t first = *nfiles;
 
 		if (!d) {
-			(*files)[(*nfiles)++] = strdup(args[i]);
+			char buf[4200];
+
+			(*files)[(*nfiles)++] = strdup(ftv_paths_find(scn_dir, args[i], ".scn", buf,
+								      sizeof(buf)));
 		} else {
 			while ((e = readdir(d))) {
 				size_t l = strlen(e->d_name);
@@ -200,7 +204,7 @@ static int cmd_conform(int argc, char **argv)
 	struct ftv_getopt g;
 	const char *junit = NULL;
 	int tap = 0, nargs = 0, o;
-	char **files, *defdir[1], dirbuf[4200];
+	char **files, *defdir[1];
 	char **args = calloc((size_t)argc, sizeof(*args));
 	size_t nfiles, count[3] = { 0, 0, 0 };
 	struct outcome *out;
@@ -232,16 +236,11 @@ static int cmd_conform(int argc, char **argv)
 		return g.exit;
 	}
 	if (!nargs) {
-		/* the source tree's scenarios: FTV_TOP, else next to build/ */
-		const char *top = getenv("FTV_TOP");
-
-		snprintf(dirbuf, sizeof(dirbuf), "%s/corpus/scenarios", top ? top : paths.build);
-		if (!top)
-			snprintf(dirbuf, sizeof(dirbuf), "%s/../corpus/scenarios", paths.build);
-		defdir[0] = dirbuf;
-		collect(defdir, 1, &files, &nfiles);
+		/* the installed scenarios, or the source tree's */
+		defdir[0] = paths.scenarios;
+		collect(defdir, 1, paths.scenarios, &files, &nfiles);
 	} else {
-		collect(args, nargs, &files, &nfiles);
+		collect(args, nargs, paths.scenarios, &files, &nfiles);
 	}
 	free(args);
 	if (!nfiles) {

@@ -1,6 +1,7 @@
 /* ftv litmus FILE...: run litmus tests of the fetch model exhaustively and
  * compare each verdict with the one the file expects. */
 #include "executor/litmus.h"
+#include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
@@ -25,10 +26,12 @@ static int cmd_litmus(int argc, char **argv)
 	uint64_t max_runs = 1000000;
 	int mismatches = 0, bad = 0, verbose = 0, nfiles = 0, o;
 	const char **files = calloc((size_t)argc, sizeof(*files));
+	struct ftv_paths paths;
 	struct ftv_getopt g;
 
 	if (!files)
 		return FTV_EXIT_USAGE;
+	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
 	while ((o = ftv_getopt(&g)) > 0) {
 		switch (o) {
@@ -53,7 +56,10 @@ static int cmd_litmus(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		struct ftv_err err;
 		struct litmus_result res;
-		struct litmus *lt = litmus_load(files[i], &err);
+		char buf[4200];
+		/* a name alone: the installed test */
+		struct litmus *lt = litmus_load(ftv_paths_find(paths.litmus, files[i], ".litmus",
+							       buf, sizeof(buf)), &err);
 		const char *verdict, *expect;
 		int exp;
 

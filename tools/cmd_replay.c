@@ -46,6 +46,7 @@ static int cmd_replay(int argc, char **argv)
 	struct ftv_getopt g;
 	struct ftv_err err;
 	const char *layout = NULL;
+	char layout_buf[4200];
 	uint64_t v;
 	int o;
 
@@ -102,7 +103,9 @@ static int cmd_replay(int argc, char **argv)
 	 * ones in (about 20% of a batch's time). */
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	c.layout = layout;
+	/* a name alone: the installed layout */
+	c.layout = ftv_paths_find(paths.layouts, layout, ".layout.xz", layout_buf,
+				  sizeof(layout_buf));
 	/* A whole kernel takes minutes: say how far it got, on a terminal. */
 	if (isatty(STDERR_FILENO))
 		c.progress = stderr;

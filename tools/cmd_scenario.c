@@ -103,11 +103,16 @@ static int cmd_scenario(int argc, char **argv)
 		return ftv_usage_error(g.cmd, "missing FILE");
 	}
 	for (int i = 0; i < nfiles; i++) {
+		char buf[4200];
 		struct scenario s;
 		struct scn_result res;
 		struct ftv_err err;
 
-		if (scenario_load(files[i], &s, &err)) {
+		/* a name alone: the installed scenario */
+		const char *path = ftv_paths_find(paths.scenarios, files[i], ".scn", buf,
+						  sizeof(buf));
+
+		if (scenario_load(path, &s, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
