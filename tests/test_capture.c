@@ -2,7 +2,7 @@
  * ways, a tiny module as .ko and .ko.xz) and on made-up live-system files;
  * bad input of every kind is one line on stderr and exit 2. */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

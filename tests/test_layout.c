@@ -2,7 +2,7 @@
  * parser that names file:line:column and the field for every malformed
  * line (each field spoiled in turn). */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

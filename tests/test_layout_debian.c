@@ -3,7 +3,7 @@
  * strictly, its header counts agree with its lines, every address lies in
  * the captured text, and its kinds are those of a CALL_OPS kernel. */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
  *   # KEY: VALUE                        (header, before the first site)
  *   ENTRY IP FUNC FADDR FSIZE MODULE KIND WORDS   (one site; single spaces)
  */
-#ifndef FTV_SIM_LAYOUT_H
-#define FTV_SIM_LAYOUT_H
+#ifndef FTV_LAYOUT_LAYOUT_H
+#define FTV_LAYOUT_LAYOUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,9 +4,9 @@
  * (module_finalize() hands the table to ftrace_module_init()). The sites
  * are recorded as offsets into their sections (addresses:
  * section-relative); a loader gives them their final addresses. */
-#include "sim/capture.h"
-#include "sim/capture_elf.h"
-#include "sim/capture_funcs.h"
+#include "layout/capture.h"
+#include "layout/capture_elf.h"
+#include "layout/capture_funcs.h"
 
 #include <inttypes.h>
 #include <stdio.h>

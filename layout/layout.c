@@ -1,7 +1,7 @@
 /* The in-memory layout: interned strings, sites, text ranges. Parsing is in
  * layout_parse.c, writing in layout_write.c, arm64 classification in
  * layout_arm64.c. */
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The strict layout parser: every malformed line is an error naming
  * file:line:column and the field at fault; nothing is skipped. */
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,9 +1,9 @@
 /* Function symbols of an ELF file, sorted for address lookups: which
  * function a patchable entry belongs to. */
-#ifndef FTV_SIM_CAPTURE_FUNCS_H
-#define FTV_SIM_CAPTURE_FUNCS_H
+#ifndef FTV_LAYOUT_CAPTURE_FUNCS_H
+#define FTV_LAYOUT_CAPTURE_FUNCS_H
 
-#include "sim/capture_elf.h"
+#include "layout/capture_elf.h"
 
 struct cap_func {
 	uint64_t addr, size;

@@ -1,7 +1,7 @@
 /* Bounds-checked reading of arm64 ELF files for `ftv capture`. */
-#include "sim/capture_elf.h"
+#include "layout/capture_elf.h"
 
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <errno.h>
 #include <fcntl.h>

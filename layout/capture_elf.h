@@ -2,8 +2,8 @@
  * (ET_DYN/ET_EXEC, mmap'd: Debian's is 346 MB) or a kernel module (.ko, or
  * .ko.xz decompressed in memory). Every offset and index taken from the file
  * is bounds-checked; the relocatable loader proper lives in sim/elf*. */
-#ifndef FTV_SIM_CAPTURE_ELF_H
-#define FTV_SIM_CAPTURE_ELF_H
+#ifndef FTV_LAYOUT_CAPTURE_ELF_H
+#define FTV_LAYOUT_CAPTURE_ELF_H
 
 #include <elf.h>
 #include <stdbool.h>
@@ -45,7 +45,7 @@ const Elf64_Sym *cap_elf_sym(const struct cap_elf *e, const char *name);
 /* The allocated section holding virtual address [addr, addr+len), or -1. */
 long cap_elf_sec_at(const struct cap_elf *e, uint64_t addr, uint64_t len);
 
-/* The captures proper, on a file already open (sim/capture.h has the
+/* The captures proper, on a file already open (layout/capture.h has the
  * path-taking versions). */
 struct sim_layout;
 int cap_capture_vmlinux(struct sim_layout *l, const struct cap_elf *e,

@@ -1,4 +1,4 @@
-#include "sim/capture_funcs.h"
+#include "layout/capture_funcs.h"
 
 #include <stdlib.h>
 #include <string.h>

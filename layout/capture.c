@@ -1,8 +1,8 @@
 /* What every capture shares: one kernel release per layout, the list of
  * inputs in the source header, and the choice between vmlinux and module. */
 #define _GNU_SOURCE /* asprintf */
-#include "sim/capture.h"
-#include "sim/capture_elf.h"
+#include "layout/capture.h"
+#include "layout/capture_elf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,14 +1,14 @@
 /* `ftv capture`: the ftrace callsites of a real arm64 kernel, read from its
- * vmlinux, its modules or a live system, into a layout (sim/layout.h).
+ * vmlinux, its modules or a live system, into a layout (layout/layout.h).
  * Each function appends sites, text ranges and table counts to l, merges
  * the kernel release (inputs of two kernels are an error) and appends the
  * input's description to l->source. */
-#ifndef FTV_SIM_CAPTURE_H
-#define FTV_SIM_CAPTURE_H
+#ifndef FTV_LAYOUT_CAPTURE_H
+#define FTV_LAYOUT_CAPTURE_H
 
 #include <stdbool.h>
 
-#include "sim/layout.h"
+#include "layout/layout.h"
 #include "util/err.h"
 
 /* A linked vmlinux (ET_DYN/ET_EXEC) with its .symtab: the mcount_loc table

@@ -1,6 +1,6 @@
 /* Writes a layout in the text format of corpus/layouts/README.md, plain or
  * xz -9 compressed. */
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <errno.h>
 #include <inttypes.h>

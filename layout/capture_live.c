@@ -7,7 +7,7 @@
  * kind follows from where ip sits in the function (ftrace_call_adjust():
  * func+4 after MOV X9, LR, func+8 after a BTI C too) and the entry is the
  * literal at func-8. */
-#include "sim/capture.h"
+#include "layout/capture.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * words, and where ftrace patches it. The kernel's rule is
  * ftrace_call_adjust() in arch/arm64/kernel/ftrace.c (v6.12). */
 #include "encoders/a64.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 /* The two patchable words after the entry (and any BTI): NOP or MOV X9, LR
  * in the first, NOP or BL in the second, so that a dump of a live kernel

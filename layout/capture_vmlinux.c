@@ -13,9 +13,9 @@
  * Both are handled; a slot that is 0 with no RELATIVE relocation is a null
  * entry, which ftrace_process_locs() skips (kernel/trace/ftrace.c; with
  * CONFIG_BUILDTIME_MCOUNT_SORT they are sorted to the front). */
-#include "sim/capture.h"
-#include "sim/capture_elf.h"
-#include "sim/capture_funcs.h"
+#include "layout/capture.h"
+#include "layout/capture_elf.h"
+#include "layout/capture_funcs.h"
 
 #include <inttypes.h>
 #include <stdio.h>
