@@ -1,8 +1,11 @@
-/* The in-memory layout: interned strings, sites, text ranges. Parsing is in
- * layout_parse.c, writing in layout_write.c, arm64 classification in
- * layout_arm64.c. */
+/* The in-memory layout: interned strings, sites, text ranges, the header
+ * merges of captures. Parsing is in layout_parse.c, writing in
+ * layout_write.c, the architectures' rules in layout_<arch>.c (their
+ * table in layout_arch.c). */
+#define _GNU_SOURCE /* asprintf */
 #include "layout/layout.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +103,33 @@ int sim_layout_set(struct sim_layout *l, const char **field, const char *s)
 {
 	*field = sim_layout_str(l, s);
 	return 0;
+}
+
+int sim_layout_merge_kernel(struct sim_layout *l, const char *release,
+			    const char *path, struct ftv_err *err)
+{
+	if (!release || !strcmp(release, "-"))
+		return 0;
+	if (l->kernel && strcmp(l->kernel, "-") && strcmp(l->kernel, release))
+		return ftv_errf(err, "%s: kernel %s, but the other inputs are "
+				"from kernel %s", path, release, l->kernel);
+	sim_layout_set(l, &l->kernel, release);
+	return 0;
+}
+
+void sim_layout_add_source(struct sim_layout *l, const char *what)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", l->source ? l->source : "",
+		     l->source ? "; " : "", what) < 0)
+		abort();
+	/* One header line of printable ASCII whatever the file names hold. */
+	for (char *p = s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
+	sim_layout_set(l, &l->source, s);
+	free(s);
 }
 
 struct sim_layout *sim_layout_new(void)

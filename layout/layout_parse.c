@@ -2,9 +2,9 @@
  * file:line:column and the field at fault; nothing is skipped. */
 #include "layout/layout.h"
 
-#include <errno.h>
+#include "util/decompress.h"
+
 #include <inttypes.h>
-#include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +29,7 @@ struct pctx {
 	size_t len;
 	struct ftv_err *err;
 	struct sim_layout *l;
+	const struct sim_layout_arch *arch; /* from the arch: header */
 	bool seen[NHDR];
 	int addresses; /* 0 absolute, 1 section-relative, 2 mixed */
 	uint64_t sites_expected;
@@ -211,12 +212,17 @@ static int parse_header(struct pctx *c)
 	case H_SOURCE:
 	case H_KERNEL:
 	case H_ARCH:
-		if (k == H_ARCH && !(n == 5 && !memcmp(v, "arm64", 5)))
-			return perr(c, v, -1, "arch: '%s' is not arm64",
-				    excerpt(v, n, buf, sizeof(buf)));
 		if (k == H_KERNEL && memchr(v, ' ', n))
 			return perr(c, v, -1, "kernel: a release has no spaces");
 		s = dupn(v, n);
+		if (k == H_ARCH && !(c->arch = sim_layout_arch_named(s))) {
+			char names[64];
+
+			free(s);
+			return perr(c, v, -1, "arch: '%s' is not %s",
+				    excerpt(v, n, buf, sizeof(buf)),
+				    sim_layout_arch_names(names, sizeof(names)));
+		}
 		sim_layout_set(c->l, k == H_SOURCE ? &c->l->source :
 			       k == H_KERNEL ? &c->l->kernel : &c->l->arch, s);
 		free(s);
@@ -333,7 +339,7 @@ static int check_site(struct pctx *c, const char *const *f,
 	if (s->has_entry && s->nwords >= 1) {
 		uint64_t ip;
 		bool has_ip;
-		enum sim_layout_kind k = sim_layout_classify_arm64(
+		enum sim_layout_kind k = c->arch->classify(
 			s->entry, s->func != NULL, s->faddr, s->words,
 			s->nwords, &ip, &has_ip);
 
@@ -540,105 +546,15 @@ fail:
 	return NULL;
 }
 
-/* The whole file in memory, decompressed if it ends in .xz (liblzma). */
-static int read_file(const char *path, uint8_t **out, size_t *outlen,
-		     struct ftv_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (!f)
-		return ftv_errf(err, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		r = fread(buf + len, 1, cap - len, f);
-		len += r;
-	} while (r);
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return ftv_errf(err, "%s: read failed: %s", path, strerror(errno));
-	}
-	fclose(f);
-	*out = buf;
-	*outlen = len;
-	return 0;
-}
-
-int sim_xz_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen,
-		  const char *path, struct ftv_err *err)
-{
-	lzma_stream z = LZMA_STREAM_INIT;
-	size_t cap = len * 4 + 4096;
-	uint8_t *buf = malloc(cap);
-	lzma_ret r;
-
-	if (!buf || lzma_stream_decoder(&z, UINT64_MAX, 0) != LZMA_OK) {
-		free(buf);
-		return ftv_errf(err, "%s: cannot start the xz decoder", path);
-	}
-	z.next_in = in;
-	z.avail_in = len;
-	z.next_out = buf;
-	z.avail_out = cap;
-	for (;;) {
-		r = lzma_code(&z, LZMA_FINISH);
-		if (r == LZMA_STREAM_END)
-			break;
-		if (r != LZMA_OK && r != LZMA_BUF_ERROR) {
-			lzma_end(&z);
-			free(buf);
-			return ftv_errf(err, "%s: not valid xz data (liblzma error %d "
-					"at input offset %zu)", path, r,
-					(size_t)(len - z.avail_in));
-		}
-		if (z.avail_out == 0) {
-			size_t used = cap;
-
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-			z.next_out = buf + used;
-			z.avail_out = cap - used;
-		} else if (r == LZMA_BUF_ERROR) {
-			lzma_end(&z);
-			free(buf);
-			return ftv_errf(err, "%s: truncated xz data", path);
-		}
-	}
-	*outlen = cap - z.avail_out;
-	*out = buf;
-	lzma_end(&z);
-	return 0;
-}
-
 struct sim_layout *sim_layout_load(const char *path, struct ftv_err *err)
 {
-	uint8_t *raw = NULL, *text;
-	size_t len = 0, tlen;
+	uint8_t *text;
+	size_t len;
 	struct sim_layout *l;
-	size_t pl = strlen(path);
 
-	if (read_file(path, &raw, &len, err))
+	if (ftv_read_file(path, SIM_LAYOUT_MAX_SIZE, &text, &len, err))
 		return NULL;
-	if (pl > 3 && !strcmp(path + pl - 3, ".xz")) {
-		int rc = sim_xz_decode(raw, len, &text, &tlen, path, err);
-
-		free(raw);
-		if (rc)
-			return NULL;
-	} else {
-		text = raw;
-		tlen = len;
-	}
-	l = sim_layout_parse((const char *)text, tlen, path, err);
+	l = sim_layout_parse((const char *)text, len, path, err);
 	free(text);
 	return l;
 }

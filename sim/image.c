@@ -3,6 +3,7 @@
 
 #include "encoders/a64.h"
 #include "sim/reloc.h"
+#include "util/decompress.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -147,8 +148,8 @@ struct sim_aspace *sim_image_aspace(struct sim_image *img)
 	return img->as;
 }
 
-/* Modules: "foo" for ".../foo.ko.xz", ".../foo.ko" or ".../foo.o";
- * kernel objects: "a.o" for ".../a.o". */
+/* Modules: "foo" for ".../foo.ko.xz" (.zst, .gz), ".../foo.ko" or
+ * ".../foo.o"; kernel objects: "a.o" for ".../a.o". */
 static char *object_name(const char *path, int as_module)
 {
 	const char *b = strrchr(path, '/');
@@ -158,8 +159,8 @@ static char *object_name(const char *path, int as_module)
 	if (!n || !as_module)
 		return n;
 	l = strlen(n);
-	if (l > 3 && !strcmp(n + l - 3, ".xz"))
-		n[l -= 3] = 0;
+	if (ftv_z_claimed(n) != FTV_Z_NONE)
+		n[l = strrchr(n, '.') - n] = 0;
 	if (l > 3 && !strcmp(n + l - 3, ".ko"))
 		n[l - 3] = 0;
 	else if (l > 2 && !strcmp(n + l - 2, ".o"))
@@ -228,7 +229,7 @@ int sim_image_add_file(struct sim_image *img, const char *path, int as_module,
 {
 	struct sim_elf e;
 
-	if (sim_elf_load(&e, path, err))
+	if (sim_elfobj_load(&e, path, err))
 		return -1;
 	return add_obj(img, &e, as_module, err);
 }
@@ -238,7 +239,7 @@ int sim_image_add_mem(struct sim_image *img, const char *path, uint8_t *data,
 {
 	struct sim_elf e;
 
-	if (sim_elf_parse(&e, path, data, size, err))
+	if (sim_elfobj_parse(&e, path, data, size, err))
 		return -1;
 	return add_obj(img, &e, as_module, err);
 }
@@ -340,31 +341,24 @@ static struct img_global *global_new(struct sim_image *img, const char *name)
 }
 
 /* The value of a symbol defined in this object (not via the globals). */
-static int local_value(struct img_obj *ob, size_t i, struct ftv_err *err)
+/* (sim/elfobj.c checked that value and size lie inside the section.) */
+static void local_value(struct img_obj *ob, size_t i)
 {
 	const struct sim_elf *e = &ob->elf;
 	const Elf64_Sym *y = &e->syms[i];
 
 	if (y->st_shndx == SHN_ABS) {
 		ob->symval[i] = y->st_value;
-		return 0;
+		return;
 	}
 	if (y->st_shndx == SHN_UNDEF || y->st_shndx == SHN_COMMON)
-		return 0;
+		return;
 	if (!ob->placed[y->st_shndx]) {
 		ob->symbad[i] = 1;
-		return 0;
+		return;
 	}
-	if (ELF64_ST_TYPE(y->st_info) != STT_SECTION &&
-	    y->st_value > e->sh[y->st_shndx].sh_size)
-		return ftv_errf(err, "%s: symbol '%s' value 0x%llx lies outside its section %s (size 0x%llx)",
-				e->path, sim_elf_symname(e, i),
-				(unsigned long long)y->st_value,
-				sim_elf_secname(e, y->st_shndx),
-				(unsigned long long)e->sh[y->st_shndx].sh_size);
 	ob->symval[i] = ob->secaddr[y->st_shndx] +
 			(ELF64_ST_TYPE(y->st_info) == STT_SECTION ? 0 : y->st_value);
-	return 0;
 }
 
 /* The names module ob exports: EXPORT_SYMBOL leaves a __ksymtab_<name>
@@ -876,8 +870,7 @@ int sim_image_link(struct sim_image *img, struct ftv_err *err)
 		struct img_obj *ob = img->objs[i];
 
 		for (size_t k = 1; k < ob->elf.nsyms; k++)
-			if (local_value(ob, k, err))
-				return -1;
+			local_value(ob, k);
 	}
 	for (size_t i = from; i < img->nobjs; i++)
 		if (define_globals(img, i, err))

@@ -1,6 +1,7 @@
 /* ftv capture on the fixtures of mk/cap.mk (a tiny vmlinux linked three
- * ways, a tiny module as .ko and .ko.xz) and on made-up live-system files;
- * bad input of every kind is one line on stderr and exit 2. */
+ * ways, a tiny module as .ko, .ko.xz, .ko.zst and .ko.gz) and on made-up
+ * live-system files; bad input of every kind is one line on stderr and
+ * exit 2. */
 #include "tests/suite.h"
 #include "layout/layout.h"
 
@@ -182,6 +183,43 @@ START_TEST(module_ko_and_ko_xz_capture_section_relative_sites)
 }
 END_TEST
 
+/* Modules compressed the other ways kbuild can (zstd, gzip) capture the
+ * same sites, kinds and words as the plain .ko. */
+START_TEST(module_ko_zst_and_ko_gz_capture_the_same_sites)
+{
+	static const char *const z[] = { "capture/ftvmod.ko.zst", "capture/ftvmod.ko.gz" };
+	char *out, *a = fixture("capture/t-ko.layout");
+	struct sim_layout *la, *lb;
+
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.ko"), "-o", a, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	la = load(a);
+	for (int i = 0; i < 2; i++) {
+		char *b = fixture(i ? "capture/t-kogz.layout" : "capture/t-kozst.layout");
+
+		ck_assert_int_eq(capture(&out, fixture(z[i]), "-o", b, NULL, NULL,
+					 NULL), 0);
+		free(out);
+		lb = load(b);
+		ck_assert_uint_eq(lb->nsites, la->nsites);
+		ck_assert_str_eq(lb->kernel, la->kernel);
+		ck_assert_ptr_nonnull(strstr(lb->source, "module ftvmod"));
+		for (size_t k = 0; k < la->nsites; k++) {
+			ck_assert_uint_eq(la->sites[k].ip, lb->sites[k].ip);
+			ck_assert_uint_eq(la->sites[k].entry, lb->sites[k].entry);
+			ck_assert_int_eq(la->sites[k].kind, lb->sites[k].kind);
+			ck_assert_str_eq(la->sites[k].func, lb->sites[k].func);
+			ck_assert_str_eq(la->sites[k].module, lb->sites[k].module);
+			ck_assert(!memcmp(la->sites[k].words, lb->sites[k].words,
+					  sizeof(la->sites[k].words)));
+		}
+		sim_layout_free(lb);
+	}
+	sim_layout_free(la);
+}
+END_TEST
+
 START_TEST(vmlinux_and_module_together_make_a_mixed_layout)
 {
 	char *out, *lay = fixture("capture/t-mixed.layout.xz");
@@ -216,7 +254,9 @@ static const struct bad_input bad_inputs[] = {
 	  "ftvmod-other.ko: kernel 6.2.0-other, but the other inputs are from kernel 6.1.0-ftvtest" },
 	{ "capture/t-text.bin", NULL, "t-text.bin: not an ELF file" },
 	{ "capture/t-trunc.bin", NULL, "t-trunc.bin: section header table" },
-	{ "ftv-tests", NULL, "is not AArch64" },
+	{ "ftv-tests", NULL, "is neither EM_AARCH64 nor EM_RISCV" },
+	{ "corpus/rv64/callbacks.o", NULL,
+	  "callbacks.o: a riscv64 file, but ftv reads the callsites of arm64 kernels only" },
 };
 
 static void write_file(const char *path, const void *data, size_t len)
@@ -421,6 +461,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, vmlinux_sites_carry_the_compilers_layout_kinds);
 	tcase_add_test(tc, vmlinux_link_styles_capture_the_same_sites);
 	tcase_add_test(tc, module_ko_and_ko_xz_capture_section_relative_sites);
+	tcase_add_test(tc, module_ko_zst_and_ko_gz_capture_the_same_sites);
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
