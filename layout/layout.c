@@ -5,6 +5,8 @@
 #define _GNU_SOURCE /* asprintf */
 #include "layout/layout.h"
 
+#include "util/vec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,12 +161,8 @@ struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
 {
 	struct sim_layout_site *d;
 
-	if (l->nsites == l->sites_cap) {
-		l->sites_cap = l->sites_cap ? l->sites_cap * 2 : 1024;
-		l->sites = realloc(l->sites, l->sites_cap * sizeof(*l->sites));
-		if (!l->sites)
-			xalloc_fail();
-	}
+	if (VEC_RESERVE(l->sites, l->sites_cap, l->nsites + 1))
+		xalloc_fail();
 	d = &l->sites[l->nsites++];
 	*d = *s;
 	d->func = sim_layout_str(l, s->func);
@@ -178,12 +176,8 @@ void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
 {
 	struct sim_layout_text *t;
 
-	if (l->ntexts == l->texts_cap) {
-		l->texts_cap = l->texts_cap ? l->texts_cap * 2 : 16;
-		l->texts = realloc(l->texts, l->texts_cap * sizeof(*l->texts));
-		if (!l->texts)
-			xalloc_fail();
-	}
+	if (VEC_RESERVE(l->texts, l->texts_cap, l->ntexts + 1))
+		xalloc_fail();
 	t = &l->texts[l->ntexts++];
 	t->start = start;
 	t->end = end;
