@@ -247,6 +247,8 @@ int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
 		if (table(&k, i, err))
 			goto out;
 	}
+	if (sim_layout_check_overlap(l, before, path, err))
+		goto out;
 	l->has_table = true;
 	l->table_entries += k.slots;
 	l->table_null += k.nul;

@@ -333,6 +333,8 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 	}
 	fclose(ls.f);
 	free(ls.buf);
+	if (!rc)
+		rc = sim_layout_check_overlap(l, before, filter_addrs, err);
 	if (!rc) {
 		const char *b1 = strrchr(filter_addrs, '/'), *b2 = strrchr(kallsyms, '/');
 

@@ -249,6 +249,8 @@ int sim_capture_vmlinux_elf(struct sim_layout *l, const struct sim_elf *e,
 		if (add_site(l, e, arch, &funcs, v, i, err))
 			goto out;
 	}
+	if (sim_layout_check_overlap(l, before, path, err))
+		goto out;
 	l->has_table = true;
 	l->table_entries += t.n;
 	l->table_null += nul;

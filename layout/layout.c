@@ -7,6 +7,7 @@
 
 #include "util/vec.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,4 +247,113 @@ void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
 #undef SPAN
 	*start = lo;
 	*end = hi;
+}
+
+void sim_layout_site_words(const struct sim_layout_site *s, uint64_t *lo,
+			   uint64_t *hi)
+{
+	uint64_t a = s->has_entry ? s->entry : s->ip;
+	uint64_t b = s->has_ip ? s->ip : s->entry;
+	uint64_t top = a < b ? b : a;
+
+	*lo = a < b ? a : b;
+	*hi = top + 4 < top ? UINT64_MAX : top + 4;
+}
+
+/* A site's words in its address space: absolute addresses are one space,
+ * each module/section of section-relative sites another. */
+struct span {
+	const char *module, *section; /* both NULL: absolute */
+	uint64_t lo, hi;
+	size_t site;
+};
+
+static bool same_space(const struct span *a, const struct span *b)
+{
+	return !strcmp_null(a->module, b->module) &&
+	       !strcmp_null(a->section, b->section);
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+	int c = strcmp_null(a->module, b->module);
+
+	if (!c)
+		c = strcmp_null(a->section, b->section);
+	if (!c)
+		c = (a->lo > b->lo) - (a->lo < b->lo);
+	if (!c)
+		c = (a->hi > b->hi) - (a->hi < b->hi);
+	if (!c)
+		c = (a->site > b->site) - (a->site < b->site);
+	return c;
+}
+
+bool sim_layout_overlap(const struct sim_layout *l, size_t from, size_t to,
+			size_t *first, size_t *second)
+{
+	size_t n = to - from, best = 0;
+	struct span *v = calloc(n ? n : 1, sizeof(*v));
+	bool found = false;
+
+	if (!v)
+		xalloc_fail();
+	for (size_t i = 0; i < n; i++) {
+		const struct sim_layout_site *s = &l->sites[from + i];
+
+		v[i].module = s->section ? s->module : NULL;
+		v[i].section = s->section;
+		sim_layout_site_words(s, &v[i].lo, &v[i].hi);
+		v[i].site = from + i;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), span_cmp);
+	/* Sorted by space and start: a span overlaps an earlier one exactly
+	 * when it starts below the highest end seen so far in its space. */
+	for (size_t i = 1; i < n; i++) {
+		if (!same_space(&v[best], &v[i])) {
+			best = i;
+			continue;
+		}
+		if (v[i].lo < v[best].hi) {
+			size_t a = v[best].site < v[i].site ? v[best].site : v[i].site;
+			size_t b = v[best].site ^ v[i].site ^ a;
+
+			if (!found || b < *second || (b == *second && a < *first)) {
+				*first = a;
+				*second = b;
+				found = true;
+			}
+		}
+		if (v[i].hi > v[best].hi)
+			best = i;
+	}
+	free(v);
+	return found;
+}
+
+static void site_where(const struct sim_layout_site *s, char *buf, size_t n)
+{
+	uint64_t at = s->has_entry ? s->entry : s->ip;
+
+	if (s->section)
+		snprintf(buf, n, "%s (%s/%s+0x%" PRIx64 ")", s->func ? s->func : "?",
+			 s->module, s->section, at);
+	else
+		snprintf(buf, n, "%s (%016" PRIx64 ")", s->func ? s->func : "?", at);
+}
+
+int sim_layout_check_overlap(const struct sim_layout *l, size_t from,
+			     const char *path, struct ftv_err *err)
+{
+	char a[320], b[320];
+	size_t i, j;
+
+	if (!sim_layout_overlap(l, from, l->nsites, &i, &j))
+		return 0;
+	site_where(&l->sites[i], a, sizeof(a));
+	site_where(&l->sites[j], b, sizeof(b));
+	return ftv_errf(err, "%s: the sites of %s and %s patch the same words",
+			path, a, b);
 }

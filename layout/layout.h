@@ -105,6 +105,20 @@ void sim_layout_sort(struct sim_layout *l);
  * far as its size is known. */
 void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
 			  uint64_t *end);
+/* The words ftrace writes for a site, [*lo, *hi): from its entry (the
+ * CALL_OPS literal, or the first patchable NOP) to the word at ip. */
+void sim_layout_site_words(const struct sim_layout_site *s, uint64_t *lo,
+			   uint64_t *hi);
+/* Whether two of sites [from, to) patch a common word (ftrace takes each
+ * address once: ftrace_process_locs()); if so *first < *second are such
+ * a pair, the one with the smallest *second. Absolute addresses are one
+ * address space, each module/section of section-relative sites another. */
+bool sim_layout_overlap(const struct sim_layout *l, size_t from, size_t to,
+			size_t *first, size_t *second);
+/* For a capture: sites [from, l->nsites), one input's, patch no common
+ * word; else an error naming path and two of them. */
+int sim_layout_check_overlap(const struct sim_layout *l, size_t from,
+			     const char *path, struct ftv_err *err);
 /* The text range holding addr of module/section, or NULL. */
 const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
 						 const char *module,

@@ -3,6 +3,7 @@
 #include "layout/layout.h"
 
 #include "util/decompress.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -34,6 +35,8 @@ struct pctx {
 	int addresses; /* 0 absolute, 1 section-relative, 2 mixed */
 	uint64_t sites_expected;
 	bool in_sites;
+	size_t *site_line; /* the line of each site */
+	size_t nsite_line, cap_site_line;
 };
 
 /* "NAME:LINE:COL: field K (NAME): message" (the field part only when the
@@ -458,6 +461,8 @@ static int parse_site(struct pctx *c)
 	if (check_site(c, f, &s))
 		goto out;
 	sim_layout_add_site(c->l, &s);
+	if (VEC_PUSH(c->site_line, c->nsite_line, c->cap_site_line, c->lineno))
+		abort(); /* out of host memory */
 	rc = 0;
 out:
 	free(func);
@@ -500,6 +505,41 @@ static int parse_line(struct pctx *c)
 	return parse_site(c);
 }
 
+/* No two sites may patch the same word (sim_layout_overlap): the error
+ * names the later line and the earlier one. */
+static int check_overlaps(struct pctx *c)
+{
+	const struct sim_layout *l = c->l;
+	const struct sim_layout_site *s, *o;
+	uint64_t lo, hi, at;
+	size_t i, j;
+	int field;
+	bool dup;
+
+	if (!sim_layout_overlap(l, 0, l->nsites, &i, &j))
+		return 0;
+	s = &l->sites[j];
+	o = &l->sites[i];
+	field = s->has_entry ? F_ENTRY : F_IP;
+	at = s->has_entry ? s->entry : s->ip;
+	dup = s->has_entry == o->has_entry && s->has_ip == o->has_ip &&
+	      (!s->has_entry || s->entry == o->entry) &&
+	      (!s->has_ip || s->ip == o->ip);
+	if (dup)
+		return ftv_errf(c->err, "%s:%zu:%d: field %d (%s): %016" PRIx64
+				" duplicates the site on line %zu", c->name,
+				c->site_line[j], field == F_ENTRY ? 1 : 3,
+				field + 1, field_names[field], at,
+				c->site_line[i]);
+	sim_layout_site_words(o, &lo, &hi);
+	return ftv_errf(c->err, "%s:%zu:%d: field %d (%s): %016" PRIx64
+			" overlaps the words [%016" PRIx64 ", %016" PRIx64
+			") that the site of %s on line %zu patches", c->name,
+			c->site_line[j], field == F_ENTRY ? 1 : 3, field + 1,
+			field_names[field], at, lo, hi, o->func ? o->func : "?",
+			c->site_line[i]);
+}
+
 struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 				    const char *name, struct ftv_err *err)
 {
@@ -528,6 +568,8 @@ struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 	c.line = end;
 	if (!c.in_sites && header_complete(&c))
 		goto fail;
+	if (check_overlaps(&c))
+		goto fail;
 	if (c.sites_expected != c.l->nsites) {
 		ftv_errf(err, "%s:%zu:1: header says 'sites: %" PRIu64 "' but the "
 			 "file has %zu site lines", name, c.lineno,
@@ -540,8 +582,10 @@ struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 			 c.l->table_entries);
 		goto fail;
 	}
+	free(c.site_line);
 	return c.l;
 fail:
+	free(c.site_line);
 	sim_layout_free(c.l);
 	return NULL;
 }

@@ -5,6 +5,7 @@
 #include "tests/suite.h"
 #include "layout/layout.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,60 @@ START_TEST(vmlinux_and_module_together_make_a_mixed_layout)
 }
 END_TEST
 
+/* Two table slots of a module pointing at one function would make two
+ * records of one address: capture refuses the input, naming it and both
+ * sites, rather than write a layout ftv layout refuses. */
+START_TEST(module_with_two_entries_for_one_function_is_refused)
+{
+	char *out, *in = fixture("capture/ftvmod.ko"), *bad = fixture("capture/t-dup.ko");
+	FILE *f = fopen(in, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh;
+	uint8_t *d;
+	long n;
+	int done = 0;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	d = malloc(n);
+	ck_assert(fread(d, 1, n, f) == (size_t)n);
+	fclose(f);
+	memcpy(&eh, d, sizeof(eh));
+	sh = malloc(eh.e_shnum * sizeof(*sh));
+	memcpy(sh, d + eh.e_shoff, eh.e_shnum * sizeof(*sh));
+	/* The second relocation of the table becomes a copy of the first. */
+	for (unsigned i = 1; i < eh.e_shnum; i++) {
+		const char *name = (const char *)d + sh[eh.e_shstrndx].sh_offset +
+				   sh[i].sh_name;
+		Elf64_Rela r[2];
+
+		if (sh[i].sh_type != SHT_RELA ||
+		    strcmp(name, ".rela__patchable_function_entries"))
+			continue;
+		ck_assert_uint_ge(sh[i].sh_size, sizeof(r));
+		memcpy(r, d + sh[i].sh_offset, sizeof(r));
+		r[1].r_info = r[0].r_info;
+		r[1].r_addend = r[0].r_addend;
+		memcpy(d + sh[i].sh_offset, r, sizeof(r));
+		done = 1;
+	}
+	ck_assert(done);
+	f = fopen(bad, "wb");
+	ck_assert(f && fwrite(d, 1, n, f) == (size_t)n);
+	fclose(f);
+	ck_assert_int_eq(capture(&out, bad, "-o", fixture("capture/t-dup.layout"),
+				 NULL, NULL, NULL), 2);
+	ck_assert_msg(strstr(out, "t-dup.ko: the sites of ftvmod_work (ftvmod/.text+0x0) and ftvmod_work (ftvmod/.text+0x0) patch the same words") &&
+		      one_line(out), "%s", out);
+	free(out);
+	free(sh);
+	free(d);
+	remove(bad);
+}
+END_TEST
+
 /* Bad inputs: exit 2 and exactly one line naming the culprit. */
 struct bad_input {
 	const char *file;   /* under FTV_BUILD, or a literal path with '/' first */
@@ -465,6 +520,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+	tcase_add_test(tc, module_with_two_entries_for_one_function_is_refused);
 	tcase_add_test(tc, usage_errors_exit_2);
 	tcase_add_test(tc, live_system_sites_take_sizes_from_kallsyms);
 	tcase_add_test(tc, live_system_without_call_ops_has_unknown_kinds);
