@@ -67,7 +67,7 @@ static int veneer_words(uint8_t *p, struct ftv_err *err)
 }
 
 static uint64_t arm64_veneer(struct sim_image *img, struct sim_region *r,
-		       uint64_t target, struct ftv_err *err)
+			     uint64_t target, struct ftv_err *err)
 {
 	uint64_t a;
 	uint8_t *p;
@@ -94,9 +94,10 @@ static uint64_t arm64_veneer(struct sim_image *img, struct sim_region *r,
 	 * insertion rules as ADR_PREL_PG_HI21 and ADD_ABS_LO12_NC. */
 	if (veneer_words(p, err))
 		return 0;
-	if (sim_arm64_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, p, a, target, 0, NULL) ||
-	    sim_arm64_reloc_apply(R_AARCH64_ADD_ABS_LO12_NC, p + 4, a + 4, target, 0,
-			    NULL)) {
+	if (sim_arm64_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, p, a, target, 0,
+				  NULL) ||
+	    sim_arm64_reloc_apply(R_AARCH64_ADD_ABS_LO12_NC, p + 4, a + 4,
+				  target, 0, NULL)) {
 		ftv_errf(err, "PLT veneer at 0x%llx cannot reach 0x%llx",
 			 (unsigned long long)a, (unsigned long long)target);
 		return 0;
@@ -111,7 +112,7 @@ static uint64_t arm64_veneer(struct sim_image *img, struct sim_region *r,
 }
 
 static int arm64_relocate(struct sim_image *img, struct img_obj *ob,
-			    unsigned rs, struct ftv_err *err)
+			  unsigned rs, struct ftv_err *err)
 {
 	const struct sim_elf *e = &ob->elf;
 	unsigned ts = e->sh[rs].sh_info;
@@ -183,10 +184,9 @@ static int arm64_relocate(struct sim_image *img, struct img_obj *ob,
 		/* The 2014 scheme: every BL _mcount of a -pg object is a
 		 * patch site (arch/arm64 recordmcount / ftrace_make_nop). */
 		if (type == R_AARCH64_CALL26 &&
-		    !strcmp(sim_elf_symname(e, sym), "_mcount")) {
-			if (VEC_PUSH(ob->mcount, ob->nmcount, ob->capmcount, P))
-				return ftv_errf(err, "out of memory");
-		}
+		    !strcmp(sim_elf_symname(e, sym), "_mcount") &&
+		    VEC_PUSH(ob->mcount, ob->nmcount, ob->capmcount, P))
+			return ftv_errf(err, "out of memory");
 	}
 	return 0;
 }
@@ -212,7 +212,7 @@ static int expect_nops(struct sim_image *img, const char *fname,
 }
 
 static int arm64_classify(struct sim_image *img, const struct img_obj *ob,
-		    unsigned sec, uint64_t A, struct ftv_err *err)
+			  unsigned sec, uint64_t A, struct ftv_err *err)
 {
 	const struct sim_symbol *fs;
 	struct sim_site *s;

@@ -184,7 +184,7 @@ static int nops8(struct sim_image *img, uint64_t a, uint32_t *bad)
 }
 
 static int riscv64_classify(struct sim_image *img, const struct img_obj *ob,
-		    unsigned sec, uint64_t A, struct ftv_err *err)
+			    unsigned sec, uint64_t A, struct ftv_err *err)
 {
 	const struct sim_symbol *fs = img_func_at(img, A + 8);
 	struct sim_site *s;
