@@ -1,4 +1,4 @@
-/* sim/reloc_riscv.c on its own: the range edges of every PC-relative
+/* sim/reloc_riscv64.c on its own: the range edges of every PC-relative
  * type (psABI ranges: BRANCH +/-4 KiB, JAL +/-1 MiB, RVC_BRANCH +/-256 B,
  * RVC_JUMP +/-2 KiB, AUIPC pairs -2^31-2^11 .. 2^31-2^11), and CALL/JAL
  * fields cross-checked against the encoders' own rv_gen_call_pair and
