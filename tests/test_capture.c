@@ -184,6 +184,50 @@ START_TEST(module_ko_and_ko_xz_capture_section_relative_sites)
 }
 END_TEST
 
+/* A module read from its file says how arm64's module loader lays it out
+ * (module_frob_arch_sections(), then layout_sections()): its text memory
+ * holds .text (0x20 bytes at 0), .plt (64-aligned at 0x40, one spare entry:
+ * .text calls nothing outside itself) and the ftrace PLT at 0x4c; its
+ * init_text .init.text, then .init.plt at 0x80 with two entries (init_module
+ * calls ftvmod_work, in another section). A relocatable object without
+ * the PLT sections, which the loader refuses, is captured unplaced and
+ * says why. */
+START_TEST(module_capture_says_how_the_loader_lays_it_out)
+{
+	char *out, *a = fixture("capture/t-lay.layout"), *b = fixture("capture/t-obj.layout");
+	struct sim_layout *l;
+
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.ko"), "-o", a, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	l = load(a);
+	ck_assert_uint_eq(l->nmodules, 1);
+	ck_assert_str_eq(l->modules[0].name, "ftvmod");
+	ck_assert(l->modules[0].has_mem);
+	ck_assert_uint_eq(l->modules[0].mem[SIM_MOD_TEXT], 0x58);
+	ck_assert_uint_eq(l->modules[0].mem[SIM_MOD_INIT_TEXT], 0x98);
+	ck_assert_int_eq(l->modules[0].plt_kind, SIM_PLT_OFFSET);
+	ck_assert_uint_eq(l->modules[0].plt, 0x4c);
+	ck_assert_uint_eq(l->ntexts, 2);
+	for (size_t i = 0; i < l->ntexts; i++) {
+		ck_assert_int_eq(l->texts[i].mem, strcmp(l->texts[i].section, ".text") ?
+				 SIM_MOD_INIT_TEXT : SIM_MOD_TEXT);
+		ck_assert_uint_eq(l->texts[i].mem_off, 0);
+	}
+	sim_layout_free(l);
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.o"), "-o", b, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	l = load(b);
+	ck_assert_uint_eq(l->nmodules, 0);
+	ck_assert_uint_eq(l->nsites, 2);
+	ck_assert_msg(strstr(l->source, "module ftvmod not laid out: ") &&
+		      strstr(l->source, "ftvmod.o: no .plt and .init.plt sections: "
+			     "arm64's module loader refuses it"), "%s", l->source);
+	sim_layout_free(l);
+}
+END_TEST
+
 /* Modules compressed the other ways kbuild can (zstd, gzip) capture the
  * same sites, kinds and words as the plain .ko. */
 START_TEST(module_ko_zst_and_ko_gz_capture_the_same_sites)
@@ -517,6 +561,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, vmlinux_link_styles_capture_the_same_sites);
 	tcase_add_test(tc, module_ko_and_ko_xz_capture_section_relative_sites);
 	tcase_add_test(tc, module_ko_zst_and_ko_gz_capture_the_same_sites);
+	tcase_add_test(tc, module_capture_says_how_the_loader_lays_it_out);
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
