@@ -131,11 +131,13 @@ START_TEST(bad_usage_and_missing_file_exit_2)
 }
 END_TEST
 
-/* The Debian kernel, the whole of it: all 43,880
- * sites counted against the kernel's own table, init_nop'ed, and every one
- * enabled and disabled while 4 CPUs call them, without a violation. The
- * counts are pinned: the same seed replays the same run. Under the
- * sanitizers (ten times slower) only the first 3 batches run. */
+/* The Debian kernel and its modules, the whole of them: all 96,618 sites
+ * counted against the kernels' own tables, every module placed where the
+ * loader puts it (all 1,083 fit in the 128 MiB below the image, so no site
+ * needs a PLT), init_nop'ed, and every site enabled and disabled while 4
+ * CPUs call them, without a violation. The counts are pinned: the same
+ * seed replays the same run. Under the sanitizers (ten times slower) only
+ * the first 3 batches run. */
 START_TEST(debian_full_replay_matches_the_table_and_runs_clean)
 {
 	int san = getenv("FTV_SANITIZED") != NULL;
@@ -144,17 +146,49 @@ START_TEST(debian_full_replay_matches_the_table_and_runs_clean)
 		     : replay(&out, DEBIAN, NULL, NULL, NULL, NULL);
 
 	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
-	HAS(out, "kernel: 6.12.107+deb13-cloud-arm64, arch arm64, absolute addresses, 5 text ranges\n");
-	HAS(out, "sites: 43880 in the layout, 43880 in the kernel's table "
-		 "(44216 entries - 336 null): match\n");
-	HAS(out, san ? "batches: 43 of up to 1024 sites on 4 CPUs, seed 1, running 3\n"
-		     : "batches: 43 of up to 1024 sites on 4 CPUs, seed 1, running 43\n");
+	HAS(out, "kernel: 6.12.107+deb13-cloud-arm64, arch arm64, mixed addresses, "
+		 "2172 text ranges\n");
+	HAS(out, "modules: 1083 with 52738 sites: 0 at their captured addresses, 1083 "
+		 "placed by the loader in the direct window [0xffff800079e70000, "
+		 "0xffff800081e70000), 0 in the PLT window [0xffff800001e70000, "
+		 "0xffff800081e70000), 0 not placed\n");
+	HAS(out, "sites: 96618 in the layout, 96618 in the kernel's table "
+		 "(96954 entries - 336 null): match\n");
+	HAS(out, san ? "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 3\n"
+		     : "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 95\n");
 	HAS(out, "misaligned 0, out of range 0, needing a PLT 0, validate failures 0, "
 		 "other kinds 0\n");
-	HAS(out, "init_nop: 43880 records, 0 refused\n");
+	HAS(out, "module sites: 52738, 0 not placed, 0 calling ftrace_caller through "
+		 "their module's PLT\n");
+	/* the kernel's records in every batch, a module's in its batches */
+	HAS(out, san ? "init_nop: 43880 records, 0 refused\n"
+		     : "init_nop: 96618 records, 0 refused\n");
 	if (!san)
-		HAS(out, "replayed: 43880 sites enabled and disabled in 43 batches of 43; "
-			 "790144 calls, 105993 tracer calls, 86 plans, 1757267 steps\n");
+		HAS(out, "replayed: 96618 sites enabled and disabled in 95 batches of 95; "
+			 "1740416 calls, 227314 tracer calls, 190 plans, 3869907 steps\n");
+	HAS(out, "violations: 0\n");
+	free(out);
+}
+END_TEST
+
+/* The same modules as if the 128 MiB window were full: the loader puts
+ * them all in the 2 GiB one, and every module site calls ftrace_caller
+ * through its module's PLT. One batch of module sites. */
+START_TEST(debian_far_modules_call_through_their_plts)
+{
+	char *out = NULL;
+	int rc = replay(&out, DEBIAN, "--far-modules", "--first-batch", "60",
+			"--batches=1");
+
+	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+	HAS(out, "1083 in the PLT window [0xffff800001e70000, 0xffff800081e70000) "
+		 "(--far-modules), 0 not placed\n");
+	HAS(out, "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 1 from "
+		 "batch 60\n");
+	HAS(out, "module sites: 52738, 0 not placed, 52738 calling ftrace_caller "
+		 "through their module's PLT\n");
+	HAS(out, "replayed: 1024 sites enabled and disabled in 1 batch of 95; ");
+	ck_assert_msg(!strstr(out, " 0 tracer calls"), "%s", out);
 	HAS(out, "violations: 0\n");
 	free(out);
 }
@@ -290,11 +324,12 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, no_range_check_mutant_is_caught_on_a_far_module);
 	tcase_add_test(tc, bad_module_record_is_named_by_file_and_line);
 	suite_add_tcase(s, tc);
-	/* the whole kernel: a quarter of a minute of CPU, more on a loaded
-	 * machine (under the sanitizers: fewer batches) */
+	/* the whole kernel and its modules: about a minute of CPU, twice that
+	 * on a loaded machine (more under the sanitizers: fewer batches) */
 	tc = tcase_create("debian");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, debian_full_replay_matches_the_table_and_runs_clean);
+	tcase_add_test(tc, debian_far_modules_call_through_their_plts);
 	suite_add_tcase(s, tc);
 	return s;
 }
