@@ -38,29 +38,28 @@ static int take(struct vmap *m, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-/* alloc_vmap_area(): the lowest address of [lo, hi) where size bytes fit
- * between the taken ranges, or 0. */
+static uint64_t page_up(uint64_t x)
+{
+	return (x + MOD_PAGE - 1) & ~(MOD_PAGE - 1);
+}
+
+/* alloc_vmap_area(): the lowest page-aligned address of [lo, hi) where
+ * size bytes fit between the taken ranges, or 0. */
 static uint64_t lowest_fit(const struct vmap *m, uint64_t lo, uint64_t hi,
 			   uint64_t size)
 {
-	uint64_t at = lo;
+	uint64_t at = page_up(lo);
 
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->v[i].hi <= at)
 			continue;
 		if (m->v[i].lo >= at && m->v[i].lo - at >= size)
 			break;
-		if (m->v[i].hi > at)
-			at = m->v[i].hi;
+		at = page_up(m->v[i].hi);
 		if (at >= hi)
 			return 0;
 	}
 	return at < hi && hi - at >= size ? at : 0;
-}
-
-static uint64_t page_up(uint64_t x)
-{
-	return (x + MOD_PAGE - 1) & ~(MOD_PAGE - 1);
 }
 
 static struct sim_placed_module *add_mod(struct sim_layout_placement *p,

@@ -228,6 +228,42 @@ START_TEST(module_capture_says_how_the_loader_lays_it_out)
 }
 END_TEST
 
+/* From the files to the replay: the test vmlinux gives the image line
+ * (_text, _end), the test module its loader layout, and ftv replay places
+ * the module in the 128 MiB window below the image (its start rounded up
+ * to a page, as vmalloc aligns) and replays its two sites with the
+ * kernel's; with --far-modules both call ftrace_caller through the
+ * module's PLT. */
+START_TEST(captured_kernel_and_module_replay_together)
+{
+	char *out, *lay = fixture("capture/t-e2e.layout");
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", "--cpus", "2", lay,
+			 NULL, NULL };
+
+	ck_assert_int_eq(capture(&out, fixture("capture/vmlinux-rela"),
+				 fixture("capture/ftvmod.ko"), "-o", lay, NULL, NULL), 0);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "modules: 1 with 2 sites: 0 at their captured addresses, "
+			     "1 placed by the loader in the direct window "
+			     "[0xffff800078001054, 0xffff800080001054)") &&
+		      strstr(out, "module sites: 2, 0 not placed, 0 calling ftrace_caller "
+			     "through their module's PLT\n") &&
+		      strstr(out, "init_nop: 6 records, 0 refused\n") &&
+		      strstr(out, "replayed: 6 sites enabled and disabled in 1 batch of 1; ") &&
+		      strstr(out, "violations: 0\n"), "%s", out);
+	free(out);
+	argv[4] = "--far-modules";
+	argv[5] = lay;
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "module sites: 2, 0 not placed, 2 calling ftrace_caller "
+			     "through their module's PLT\n") &&
+		      strstr(out, "violations: 0\n") && !strstr(out, " 0 tracer calls"),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
 /* Modules compressed the other ways kbuild can (zstd, gzip) capture the
  * same sites, kinds and words as the plain .ko. */
 START_TEST(module_ko_zst_and_ko_gz_capture_the_same_sites)
@@ -562,6 +598,7 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, module_ko_and_ko_xz_capture_section_relative_sites);
 	tcase_add_test(tc, module_ko_zst_and_ko_gz_capture_the_same_sites);
 	tcase_add_test(tc, module_capture_says_how_the_loader_lays_it_out);
+	tcase_add_test(tc, captured_kernel_and_module_replay_together);
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
