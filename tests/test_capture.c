@@ -454,12 +454,14 @@ END_TEST
 
 /* A live arm64 system with CALL_OPS, in the two files' formats. */
 static const char kallsyms[] =
+	"ffff800080000000 T _text\n"
 	"ffff800080010000 T _stext\n"
 	"ffff800080010008 T gic_handle_irq\n"
 	"ffff800080010090 t gic_eoi\n"
 	"ffff8000800100a8 T do_bti_thing\n"
 	"ffff800080010100 T _etext\n"
 	"ffff800080e00000 D some_data\n"
+	"ffff800081e70000 B _end\n"
 	"ffff80007b000008 t mod_fn\t[ftvmod]\n"
 	"ffff80007b000040 t mod_other\t[ftvmod]\n"
 	"ffff80007b000080 d mod_data\t[ftvmod]\n";
@@ -507,6 +509,8 @@ START_TEST(live_system_sites_take_sizes_from_kallsyms)
 		"ffff800080010088 ffff800080010094 gic_eoi ffff800080010090 18 vmlinux callops -\n"
 		"ffff8000800100a0 ffff8000800100b0 do_bti_thing ffff8000800100a8 58 vmlinux callops-bti -\n"));
 	ck_assert_ptr_nonnull(strstr(text, "# table-entries: -\n"));
+	/* kallsyms' _text and _end: the image the module region is around */
+	ck_assert_ptr_nonnull(strstr(text, "# image: ffff800080000000 ffff800081e70000\n"));
 	free(text);
 	sim_layout_free(load(lay));
 }
