@@ -284,14 +284,14 @@ struct sim_layout *sim_layout_placed(const struct sim_layout *l,
 		sim_layout_add_module(c, &l->modules[i]);
 	for (size_t i = 0; i < l->ntexts; i++) {
 		const struct sim_layout_text *s = &l->texts[i];
-		const struct sim_placed_module *pm = s->mem >= 0 ?
+		const struct sim_placed_module *pm = strcmp(s->module, "vmlinux") ?
 			sim_layout_placed_module(p, s->module) : NULL;
 		uint64_t d = 0;
 
-		if (pm && pm->how != SIM_PLACE_NONE && pm->how != SIM_PLACE_CAPTURED)
+		if (pm && pm->how == SIM_PLACE_NONE)
+			continue; /* an unplaced module's offsets: no address */
+		if (pm && pm->how != SIM_PLACE_CAPTURED && s->mem >= 0)
 			d = pm->base[s->mem] + s->mem_off;
-		else if (s->mem >= 0)
-			continue; /* an unplaced module: no address */
 		sim_layout_add_text(c, s->start + d, s->end + d, s->module, s->section);
 	}
 	for (size_t i = 0; i < l->nsites; i++) {

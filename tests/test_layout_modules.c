@@ -156,12 +156,15 @@ START_TEST(bad_module_records_are_named_by_line)
 END_TEST
 
 /* Layouts written before module records still read, and still say their
- * module sites are section-relative: nothing to place them with. */
+ * module sites are section-relative: nothing to place them with, which
+ * replay reports. */
 START_TEST(old_layouts_without_records_still_parse)
 {
 	char *text = replace_line(10, NULL), *t2;
 	struct ftv_err err;
-	struct sim_layout *l;
+	struct sim_layout *l, *c;
+	struct sim_layout_placement p;
+	const struct sim_placed_module *m;
 
 	/* drop the record and the placements that need it */
 	t2 = strstr(text, " text+0\n");
@@ -174,6 +177,18 @@ START_TEST(old_layouts_without_records_still_parse)
 	ck_assert_msg(l, "%s\n%s", err.msg, text);
 	ck_assert_uint_eq(l->nmodules, 1);
 	ck_assert_int_eq(l->texts[1].mem, -1);
+	/* placing it: mod cannot be; its offsets get no address (its text
+	 * ranges leave the placed copy, its site stays section-relative) */
+	ck_assert_int_eq(sim_layout_place(l, &sim_layout_arm64, false, &p, &err), 0);
+	m = sim_layout_placed_module(&p, "mod");
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->how, SIM_PLACE_NONE);
+	ck_assert_ptr_nonnull(strstr(m->why, "no 'module:' line"));
+	c = sim_layout_placed(l, &p);
+	ck_assert_uint_eq(c->ntexts, 2);
+	ck_assert_str_eq(c->sites[1].section, ".text");
+	sim_layout_free(c);
+	sim_layout_placement_free(&p);
 	sim_layout_free(l);
 	free(text);
 }
