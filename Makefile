@@ -1,4 +1,7 @@
 # ftv: a verifier for live code patching.
+#   make        build ftv and everything its commands need (corpus, trampolines
+#               and tracers for arm64 and riscv64, man page, bash completion)
+#   make install [PREFIX=/usr/local] [DESTDIR=]   (make uninstall)
 #   make demo   install missing packages, build, run the main job on the bundled corpus
 #   make check  install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -22,7 +25,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 CK_TIMEOUTS += CK_TIMEOUT_MULTIPLIER=4 FTV_SANITIZED=1
 endif
 
-PKGS := unicorn capstone check liblzma
+PKGS := unicorn capstone check liblzma libzstd zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -32,7 +35,7 @@ LDFLAGS += $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -lpthread
 
 # Library code: everything but the command front end and the tests.
-LIB_DIRS := util encoders sim executor patcher verify
+LIB_DIRS := util encoders sim layout executor patcher verify
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CMD_SRC  := $(wildcard tools/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -43,16 +46,16 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FTV       := $(BUILD)/ftv
 FTV_TESTS := $(BUILD)/ftv-tests
 
-.PHONY: all deps demo check test install clean bench
+.PHONY: all deps demo check test clean bench
 .DEFAULT_GOAL := all
 
 all: $(FTV) $(FTV_TESTS)
 
 # Debian packages the project needs, installed only when missing.
-DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev \
+DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-dev zlib1g-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools xz-utils gnuplot-nox
+	python3 python3-pyelftools xz-utils zstd gzip gnuplot-nox man-db
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \
@@ -84,7 +87,12 @@ $(FTV_TESTS): $(TEST_OBJ) $(LIB_OBJ)
 # append prerequisites of the test run to CHECK_DEPS.
 CHECK_DEPS :=
 DEMO_DEPS :=
+# what the commands need at run time: plain `make` builds it (recursive:
+# expanded at `all:` below, after every fragment added to it)
+RUNTIME_DEPS =
 -include $(sort $(wildcard mk/*.mk))
+
+all: $(RUNTIME_DEPS) $(MAN) $(COMPLETION)
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
 	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
@@ -95,10 +103,6 @@ check: deps
 demo: deps
 	$(MAKE) $(FTV) $(DEMO_DEPS)
 	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
-
-install: $(FTV)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(FTV) $(DESTDIR)$(PREFIX)/bin/ftv
 
 clean:
 	rm -rf build

@@ -6,7 +6,7 @@
 # -falign-functions=8 keeps the ops literal at func-8 8-byte aligned (the
 # loader reports "Misaligned patch-site" otherwise). GCC's default linker
 # relaxation stays on: the objects carry R_RISCV_RELAX/ALIGN as the kernel's
-# vmlinux objects do, and the loader handles ALIGN (sim/riscv_align.c).
+# vmlinux objects do, and the loader handles ALIGN (sim/align_riscv64.c).
 # The arm64 freestanding flags minus -mgeneral-regs-only; RISC-V has no
 # such switch and the corpus has no floating point to keep out of FPRs.
 
@@ -51,7 +51,7 @@ corpus-riscv: $(RV_CORPUS_OBJS)
 CHECK_DEPS += corpus-riscv
 DEMO_DEPS += corpus-riscv
 
-# Hand-written riscv64 assembly for the loader tests (tests/test_rv_loader.c):
+# Hand-written riscv64 assembly for the loader tests (tests/test_riscv64_loader.c):
 # every relocation type, and a branch that cannot reach.
 RV_ASM_OBJS := $(patsubst tests/data/riscv/%.s,$(RV_CORPUS_DIR)/asm-riscv/%.o,$(wildcard tests/data/riscv/*.s))
 
