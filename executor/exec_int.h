@@ -48,7 +48,23 @@ struct xspecials {
 	size_t n, cap;
 };
 
-struct xspecial *xsp_at(struct xspecials *sp, uint64_t pc);
+/* The entry of pc, or NULL (inline: the hook asks at every marked pc). */
+static inline struct xspecial *xsp_at(struct xspecials *sp, uint64_t pc)
+{
+	size_t lo = 0, hi = sp->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sp->v[mid].pc == pc)
+			return &sp->v[mid];
+		if (sp->v[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
 /* The entry of pc, made (and marked in the engines) if new. */
 struct xspecial *xsp_get(struct xspecials *sp, uint64_t pc,
 			 struct ftv_err *err);

@@ -7,23 +7,6 @@
 #include "executor/exec_pages.h"
 #include "util/vec.h"
 
-struct xspecial *xsp_at(struct xspecials *sp, uint64_t pc)
-{
-	size_t lo = 0, hi = sp->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (sp->v[mid].pc == pc)
-			return &sp->v[mid];
-		if (sp->v[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 struct xspecial *xsp_get(struct xspecials *sp, uint64_t pc,
 			 struct ftv_err *err)
 {
