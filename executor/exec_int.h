@@ -1,15 +1,22 @@
 /* The executor as a whole (exec.c, exec_run.c, exec_special.c): its parts,
- * each in its own header, from the leaves up:
+ * each in its own header, from the leaves up (a part uses only parts before
+ * it in this list, but the per-arch files, which the table points to, may
+ * use the model and the engine; tools/depgraph.py executor shows the
+ * graph):
  *   exec_log.h      the record of a run (writes, trace, observations,
- *                   violations)
+ *                   violations, the trace hash)
  *   exec_sched.h    every choice (policies, exhaustive walk)
+ *   exec_pages.h, exec_watchdog.h   helpers of the engine
+ *   exec_arch.h     the table of what differs per architecture, filled in
+ *                   by exec_arm64.c and exec_riscv64*.c
  *   exec_engine.h   the Unicorn engines (the only caller of Unicorn)
- *   exec_arch.h     the table of what differs per architecture
  *   exec_report.h   how writes and locations are named
  *   exec_model.h    the fetch model and its checks
  *   exec_sbuf.h     a store buffer
+ *   exec_cpu.h      a CPU's run state
  *   exec_plan.h     the patcher agent performing plans
- * and, here, the pcs that need attention and the run loop's CPU state. */
+ * and, here, the pcs that need attention (exec_special.c), the run loop's
+ * hooks (exec_run.c) and the struct holding every part. */
 #ifndef FTV_EXECUTOR_EXEC_INT_H
 #define FTV_EXECUTOR_EXEC_INT_H
 
