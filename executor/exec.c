@@ -64,6 +64,8 @@ void exec_free(struct ftv_exec *ex)
 	xsp_free(&ex->sp);
 	xs_free(&ex->sched);
 	xl_free(&ex->log);
+	free(ex->newpts);
+	free(ex->loadpts);
 	free(ex);
 }
 
@@ -177,7 +179,13 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 	       struct ftv_err *err)
 {
-	return xsp_add_break(&ex->sp, pc, fn, arg, err);
+	return xsp_add_break(&ex->sp, pc, fn, arg, EXEC_BREAK_PLANS, err);
+}
+
+int exec_break_flags(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn,
+		     void *arg, unsigned flags, struct ftv_err *err)
+{
+	return xsp_add_break(&ex->sp, pc, fn, arg, flags, err);
 }
 
 int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
@@ -317,6 +325,12 @@ int exec_last_fetch(struct ftv_exec *ex, unsigned cpu, uint64_t addr,
 		return -1;
 	*val = (uint32_t)ex->log.wr[w->coh[w->last[cpu]].wid].val;
 	return 0;
+}
+
+void exec_watched(struct ftv_exec *ex, size_t *words, size_t *data)
+{
+	*words = ex->model.nwi;
+	*data = ex->model.nwd;
 }
 
 struct sim_aspace *exec_aspace(struct ftv_exec *ex)

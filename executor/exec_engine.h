@@ -31,8 +31,10 @@ struct xe_ops {
 	/* cpu is about to execute pc, a pc marked with xe_mark_pc (or one
 	 * sharing its filter bit). */
 	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
-	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
-	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
+	/* cpu loads size bytes at addr with the instruction at pc (on
+	 * engines xe_watch_loads hooked). */
+	void (*load)(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
+		     int size);
 	/* cpu stores size bytes (1..8) into its text copy; the store lands
 	 * in the copy right after this returns. */
 	void (*text_store)(void *ctx, unsigned cpu, uint64_t addr,
@@ -49,6 +51,7 @@ struct xecpu {
 	int fault_ok;
 	uint64_t fault_addr;
 	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
+	uint64_t pc_now;            /* the instruction executing (code hook) */
 };
 
 struct xengine {
@@ -127,7 +130,9 @@ uint64_t xe_pc(struct xengine *e, unsigned cpu);
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st);
 
-/* The snapshot of memory and registers that xe_reset puts back. */
+/* The snapshot of memory and registers that xe_reset puts back; taken
+ * again, it replaces the one before (registers as the CPUs hold them
+ * now). */
 int xe_snapshot(struct xengine *e, struct ftv_err *err);
 int xe_has_snapshot(const struct xengine *e);
 int xe_reset(struct xengine *e, struct ftv_err *err);

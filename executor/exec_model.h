@@ -72,6 +72,14 @@ struct xmcpu {
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
 };
 
+/* A range a queued plan frees (exec_verify): CPUs' loads in it are
+ * recorded against the FREE step. text: it holds text not watched word by
+ * word. */
+struct xfree {
+	uint64_t lo, hi;
+	int text;
+};
+
 struct xmodel {
 	struct sim_aspace *as;
 	const struct xarch *arch;
@@ -91,6 +99,8 @@ struct xmodel {
 	size_t capwds;
 	struct xmcpu cpu[EXEC_MAX_CPUS];
 	uint64_t fetches;        /* fetches of watched words */
+	struct xfree *fr;
+	size_t nfree, capfr;
 };
 
 int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
@@ -129,9 +139,14 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet);
 /* Only one value can be fetched and the engine already has it. */
 int xm_fetch_is_quiet(struct xmodel *m, unsigned cpu, struct winsn *w);
 /* cpu loads size bytes at addr: every data location holding addr sees it
- * (record: keep the observation). */
-void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
-	     int record);
+ * (record: keep the observation). Returns how many did. */
+int xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
+	    int record);
+/* The current step reads or writes (XA_*) every watched location that
+ * overlaps [addr, addr+len) (for exec_verify's reduction). */
+void xm_touch(struct xmodel *m, uint64_t addr, uint64_t len, unsigned mode);
+/* A range some plan frees: loads in it become visible (exec_verify). */
+int xm_add_free_range(struct xmodel *m, uint64_t addr, uint64_t len);
 
 /* A context synchronisation event on cpu (ISB, exception return): it sees
  * every write IC IVAU has completed for. */

@@ -72,6 +72,22 @@ const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step)
 	return NULL;
 }
 
+/* The current step reads every CPU's progress (quiescent points passed,
+ * done, parked): for exec_verify's reduction. */
+static void read_progress(struct xplans *ps)
+{
+	for (unsigned c = 0; c < ps->ncpus; c++)
+		xs_access(ps->m->sched, XLOC(XLOC_PROG, c), XA_R);
+}
+
+/* A plan completed or stopped: its callback may read anything the world
+ * keeps about the CPUs, and what it sets is read by the checks. */
+static void plan_finished(struct xplans *ps)
+{
+	read_progress(ps);
+	xs_access(ps->m->sched, XLOC(XLOC_PLANS, 0), XA_W);
+}
+
 /* The plan in progress, after finishing (and reporting) those whose steps
  * are all done. */
 static struct xplan *cur_plan(struct xplans *ps)
@@ -85,6 +101,7 @@ static struct xplan *cur_plan(struct xplans *ps)
 		if (xp->res.status != EXEC_PLAN_MISMATCH &&
 		    xp->res.status != EXEC_PLAN_DONE) {
 			xp->res.status = EXEC_PLAN_DONE;
+			plan_finished(ps);
 			if (xp->fn)
 				xp->fn(ps->ex, (int)ps->cur, &xp->res,
 				       xp->arg);
@@ -115,6 +132,9 @@ int xp_ready(struct xplans *ps)
 		return !xb_holds(ps->sb, s->addr, s->len ? s->len : 1);
 	case PLAN_QUIESCE:
 		if (!xp->waiting) {
+			/* (right after the patcher step that made QUIESCE
+			 * the next one: that step reads the counts) */
+			read_progress(ps);
 			xp->waiting = 1;
 			for (unsigned c = 0; c < ps->ncpus; c++)
 				xp->qs_snap[c] = ps->cpu[c].qs_count;
@@ -131,6 +151,8 @@ int xp_ready(struct xplans *ps)
 		}
 		return 1;
 	case PLAN_STOP_MACHINE:
+		if (!ps->stop_machine)
+			xs_access(ps->m->sched, XLOC(XLOC_SM, 0), XA_W);
 		ps->stop_machine = 1;
 		if (ps->stop_anywhere) {
 			/* The stopper thread preempts each CPU where it is:
@@ -139,8 +161,11 @@ int xp_ready(struct xplans *ps)
 			 * or at a hook), possibly between the two words of
 			 * a call pair. */
 			for (unsigned c = 0; c < ps->ncpus; c++)
-				if (ps->cpu[c].st == XCPU_RUN)
+				if (ps->cpu[c].st == XCPU_RUN) {
+					xs_access(ps->m->sched,
+						  XLOC(XLOC_PROG, c), XA_W);
 					ps->cpu[c].st = XCPU_PARKED;
+				}
 			return 1;
 		}
 		for (unsigned c = 0; c < ps->ncpus; c++)
@@ -165,9 +190,12 @@ void xp_step(struct xplans *ps)
 	xp->res.status = EXEC_PLAN_RUNNING;
 	xl_event(m->log, XL_AGENT_PATCHER, EXEC_EV_PLAN,
 		 (uint64_t)id << 32 | idx, s->op);
+	xs_access(m->sched, XLOC(XLOC_PATCH, 0), XA_W);
 	switch (s->op) {
 	case PLAN_WRITE_INSN:
 	case PLAN_WRITE_DATA64:
+		/* what it validates against: memory, under its own buffer */
+		xm_touch(m, s->addr, size, XA_R);
 		if (s->validate) {
 			uint64_t cur = xb_read(ps->sb, s->addr, size);
 			uint64_t old = size == 4 ? (uint32_t)s->old : s->old;
@@ -177,6 +205,7 @@ void xp_step(struct xplans *ps)
 				 * written and the update stops (ftrace_bug). */
 				xp->res = (struct exec_plan_result){
 					EXEC_PLAN_MISMATCH, idx, cur };
+				plan_finished(ps);
 				if (xp->fn)
 					xp->fn(ps->ex, id, &xp->res, xp->arg);
 				set_cur(ps, ps->cur + 1);
@@ -215,20 +244,27 @@ void xp_step(struct xplans *ps)
 		m->arch->sync_all(m);
 		break;
 	case PLAN_QUIESCE:
+		/* every CPU passed a quiescent point since */
+		read_progress(ps);
 		xp->waiting = 0;
 		break;
 	case PLAN_FREE:
 		xm_poison(m, s->addr, s->len);
 		break;
 	case PLAN_STOP_MACHINE:
+		/* every CPU parked */
+		read_progress(ps);
 		break;
 	case PLAN_RESUME_MACHINE:
 		/* Leaving multi_cpu_stop() each CPU returns through an
 		 * exception return: a context synchronisation event. */
 		ps->stop_machine = 0;
+		xs_access(m->sched, XLOC(XLOC_SM, 0), XA_W);
 		for (unsigned c = 0; c < ps->ncpus; c++)
-			if (ps->cpu[c].st == XCPU_PARKED)
+			if (ps->cpu[c].st == XCPU_PARKED) {
+				xs_access(m->sched, XLOC(XLOC_PROG, c), XA_W);
 				ps->cpu[c].st = XCPU_RUN;
+			}
 		xm_context_sync_all(m);
 		break;
 	}

@@ -23,11 +23,32 @@ void xb_reset(struct xsbuf *b)
 	b->epoch = 0;
 }
 
+/* The channel of addr (XB_MAX_CHAN, exec_sbuf.h), or -1. */
+static int chan_of(struct xsbuf *b, uint64_t addr)
+{
+	for (unsigned i = 0; i < b->nchan; i++)
+		if (b->chan[i] == addr)
+			return (int)i;
+	if (b->nchan == XB_MAX_CHAN) {
+		b->chan_full = 1;
+		return -1;
+	}
+	b->chan[b->nchan] = addr;
+	return (int)b->nchan++;
+}
+
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
 	struct xstore s = { addr, size, val, wid, b->epoch };
 
+	if (xs_recording(b->m->sched)) {
+		/* whether it may drain at once depends on its epoch */
+		int ch = chan_of(b, addr);
+
+		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
+		xs_access(b->m->sched, XLOC(XLOC_EPOCH, b->epoch), XA_R);
+	}
 	if (VEC_PUSH(b->v, b->n, b->cap, s))
 		*b->m->oom = 1;
 }
@@ -69,15 +90,21 @@ uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
 	return v;
 }
 
-void xb_drain(struct xsbuf *b)
+static uint64_t min_epoch(const struct xsbuf *b)
 {
-	unsigned cand[64], nc = 0, k;
 	uint64_t minep = UINT64_MAX;
-	struct xstore s;
 
 	for (size_t i = 0; i < b->n; i++)
 		if (b->v[i].epoch < minep)
 			minep = b->v[i].epoch;
+	return minep;
+}
+
+unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan)
+{
+	uint64_t minep = min_epoch(b);
+	unsigned nc = 0;
+
 	/* Stores not separated by a DMB may become visible in any order,
 	 * except that stores to the same location stay in program order
 	 * (coherence). */
@@ -87,13 +114,39 @@ void xb_drain(struct xsbuf *b)
 		for (size_t j = 0; j < i && !blocked; j++)
 			blocked = overlaps(b->v[j].addr, b->v[j].size,
 					   b->v[i].addr, b->v[i].size);
-		if (!blocked)
-			cand[nc++] = (unsigned)i;
+		if (blocked)
+			continue;
+		if (chan)
+			chan[nc] = chan_of(b, b->v[i].addr);
+		cand[nc++] = (unsigned)i;
 	}
+	return nc;
+}
+
+void xb_drain(struct xsbuf *b)
+{
+	unsigned cand[64], nc, k;
+	int ch;
+	uint64_t minep;
+	struct xstore s;
+
+	nc = xb_candidates(b, cand, NULL);
 	k = cand[xs_choose(b->m->sched, XCH_DRAIN, nc)];
 	s = b->v[k];
+	minep = min_epoch(b);
 	memmove(&b->v[k], &b->v[k + 1], (b->n - k - 1) * sizeof(s));
 	b->n--;
+	if (xs_recording(b->m->sched)) {
+		/* The reduction: this address's queue; the epoch that let
+		 * it drain; the next epoch, which the drain of the last
+		 * store of the oldest one lets drain. */
+		ch = chan_of(b, s.addr);
+		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
+		xs_access(b->m->sched, XLOC(XLOC_EPOCH, s.epoch), XA_R);
+		if (b->n && min_epoch(b) != minep)
+			xs_access(b->m->sched, XLOC(XLOC_EPOCH, min_epoch(b)),
+				  XA_W);
+	}
 	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, -1);
 	xl_event(b->m->log, b->agent, EXEC_EV_DRAIN, s.addr, (uint64_t)s.wid);
 }

@@ -19,12 +19,21 @@ struct xstore {
 	uint64_t epoch;          /* DMBs issued before it */
 };
 
+/* Channels: the addresses stores were buffered to, numbered in the order
+ * first seen and kept across resets, so that under exec_verify each
+ * address's queue of stores is an agent of its own (exec_dpor.h): drains
+ * to different addresses commute unless something observes them. */
+#define XB_MAX_CHAN 64
+
 struct xsbuf {
 	struct xmodel *m;
 	int agent;               /* in the trace (XL_AGENT_SBUF) */
 	struct xstore *v;
 	size_t n, cap;
 	uint64_t epoch;          /* DMBs issued so far */
+	uint64_t chan[XB_MAX_CHAN];
+	unsigned nchan;
+	int chan_full;           /* an address found no channel */
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent);
@@ -41,6 +50,9 @@ int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len);
 /* What the owner reads at addr: coherent memory under its own buffered
  * stores (store forwarding). */
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size);
+/* The stores that may drain next (indexes into v), at most 64; their
+ * channels in chan (may be NULL): -1 when the table is full. */
+unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan);
 /* One buffered store becomes visible (the scheduler picks which). */
 void xb_drain(struct xsbuf *b);
 

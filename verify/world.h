@@ -60,6 +60,7 @@ enum {
 unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
+#define WORLD_MAX_CALLS 16
 
 struct world_config {
 	enum ftv_scheme scheme;
@@ -81,6 +82,12 @@ struct world_config {
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	/* When ncall > 0: each CPU's round calls exactly these traced
+	 * functions, in this order (calls is then ncall), instead of `calls`
+	 * drawn from the callable ones: the tiny workloads of exhaustive
+	 * verification. */
+	const char *call[WORLD_MAX_CALLS];
+	unsigned ncall;
 	/* Fuzzing: world_finish stops as soon as a violation is known
 	 * (checked every WORLD_FINISH_SLICE steps), and skips the checks
 	 * that need a completed run (unfinished CPUs, stuck plans). The kinds
@@ -186,6 +193,11 @@ size_t world_boot_failures(const struct world *w,
 int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
 			 const uint64_t *ips, size_t n, struct ftv_err *err);
 struct ftv_exec *world_exec(struct world *w);
+/* A scheduling point for exhaustive verification (exec_preempt_point): a
+ * CPU's turn ends before the instruction at spec ("sym+0xoff", "sym" or
+ * "0xaddr"). world_preempt_name: how one is written back. */
+int world_preempt(struct world *w, const char *spec, struct ftv_err *err);
+void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n);
 struct ftrace_core *world_core(struct world *w);
 struct sim_aspace *world_aspace(struct world *w);
 
