@@ -43,6 +43,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 		return NULL;
 	}
 	xb_init(&ex->sb, &ex->model, XL_AGENT_SBUF);
+	ex->sb.chans = cfg->verify;
 	xp_init(&ex->plans, ex, &ex->model, &ex->sb, ex->cpu, cfg->ncpus,
 		cfg->stop_anywhere);
 	ex->sp.eng = &ex->eng;

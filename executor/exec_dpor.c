@@ -55,8 +55,6 @@ struct xdstep {
 	uint64_t ready;
 	size_t off, len;          /* footprint in d->pool */
 	uint32_t seq;             /* its place among its agent's steps, from 1 */
-	int has_shown;
-	unsigned shown;           /* xd_note */
 	int norm;                 /* footprint sorted and merged */
 };
 
@@ -274,12 +272,13 @@ static struct xdnode *new_node(struct xdpor *d, uint64_t ready)
 {
 	size_t k = d->nnode;
 	struct xdnode *n;
-	const struct xdnode *p = k ? &d->node[k - 1] : NULL;
+	const struct xdnode *p;
 
 	if (VEC_RESERVE(d->node, d->capnode, k + 1)) {
 		d->oom = 1;
 		return NULL;
 	}
+	p = k ? &d->node[k - 1] : NULL; /* (after the array moved) */
 	n = &d->node[k];
 	node_clear(n);
 	n->ready = ready;
@@ -400,7 +399,7 @@ int xd_pick(struct xdpor *d, uint64_t ready)
 		return -1;
 	}
 	s = &d->st[k];
-	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0, 0, 0 };
+	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0 };
 	d->nst = k + 1;
 	if (n->kind == N_SPLIT)
 		d->split_seen = 1;
@@ -446,14 +445,6 @@ unsigned xd_choose(struct xdpor *d, unsigned n)
 	}
 	s->val = v;
 	return v;
-}
-
-void xd_note(struct xdpor *d, unsigned shown)
-{
-	if (d->random || !d->nst)
-		return;
-	d->st[d->nst - 1].has_shown = 1;
-	d->st[d->nst - 1].shown = shown;
 }
 
 void xd_unsound(struct xdpor *d)
@@ -592,8 +583,7 @@ size_t xd_nsteps(const struct xdpor *d)
 void xd_step(const struct xdpor *d, size_t i, unsigned *agent, unsigned *val)
 {
 	*agent = d->st[i].agent;
-	*val = d->st[i].has_shown ? d->st[i].shown
-	       : d->st[i].nval > 1 ? d->st[i].val : 0;
+	*val = d->st[i].nval > 1 ? d->st[i].val : 0;
 }
 
 size_t xd_past(const struct xdpor *d, size_t k, size_t *idx)

@@ -50,9 +50,8 @@ enum xloc_kind {
 	XLOC_PATCH,     /* the patcher */
 	XLOC_SBQ,       /* the store buffer's queue of stores to channel id
 			   (its pushes and drains) */
-	XLOC_EPOCH,     /* the store buffer's DMB epoch id: its stores may
-			   drain (written by the drain that empties the one
-			   before) */
+	XLOC_SBDRAIN,   /* the drains of channel id (read by the drains of
+			   the stores that had to wait for them) */
 };
 #define XLOC(kind, id) ((uint32_t)(kind) << 24 | ((uint32_t)(id) & 0xffffff))
 #define XLOC_KIND(loc) ((loc) >> 24)
@@ -87,9 +86,6 @@ void xd_start_run(struct xdpor *d);
 int xd_pick(struct xdpor *d, uint64_t ready);
 unsigned xd_choose(struct xdpor *d, unsigned n);
 void xd_access(struct xdpor *d, uint32_t loc, unsigned mode);
-/* The step's value as a schedule writes it, when the agent itself is the
- * choice (a store buffer channel: which candidate drained). */
-void xd_note(struct xdpor *d, unsigned shown);
 /* Something the walk cannot represent happened (counted with multi). */
 void xd_unsound(struct xdpor *d);
 

@@ -223,6 +223,20 @@ static int is_private(struct xmodel *m, uint64_t addr)
 	return r && (r->perms & SIM_X);
 }
 
+/* Every byte of [addr, addr+size) is in a watched word or data location. */
+static int unwatched_free(struct xmodel *m, uint64_t addr, unsigned size)
+{
+	for (uint64_t a = addr; a < addr + size; a++) {
+		int in = xm_insn(m, a & ~3ULL) != NULL;
+
+		for (size_t i = 0; i < m->nwd && !in; i++)
+			in = a >= m->wd[i]->addr && a < m->wd[i]->addr + m->wd[i]->size;
+		if (!in)
+			return 0;
+	}
+	return 1;
+}
+
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
@@ -262,6 +276,11 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 			}
 		}
 	}
+	if (xs_recording(m->sched) && !unwatched_free(m, addr, size))
+		/* Bytes no watched location covers (the body of a new
+		 * trampoline, an ops field nothing watches): CPUs read them
+		 * without any event saying so. */
+		xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
 	for (size_t i = 0; i < m->nwd; i++) {
 		struct wdata *l = m->wd[i];
 

@@ -228,10 +228,13 @@ void xp_step(struct xplans *ps)
 		break;
 	case PLAN_CACHE_CLEAN:
 	case PLAN_ICACHE_INVAL:
+		/* (it waited for the stores to its range: xp_ready) */
+		xb_waited(ps->sb, s->addr, s->len ? s->len : 1);
 		xm_cache_op(m, &ps->pend, s->op == PLAN_ICACHE_INVAL, s->addr,
 			    s->len);
 		break;
 	case PLAN_DSB:
+		xb_waited(ps->sb, 0, 0); /* every store drained first */
 		xm_dsb(m, &ps->pend);
 		break;
 	case PLAN_DMB:
@@ -241,6 +244,7 @@ void xp_step(struct xplans *ps)
 		/* The patching agent runs no patched code itself. */
 		break;
 	case PLAN_SYNC_ALL:
+		xb_waited(ps->sb, 0, 0);
 		m->arch->sync_all(m);
 		break;
 	case PLAN_QUIESCE:

@@ -23,6 +23,11 @@ void xb_reset(struct xsbuf *b)
 	b->epoch = 0;
 }
 
+static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
+{
+	return a < b + bl && b < a + al;
+}
+
 /* The channel of addr (XB_MAX_CHAN, exec_sbuf.h), or -1. */
 static int chan_of(struct xsbuf *b, uint64_t addr)
 {
@@ -40,14 +45,21 @@ static int chan_of(struct xsbuf *b, uint64_t addr)
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
-	struct xstore s = { addr, size, val, wid, b->epoch };
+	struct xstore s = { addr, size, val, wid, b->epoch, 0 };
 
-	if (xs_recording(b->m->sched)) {
-		/* whether it may drain at once depends on its epoch */
+	if (b->chans) {
 		int ch = chan_of(b, addr);
 
 		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
-		xs_access(b->m->sched, XLOC(XLOC_EPOCH, b->epoch), XA_R);
+		/* The stores it waits for: its drain reads their drains. */
+		for (size_t i = 0; i < b->n; i++) {
+			int c = chan_of(b, b->v[i].addr);
+
+			if (c >= 0 && c != ch &&
+			    (b->v[i].epoch != s.epoch ||
+			     overlaps(b->v[i].addr, b->v[i].size, addr, size)))
+				s.after |= 1ULL << c;
+		}
 	}
 	if (VEC_PUSH(b->v, b->n, b->cap, s))
 		*b->m->oom = 1;
@@ -58,10 +70,6 @@ void xb_barrier(struct xsbuf *b)
 	b->epoch++;
 }
 
-static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
-{
-	return a < b + bl && b < a + al;
-}
 
 int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 {
@@ -69,6 +77,15 @@ int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 		if (overlaps(b->v[i].addr, b->v[i].size, addr, len))
 			return 1;
 	return 0;
+}
+
+void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len)
+{
+	if (!b->chans)
+		return;
+	for (unsigned c = 0; c < b->nchan; c++)
+		if (!len || overlaps(b->chan[c], 4, addr, len))
+			xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, c), XA_R);
 }
 
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
@@ -126,26 +143,25 @@ unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan)
 void xb_drain(struct xsbuf *b)
 {
 	unsigned cand[64], nc, k;
-	int ch;
-	uint64_t minep;
+	int ch, chan[64];
 	struct xstore s;
 
-	nc = xb_candidates(b, cand, NULL);
-	k = cand[xs_choose(b->m->sched, XCH_DRAIN, nc)];
+	nc = xb_candidates(b, cand, b->chans ? chan : NULL);
+	k = cand[b->chans ? xs_choose_drain(b->m->sched, chan, nc)
+			  : xs_choose(b->m->sched, XCH_DRAIN, nc)];
 	s = b->v[k];
-	minep = min_epoch(b);
 	memmove(&b->v[k], &b->v[k + 1], (b->n - k - 1) * sizeof(s));
 	b->n--;
 	if (xs_recording(b->m->sched)) {
-		/* The reduction: this address's queue; the epoch that let
-		 * it drain; the next epoch, which the drain of the last
-		 * store of the oldest one lets drain. */
+		/* The reduction: this address's queue, and the drains of
+		 * the stores this one had to wait for (a DMB between, or
+		 * the same bytes): what let it drain. */
 		ch = chan_of(b, s.addr);
 		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
-		xs_access(b->m->sched, XLOC(XLOC_EPOCH, s.epoch), XA_R);
-		if (b->n && min_epoch(b) != minep)
-			xs_access(b->m->sched, XLOC(XLOC_EPOCH, min_epoch(b)),
-				  XA_W);
+		xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, ch < 0 ? 0 : ch), XA_W);
+		for (uint64_t m = s.after; m; m &= m - 1)
+			xs_access(b->m->sched,
+				  XLOC(XLOC_SBDRAIN, __builtin_ctzll(m)), XA_R);
 	}
 	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, -1);
 	xl_event(b->m->log, b->agent, EXEC_EV_DRAIN, s.addr, (uint64_t)s.wid);

@@ -17,6 +17,8 @@ struct xstore {
 	uint64_t val;
 	int wid;
 	uint64_t epoch;          /* DMBs issued before it */
+	uint64_t after;          /* chans: the channels of the stores it must
+				    drain after (older epoch or overlapping) */
 };
 
 /* Channels: the addresses stores were buffered to, numbered in the order
@@ -34,6 +36,7 @@ struct xsbuf {
 	uint64_t chan[XB_MAX_CHAN];
 	unsigned nchan;
 	int chan_full;           /* an address found no channel */
+	int chans;               /* number channels (exec_config.verify) */
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent);
@@ -47,6 +50,9 @@ void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 void xb_barrier(struct xsbuf *b);
 /* 1 if a buffered store overlaps [addr, addr+len). */
 int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len);
+/* For the reduction: the current step waited for the drains of every
+ * store to [addr, addr+len) (len 0: every store) (chans only). */
+void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len);
 /* What the owner reads at addr: coherent memory under its own buffered
  * stores (store forwarding). */
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size);

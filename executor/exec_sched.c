@@ -102,16 +102,29 @@ unsigned xs_choose(struct xsched *s, enum xchoice_kind kind, unsigned n)
 
 		return v < n ? v : n - 1;
 	}
-	if (s->dpor && kind == XCH_DRAIN && s->drain_pick >= 0) {
-		/* the channel the pick chose: its value in a schedule */
-		xd_note(s->dpor, (unsigned)s->drain_pick);
-		return (unsigned)s->drain_pick < n ? (unsigned)s->drain_pick : 0;
-	}
 	if (s->dpor)
 		return xd_choose(s->dpor, n);
 	if (s->policy == EXEC_EXHAUSTIVE)
 		return dfs_choose(s, kind, n);
 	return (unsigned)ftv_rng_below(&s->rng_fetch, n);
+}
+
+unsigned xs_choose_drain(struct xsched *s, const int *chan, unsigned n)
+{
+	if (s->force_step) {
+		unsigned want = s->force[s->force_pos - 1].value;
+
+		for (unsigned i = 0; i < n; i++)
+			if (chan[i] >= 0 && (unsigned)chan[i] == want)
+				return i;
+		/* that address has nothing to drain now */
+		if (!s->force_diverged++)
+			s->force_diverged_at = s->force_pos - 1;
+		return 0;
+	}
+	if (s->dpor && s->drain_pick >= 0)
+		return (unsigned)s->drain_pick < n ? (unsigned)s->drain_pick : 0;
+	return xs_choose(s, XCH_DRAIN, n);
 }
 
 void xs_set_drains(struct xsched *s, const int *chan, unsigned n)

@@ -74,6 +74,10 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 /* exec_verify: before xs_pick, the channels of the store buffer's n
  * drainable stores (xb_candidates). */
 void xs_set_drains(struct xsched *s, const int *chan, unsigned n);
+/* Which of the store buffer's n drainable stores drains (their channels
+ * in chan, xb_candidates), under exec_config.verify: a schedule's step
+ * names the channel, the reduced walk picked one. */
+unsigned xs_choose_drain(struct xsched *s, const int *chan, unsigned n);
 /* One of n values (0 .. n-1). */
 unsigned xs_choose(struct xsched *s, enum xchoice_kind kind, unsigned n);
 /* Exhaustive exploration: xs_explore_start before the first run, then after

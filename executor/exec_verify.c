@@ -110,9 +110,10 @@ size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 		unsigned a, v;
 
 		xd_step(d, idx[i], &a, &v);
+		/* a store buffer step names its channel */
 		out[i].agent = a < nc ? (int)a : a == nc ? EXEC_AGENT_PATCHER
 						      : EXEC_AGENT_SBUF;
-		out[i].value = v;
+		out[i].value = a > nc ? a - nc - 1 : v;
 	}
 	free(idx);
 	return n;

@@ -552,8 +552,11 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
  * and scheduling points, expecting what it shows. */
 static void counterexample(const struct scenario *s, struct world *w,
 			   const struct verify_result *vr, const struct scn_result *rr,
-			   struct scenario *cx)
+			   int full, struct scenario *cx)
 {
+	const struct exec_choice *sched = full ? vr->full : vr->cx;
+	size_t n = full ? vr->nfull : vr->ncx;
+
 	char kinds[256], *t, *save = NULL;
 
 	memcpy(cx, s, sizeof(*cx));
@@ -566,12 +569,57 @@ static void counterexample(const struct scenario *s, struct world *w,
 	for (t = strtok_r(kinds, " ", &save); t && cx->nexpect < SCN_MAX_KINDS;
 	     t = strtok_r(NULL, " ", &save))
 		snprintf(cx->expect[cx->nexpect++], sizeof(cx->expect[0]), "%s", t);
-	cx->nsched = vr->ncx < SCN_MAX_SCHED ? vr->ncx : SCN_MAX_SCHED;
-	memcpy(cx->sched, vr->cx, cx->nsched * sizeof(cx->sched[0]));
+	cx->nsched = n < SCN_MAX_SCHED ? n : SCN_MAX_SCHED;
+	memcpy(cx->sched, sched, cx->nsched * sizeof(cx->sched[0]));
 	cx->npreempt = 0;
 	for (size_t i = 0; i < vr->npoints && cx->npreempt < SCN_MAX_PREEMPT; i++)
 		world_preempt_name(w, vr->points[i], cx->preempt[cx->npreempt++],
 				   sizeof(cx->preempt[0]));
+}
+
+/* Replays the counterexample (its steps that the violation depends on,
+ * else the whole execution it was found in) and prints its report to out;
+ * rs becomes its replay scenario. */
+static int replay_cx(const struct scenario *s, struct world *w, struct verify_result *vr,
+		     struct scn_result *rr, struct scenario *rs, FILE *out,
+		     struct ftv_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *tmp = open_memstream(&text, &len);
+	int ret;
+
+	if (!tmp)
+		return ftv_errf(err, "out of memory");
+	counterexample(s, w, vr, rr, 0, rs);
+	ret = run(rs, tmp, rr, err);
+	fclose(tmp);
+	if (!ret && rr->violated && !strstr(text, "note: the schedule diverged")) {
+		if (out)
+			fputs(text, out);
+		free(text);
+		counterexample(s, w, vr, rr, 0, rs);
+		return 0;
+	}
+	free(text);
+	if (ret)
+		return -1;
+	/* The steps it depends on did not reproduce it (the reduction
+	 * missed a dependency): the whole execution does. */
+	if (out)
+		fprintf(out, "note: the %zu steps the violation depends on did not reproduce "
+			"it; the whole execution (%zu steps) is replayed\n", vr->ncx, vr->nfull);
+	counterexample(s, w, vr, rr, 1, rs);
+	if (run(rs, out, rr, err))
+		return -1;
+	counterexample(s, w, vr, rr, 1, rs);
+	free(vr->cx);
+	vr->cx = malloc((vr->nfull ? vr->nfull : 1) * sizeof(*vr->cx));
+	if (!vr->cx)
+		return ftv_errf(err, "out of memory");
+	memcpy(vr->cx, vr->full, vr->nfull * sizeof(*vr->cx));
+	vr->ncx = vr->cx_steps = vr->nfull;
+	return 0;
 }
 
 int scenario_verify(struct scenario *s, const char *corpus_dir,
@@ -612,10 +660,8 @@ int scenario_verify(struct scenario *s, const char *corpus_dir,
 			ftv_errf(err, "out of memory");
 			goto out;
 		}
-		counterexample(s, w, vr, &rr, rs);
-		if (run(rs, out, &rr, err))
+		if (replay_cx(s, w, vr, &rr, rs, out, err))
 			goto out;
-		counterexample(s, w, vr, &rr, rs);
 		if (cx)
 			memcpy(cx, rs, sizeof(*cx));
 		snprintf(res->kinds, sizeof(res->kinds), "%s", rr.kinds[0] ? rr.kinds : vr->kinds);

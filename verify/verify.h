@@ -40,6 +40,8 @@ struct verify_result {
 	uint64_t cx_found;        /* executions explored when it was found */
 	struct exec_choice *cx;   /* its schedule */
 	size_t ncx;
+	struct exec_choice *full; /* the whole execution it was found in */
+	size_t nfull;
 	uint64_t *points;         /* the loads that became scheduling points */
 	size_t npoints;
 	size_t nwords, ndata;     /* watched words and data locations */

@@ -119,6 +119,7 @@ static void on_restart(struct ftv_exec *ex, void *arg)
 	/* a schedule found with other scheduling points replays nothing */
 	v->res->violated = 0;
 	v->res->ncx = 0;
+	v->res->nfull = 0;
 	v->res->cx_steps = 0;
 	v->res->kinds[0] = 0;
 }
@@ -198,6 +199,14 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 			return 1;
 		}
 		memcpy(r->cx, v->past, r->ncx * sizeof(*r->cx));
+		free(r->full);
+		r->nfull = exec_verify_past(ex, m, v->past, v->cap);
+		r->full = malloc((r->nfull ? r->nfull : 1) * sizeof(*r->full));
+		if (!r->full) {
+			v->oom = 1;
+			return 1;
+		}
+		memcpy(r->full, v->past, r->nfull * sizeof(*r->full));
 		r->kinds[0] = 0;
 		for (size_t i = 0; i < nx; i++)
 			if (world_exec_violation_shown(&xv[i]))
@@ -256,7 +265,9 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 void verify_result_free(struct verify_result *r)
 {
 	free(r->cx);
+	free(r->full);
 	free(r->points);
+	r->full = NULL;
 	r->cx = NULL;
 	r->points = NULL;
 }
