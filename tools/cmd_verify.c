@@ -8,6 +8,7 @@
 #include "util/err.h"
 #include "util/json.h"
 #include "util/opt.h"
+#include "verify/mutant.h"
 #include "verify/scenario.h"
 #include "verify/verify.h"
 
@@ -15,7 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST };
+enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE };
+
+static const char *mutant_word(unsigned i)
+{
+	const struct ftv_mutant *m = NULL;
+
+	do
+		m = ftv_mutant_next(m);
+	while (m && i--);
+	return m ? m->name : NULL;
+}
 
 static const struct ftv_opt verify_opts[] = {
 	{ .name = "max-executions", .key = O_MAXEXEC, .arg = "N",
@@ -26,6 +37,9 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "explore only shard I (0..N-1) of N of the schedule tree" },
 	{ .name = "unreduced", .key = O_NOREDUCE,
 	  .help = "explore every interleaving (no partial-order reduction)" },
+	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
+	  .help = "inject the known bug NAME into the patcher",
+	  .word = mutant_word },
 	{ .name = "first", .key = O_FIRST,
 	  .help = "stop at the first counterexample (not the shortest)" },
 	{ .name = "out", .key = O_OUT, .arg = "DIR",
@@ -42,6 +56,7 @@ struct vopts {
 	unsigned shard, nshards;
 	int json, noreduce, first;
 	const char *out;
+	const struct ftv_mutant *mutant;
 };
 
 static int parse_shard(const char *v, unsigned *i, unsigned *n)
@@ -143,6 +158,11 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		fprintf(stderr, "ftv verify: %s\n", err.msg);
 		goto done;
 	}
+	if (ftv_mutant_check(o->mutant, s->cfg.scheme, &err)) {
+		fprintf(stderr, "ftv verify: %s: %s\n", file, err.msg);
+		goto done;
+	}
+	ftv_mutant_apply(o->mutant, &s->cfg);
 	scenario_verify_config(s, &vc);
 	if (o->max_exec)
 		vc.max_executions = o->max_exec;
@@ -159,9 +179,10 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 			goto done;
 		}
 	} else {
-		printf("== %s: scheme %s, %u CPUs, exhaustive, %s\n", s->name,
+		printf("== %s: scheme %s, %u CPUs, exhaustive, %s, mutate %s\n", s->name,
 		       ftv_scheme_name(s->cfg.scheme), s->cfg.exec.ncpus,
-		       vc.reduce ? "reduced" : "unreduced");
+		       vc.reduce ? "reduced" : "unreduced",
+		       s->cfg.mutant_name ? s->cfg.mutant_name : "none");
 		fflush(stdout);
 	}
 	s->cfg.notes_out = o->json ? NULL : stdout;
@@ -183,6 +204,10 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		json_report(s, &vc, &vr, replay, report ? report : "");
 	} else {
 		scenario_verify_print(stdout, s, &vc, &vr);
+		printf("time: %.1f s, %.0f executions/s (%llu runs in all)\n", vr.secs,
+		       vr.secs > 0 ? (double)vr.x.executions / vr.secs : 0.0,
+		       (unsigned long long)(vr.x.executions + vr.x.blocked + vr.x.probes +
+					    vr.x.discovery));
 		if (vr.violated)
 			printf("replay: %s (ftv scenario %s)\n", replay, replay);
 	}
@@ -234,6 +259,13 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_FIRST:
 			vo.first = 1;
+			break;
+		case O_MUTATE:
+			vo.mutant = ftv_mutant_find(g.val);
+			if (!vo.mutant) {
+				ftv_opt_bad_choice(&g);
+				goto usage;
+			}
 			break;
 		case O_JSON:
 			vo.json = 1;

@@ -146,6 +146,18 @@ static size_t past_len(struct vctx *v, struct ftv_exec *ex, uint64_t k,
 	return exec_verify_past(ex, (size_t)k, v->past, v->cap);
 }
 
+/* A violation of the world's own checks needs the whole run (CPUs that
+ * did not finish, updates that never completed), or happened at its step:
+ * its causal past shows it (e.g. a tracer called with the wrong ops, found
+ * in the tracers' log after the run). */
+static int whole_run(const struct world *w, size_t i, size_t n0)
+{
+	const char *k = w->viol[i].kind;
+
+	(void)n0;
+	return !strcmp(k, "unfinished") || !strcmp(k, "stuck");
+}
+
 static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 {
 	struct vctx *v = arg;
@@ -154,6 +166,9 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 	size_t nx, m = exec_verify_nsteps(ex), n0 = w->nviol, best = SIZE_MAX;
 	const struct exec_violation *xv;
 	uint64_t best_k = 0;
+	/* the world stamps its violations with the executor's step count
+	 * over every run; this run's steps began at base */
+	uint64_t base = exec_steps(ex) - exec_run_step(ex);
 
 	if (!counted)
 		return 0;
@@ -177,7 +192,8 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 	for (size_t i = 0; i < nx + w->nviol - w->saved->nviol; i++) {
 		size_t wi = w->saved->nviol + (i - nx);
 		uint64_t k = i < nx ? xv[i].step
-			     : wi < n0 ? w->viol[wi].step : m;
+			     : whole_run(w, wi, n0) || w->viol[wi].step < base ? m
+			     : w->viol[wi].step - base;
 		size_t len = past_len(v, ex, k, m);
 
 		if (len < best) {
