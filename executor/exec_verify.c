@@ -161,13 +161,15 @@ static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	return exec_run(ex, cfg->max_steps ? cfg->max_steps : 100000, err);
 }
 
-/* ceil(log2(4 n)): levels of branching above the shards' split, enough
- * for about four prefixes per shard. */
+/* ceil(log2(n)): levels of agent branching explored alike by every shard
+ * (without reduction) above the split, about one prefix per shard at
+ * two-way branching; few, since every prefix explored there is explored
+ * by each shard, and equivalent prefixes are not merged. */
 static unsigned split_levels(unsigned n)
 {
 	unsigned l = 0;
 
-	while ((1ULL << l) < 4ULL * n)
+	while ((1ULL << l) < n)
 		l++;
 	return l;
 }
