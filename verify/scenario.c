@@ -110,11 +110,17 @@ static int op_args(const struct scn_op *op, char **av)
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[2048];
-	int ln = 0;
 
 	if (!f)
 		return ftv_errf(err, "%s: cannot open", path);
+	return scenario_read(f, path, s, err);
+}
+
+int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err *err)
+{
+	char line[2048];
+	int ln = 0;
+
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	s->cfg.exec.ncpus = 4;
