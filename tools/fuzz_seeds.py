@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Seed corpora of the parser fuzz harnesses (tests/fuzz/fuzz_NAME.c) from
+the project's own files, small: one input per shape, not every file.
+
+  fuzz_seeds.py --top . --build build --out tests/fuzz/corpus [NAME...]
+
+  encode_arm64    the GNU-as-checked vectors (build/vectors/a64_vectors.txt):
+                  one accepted and one refused text per mnemonic and operand
+                  shape, branch targets moved to the harness's pc
+  encode_riscv64  the same from build/vectors/riscv.txt
+  scenario        the conformance scenarios (corpus/scenarios/*.scn)
+
+Each corpus directory is emptied and refilled, so the seeds are a function
+of the project's files; the regression corpora (tests/fuzz/regress/) are
+never touched.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import sys
+
+# the harnesses' fixed pcs (tests/fuzz/fuzz_encode_*.c)
+A64_PC = 0xffff800080100000
+RV_PC = 0xffffffff80100000
+MASK = (1 << 64) - 1
+
+
+def shape(text):
+    """A mnemonic with its operands' kinds: registers, numbers, the rest."""
+    t = re.sub(r"\b[xw](\d+|zr)\b", "R", text)
+    t = re.sub(r"\b(sp|lr|fp|zero|ra|gp|tp|t[0-6]|s\d+|a[0-7])\b", "R", t)
+    t = re.sub(r"-?(0x[0-9a-fA-F]+|\d+)\b", "N", t)
+    return t
+
+
+def retarget(text, vpc, pc, page):
+    """Absolute targets (bare numbers; arm64 immediates have a '#') moved
+    from the vector's pc to the harness's, so a branch stays in range."""
+    def move(m):
+        v = int(m.group(1), 16)
+        base = vpc & ~0xfff if page else vpc
+        return "0x%x" % ((v - base + pc) & MASK)
+    return re.sub(r"(?<![#\w])0x([0-9a-fA-F]+)\b", move, text)
+
+
+def safe(name):
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_", name)[:40]
+
+
+def encode_seeds(vectors, valid_re, invalid_re, pc, per_shape=1, targets=None):
+    seeds, seen = [], {}
+    for line in open(vectors):
+        for kind, rx in (("ok", valid_re), ("bad", invalid_re)):
+            m = rx.match(line.rstrip("\n"))
+            if not m:
+                continue
+            vpc, text = int(m.group("pc"), 16), m.group("text").strip()
+            mnem = text.split()[0]
+            if targets is None or mnem in targets:
+                text = retarget(text, vpc, pc, mnem == "adrp")
+            key = (kind, shape(text))
+            if seen.get(key, 0) >= per_shape:
+                continue
+            seen[key] = seen.get(key, 0) + 1
+            seeds.append(("%s-%s-%03d" % (safe(mnem), kind, len(seeds)), text.encode()))
+    return seeds
+
+
+def seeds_encode_arm64(top, build):
+    return encode_seeds(os.path.join(build, "vectors/a64_vectors.txt"),
+                        re.compile(r"^V (?P<pc>0x[0-9a-f]+) 0x[0-9a-f]+ (?P<text>.*)$"),
+                        re.compile(r"^I (?P<pc>0x[0-9a-f]+) (?P<text>.*)$"), A64_PC)
+
+
+def seeds_encode_riscv64(top, build):
+    return encode_seeds(os.path.join(build, "vectors/riscv.txt"),
+                        re.compile(r"^V\t(?P<pc>[0-9a-f]+)\t[0-9a-f]+\t\d+\t(?P<text>.*)$"),
+                        re.compile(r"^I\t(?P<pc>[0-9a-f]+)\t(?P<text>.*)$"), RV_PC,
+                        per_shape=2, targets={"jal"})
+
+
+def seeds_scenario(top, build):
+    out = []
+    for p in sorted(glob.glob(os.path.join(top, "corpus/scenarios/*.scn"))):
+        out.append((os.path.basename(p), open(p, "rb").read()))
+    return out
+
+
+SEEDS = {
+    "encode_arm64": seeds_encode_arm64,
+    "encode_riscv64": seeds_encode_riscv64,
+    "scenario": seeds_scenario,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--top", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("names", nargs="*")
+    a = ap.parse_args()
+    for name in a.names or sorted(SEEDS):
+        if name not in SEEDS:
+            sys.exit("fuzz_seeds.py: no seeds for harness '%s' (%s)" %
+                     (name, ", ".join(sorted(SEEDS))))
+        seeds = SEEDS[name](a.top, a.build)
+        d = os.path.join(a.out, name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        total = 0
+        for fname, data in seeds:
+            with open(os.path.join(d, fname), "wb") as f:
+                f.write(data)
+            total += len(data)
+        print("fuzz_seeds: %s: %d seeds, %d bytes" % (name, len(seeds), total))
+
+
+if __name__ == "__main__":
+    main()
