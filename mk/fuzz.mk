@@ -53,5 +53,5 @@ fuzz-parsers: deps
 	$(PYTHON) tools/fuzz_parsers.py --bin $(FUZZ_DIR)/bin --work $(FUZZ_DIR) \
 		--seconds $(FUZZ_S) $(FUZZ)
 
-fuzz-seeds: $(CHECK_DEPS)
+fuzz-seeds: $(FTV) $(CHECK_DEPS)
 	$(PYTHON) tools/fuzz_seeds.py --top . --build $(BUILD) --out tests/fuzz/corpus

@@ -9,6 +9,12 @@ the project's own files, small: one input per shape, not every file.
                   shape, branch targets moved to the harness's pc
   encode_riscv64  the same from build/vectors/riscv.txt
   scenario        the conformance scenarios (corpus/scenarios/*.scn)
+  elf             the smallest corpus object of each flag set, arm64 and
+                  riscv64, the relocation tests, the module, and one
+                  object compressed with xz, zstd and gzip (as kbuild does)
+  layout          the replay fixture, a slice of the Debian kernel's layout
+                  (every text section, sites with unknown fields) and a
+                  capture of the test vmlinux with the corpus module
 
 Each corpus directory is emptied and refilled, so the seeds are a function
 of the project's files; the regression corpora (tests/fuzz/regress/) are
@@ -16,9 +22,13 @@ never touched.
 """
 import argparse
 import glob
+import gzip
+import io
+import lzma
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 # the harnesses' fixed pcs (tests/fuzz/fuzz_encode_*.c)
@@ -88,7 +98,83 @@ def seeds_scenario(top, build):
     return out
 
 
+# build/corpus/<file>: one object per flag set (the smallest of each), the
+# relocation tests and the module
+ELF_SEEDS = ["args/klib.o", "callops/klib.o", "callops-bti/klib.o", "callops-pac/klib.o",
+             "callops-os/klib.o", "mcount/klib.o", "cold/cold.o", "debug/list.o",
+             "rv64/klib.o", "rv64-norvc/klib.o", "asm/relocs.o", "asm-riscv/relocs.o",
+             "asm-riscv/abs.o", "mod/corpmod.ko"]
+# loaded as modules: the harness takes an input of odd length as a module,
+# so these get one byte of padding after the ELF data
+ELF_MODULES = ["mod/corpmod.ko", "rv64/klib.o", "callops-pac/klib.o"]
+# compressed as kbuild compresses modules (xz --check=crc32, zstd, gzip)
+ELF_COMPRESSED = ["callops/klib.o", "rv64/klib.o"]
+
+
+def seeds_elf(top, build):
+    out = []
+    for rel in ELF_SEEDS:
+        data = open(os.path.join(build, "corpus", rel), "rb").read()
+        out.append((safe(rel.replace("/", "-")), data))
+    for rel in ELF_MODULES:
+        data = open(os.path.join(build, "corpus", rel), "rb").read()
+        if len(data) % 2 == 0:
+            data += b"\0"
+        out.append((safe(rel.replace("/", "-")) + "-as-module", data))
+    for rel in ELF_COMPRESSED:
+        data = open(os.path.join(build, "corpus", rel), "rb").read()
+        name = safe(rel.replace("/", "-"))
+        out.append((name + ".xz", lzma.compress(data, check=lzma.CHECK_CRC32)))
+        buf = io.BytesIO()
+        with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as g:
+            g.write(data)
+        out.append((name + ".gz", buf.getvalue()))
+        z = subprocess.run(["zstd", "-q", "-c", "-19"], input=data, stdout=subprocess.PIPE,
+                           check=True).stdout
+        out.append((name + ".zst", z))
+    return out
+
+
+def debian_slice(top):
+    """The Debian layout's header, its first site in every text section,
+    and the sites with a field it does not know ('-'), the site count
+    fixed to match."""
+    path = os.path.join(top, "corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz")
+    lines = lzma.open(path, "rt").read().splitlines()
+    head = [l for l in lines if l.startswith("#")]
+    sites = [l for l in lines if not l.startswith("#")]
+    texts = [l.split()[2:4] for l in head if l.startswith("# text: ")]
+    keep = []
+    for start, end in texts:
+        lo, hi = int(start, 16), int(end, 16)
+        for l in sites:
+            a = l.split()[0]
+            if a != "-" and lo <= int(a, 16) < hi:
+                keep.append(l)
+                break
+    keep += [l for l in sites if " - " in l][:4]
+    keep = sorted(set(keep), key=sites.index)
+    head = ["# sites: %d" % len(keep) if l.startswith("# sites: ") else l for l in head]
+    return ("\n".join(head + keep) + "\n").encode()
+
+
+def seeds_layout(top, build):
+    out = [("replay-fixture.layout",
+            open(os.path.join(top, "tests/data/replay-fixture.layout"), "rb").read()),
+           ("debian-slice.layout", debian_slice(top))]
+    tmp = os.path.join(build, "fuzz-seeds-capture.layout")
+    subprocess.run([os.path.join(build, "ftv"), "capture", "-o", tmp,
+                    os.path.join(build, "capture/vmlinux-rela"),
+                    os.path.join(build, "corpus/mod/corpmod.ko")],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out.append(("capture-vmlinux-corpmod.layout", open(tmp, "rb").read()))
+    os.unlink(tmp)
+    return out
+
+
 SEEDS = {
+    "elf": seeds_elf,
+    "layout": seeds_layout,
     "encode_arm64": seeds_encode_arm64,
     "encode_riscv64": seeds_encode_riscv64,
     "scenario": seeds_scenario,
