@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static unsigned files_in(const char *dir)
 {
@@ -67,6 +68,54 @@ START_TEST(every_harness_replays_its_seeds_and_regressions)
 }
 END_TEST
 
+/* A regression input that crashed or hung a command is, at that command,
+ * one line naming the file and exit 2. The file is copied under the name
+ * the command needs (a module's suffix, a compression's). */
+static const struct {
+	const char *input; /* under tests/fuzz/regress/ */
+	const char *as;    /* copied to this name */
+	const char *cmd[4];
+	const char *want;  /* in the message */
+} at_command[] = {
+	/* an R_RISCV_ALIGN addend of 2^63 or more made the loader double an
+	 * alignment past 64 bits for ever */
+	{ "elf/riscv-align-negative-addend-hang", "m.ko", { "load", "--stub-undefined" },
+	  ": .text+0x2e: R_RISCV_ALIGN padding of -1407374883553274 bytes overlaps another "
+	  "or runs past the end of .text\n" },
+};
+
+START_TEST(regressions_are_one_line_errors_at_the_command)
+{
+	char dir[] = "/tmp/ftv-fuzz-regress-XXXXXX";
+
+	ck_assert(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(at_command) / sizeof(at_command[0]); i++) {
+		char src[4096], dst[4096], cp[8300], *out, *argv[8];
+		char *shell[] = { "/bin/sh", "-c", cp, NULL };
+		int n = 0, rc;
+
+		ftv_test_path(src, sizeof(src), "FTV_TOP", "tests/fuzz/regress/");
+		snprintf(src + strlen(src), sizeof(src) - strlen(src), "%s", at_command[i].input);
+		snprintf(dst, sizeof(dst), "%s/%s", dir, at_command[i].as);
+		snprintf(cp, sizeof(cp), "cp '%s' '%s'", src, dst);
+		ck_assert_int_eq(ftv_test_run(shell, &out), 0);
+		free(out);
+		argv[n++] = (char *)ftv_test_env("FTV");
+		for (int k = 0; at_command[i].cmd[k]; k++)
+			argv[n++] = (char *)at_command[i].cmd[k];
+		argv[n++] = dst;
+		argv[n] = NULL;
+		rc = ftv_test_run(argv, &out);
+		ck_assert_msg(rc == 2 && strchr(out, '\n') == out + strlen(out) - 1 &&
+			      strstr(out, dst) && strstr(out, at_command[i].want),
+			      "%s: exit %d: %s", at_command[i].input, rc, out);
+		free(out);
+		unlink(dst);
+	}
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *fuzz_corpora_suite(void)
 {
 	Suite *s = suite_create("fuzz_corpora");
@@ -74,6 +123,7 @@ static Suite *fuzz_corpora_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, every_harness_replays_its_seeds_and_regressions);
+	tcase_add_test(tc, regressions_are_one_line_errors_at_the_command);
 	suite_add_tcase(s, tc);
 	return s;
 }
