@@ -12,6 +12,7 @@ the project's own files, small: one input per shape, not every file.
   elf             the smallest corpus object of each flag set, arm64 and
                   riscv64, the relocation tests, the module, and one
                   object compressed with xz, zstd and gzip (as kbuild does)
+  litmus          the litmus tests (corpus/litmus/*.litmus)
   layout          the replay fixture, a slice of the Debian kernel's layout
                   (every text section, sites with unknown fields) and a
                   capture of the test vmlinux with the corpus module
@@ -89,6 +90,11 @@ def seeds_encode_riscv64(top, build):
                         re.compile(r"^V\t(?P<pc>[0-9a-f]+)\t[0-9a-f]+\t\d+\t(?P<text>.*)$"),
                         re.compile(r"^I\t(?P<pc>[0-9a-f]+)\t(?P<text>.*)$"), RV_PC,
                         per_shape=2, targets={"jal"})
+
+
+def seeds_litmus(top, build):
+    return [(os.path.basename(p), open(p, "rb").read())
+            for p in sorted(glob.glob(os.path.join(top, "corpus/litmus/*.litmus")))]
 
 
 def seeds_scenario(top, build):
@@ -175,6 +181,7 @@ def seeds_layout(top, build):
 SEEDS = {
     "elf": seeds_elf,
     "layout": seeds_layout,
+    "litmus": seeds_litmus,
     "encode_arm64": seeds_encode_arm64,
     "encode_riscv64": seeds_encode_riscv64,
     "scenario": seeds_scenario,
