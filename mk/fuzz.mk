@@ -24,6 +24,8 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 CHECK_DEPS += $(FUZZ_REPLAY)
+# made by pattern rules, kept (not intermediate files make would delete)
+.SECONDARY: $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/fuzz/*.c))
 -include $(patsubst %.c,$(BUILD)/obj/%.d,$(wildcard tests/fuzz/*.c))
 
 # libFuzzer: clang from Debian (clang-14, libclang-rt-14-dev), every object
@@ -40,6 +42,8 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_COMMON:%.c=$(FUZZ_DIR)
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_NAMES:%=$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o)
 
 $(FUZZ_DIR)/bin/%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
