@@ -2,7 +2,8 @@
 """Runs the libFuzzer harnesses of the parsers (make fuzz-parsers), one after
 another, each for the given time from its seeds, and prints a table:
 executions, coverage (libFuzzer's cov: edges and ft: features), corpus
-size and crashes.
+(libFuzzer's corp: the inputs it holds, seeds included, and their bytes)
+and crashes.
 
   fuzz_parsers.py --bin build/libfuzzer/bin --work build/libfuzzer \\
       --seconds 60 [--seeds tests/fuzz/corpus] [--regress tests/fuzz/regress] NAME...
@@ -29,6 +30,7 @@ ARTIFACT = re.compile(r"Test unit written to (\S+)")
 SUMMARY = re.compile(r"^(SUMMARY: .*|==\d+== ?ERROR: .*|fuzz: .*|.*deadly signal.*|"
                      r"ALARM: .*|.*out-of-memory.*)$")
 MAX_RESTARTS = 5
+UNIT = {"b": 1, "Kb": 1 << 10, "Mb": 1 << 20}
 
 
 def dir_stats(d):
@@ -54,8 +56,8 @@ def run_one(args, name):
         d = os.path.join(base, name)
         if os.path.isdir(d):
             dirs.append(d)
-    res = {"name": name, "execs": 0, "cov": 0, "ft": 0, "crashes": [], "summary": [],
-           "runs": 0}
+    res = {"name": name, "execs": 0, "cov": 0, "ft": 0, "corp": 0, "corp_bytes": 0,
+           "crashes": [], "summary": [], "runs": 0}
     start = time.monotonic()
     while res["runs"] <= MAX_RESTARTS:
         left = args.seconds - (time.monotonic() - start)
@@ -76,6 +78,9 @@ def run_one(args, name):
                 if m:
                     res["cov"] = max(res["cov"], int(m.group(2)))
                     res["ft"] = max(res["ft"], int(m.group(3)))
+                    # the corpus in memory: seeds, regressions and new inputs
+                    res["corp"] = int(m.group(4))
+                    res["corp_bytes"] = int(m.group(5)) * UNIT[m.group(6)]
                 m = EXECS.match(line)
                 if m:
                     res["execs"] += int(m.group(1))
@@ -92,7 +97,7 @@ def run_one(args, name):
         if not crashed:
             break
     res["seconds"] = time.monotonic() - start
-    res["corpus"], res["bytes"] = dir_stats(corpus)
+    res["saved"], res["saved_bytes"] = dir_stats(corpus)
     return res
 
 
@@ -114,8 +119,9 @@ def main():
         r = run_one(args, name)
         results.append(r)
         print("fuzz-parsers: %s: %d executions, cov %d, ft %d, corpus %d inputs "
-              "(%d bytes), %d crashes" % (name, r["execs"], r["cov"], r["ft"], r["corpus"],
-                                           r["bytes"], len(r["crashes"])), flush=True)
+              "(%d bytes; %d new ones in %s), %d crashes" %
+              (name, r["execs"], r["cov"], r["ft"], r["corp"], r["corp_bytes"], r["saved"],
+               os.path.join(args.work, name, "corpus"), len(r["crashes"])), flush=True)
         for c in r["crashes"]:
             print("  crash input: %s" % c)
         for s in r["summary"]:
@@ -125,8 +131,8 @@ def main():
           ("harness", "seconds", "executions", "cov", "ft", "corpus", "bytes", "crashes"))
     for r in results:
         print("%-16s %8.0f %12d %8d %8d %8d %10d %8d" %
-              (r["name"], r["seconds"], r["execs"], r["cov"], r["ft"], r["corpus"],
-               r["bytes"], len(r["crashes"])))
+              (r["name"], r["seconds"], r["execs"], r["cov"], r["ft"], r["corp"],
+               r["corp_bytes"], len(r["crashes"])))
     return 1 if any(r["crashes"] for r in results) else 0
 
 
