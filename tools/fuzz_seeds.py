@@ -13,9 +13,10 @@ the project's own files, small: one input per shape, not every file.
                   riscv64, the relocation tests, the module, and one
                   object compressed with xz, zstd and gzip (as kbuild does)
   litmus          the litmus tests (corpus/litmus/*.litmus)
-  layout          the replay fixture, a slice of the Debian kernel's layout
-                  (every text section, sites with unknown fields) and a
-                  capture of the test vmlinux with the corpus module
+  layout          the replay fixtures, a slice of the Debian kernel's layout
+                  (every text section of vmlinux and of a few modules, sites
+                  with unknown fields) and a capture of the test vmlinux
+                  with the corpus module
 
 Each corpus directory is emptied and refilled, so the seeds are a function
 of the project's files; the regression corpora (tests/fuzz/regress/) are
@@ -142,32 +143,55 @@ def seeds_elf(top, build):
 
 
 def debian_slice(top):
-    """The Debian layout's header, its first site in every text section,
-    and the sites with a field it does not know ('-'), the site count
-    fixed to match."""
+    """The Debian layout's header, its first site in every text section of
+    vmlinux, its sites with a field it does not know ('-'), and the first
+    sites of a few modules in each of their text sections, with those
+    modules' own header lines; the site count fixed to match."""
     path = os.path.join(top, "corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz")
     lines = lzma.open(path, "rt").read().splitlines()
     head = [l for l in lines if l.startswith("#")]
     sites = [l for l in lines if not l.startswith("#")]
-    texts = [l.split()[2:4] for l in head if l.startswith("# text: ")]
+    mods = ["vmlinux"] + SLICE_MODULES
+
+    def owner(where):  # "xfs/.text" -> "xfs"
+        return where.split("/")[0]
+
+    texts = [l for l in head if l.startswith("# text: ") and owner(l.split()[4]) in mods]
     keep = []
-    for start, end in texts:
-        lo, hi = int(start, 16), int(end, 16)
+    for t in texts:
+        w = t.split()
+        lo, hi, where = int(w[2], 16), int(w[3], 16), w[4]
         for l in sites:
-            a = l.split()[0]
-            if a != "-" and lo <= int(a, 16) < hi:
+            f = l.split()
+            a = f[0] if f[0] != "-" else f[1]
+            if f[5] in (where, owner(where)) and a != "-" and lo <= int(a, 16) < hi:
                 keep.append(l)
                 break
-    keep += [l for l in sites if " - " in l][:4]
+    keep += [l for l in sites if " - " in l and l.split()[5] == "vmlinux"][:4]
     keep = sorted(set(keep), key=sites.index)
-    head = ["# sites: %d" % len(keep) if l.startswith("# sites: ") else l for l in head]
-    return ("\n".join(head + keep) + "\n").encode()
+    out = []
+    for l in head:
+        if l.startswith("# sites: "):
+            l = "# sites: %d" % len(keep)
+        elif l.startswith("# source: "):
+            l = "; ".join(l.split("; ")[:3])  # free text, 100 KB of it
+        elif l.startswith("# module: ") and l.split()[2] not in mods:
+            continue
+        elif l.startswith("# text: ") and l not in texts:
+            continue
+        out.append(l)
+    return ("\n".join(out + keep) + "\n").encode()
+
+
+# modules of the Debian layout the slice keeps: small ones, and one with
+# .init.text and .text.unlikely
+SLICE_MODULES = ["crc32_generic", "crc7", "xfs"]
 
 
 def seeds_layout(top, build):
-    out = [("replay-fixture.layout",
-            open(os.path.join(top, "tests/data/replay-fixture.layout"), "rb").read()),
-           ("debian-slice.layout", debian_slice(top))]
+    out = [(name, open(os.path.join(top, "tests/data", name), "rb").read())
+           for name in ("replay-fixture.layout", "replay-modules.layout")]
+    out.append(("debian-slice.layout", debian_slice(top)))
     tmp = os.path.join(build, "fuzz-seeds-capture.layout")
     subprocess.run([os.path.join(build, "ftv"), "capture", "-o", tmp,
                     os.path.join(build, "capture/vmlinux-rela"),
