@@ -62,7 +62,10 @@ def sccs(nodes, edges):
 
 
 def graph(build, d):
-    objs = sorted(glob.glob(os.path.join(build, "obj", d, "*.o")))
+    # only objects whose source still exists (a build tree keeps the
+    # objects of files since moved or deleted)
+    objs = sorted(o for o in glob.glob(os.path.join(build, "obj", d, "*.o"))
+                  if os.path.exists(os.path.join(d, os.path.basename(o)[:-2] + ".c")))
     if not objs:
         return None
     names = [os.path.basename(o)[:-2] for o in objs]
