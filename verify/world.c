@@ -323,6 +323,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
 	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
+	cc.graph_ops_addr = sim_image_lookup(w->img, "ftv_graph_ops");
 	plan_reset(&w->scratch);
 	w->core = ftrace_core_new(&cc, &w->scratch, err);
 	if (!w->core)

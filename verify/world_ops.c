@@ -252,7 +252,11 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 		if (!w->graph_func)
 			return ftv_errf(err, "tracer graph: no function-graph tracer in the "
 					"%s trampolines", ftv_arch_name(w->sd->arch)), NULL;
-		d.func = w->graph_func;
+		/* -pg: the graph tracer is entered through ftrace_graph_caller
+		 * and its ops' func is ftrace_stub (ftrace_register_graph);
+		 * otherwise ftrace_graph_func is the ops' func, called like
+		 * any tracer (arm64 DYNAMIC_FTRACE_WITH_ARGS). */
+		d.func = w->cfg.scheme == FTV_SCHEME_MCOUNT ? w->stub : w->graph_func;
 		d.flags = FTRACE_OPS_FL_GRAPH;
 	} else if (!strcmp(tracer, "direct"))
 		d.func = w->direct_func;
