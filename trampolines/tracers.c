@@ -186,7 +186,7 @@ void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 		ftv_prepare_return(fregs + FTV_FREGS_LR, ip, op);
 }
 
-/* The -pg scheme (seed 004): ftrace_graph_caller enters the graph tracer
+/* The 2014 arm64 -pg scheme: ftrace_graph_caller enters the graph tracer
  * for every call that reaches ftrace_caller, whichever ops enabled the
  * site, and prepare_ftrace_return() asks ftrace_graph_entry() first, which
  * tests the function against the graph's own filter
