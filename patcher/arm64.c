@@ -231,6 +231,28 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 	return 0;
 }
 
+/* The same where updates run live, with no stop_machine() to
+ * context-synchronise every CPU on its way out: ftrace_modify_all_code()
+ * (kernel/trace/ftrace.c) switches ftrace_call to ftrace_ops_list_func
+ * before any site changes and relies on no CPU calling the old tracer
+ * directly once that returns, or a site the update enables would call a
+ * single ops' func for a function outside its filter. The per-ops
+ * trampoline scheme is x86's, whose every text change goes through the
+ * breakpoint method and syncs all cores after it (text_poke_bp(),
+ * run_sync()/text_poke_sync(): on_each_cpu(do_sync_core), "ftrace/x86:
+ * Have arch x86_64 use breakpoints instead of stop machine", v3.5); without
+ * it a CPU that has not context-synchronised may still fetch the old BL
+ * (Arm ARM B2.2.5). */
+static int update_ftrace_func_sync(void *ctx, uint64_t func, struct plan *p,
+				   struct ftv_err *e)
+{
+	if (update_ftrace_func(ctx, func, p, e))
+		return -1;
+	if (plan_simple(p, PLAN_SYNC_ALL, -1, "update_ftrace_func: sync every CPU"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
 /* ftrace_modify_graph_caller(): ftrace_graph_call NOP <-> B
  * ftrace_graph_caller, validated. */
 static int modify_graph_caller(void *ctx, int enable, struct plan *p,
@@ -291,7 +313,7 @@ const struct ftrace_arch arm64_ftrace_args = {
 	.make_call = make_call,
 	.make_nop = make_nop,
 	.modify_call = modify_call,
-	.update_ftrace_func = update_ftrace_func,
+	.update_ftrace_func = update_ftrace_func_sync,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {
