@@ -87,11 +87,19 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
  * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
  * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
  * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
- * a NOP or a BL, which the Arm ARM allows to change under execution. */
+ * a NOP or a BL, which the Arm ARM allows to change under execution.
+ *
+ * The word is stored through the fixmap (__aarch64_insn_write() ->
+ * patch_map(), arch/arm64/kernel/patching.c, since v4.0), and installing
+ * that mapping ends in __set_pte()'s dsb(ishst) (asm/pgtable.h): every
+ * store made before, such as the ftrace core's new filter pointer, is
+ * visible before the new instruction can be, so a CPU that takes the new
+ * branch never reads older ftrace data than the update wrote first. */
 static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, const char *what, struct ftv_err *err)
 {
-	if (plan_write_insn(p, addr, old, new, 1, -1, what) ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, addr, old, new, 1, -1, what) ||
 	    plan_cache_sync(p, addr, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
 		return ftv_errf(err, "out of memory building a plan");
@@ -223,7 +231,9 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 
 	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
 		return ftv_err_prefix(e, "ftrace_call");
-	if (plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
+	/* through the fixmap, as patch_word() */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
 			    "update_ftrace_func: ftrace_call -> bl func") ||
 	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
