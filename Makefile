@@ -6,6 +6,7 @@
 #   make check  install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench  throughput and overhead figures (never part of check)
+#   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
 #   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
 
 PYTHON  ?= /usr/bin/python3
