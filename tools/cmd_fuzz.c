@@ -888,7 +888,7 @@ static int cmd_fuzz(int argc, char **argv)
 	const char *replay = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
 	int arch_set = 0, scheme_set = 0, o, last = 0, r;
-	enum ftv_arch arch = FTV_ARCH_ARM64;
+	enum ftv_arch arch = FTV_ARCH_DEFAULT;
 	struct ftv_getopt g;
 	struct ftv_err err;
 
