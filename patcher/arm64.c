@@ -83,7 +83,11 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 	return a64_gen_branch(s->ip, addr, 1, word, err);
 }
 
-/* aarch64_insn_patch_text_nosync(): one validated word, then
+/* aarch64_insn_patch_text_nosync(): the word is written through the text
+ * fixmap, whose mapping (patch_map -> __set_fixmap -> __set_pte) ends in
+ * DSB ISHST; ISB for a valid kernel PTE, so every store before it (an ops
+ * linked into the list, function_trace_op) is complete before the new
+ * instruction can be fetched; then one validated word, then
  * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
  * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
  * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
@@ -91,7 +95,8 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, const char *what, struct ftv_err *err)
 {
-	if (plan_write_insn(p, addr, old, new, 1, -1, what) ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	    plan_write_insn(p, addr, old, new, 1, -1, what) ||
 	    plan_cache_sync(p, addr, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
 		return ftv_errf(err, "out of memory building a plan");
@@ -106,7 +111,7 @@ static int write_literal(const struct arm64_ftrace *a,
 			 const char *what, struct plan *p, struct ftv_err *err)
 {
 	(void)a;
-	if (!s->literal)
+	if (!s->literal && !(s->zeroed && s->kind == FTRACE_SITE_CALL_OPS))
 		return 0;
 	if (plan_write_data64(p, s->literal, 0, ops, 0, -1, what) ||
 	    plan_simple(p, PLAN_DSB, -1, "dsb ish (fixmap unmap)"))
@@ -223,10 +228,28 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 
 	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
 		return ftv_err_prefix(e, "ftrace_call");
-	if (plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	    plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
 			    "update_ftrace_func: ftrace_call -> bl func") ||
 	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* The per-ops trampoline scheme's ftrace_call update, as x86 makes it (its
+ * home: arch/x86/kernel/ftrace.c, ftrace_update_ftrace_func ->
+ * text_poke_bp, whose text_poke_sync IPIs every CPU to serialise it): the
+ * word, then every CPU context-synchronises, so that none still runs the
+ * old ftrace_call once the sites that need the new one are enabled. arm64
+ * sends no such IPI (aarch64_insn_patch_text_nosync); the -pg scheme
+ * patched live (mcount-ops) keeps that and shows what it allows. */
+static int update_ftrace_func_sync(void *ctx, uint64_t func, struct plan *p,
+				   struct ftv_err *e)
+{
+	if (update_ftrace_func(ctx, func, p, e))
+		return -1;
+	if (plan_simple(p, PLAN_SYNC_ALL, -1, "text_poke_sync (every CPU serialises)"))
 		return ftv_errf(e, "out of memory building a plan");
 	return 0;
 }
@@ -294,6 +317,20 @@ const struct ftrace_arch arm64_ftrace_args = {
 	.update_ftrace_func = update_ftrace_func,
 };
 
+/* The per-ops trampoline scheme (x86's FTRACE_FL_TRAMP over arm64's
+ * WITH_ARGS sites): ftrace_call updates serialise every CPU, as x86's. */
+const struct ftrace_arch arm64_ftrace_tramp = {
+	.name = "arm64-tramp",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
+	.flags = 0,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+	.update_ftrace_func = update_ftrace_func_sync,
+};
+
 const struct ftrace_arch arm64_ftrace_mcount = {
 	.name = "arm64-mcount",
 	.mutants = arm64_mutants,
@@ -307,4 +344,33 @@ const struct ftrace_arch arm64_ftrace_mcount = {
 	.modify_graph_caller = modify_graph_caller,
 	.update_prepare = stop_machine_prepare,
 	.update_post = stop_machine_post,
+};
+
+/* The -pg sites and ftrace_caller patched live (FTRACE_MAY_SLEEP): CPUs run
+ * while ftrace_call changes, and a task may be preempted inside
+ * ftrace_caller holding the function_trace_op it loaded. */
+const struct ftrace_arch arm64_ftrace_mcount_live = {
+	.name = "arm64-mcount-live",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
+	.flags = 0,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+	.update_ftrace_func = update_ftrace_func,
+	.modify_graph_caller = modify_graph_caller,
+};
+
+const struct ftrace_arch arm64_ftrace_mcount_tasks = {
+	.name = "arm64-mcount-tasks",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
+	.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU,
+	.init_nop = init_nop,
+	.make_call = make_call,
+	.make_nop = make_nop,
+	.modify_call = modify_call,
+	.update_ftrace_func = update_ftrace_func,
+	.modify_graph_caller = modify_graph_caller,
 };

@@ -29,7 +29,7 @@ int riscv64_site_usable(const struct riscv64_ftrace_ctx *c,
 	 * patcher stores it: only an aligned doubleword is single-copy atomic
 	 * (RVWMO, ISA vol. 1 A.2; the kernel selects FUNCTION_ALIGNMENT_8B for
 	 * CALL_OPS so that it is). */
-	if (!s->literal || (s->literal & 7))
+	if ((!s->literal && !s->zeroed) || (s->literal & 7))
 		return ftv_errf(err, "Misaligned patch-site: ops literal 0x%" PRIx64
 				" is not 8-byte aligned", s->literal);
 	/* Ziccif makes a fetch atomic only for naturally aligned words. */

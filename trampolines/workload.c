@@ -49,9 +49,15 @@ void ftv_workload(u64 work)
 		ftv_quiescent();
 		for (u64 i = 0; i < n; i++) {
 			u64 c = calls + i * FTV_CALL_SIZE;
-			u64 got = ((call3_t)FIELD(c, FTV_CALL_FN))(
-				FIELD(c, FTV_CALL_ARG0), FIELD(c, FTV_CALL_ARG0 + 8),
-				FIELD(c, FTV_CALL_ARG0 + 16));
+			u64 fn = FIELD(c, FTV_CALL_FN);
+			u64 got;
+
+			/* an empty entry: a function of a module that is not
+			 * loaded (yet, or any more) */
+			if (!fn)
+				continue;
+			got = ((call3_t)fn)(FIELD(c, FTV_CALL_ARG0), FIELD(c, FTV_CALL_ARG0 + 8),
+					    FIELD(c, FTV_CALL_ARG0 + 16));
 
 			if (FIELD(work, FTV_WORK_CALIBRATE)) {
 				FIELD(c, FTV_CALL_EXPECT) = got;

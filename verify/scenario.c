@@ -69,6 +69,16 @@ static int w_enable_modules(void *ctx, const char *module, struct ftv_err *err)
 	return world_enable_modules(ctx, module, err);
 }
 
+static int w_load_module(void *ctx, const char *module, struct ftv_err *err)
+{
+	return world_load_module(ctx, module, err);
+}
+
+static int w_unload_module(void *ctx, const char *module, struct ftv_err *err)
+{
+	return world_unload_module(ctx, module, err);
+}
+
 static int w_run(void *ctx, uint64_t steps, struct ftv_err *err)
 {
 	return world_run(ctx, steps, err);
@@ -90,6 +100,8 @@ static const struct ftrace_target world_target = {
 	.direct_modify = w_direct_modify,
 	.direct_remove = w_direct_remove,
 	.enable_modules = w_enable_modules,
+	.load_module = w_load_module,
+	.unload_module = w_unload_module,
 	.run = w_run,
 };
 
@@ -142,15 +154,16 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 			snprintf(s->name, sizeof(s->name), "%s", w[1]);
 		} else if (!strcmp(w[0], "scheme") && n == 2) {
 			if (ftv_scheme_parse(w[1], &s->cfg.scheme))
-				BAD("unknown scheme '%s' (callops, tramp, mcount, pair, atomic)",
-				    w[1]);
+				BAD("unknown scheme '%s' (%s; %s)", w[1],
+				    ftv_arch_schemes(FTV_ARCH_ARM64), ftv_arch_schemes(FTV_ARCH_RISCV64));
 			s->scheme_line = ln;
 		} else if (!strcmp(w[0], "arch") && n == 2) {
 			if (ftv_arch_parse(w[1], &s->arch))
 				BAD("unknown arch '%s' (arm64, riscv64)", w[1]);
 			s->arch_line = ln;
-		} else if (!strcmp(w[0], "objects") || !strcmp(w[0], "modules")) {
-			int mod = w[0][0] == 'm';
+		} else if (!strcmp(w[0], "objects") || !strcmp(w[0], "modules") ||
+			   !strcmp(w[0], "late-modules")) {
+			int mod = w[0][0] != 'o', late = w[0][0] == 'l';
 
 			for (int i = 1; i < n; i++) {
 				unsigned *cnt = mod ? &s->cfg.nmodules : &s->cfg.nobjects;
@@ -158,6 +171,8 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 				if (*cnt >= WORLD_MAX_OBJECTS)
 					BAD("too many %s", w[0]);
 				snprintf(mod ? s->modules[*cnt] : s->objects[*cnt], 64, "%s", w[i]);
+				if (mod)
+					s->cfg.module_late[*cnt] = (unsigned char)late;
 				(*cnt)++;
 			}
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
@@ -406,11 +421,17 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	for (unsigned i = 0; i < s->cfg.nobjects; i++)
 		fprintf(f, " %s", s->objects[i]);
 	fprintf(f, "\n");
-	if (s->cfg.nmodules) {
-		fprintf(f, "modules ");
+	for (int late = 0; late < 2; late++) {
+		int any = 0;
+
 		for (unsigned i = 0; i < s->cfg.nmodules; i++)
-			fprintf(f, " %s", s->modules[i]);
-		fprintf(f, "\n");
+			if (s->cfg.module_late[i] == late) {
+				fprintf(f, "%s%s", any ? "" : late ? "late-modules" : "modules ", " ");
+				fprintf(f, "%s", s->modules[i]);
+				any = 1;
+			}
+		if (any)
+			fprintf(f, "\n");
 	}
 	if (s->cfg.far_modules)
 		fprintf(f, "far-modules\n");

@@ -61,6 +61,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 					w->viol[w->nviol - 1].msg);
 		return;
 	}
+	world_module_plan_done(w, id);
 	/* The update began no earlier than the previous one ended (plans run
 	 * one after another). */
 	uint64_t began = 0;
@@ -244,11 +245,14 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	if (!o->ever)
 		return ftv_errf(err, "out of memory"), NULL;
 	/* The per-ops trampolines scheme gives every tracer ops its own
-	 * trampoline (FTRACE_FL_TRAMP); its ops slot is filled once the ops has an
-	 * address, all before anything can branch to it. */
+	 * trampoline (FTRACE_FL_TRAMP), the function-graph ops included (the
+	 * point of "ftrace: Optimize function graph to be called directly",
+	 * x86, 2014); its ops slot is filled once the ops has an address, all
+	 * before anything can branch to it. */
 	uint64_t tramp_ops_slot = 0;
 
-	if (w->sd->ops_trampolines && !strncmp(tracer, "tracer_", 7)) {
+	if (w->sd->ops_trampolines &&
+	    (!strncmp(tracer, "tracer_", 7) || !strcmp(tracer, "graph"))) {
 		d.trampoline = make_ops_trampoline(w, 0, &d.trampoline_size, err);
 		if (!d.trampoline) {
 			free(o->ever);
@@ -402,23 +406,20 @@ int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 {
 	int found = 0;
 
-	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
-		const struct sim_object_info *oi = NULL;
+	for (size_t i = 0; i < w->nmods; i++) {
+		const struct wmod *md = &w->mods[i];
 
-		for (size_t k = 0; k < sim_image_nobjects(w->img); k++)
-			if (sim_image_object(w->img, k)->is_module &&
-			    !strcmp(sim_image_object(w->img, k)->path, w->cfg.modules[i]))
-				oi = sim_image_object(w->img, k);
-		if (!oi || (name && strcmp(oi->name, name)))
+		/* a late module is enabled by its own load */
+		if (md->late || (name && strcmp(md->name, name)))
 			continue;
 		found = 1;
-		if (ftrace_module_enable(w->core, oi->name, &w->scratch, err)) {
+		if (ftrace_module_enable(w->core, md->name, &w->scratch, err)) {
 			plan_reset(&w->scratch);
 			return -1;
 		}
 	}
 	if (name && !found)
-		return ftv_errf(err, "no module named '%s' is loaded", name);
+		return ftv_errf(err, "no module named '%s' is loaded at boot", name);
 	return world_submit(w, "ftrace_module_enable", err);
 }
 
