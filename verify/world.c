@@ -334,7 +334,10 @@ static int make_core(struct world *w, struct ftv_err *err)
 					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
-		if (fs.module)
+		/* the loader's PLT (a captured module placed as arm64's loader
+		 * does), else the world's, one per module */
+		fs.plt = r->site->plt;
+		if (fs.module && !fs.plt)
 			fs.plt = module_plt(w, fs.module, err);
 		if (r->mod >= 0 && w->mods[r->mod].late)
 			idx = ftrace_core_add_module_site(w->core, &fs, err);
