@@ -316,9 +316,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err);
 /* verify/world_module.c: makes the functions of module m callable by the
  * workload (1) or not (0): their entries in every CPU's call table. */
 void world_module_calls(struct world *w, size_t m, int on);
-/* The module a plan completing has loaded (plan_done). */
-void world_module_plan_done(struct world *w, int plan_id);
-/* cpu is at its quiescent point: it calls the loaded modules from now on. */
+/* cpu is at its quiescent point: it calls the modules loaded (their load
+ * plans landed) from now on. */
 void world_module_cpu_sync(struct world *w, unsigned cpu);
 
 #endif

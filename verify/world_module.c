@@ -51,19 +51,16 @@ void world_module_calls(struct world *w, size_t m, int on)
  * as a task scheduled after the load would see it. */
 void world_module_cpu_sync(struct world *w, unsigned cpu)
 {
-	for (size_t m = 0; m < w->nmods; m++)
-		if (w->mods[m].state == WMOD_LOADED && w->mods[m].late &&
-		    !(w->cpu[cpu].mods_on & (1ULL << m)))
-			cpu_calls(w, cpu, m, 1);
-}
-
-void world_module_plan_done(struct world *w, int plan_id)
-{
 	for (size_t m = 0; m < w->nmods; m++) {
 		struct wmod *md = &w->mods[m];
 
-		if (md->ready_plan == plan_id && md->state == WMOD_LOADING)
-			md->state = WMOD_LOADED;
+		/* loaded once its last load plan has landed */
+		for (size_t i = 0; md->state == WMOD_LOADING && i < w->nplans; i++)
+			if (w->plans[i].id == md->ready_plan && w->plans[i].done)
+				md->state = WMOD_LOADED;
+		if (md->state == WMOD_LOADED && md->late &&
+		    !(w->cpu[cpu].mods_on & (1ULL << m)))
+			cpu_calls(w, cpu, m, 1);
 	}
 }
 

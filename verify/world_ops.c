@@ -61,7 +61,6 @@ static void plan_done(struct ftv_exec *ex, int id,
 					w->viol[w->nviol - 1].msg);
 		return;
 	}
-	world_module_plan_done(w, id);
 	/* The update began no earlier than the previous one ended (plans run
 	 * one after another). */
 	uint64_t began = 0;
