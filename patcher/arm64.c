@@ -271,6 +271,28 @@ static int modify_graph_caller(void *ctx, int enable, struct plan *p,
 			  "graph: ftrace_graph_call b -> nop", e);
 }
 
+/* arch_jump_label_transform(): the static branch NOP <-> B .+4 with
+ * aarch64_insn_patch_text_nosync, whose patch_lock (a raw spinlock around
+ * the fixmap) serialises it with every other text write: each of those is
+ * one indivisible step here. */
+static int static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
+			 struct ftv_err *e)
+{
+	uint32_t nop = a64_gen_nop(), b;
+
+	(void)ctx;
+	if (a64_gen_branch(addr, addr + 4, 0, &b, e))
+		return -1;
+	/* written without validation, as aarch64_insn_patch_text_nosync */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	    plan_write_insn(p, addr, enable ? nop : b, enable ? b : nop, 0, -1,
+			    enable ? "static_branch: nop -> b" : "static_branch: b -> nop") ||
+	    plan_cache_sync(p, addr, 4, -1) ||
+	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
 /* The 2014 scheme and the ARGS scheme before CALL_OPS ran code updates
  * under stop_machine() (the default arch_ftrace_update_code). */
 static int stop_machine_prepare(void *ctx, struct plan *p, struct ftv_err *e)
@@ -303,6 +325,7 @@ const struct ftrace_arch arm64_ftrace_callops = {
 	.make_call = make_call,
 	.make_nop = make_nop,
 	.modify_call = modify_call,
+	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_args = {
@@ -329,6 +352,7 @@ const struct ftrace_arch arm64_ftrace_tramp = {
 	.make_nop = make_nop,
 	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func_sync,
+	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {
@@ -342,6 +366,7 @@ const struct ftrace_arch arm64_ftrace_mcount = {
 	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
 	.update_prepare = stop_machine_prepare,
 	.update_post = stop_machine_post,
 };
@@ -360,6 +385,7 @@ const struct ftrace_arch arm64_ftrace_mcount_live = {
 	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount_tasks = {
@@ -373,4 +399,5 @@ const struct ftrace_arch arm64_ftrace_mcount_tasks = {
 	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
 };

@@ -152,6 +152,12 @@ struct ftrace_arch {
 	 * tracer is an ordinary ops (arm64 with DYNAMIC_FTRACE_WITH_ARGS). */
 	int (*modify_graph_caller)(void *ctx, int enable, struct plan *p,
 				   struct ftv_err *e);
+	/* Not ftrace: the static branch (jump label) at addr, NOP <-> a jump
+	 * to the next instruction (arch_jump_label_transform), as another
+	 * task patches kernel text with the same primitives; NULL when the
+	 * world does not model it. */
+	int (*static_branch)(void *ctx, uint64_t addr, int enable, struct plan *p,
+			     struct ftv_err *e);
 	/* Optional hooks around one code update
 	 * (ftrace_arch_code_modify_prepare / _post_process); may be NULL. */
 	int (*update_prepare)(void *ctx, struct plan *p, struct ftv_err *e);

@@ -335,7 +335,11 @@ static int later_plan_started(const struct world *w, int id, int ri)
 {
 	size_t k = w->nplans, first_undone = w->nplans;
 
+	/* ftrace's plans (agent 0) run one after another; another agent's
+	 * touch no record */
 	for (size_t i = 0; i < w->nplans; i++) {
+		if (w->plans[i].agent != PLAN_AGENT_FTRACE)
+			continue;
 		if (w->plans[i].id == id)
 			k = i;
 		if (!w->plans[i].done && first_undone == w->nplans)
@@ -344,6 +348,8 @@ static int later_plan_started(const struct world *w, int id, int ri)
 	for (size_t j = k + 1; j < w->nplans; j++) {
 		const struct wplan *p = &w->plans[j];
 
+		if (p->agent != PLAN_AGENT_FTRACE)
+			continue;
 		if (!p->done && j != first_undone)
 			break;
 		for (size_t r = 0; r < p->nrecs; r++)

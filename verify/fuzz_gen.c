@@ -128,7 +128,7 @@ struct gen {
 	struct gops ops[8];
 	unsigned nops, ntracer, ngraph, ndirect;
 	enum gmod_state mod[FUZZ_MAX_MODULES];
-	unsigned since_load[FUZZ_MAX_MODULES]; /* actions since module-load */
+	int key_on;   /* the static key's state */
 };
 
 /* Whether operations may name traced function i now: kernel text, a
@@ -397,10 +397,20 @@ static int module_pinned(const struct gen *gn, unsigned m)
  * plan steps each, a few thousand scheduler steps for a random unit) and
  * the enable are long updates, and the module is called only once they
  * have landed, so the CPUs get a long run after it. */
-static void load_module(struct gen *gn, unsigned m)
+/* Another task flips the static branch (a jump label): kernel text
+ * patched by someone other than ftrace, at the same time. */
+static void static_key(struct gen *gn)
+{
+	gn->key_on = !gn->key_on;
+	emit(gn, "static-key", gn->key_on ? "on" : "off", NULL);
+}
+
+static void load_module(struct gen *gn, unsigned m, int key)
 {
 	emit(gn, "module-load", gn->g->modules[m], NULL);
 	gn->mod[m] = GM_LOADED;
+	if (key)
+		static_key(gn);
 	emit_run_between(gn, 2000, 4000);
 }
 
@@ -420,6 +430,11 @@ struct modplan {
 	enum gmod_state mode;
 	int far;
 	unsigned load_at, unload_at; /* action indices; unload_at > nact: never */
+	/* another task flips the static key right after the load (its
+	 * patches then overlap ftrace_module_init's), and before actions */
+	int key_after_load;
+	unsigned key_at[2];
+	unsigned nkeys;
 };
 
 static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned nact,
@@ -429,9 +444,14 @@ static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned 
 
 	memset(mp, 0, sizeof(*mp));
 	mp->mode = GM_ABSENT;
+	ftv_rng_seed(&mrng, iter_seed ^ 0x6d6f64756c657321ULL);
+	/* jump labels flipped by another task, with or without modules */
+	mp->nkeys = (unsigned)ftv_rng_below(&mrng, 3);
+	for (unsigned k = 0; k < mp->nkeys; k++)
+		mp->key_at[k] = (unsigned)ftv_rng_below(&mrng, nact);
+	mp->key_after_load = ftv_rng_chance(&mrng, 1, 2);
 	if (!g->nmodules)
 		return;
-	ftv_rng_seed(&mrng, iter_seed ^ 0x6d6f64756c657321ULL);
 	switch (ftv_rng_below(&mrng, 3)) {
 	case 0:
 		return;
@@ -519,9 +539,12 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		s->steps = 400000;
 	}
 	for (unsigned i = 0; i < nact; i++) {
+		for (unsigned k = 0; k < mp.nkeys; k++)
+			if (mp.key_at[k] == i)
+				static_key(&gn);
 		for (unsigned m = 0; m < g->nmodules; m++) {
 			if (gn.mod[m] == GM_LATE && i == mp.load_at)
-				load_module(&gn, m);
+				load_module(&gn, m, mp.key_after_load);
 			else if (gn.mod[m] == GM_LOADED && i == mp.unload_at &&
 				 !module_pinned(&gn, m))
 				unload_module(&gn, m);

@@ -37,6 +37,8 @@
  *   enable-modules                   the boot modules' ftrace_module_enable
  *   module-load rand3                a late module: init_nop, enable, called
  *   module-unload rand3              no longer called, released, freed
+ *   static-key on                    another task patches a jump label
+ *                                    (ftv_static_key) while ftrace does
  *
  * scenario.c reads and writes the files and finds their corpus objects;
  * fuzz findings and replays are written in the same format.

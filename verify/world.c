@@ -87,6 +87,7 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, graph },
 		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, graph },
 		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, graph },
+		{ "ftv_static_key", &w->static_key, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)

@@ -177,6 +177,11 @@ int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
  * is loaded at most once. */
 int world_load_module(struct world *w, const char *name, struct ftv_err *err);
 int world_unload_module(struct world *w, const char *name, struct ftv_err *err);
+/* Another task (PLAN_AGENT_TEXT) flips the static branch ftv_static_key,
+ * which every CPU runs once a round: kernel text patched by someone other
+ * than ftrace, concurrently with ftrace's updates, through the same
+ * primitives (the arch's static_branch verb). */
+int world_static_key(struct world *w, int on, struct ftv_err *err);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);

@@ -193,6 +193,7 @@ struct wplan {
 	unsigned char *enable;
 	size_t nrecs;
 	const char *what;  /* the operation, for reports */
+	int agent;         /* PLAN_AGENT_*: who applies it */
 	struct plan plan;  /* a copy, for failure reports */
 };
 
@@ -243,7 +244,8 @@ struct world {
 		direct_func, direct_tramp, stub_direct_tramp, graph_func,
 		prepare_return, return_handler, quiescent, workload,
 		workload_done, direct_log, ops_known, tramp_template,
-		tramp_template_end, tramp_ops_slot, tramp_body_slot;
+		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
+	int static_key_on;
 
 	struct wrec *recs;
 	size_t nrecs;
