@@ -83,11 +83,14 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 	return a64_gen_branch(s->ip, addr, 1, word, err);
 }
 
-/* aarch64_insn_patch_text_nosync(): the word is written through the text
- * fixmap, whose mapping (patch_map -> __set_fixmap -> __set_pte) ends in
- * DSB ISHST; ISB for a valid kernel PTE, so every store before it (an ops
- * linked into the list, function_trace_op) is complete before the new
- * instruction can be fetched; then one validated word, then
+/* aarch64_insn_patch_text_nosync(): the word is stored through the text
+ * fixmap (__aarch64_insn_write() -> patch_map(), arch/arm64/kernel/
+ * patching.c, since v4.0), and installing that mapping (__set_fixmap ->
+ * __set_pte, asm/pgtable.h) ends in dsb(ishst); isb for a valid kernel PTE:
+ * every store made before (an ops linked into the list, function_trace_op,
+ * the core's new filter pointer) is visible before the new instruction can
+ * be fetched, so a CPU that takes the new branch never reads older ftrace
+ * data than the update wrote first. Then one validated word, then
  * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
  * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
  * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
@@ -95,7 +98,7 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, const char *what, struct ftv_err *err)
 {
-	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
 	    plan_write_insn(p, addr, old, new, 1, -1, what) ||
 	    plan_cache_sync(p, addr, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
@@ -228,7 +231,8 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 
 	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
 		return ftv_err_prefix(e, "ftrace_call");
-	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	/* through the fixmap, as patch_word() */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
 	    plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
 			    "update_ftrace_func: ftrace_call -> bl func") ||
 	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
@@ -237,13 +241,20 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 	return 0;
 }
 
-/* The per-ops trampoline scheme's ftrace_call update, as x86 makes it (its
- * home: arch/x86/kernel/ftrace.c, ftrace_update_ftrace_func ->
- * text_poke_bp, whose text_poke_sync IPIs every CPU to serialise it): the
- * word, then every CPU context-synchronises, so that none still runs the
- * old ftrace_call once the sites that need the new one are enabled. arm64
- * sends no such IPI (aarch64_insn_patch_text_nosync); the -pg scheme
- * patched live (mcount-ops) keeps that and shows what it allows. */
+/* The per-ops trampoline scheme's ftrace_call update, made live with no
+ * stop_machine() to context-synchronise every CPU on its way out:
+ * ftrace_modify_all_code() (kernel/trace/ftrace.c) switches ftrace_call to
+ * ftrace_ops_list_func before any site changes and relies on no CPU calling
+ * the old tracer directly once that returns, or a site the update enables
+ * would call a single ops' func for a function outside its filter. The
+ * scheme is x86's, whose every text change goes through the breakpoint
+ * method and syncs all cores after it (ftrace_update_ftrace_func ->
+ * text_poke_bp(), text_poke_sync(): on_each_cpu(do_sync_core), "ftrace/x86:
+ * Have arch x86_64 use breakpoints instead of stop machine", v3.5); without
+ * it a CPU that has not context-synchronised may still fetch the old BL
+ * (Arm ARM B2.2.5). arm64 sends no such IPI
+ * (aarch64_insn_patch_text_nosync); the -pg scheme patched live
+ * (mcount-ops) keeps that and shows what it allows. */
 static int update_ftrace_func_sync(void *ctx, uint64_t func, struct plan *p,
 				   struct ftv_err *e)
 {
@@ -284,7 +295,7 @@ static int static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
 	if (a64_gen_branch(addr, addr + 4, 0, &b, e))
 		return -1;
 	/* written without validation, as aarch64_insn_patch_text_nosync */
-	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (fixmap map)") ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
 	    plan_write_insn(p, addr, enable ? nop : b, enable ? b : nop, 0, -1,
 			    enable ? "static_branch: nop -> b" : "static_branch: b -> nop") ||
 	    plan_cache_sync(p, addr, 4, -1) ||
@@ -337,7 +348,7 @@ const struct ftrace_arch arm64_ftrace_args = {
 	.make_call = make_call,
 	.make_nop = make_nop,
 	.modify_call = modify_call,
-	.update_ftrace_func = update_ftrace_func,
+	.update_ftrace_func = update_ftrace_func_sync,
 };
 
 /* The per-ops trampoline scheme (x86's FTRACE_FL_TRAMP over arm64's
