@@ -54,9 +54,9 @@ START_TEST(fuzz_mutant_is_shrunk_and_its_replay_reproduces_the_report)
 
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/replay.scn", dir);
-	/* seed 2's first iteration already trips the mutant with 2 CPUs; a
+	/* seed 1's first iteration already trips the mutant with 2 CPUs; a
 	 * small shrink budget keeps the test short */
-	rc = FTV_RUN(&out, "fuzz", "--seed", "2", "--iterations", "1", "--cpus", "2",
+	rc = FTV_RUN(&out, "fuzz", "--seed", "1", "--iterations", "1", "--cpus", "2",
 		     "--mutate", "bl-before-literal", "--shrink-budget", "2", "--out", path);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "found nop-ops; shrunk from "), "%s", out);
@@ -144,7 +144,7 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 	fuzz_generate(&g, 42, &b);
 	ck_assert(!memcmp(&a, &b, sizeof(a)));
 	ck_assert_uint_ge(a.nops, 4);
-	ck_assert(!strcmp(a.ops[0].verb, "ops"));
+	ck_assert(!strcmp(a.ops[0].verb, "ops") || !strcmp(a.ops[0].verb, "static-key"));
 	fuzz_generate(&g, 43, &b);
 	ck_assert(memcmp(&a, &b, sizeof(a)));
 
@@ -167,6 +167,86 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 		ck_assert_str_eq(c.ops[i].verb, a.ops[i].verb);
 		ck_assert_str_eq(c.ops[i].a, a.ops[i].a);
 		ck_assert_str_eq(c.ops[i].b, a.ops[i].b);
+	}
+}
+END_TEST
+
+/* Modules: none, loaded at boot (enabled first) or late (module-load, then
+ * perhaps module-unload); no operation names a module's function while
+ * the module is not there; far modules only where the scheme has module
+ * PLTs; the scenario file keeps it all. */
+START_TEST(fuzz_generate_names_module_functions_only_while_loaded)
+{
+	static struct fuzz_gen g;
+	static struct scenario s, c;
+	unsigned boot = 0, late = 0, unload = 0, far = 0;
+
+	small_gen(&g);
+	snprintf(g.modules[0], sizeof(g.modules[0]), "rand3");
+	g.nmodules = 1;
+	for (unsigned i = 0; i < 10; i++) {
+		snprintf(g.funcs[g.nfuncs], sizeof(g.funcs[0]), "r3_f%u", i);
+		g.func_mod[g.nfuncs++] = 1;
+	}
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		int there;
+
+		fuzz_generate(&g, fuzz_iter_seed(5, seed), &s);
+		there = s.cfg.nmodules && !s.cfg.module_late[0];
+		if (s.cfg.nmodules) {
+			ck_assert_str_eq(s.modules[0], "rand3");
+			boot += there;
+			late += !there;
+			far += s.cfg.far_modules;
+		}
+		if (there)
+			ck_assert_str_eq(s.ops[0].verb, "enable-modules");
+		for (unsigned i = 0; i < s.nops; i++) {
+			const struct scn_op *op = &s.ops[i];
+
+			if (!strcmp(op->verb, "module-load")) {
+				ck_assert(s.cfg.nmodules && s.cfg.module_late[0] && !there);
+				there = 1;
+				ck_assert(!strcmp(s.ops[i + 1].verb, "run") ||
+					  (!strcmp(s.ops[i + 1].verb, "static-key") &&
+					   !strcmp(s.ops[i + 2].verb, "run")));
+			} else if (!strcmp(op->verb, "module-unload")) {
+				ck_assert(there);
+				there = 0;
+				unload++;
+			} else if (!strcmp(op->verb, "filter") || !strcmp(op->verb, "notrace")) {
+				ck_assert_msg(there || !strstr(op->b, "r3_f"),
+					      "seed %llu: %s %s names a module that is not there",
+					      (unsigned long long)seed, op->verb, op->b);
+			}
+		}
+		if (seed == 1 || (s.cfg.nmodules && s.cfg.module_late[0])) {
+			char path[] = "/tmp/ftv-fuzz-mod-XXXXXX";
+			int fd = mkstemp(path);
+			FILE *f = fdopen(fd, "w");
+			struct ftv_err err;
+
+			ck_assert(f);
+			scenario_write(f, &s, NULL);
+			fclose(f);
+			ck_assert_msg(!scenario_load(path, &c, &err), "%s", err.msg);
+			unlink(path);
+			ck_assert_uint_eq(c.cfg.nmodules, s.cfg.nmodules);
+			ck_assert_uint_eq(c.cfg.far_modules, s.cfg.far_modules);
+			for (unsigned m = 0; m < s.cfg.nmodules; m++)
+				ck_assert_uint_eq(c.cfg.module_late[m], s.cfg.module_late[m]);
+			ck_assert_uint_eq(c.nops, s.nops);
+		}
+	}
+	ck_assert_uint_gt(boot, 50);
+	ck_assert_uint_gt(late, 50);
+	ck_assert_uint_gt(unload, 10);
+	ck_assert_uint_gt(far, 30);
+	/* the -pg scheme of 2014 has no module PLTs: never far */
+	g.scheme = FTV_SCHEME_MCOUNT;
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		fuzz_generate(&g, fuzz_iter_seed(5, seed), &s);
+		ck_assert(!s.cfg.far_modules);
 	}
 }
 END_TEST
@@ -282,6 +362,7 @@ START_TEST(fuzz_generate_only_emits_valid_sequences)
 		char names[16][8];
 		int state[16]; /* 0 created, 1 registered, 2 dead */
 		unsigned n = 0;
+		int key = 0;
 
 		fuzz_generate(&g, fuzz_iter_seed(7, seed), &s);
 		for (unsigned i = 0; i < s.nops; i++) {
@@ -290,6 +371,12 @@ START_TEST(fuzz_generate_only_emits_valid_sequences)
 
 			if (!strcmp(op->verb, "run")) {
 				ck_assert(atoi(op->a) >= 50 && atoi(op->a) <= 300);
+				continue;
+			}
+			/* another task's jump label: on, off, on... */
+			if (!strcmp(op->verb, "static-key")) {
+				ck_assert_str_eq(op->a, key ? "off" : "on");
+				key = !key;
 				continue;
 			}
 			for (k = 0; k < n; k++)
@@ -379,6 +466,7 @@ static Suite *fuzz_suite(void)
 	tcase_set_timeout(tc, 300); /* ASan builds, loaded machines */
 	tcase_add_test(tc, fuzz_generate_is_a_function_of_the_seed_and_round_trips);
 	tcase_add_test(tc, fuzz_generate_only_emits_valid_sequences);
+	tcase_add_test(tc, fuzz_generate_names_module_functions_only_while_loaded);
 	tcase_add_test(tc, scenario_verbs_read_both_spellings);
 	tcase_add_test(tc, scenario_refuses_what_its_fields_cannot_hold);
 	tcase_add_test(tc, fuzz_bad_usage_is_one_line_and_exit_2);

@@ -853,12 +853,15 @@ static const struct ftv_opt fuzz_opts[] = {
 	  .help = "arm64 (default) or riscv64; --scheme implies it",
 	  .words = "arm64 riscv64" },
 	{ .name = "scheme", .key = O_SCHEME, .arg = "S",
-	  .help = "callops (default), tramp, mcount; riscv64: pair, atomic (default)",
+	  .help = "callops (default), tramp, mcount, mcount-ops, mcount-ops-tasks; "
+		  "riscv64: pair, atomic (default)",
 	  .word = scheme_word },
 	{ .name = "cpus", .key = O_CPUS, .arg = "N",
 	  .help = "every iteration on N CPUs (1-32; default: 2 to 4, drawn)" },
 	{ .name = "objects", .key = O_OBJECTS, .arg = "NAME...",
-	  .help = "trace the corpus objects named (default rand1 rand2)" },
+	  .help = "trace the corpus objects named (default rand1 rand2 weak hooks, "
+		  "and rand3 as a module: at boot, or loaded and unloaded while the "
+		  "CPUs run, near or beyond call range)" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
@@ -1005,7 +1008,14 @@ static int cmd_fuzz(int argc, char **argv)
 	if (!have_objects) {
 		snprintf(c.g.objects[0], sizeof(c.g.objects[0]), "rand1");
 		snprintf(c.g.objects[1], sizeof(c.g.objects[1]), "rand2");
-		c.g.nobjects = 2;
+		/* weak hooks and their overrides: the kernel's table has
+		 * entries sorttable zeroed */
+		snprintf(c.g.objects[2], sizeof(c.g.objects[2]), "weak");
+		snprintf(c.g.objects[3], sizeof(c.g.objects[3]), "hooks");
+		c.g.nobjects = 4;
+		/* and a random unit of their kind to load as a module */
+		snprintf(c.g.modules[0], sizeof(c.g.modules[0]), "rand3");
+		c.g.nmodules = 1;
 	}
 	if (!seed_set) {
 		/* a fresh campaign: the seed is printed, --seed replays it */
@@ -1044,6 +1054,10 @@ static int cmd_fuzz(int argc, char **argv)
 		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
+		if (c.g.nmodules)
+			printf(", module%s", c.g.nmodules == 1 ? "" : "s");
+		for (unsigned i = 0; i < c.g.nmodules; i++)
+			printf(" %s", c.g.modules[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
 		       c.g.mutant ? c.g.mutant->name : "none");
 		if (c.iterations)

@@ -160,8 +160,9 @@ extern char return_to_handler[];
 
 /* prepare_ftrace_return(): remember the real return address, log the entry
  * and make the traced function return through return_to_handler. op is the
- * graph ops this entry is for (for the checks). */
-void ftv_prepare_return(u64 parent_slot, u64 ip, u64 op)
+ * graph ops this entry is for (for the checks). Kept out of line: the
+ * checks break at its entry (ftrace_graph_func calls it). */
+__attribute__((noinline)) void ftv_prepare_return(u64 parent_slot, u64 ip, u64 op)
 {
 	u64 pcpu = this_cpu_area();
 	u64 depth = FIELD(pcpu, FTV_PCPU_GRAPH_SP);

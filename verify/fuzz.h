@@ -32,21 +32,31 @@
 
 #define FUZZ_MAX_FUNCS 1024
 
+#define FUZZ_MAX_MODULES 4
+
 /* What every generated scenario shares. */
 struct fuzz_gen {
 	enum ftv_scheme scheme;
 	char objects[WORLD_MAX_OBJECTS][64];
 	unsigned nobjects;
+	/* Objects an iteration may load as modules: at boot (enabled by its
+	 * first operation) or late (module-load and module-unload while the
+	 * CPUs run), near the kernel or, where the scheme has module PLTs,
+	 * beyond call range of ftrace_caller. */
+	char modules[FUZZ_MAX_MODULES][64];
+	unsigned nmodules;
 	unsigned cpus;                   /* 0: drawn per iteration (2..4) */
 	const struct ftv_mutant *mutant; /* NULL: none */
-	/* The traced functions operations may name (fuzz_targets). */
+	/* The traced functions operations may name (fuzz_targets), and the
+	 * module of each: 0 for kernel text, m + 1 for modules[m]. */
 	char funcs[FUZZ_MAX_FUNCS][48];
+	unsigned char func_mod[FUZZ_MAX_FUNCS];
 	unsigned nfuncs;
 };
 
-/* Loads the objects once (a world with one CPU) and collects the traced
- * functions the workload calls (the random units' r<N>_f<M> whose site
- * init_nop accepted), in record order. */
+/* Loads the objects and modules once (a world with one CPU) and collects
+ * the traced functions the workload calls (the random units' r<N>_f<M>
+ * whose site the kernel accepts), in record order. */
 int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		 const char *tramp_dir, struct ftv_err *err);
 
