@@ -1,6 +1,6 @@
 /* ftv litmus FILE...: run litmus tests of the fetch model exhaustively and
  * compare each verdict with the one the file expects. */
-#include "executor/litmus.h"
+#include "litmus/litmus.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"

@@ -1,6 +1,6 @@
 /* Litmus files: parser and exhaustive runner (syntax in litmus.h). */
 #include "util/str.h"
-#include "executor/litmus.h"
+#include "litmus/litmus.h"
 #include "executor/exec.h"
 #include "encoders/a64.h"
 #include "sim/aspace.h"

@@ -21,8 +21,8 @@
  * instruction word, so stores to it go through the fetch model. The runner
  * enumerates every interleaving and every fetch choice (exhaustive policy,
  * fine mode) and says whether some complete run satisfies `exists`. */
-#ifndef FTV_EXECUTOR_LITMUS_H
-#define FTV_EXECUTOR_LITMUS_H
+#ifndef FTV_LITMUS_LITMUS_H
+#define FTV_LITMUS_LITMUS_H
 
 #include <stdint.h>
 
