@@ -28,23 +28,13 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The scenario's objects as scenario_run finds them (verify/scenario.c). */
-static void object_path(char *buf, size_t n, const char *dir, const char *set,
-			const char *name)
-{
-	snprintf(buf, n, "%s/%s/%s.o", dir, set, name);
-	if (access(buf, R_OK))
-		snprintf(buf, n, "%s/random-%s/%s.o", dir, set, name);
-}
-
 /* In the child: parse, and with build set, build and free the world.
  * Writes the build's wall time to fd. */
 static int child(const char *path, const char *corpus, const char *tramp,
 		 int build, int fd)
 {
-	static char paths[2][WORLD_MAX_OBJECTS][1200];
+	static struct scenario_paths paths;
 	static struct scenario s;
-	const char *set;
 	struct ftv_err err;
 	struct world *w;
 	double t0, t = 0;
@@ -53,17 +43,7 @@ static int child(const char *path, const char *corpus, const char *tramp,
 		fprintf(stderr, "world_bench: %s\n", err.msg);
 		return 2;
 	}
-	set = ftv_scheme_corpus_set(s.cfg.scheme);
-	for (unsigned i = 0; i < s.cfg.nobjects; i++) {
-		object_path(paths[0][i], sizeof(paths[0][i]), corpus, set,
-			    s.objects[i]);
-		s.cfg.objects[i] = paths[0][i];
-	}
-	for (unsigned i = 0; i < s.cfg.nmodules; i++) {
-		object_path(paths[1][i], sizeof(paths[1][i]), corpus, set,
-			    s.modules[i]);
-		s.cfg.modules[i] = paths[1][i];
-	}
+	scenario_objects(&s, corpus, &paths);
 	s.cfg.tramp_dir = tramp;
 	if (build) {
 		t0 = bench_wall();

@@ -51,7 +51,7 @@ corpus-riscv: $(RV_CORPUS_OBJS)
 CHECK_DEPS += corpus-riscv
 DEMO_DEPS += corpus-riscv
 
-# Hand-written riscv64 assembly for the loader tests (tests/test_rv_loader.c):
+# Hand-written riscv64 assembly for the loader tests (tests/test_riscv64_loader.c):
 # every relocation type, and a branch that cannot reach.
 RV_ASM_OBJS := $(patsubst tests/data/riscv/%.s,$(RV_CORPUS_DIR)/asm-riscv/%.o,$(wildcard tests/data/riscv/*.s))
 

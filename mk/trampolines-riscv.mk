@@ -18,7 +18,7 @@ $(RV_TRAMP_DIR)/%.o: trampolines/%.c patcher/ftrace_abi.h
 	@mkdir -p $(dir $@)
 	$(RV_TRAMP_CC) $(RV_TRAMP_FLAGS) -c $< -o $@
 
-# For tests/test_riscv_tramp.c: the trampolines linked with a test caller
+# For tests/test_riscv64_tramp.c: the trampolines linked with a test caller
 # and a traced function compiled as the corpus is, at a fixed address, as a
 # flat binary plus its symbol table (nm).
 RV_TRAMP_TEST     := $(RV_TRAMP_DIR)/test/rvtramp-test

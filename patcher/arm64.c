@@ -6,27 +6,20 @@
 
 #define A64_MOV_X9_LR_DESC "mov x9, x30"
 
-static const char *const mutant_names[ARM64_MUT_COUNT] = {
-	[ARM64_MUT_NONE] = "none",
-	[ARM64_MUT_BL_BEFORE_LITERAL] = "bl-before-literal",
-	[ARM64_MUT_SKIP_LITERAL_ON_MODIFY] = "skip-literal-on-modify",
-	[ARM64_MUT_MISALIGNED_LITERAL] = "misaligned-literal",
-	[ARM64_MUT_LIVE_MOV_PATCH] = "live-mov-patch",
-	[ARM64_MUT_NO_RANGE_CHECK] = "no-range-check",
+const struct ftrace_arch_mutant arm64_mutants[] = {
+	{ "none", ARM64_MUT_NONE, "the correct backend" },
+	{ "bl-before-literal", ARM64_MUT_BL_BEFORE_LITERAL,
+	  "make_call writes the BL before the ops literal" },
+	{ "skip-literal-on-modify", ARM64_MUT_SKIP_LITERAL_ON_MODIFY,
+	  "modify_call leaves the old ops in the literal" },
+	{ "misaligned-literal", ARM64_MUT_MISALIGNED_LITERAL,
+	  "sites whose literal is not 8-byte aligned are patched (torn ops)" },
+	{ "live-mov-patch", ARM64_MUT_LIVE_MOV_PATCH,
+	  "MOV X9, LR is written at make_call, while CPUs run the site" },
+	{ "no-range-check", ARM64_MUT_NO_RANGE_CHECK,
+	  "out-of-range BL targets are truncated instead of using a PLT" },
+	{ NULL, ARM64_MUT_NONE, NULL },
 };
-
-const char *arm64_mutant_name(enum arm64_mutant m)
-{
-	return (unsigned)m < ARM64_MUT_COUNT ? mutant_names[m] : "?";
-}
-
-int arm64_mutant_parse(const char *name)
-{
-	for (int i = 0; i < ARM64_MUT_COUNT; i++)
-		if (!strcmp(name, mutant_names[i]))
-			return i;
-	return -1;
-}
 
 int arm64_bl_in_range(uint64_t pc, uint64_t target)
 {
@@ -220,8 +213,8 @@ static int modify_call(void *ctx, const struct ftrace_site *s,
 }
 
 /* ftrace_update_ftrace_func(): the global tracer call inside ftrace_caller
- * (seed 004 writes it without validation: the old word is whatever the
- * previous update left). */
+ * (written without validation, as the 2014 arm64 dynamic ftrace did: the
+ * old word is whatever the previous update left). */
 static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 			      struct ftv_err *e)
 {
@@ -273,8 +266,15 @@ static int stop_machine_post(void *ctx, struct plan *p, struct ftv_err *e)
 	return 0;
 }
 
+static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
+{
+	return arm64_site_usable(ctx, s, e);
+}
+
 const struct ftrace_arch arm64_ftrace_callops = {
 	.name = "arm64-callops",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS,
 	.init_nop = init_nop,
 	.make_call = make_call,
@@ -284,6 +284,8 @@ const struct ftrace_arch arm64_ftrace_callops = {
 
 const struct ftrace_arch arm64_ftrace_args = {
 	.name = "arm64-args",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
 	.flags = 0,
 	.init_nop = init_nop,
 	.make_call = make_call,
@@ -294,6 +296,8 @@ const struct ftrace_arch arm64_ftrace_args = {
 
 const struct ftrace_arch arm64_ftrace_mcount = {
 	.name = "arm64-mcount",
+	.mutants = arm64_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_STOP_MACHINE,
 	.init_nop = init_nop,
 	.make_call = make_call,

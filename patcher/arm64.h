@@ -5,8 +5,8 @@
  *                         Linux 6.3+: ops literal at func-8, live patching.
  *   arm64_ftrace_args     DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: the
  *                         shared caller calls through the patched
- *                         ftrace_call site; per-ops trampolines (seed 003).
- *   arm64_ftrace_mcount   the 2014 -pg scheme (seed 004): NOP <-> BL
+ *                         ftrace_call site; per-ops trampolines (FTRACE_FL_TRAMP).
+ *   arm64_ftrace_mcount   the 2014 -pg scheme (Linux 3.16): NOP <-> BL
  *                         ftrace_caller at each `bl _mcount`, ftrace_call and
  *                         ftrace_graph_call patched inside ftrace_caller,
  *                         under stop_machine.
@@ -39,9 +39,8 @@ enum arm64_mutant {
 	ARM64_MUT_COUNT
 };
 
-const char *arm64_mutant_name(enum arm64_mutant m);
-/* Returns the mutant named, or -1. */
-int arm64_mutant_parse(const char *name);
+/* The table of them (struct ftrace_arch.mutants of every arm64 backend). */
+extern const struct ftrace_arch_mutant arm64_mutants[];
 
 struct arm64_ftrace {
 	uint64_t ftrace_caller;       /* FTRACE_ADDR */

@@ -30,7 +30,7 @@
 #define FTV_OPS_NFILTER     0x30
 #define FTV_OPS_NOTRACE     0x38 /* sorted u64 ips never traced */
 #define FTV_OPS_NNOTRACE    0x40
-#define FTV_OPS_TRAMP       0x48 /* own trampoline (seed 003), or 0 */
+#define FTV_OPS_TRAMP       0x48 /* own trampoline (FTRACE_FL_TRAMP), or 0 */
 #define FTV_OPS_ID          0x50 /* small integer naming the ops in logs */
 #define FTV_OPS_SIZE        0x60
 #define FTV_OPS_ALIGN       0x40

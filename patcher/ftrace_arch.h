@@ -82,9 +82,31 @@ enum {
 	FTRACE_ARCH_STOP_MACHINE = 1u << 1,
 };
 
+/* A deliberate bug a backend can be built with (ftv --mutate NAME), which a
+ * correct verifier must catch. Each backend's table starts with "none"
+ * (code 0) and ends with a NULL name; code is the backend's own enum. */
+struct ftrace_arch_mutant {
+	const char *name;
+	int code;
+	const char *what; /* one line for help and reports */
+};
+
+/* The mutant of table named name, or NULL. */
+const struct ftrace_arch_mutant *ftrace_arch_mutant_find(const struct ftrace_arch_mutant *table,
+							 const char *name);
+
 struct ftrace_arch {
 	const char *name;
 	unsigned flags; /* FTRACE_ARCH_* */
+	/* The backend's deliberate bugs; ctx carries the one chosen. */
+	const struct ftrace_arch_mutant *mutants;
+
+	/* ftrace_call_adjust(): whether the kernel uses this site at all.
+	 * A site it refuses ("Misaligned patch-site") gets no record: the
+	 * kernel warns and leaves it alone. 0 when usable, else -1 with e
+	 * saying why (the caller names the function). */
+	int (*site_usable)(void *ctx, const struct ftrace_site *site,
+			   struct ftv_err *e);
 
 	/* Boot/module load: turn the compiler's sequence into the disabled
 	 * state (ftrace_init_nop): e.g. write ops_literal (ftrace_nop_ops) and

@@ -4,6 +4,7 @@
 #include "patcher/ftrace_internal.h"
 #include "patcher/ftrace_abi.h"
 #include "sim/aspace.h"
+#include "util/vec.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -197,15 +198,8 @@ int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 		return ftv_errf(err, "ftrace: site 0x%llx (%s) has no ops literal but arch %s uses CALL_OPS",
 				(unsigned long long)s->ip,
 				s->name ? s->name : "?", c->cfg.arch->name);
-	if (c->nrecs == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 64;
-		struct ftrace_rec *nr = realloc(c->recs, ncap * sizeof(*nr));
-
-		if (!nr)
-			return core_oom(err);
-		c->recs = nr;
-		c->cap = ncap;
-	}
+	if (VEC_RESERVE(c->recs, c->cap, c->nrecs + 1))
+		return core_oom(err);
 	r = &c->recs[c->nrecs];
 	memset(r, 0, sizeof(*r));
 	r->site = *s;
@@ -293,8 +287,8 @@ struct ftrace_ops *ftrace_find_unique_ops(const struct ftrace_core *c,
 }
 
 /* The ops whose trampoline the site calls now: the ops being removed is
- * tested first, since it is no longer on the list (seed 003,
- * ftrace_find_tramp_ops_curr). */
+ * tested first, since it is no longer on the list
+ * (ftrace_find_tramp_ops_curr, kernel/trace/ftrace.c). */
 static struct ftrace_ops *find_tramp_ops_curr(const struct ftrace_core *c,
 					      uint64_t ip)
 {
@@ -317,7 +311,7 @@ uint64_t ftrace_get_addr_new(const struct ftrace_core *c, size_t i)
 	 * ftrace_caller + ops->direct_call when out of reach). */
 	if ((r->flags & FTRACE_FL_DIRECT) && r->refs == 1 && r->direct)
 		return r->direct;
-	/* Trampolines take precedence over regs (seed 003). */
+	/* Trampolines take precedence over regs (ftrace_get_addr_new). */
 	if (r->flags & FTRACE_FL_TRAMP) {
 		op = ftrace_find_unique_ops(c, i);
 		if (op && op->trampoline)
@@ -620,17 +614,9 @@ int core_queue_free(struct ftrace_core *c, uint64_t addr, uint64_t len,
 {
 	if (!addr || !len)
 		return 0;
-	if (c->nfrees == c->capfrees) {
-		size_t ncap = c->capfrees ? c->capfrees * 2 : 8;
-		struct pending_free *nf = realloc(c->frees, ncap * sizeof(*nf));
+	struct pending_free f = { addr, len, what };
 
-		if (!nf)
-			return -1;
-		c->frees = nf;
-		c->capfrees = ncap;
-	}
-	c->frees[c->nfrees++] = (struct pending_free){ addr, len, what };
-	return 0;
+	return VEC_PUSH(c->frees, c->nfrees, c->capfrees, f);
 }
 
 /* Memory an emulated CPU may still be using (an ops it loaded from a

@@ -173,7 +173,7 @@ struct ftrace_ops_desc {
 	unsigned flags;         /* FTRACE_OPS_FL_* (DYNAMIC is added
 				 * unless static_ops) */
 	uint64_t private_data;
-	uint64_t trampoline;    /* own trampoline (seed 003), or 0 */
+	uint64_t trampoline;    /* own trampoline (FTRACE_FL_TRAMP), or 0 */
 	uint64_t trampoline_size; /* for PLAN_FREE with ALLOC_TRAMP */
 	/* The ops lives in kernel data rather than allocated memory (no
 	 * FTRACE_OPS_FL_DYNAMIC): never freed, it may be registered again,
@@ -249,7 +249,7 @@ int ftrace_modify_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 int ftrace_unregister_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 			     struct plan *p, struct ftv_err *err);
 
-/* The function-graph tracer in the global-function scheme (seed 004): ops
+/* The function-graph tracer in the global-function scheme (the -pg one): ops
  * (GRAPH is added; STUB too, its func is not called) is registered and
  * ftrace_graph_call is patched to branch to ftrace_graph_caller after the
  * calls are updated; unregistering patches it back to NOP. Needs the arch's

@@ -1,5 +1,5 @@
 /* Direct calls (register/modify/unregister_ftrace_direct, Linux 6.x) and
- * the function-graph caller of the global-function scheme (seed 004). */
+ * the function-graph caller of the global-function scheme (the -pg one). */
 #include "patcher/ftrace_internal.h"
 #include "patcher/ftrace_abi.h"
 

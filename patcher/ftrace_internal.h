@@ -39,7 +39,7 @@ struct ftrace_ops {
 	int registered;
 	int dead; /* unregistered and freed: may not come back */
 	/* Records whose site calls this ops' trampoline after the last
-	 * update (the kernel's tramp_hash, seed 003). */
+	 * update (the kernel's tramp_hash). */
 	struct ipset tramp_hash;
 	struct ftrace_ops *next;     /* registered list, head first */
 	struct ftrace_ops *all_next; /* every ops, for ftrace_core_free */
@@ -92,6 +92,8 @@ int ops_link(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p,
 	     struct ftv_err *err);
 int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p);
 int ops_queue_release(struct ftrace_core *c, struct ftrace_ops *ops);
+
+/* ftrace_emu.c */
 int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what);
 int emu_publish_barrier(struct ftrace_core *c, struct plan *p);
 

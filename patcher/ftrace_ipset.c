@@ -1,6 +1,7 @@
 /* Sorted sets of record ips: the model's ftrace_hash. Records number in the
  * thousands at most, so a sorted array with binary search is enough. */
 #include "patcher/ftrace_internal.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,8 @@ int ipset_add(struct ipset *s, uint64_t ip)
 
 	if (i < s->n && s->v[i] == ip)
 		return 0;
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 8;
-		uint64_t *nv = realloc(s->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		s->v = nv;
-		s->cap = ncap;
-	}
+	if (VEC_RESERVE(s->v, s->cap, s->n + 1))
+		return -1;
 	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
 	s->v[i] = ip;
 	s->n++;

@@ -4,31 +4,11 @@
  * ftrace_set_filter / ftrace_set_notrace). */
 #include "patcher/ftrace_internal.h"
 #include "patcher/ftrace_abi.h"
-#include "sim/aspace.h"
 #include "util/num.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-int emu_w64(struct plan *p, uint64_t addr, uint64_t val, const char *what)
-{
-	return plan_write_data64(p, addr, 0, val, 0, -1, what);
-}
-
-/* rcu_assign_pointer(): a store-release, modelled as DMB then store. */
-int emu_publish_barrier(struct ftrace_core *c, struct plan *p)
-{
-	if (c->cfg.mutants & FTRACE_MUT_NO_PUBLISH_BARRIER)
-		return 0;
-	return plan_simple(p, PLAN_DMB, -1, "rcu_assign_pointer");
-}
-
-uint64_t ftrace_alloc_from_region(void *region, uint64_t size, uint64_t align,
-				  struct ftv_err *err)
-{
-	return sim_region_alloc(region, size, align, err);
-}
 
 struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 				  const struct ftrace_ops_desc *d,

@@ -1,5 +1,8 @@
-/* The ftrace line language (see ftrace_script.h). */
+/* The core scripts (see ftrace_script.h): the ftrace verbs
+ * (patcher/ftrace_verbs.h) performed on the bare core model, each line's
+ * update appended to the caller's plan. */
 #include "patcher/ftrace_script.h"
+#include "patcher/ftrace_verbs.h"
 #include "sim/aspace.h"
 #include "util/num.h"
 
@@ -7,7 +10,7 @@
 #include <string.h>
 
 #define SCRIPT_MAXOPS 64
-#define SCRIPT_MAXARGS 12
+#define SCRIPT_MAXARGS (FTRACE_VERB_MAX_ARGS + 1)
 
 struct ftrace_script {
 	struct ftrace_core *core;
@@ -17,6 +20,7 @@ struct ftrace_script {
 		struct ftrace_ops *ops;
 	} ops[SCRIPT_MAXOPS];
 	int nops;
+	struct plan *plan; /* the line's */
 };
 
 struct ftrace_script *ftrace_script_new(struct ftrace_core *core,
@@ -91,43 +95,44 @@ static int parse_flags(const char *v, unsigned *flags, struct ftv_err *err)
 }
 
 /* ops NAME key=value... */
-static int cmd_ops(struct ftrace_script *s, char **av, int ac,
-		   struct ftv_err *err)
+static int t_ops_new(void *ctx, const char *name, char *const *args, int nargs,
+		     struct ftv_err *err)
 {
-	struct ftrace_ops_desc d = { .name = av[1] };
+	struct ftrace_script *s = ctx;
+	struct ftrace_ops_desc d = { .name = name };
 	struct ftrace_ops *o;
 
-	if (ftrace_script_ops(s, av[1]))
-		return ftv_errf(err, "ops '%s' already exists", av[1]);
+	if (ftrace_script_ops(s, name))
+		return ftv_errf(err, "ops '%s' already exists", name);
 	if (s->nops == SCRIPT_MAXOPS)
 		return ftv_errf(err, "too many ops (max %d)", SCRIPT_MAXOPS);
-	for (int i = 2; i < ac; i++) {
-		char *eq = strchr(av[i], '=');
+	for (int i = 0; i < nargs; i++) {
+		char *eq = strchr(args[i], '=');
 		const char *v = eq ? eq + 1 : NULL;
 		int ret = 0;
 
 		if (eq)
 			*eq = 0;
-		if (!strcmp(av[i], "static") && !v)
+		if (!strcmp(args[i], "static") && !v)
 			d.static_ops = 1;
-		else if (!strcmp(av[i], "alloc_tramp") && !v)
+		else if (!strcmp(args[i], "alloc_tramp") && !v)
 			d.flags |= FTRACE_OPS_FL_ALLOC_TRAMP;
 		else if (!v)
-			ret = ftv_errf(err, "ops option '%s' needs a value", av[i]);
-		else if (!strcmp(av[i], "func"))
+			ret = ftv_errf(err, "ops option '%s' needs a value", args[i]);
+		else if (!strcmp(args[i], "func"))
 			ret = addr_of(s, v, &d.func, err);
-		else if (!strcmp(av[i], "tramp"))
+		else if (!strcmp(args[i], "tramp"))
 			ret = addr_of(s, v, &d.trampoline, err);
-		else if (!strcmp(av[i], "tramp_size"))
+		else if (!strcmp(args[i], "tramp_size"))
 			ret = ftv_parse_u64(v, &d.trampoline_size)
 				      ? ftv_errf(err, "bad tramp_size '%s'", v) : 0;
-		else if (!strcmp(av[i], "private"))
+		else if (!strcmp(args[i], "private"))
 			ret = ftv_parse_u64(v, &d.private_data)
 				      ? ftv_errf(err, "bad private '%s'", v) : 0;
-		else if (!strcmp(av[i], "flags"))
+		else if (!strcmp(args[i], "flags"))
 			ret = parse_flags(v, &d.flags, err);
 		else
-			ret = ftv_errf(err, "unknown ops option '%s'", av[i]);
+			ret = ftv_errf(err, "unknown ops option '%s'", args[i]);
 		if (ret)
 			return -1;
 	}
@@ -136,12 +141,103 @@ static int cmd_ops(struct ftrace_script *s, char **av, int ac,
 	o = ftrace_ops_new(s->core, &d, err);
 	if (!o)
 		return -1;
-	s->ops[s->nops].name = strdup(av[1]);
+	s->ops[s->nops].name = strdup(name);
 	if (!s->ops[s->nops].name)
 		return ftv_errf(err, "out of memory");
 	s->ops[s->nops++].ops = o;
 	return 0;
 }
+
+static struct ftrace_ops *t_ops_find(void *ctx, const char *name)
+{
+	return ftrace_script_ops(ctx, name);
+}
+
+static int t_set_filter(void *ctx, struct ftrace_ops *o, const char *spec, int reset,
+			int notrace, struct ftv_err *err)
+{
+	struct ftrace_script *s = ctx;
+
+	return notrace ? ftrace_set_notrace(s->core, o, spec, reset, s->plan, err)
+		       : ftrace_set_filter(s->core, o, spec, reset, s->plan, err);
+}
+
+#define OPS_METHOD(FN, CALL)                                                       \
+	static int FN(void *ctx, struct ftrace_ops *o, struct ftv_err *err)        \
+	{                                                                          \
+		struct ftrace_script *s = ctx;                                     \
+                                                                                   \
+		return CALL(s->core, o, s->plan, err);                             \
+	}
+OPS_METHOD(t_register, ftrace_register_ops)
+OPS_METHOD(t_unregister, ftrace_unregister_ops)
+OPS_METHOD(t_direct_remove, ftrace_unregister_direct)
+OPS_METHOD(t_graph, ftrace_register_graph)
+OPS_METHOD(t_ungraph, ftrace_unregister_graph)
+
+static int t_direct(void *ctx, struct ftrace_ops *o, const char *tramp, struct ftv_err *err)
+{
+	struct ftrace_script *s = ctx;
+	uint64_t addr;
+
+	if (addr_of(s, tramp, &addr, err))
+		return -1;
+	return ftrace_register_direct(s->core, o, addr, s->plan, err);
+}
+
+static int t_direct_modify(void *ctx, struct ftrace_ops *o, const char *tramp,
+			   struct ftv_err *err)
+{
+	struct ftrace_script *s = ctx;
+	uint64_t addr;
+
+	if (addr_of(s, tramp, &addr, err))
+		return -1;
+	return ftrace_modify_direct(s->core, o, addr, s->plan, err);
+}
+
+/* Without a name, every module the core has records of, in record order. */
+static int t_enable_modules(void *ctx, const char *module, struct ftv_err *err)
+{
+	struct ftrace_script *s = ctx;
+	size_t n = ftrace_core_nrecs(s->core);
+
+	if (module)
+		return ftrace_module_enable(s->core, module, s->plan, err);
+	for (size_t i = 0; i < n; i++) {
+		const char *m = ftrace_core_rec(s->core, i)->site.module;
+		size_t j;
+
+		for (j = 0; m && j < i; j++) {
+			const char *o = ftrace_core_rec(s->core, j)->site.module;
+
+			if (o && !strcmp(o, m))
+				break;
+		}
+		if (m && j == i && ftrace_module_enable(s->core, m, s->plan, err))
+			return -1;
+	}
+	return 0;
+}
+
+static const struct ftrace_target script_target = {
+	.name = "core script",
+	.ops_min = 0,
+	.ops_max = FTRACE_VERB_MAX_ARGS - 1,
+	.ops_usage = "NAME [func=F] [flags=regs,recursion,rcu,stub] [tramp=F] "
+		     "[tramp_size=N] [alloc_tramp] [static] [private=N]",
+	.ops_new = t_ops_new,
+	.ops_find = t_ops_find,
+	.set_filter = t_set_filter,
+	.register_ops = t_register,
+	.unregister_ops = t_unregister,
+	.direct = t_direct,
+	.direct_modify = t_direct_modify,
+	.direct_remove = t_direct_remove,
+	.register_graph = t_graph,
+	.unregister_graph = t_ungraph,
+	.enable_modules = t_enable_modules,
+};
 
 /* Splits on blanks; returns the word count, or -1 when there are more
  * than SCRIPT_MAXARGS. */
@@ -159,61 +255,12 @@ static int split(char *line, char **av)
 	return ac;
 }
 
-static int dispatch(struct ftrace_script *s, char **av, int ac,
-		    struct plan *p, struct ftv_err *err)
-{
-	const char *cmd = av[0];
-	struct ftrace_ops *o = NULL;
-	uint64_t addr;
-
-	if (!strcmp(cmd, "module-enable")) {
-		if (ac != 2)
-			return ftv_errf(err, "usage: module-enable MODULE");
-		return ftrace_module_enable(s->core, av[1], p, err);
-	}
-	if (ac < 2)
-		return ftv_errf(err, "%s needs an ops name", cmd);
-	if (!strcmp(cmd, "ops"))
-		return cmd_ops(s, av, ac, err);
-	o = ftrace_script_ops(s, av[1]);
-	if (!o)
-		return ftv_errf(err, "unknown ops '%s'", av[1]);
-	if (!strcmp(cmd, "filter") || !strcmp(cmd, "notrace")) {
-		int add = ac == 4 && !strcmp(av[3], "add");
-		const char *spec;
-
-		if (ac < 3 || ac > 4 || (ac == 4 && !add))
-			return ftv_errf(err, "usage: %s NAME SPEC [add]", cmd);
-		spec = strcmp(av[2], "-") ? av[2] : "";
-		return cmd[0] == 'f'
-			       ? ftrace_set_filter(s->core, o, spec, !add, p, err)
-			       : ftrace_set_notrace(s->core, o, spec, !add, p, err);
-	}
-	if (ac == 2 && !strcmp(cmd, "register"))
-		return ftrace_register_ops(s->core, o, p, err);
-	if (ac == 2 && !strcmp(cmd, "unregister"))
-		return ftrace_unregister_ops(s->core, o, p, err);
-	if (ac == 2 && !strcmp(cmd, "undirect"))
-		return ftrace_unregister_direct(s->core, o, p, err);
-	if (ac == 2 && !strcmp(cmd, "graph"))
-		return ftrace_register_graph(s->core, o, p, err);
-	if (ac == 2 && !strcmp(cmd, "ungraph"))
-		return ftrace_unregister_graph(s->core, o, p, err);
-	if (ac == 3 && (!strcmp(cmd, "direct") || !strcmp(cmd, "modify-direct"))) {
-		if (addr_of(s, av[2], &addr, err))
-			return -1;
-		return cmd[0] == 'd'
-			       ? ftrace_register_direct(s->core, o, addr, p, err)
-			       : ftrace_modify_direct(s->core, o, addr, p, err);
-	}
-	return ftv_errf(err, "unknown command or wrong arguments: '%s'", cmd);
-}
-
 int ftrace_script_exec(struct ftrace_script *s, const char *line, int lineno,
 		       struct plan *p, struct ftv_err *err)
 {
 	char buf[512], *hash, *av[SCRIPT_MAXARGS];
-	int ac;
+	const struct ftrace_verb *v;
+	int ac, ret;
 
 	if (strlen(line) >= sizeof(buf))
 		return ftv_errf(err, "line %d: too long", lineno);
@@ -227,7 +274,13 @@ int ftrace_script_exec(struct ftrace_script *s, const char *line, int lineno,
 				SCRIPT_MAXARGS);
 	if (!ac)
 		return 0;
-	if (dispatch(s, av, ac, p, err))
+	v = ftrace_verb_find(av[0]);
+	if (!v)
+		return ftv_errf(err, "line %d: unknown command '%s'", lineno, av[0]);
+	s->plan = p;
+	ret = ftrace_verb_run(v, &script_target, s, av + 1, ac - 1, err);
+	s->plan = NULL;
+	if (ret)
 		return ftv_err_prefix(err, "line %d", lineno);
 	return 0;
 }

@@ -1,23 +1,14 @@
-/* ftrace operations as data: a small line language over the core model, so
- * scenario files can say what the tracer side does ("register t1") instead
- * of C code. One line is one ftrace call and appends its update to a plan;
- * a scenario runner can apply each line's plan at a different moment.
+/* Core scripts: the ftrace verbs (patcher/ftrace_verbs.h, the language the
+ * scenario files speak too) on the bare core model, so a test says what the
+ * tracer side does ("register t1") instead of C code. One line is one
+ * ftrace call and appends its update to a plan; a runner can apply each
+ * line's plan at a different moment. A script has no CPUs: `run` is no
+ * operation of it. Its `ops` takes options instead of a tracer:
  *
- *   # comment
  *   ops NAME [func=F] [flags=regs,recursion,rcu,stub] [tramp=F]
  *            [tramp_size=N] [alloc_tramp] [static] [private=N]
- *   filter NAME SPEC [add]     ftrace_set_filter (reset unless "add");
- *   notrace NAME SPEC [add]    SPEC "-" means the empty set
- *   register NAME              register_ftrace_function
- *   unregister NAME
- *   direct NAME F              register_ftrace_direct
- *   modify-direct NAME F       modify_ftrace_direct
- *   undirect NAME              unregister_ftrace_direct
- *   graph NAME / ungraph NAME  function-graph (global scheme)
- *   module-enable MODULE       ftrace_module_enable
  *
  * F is a symbol of the address space (a tracer, a trampoline) or a number.
- * SPEC is ftrace_set_filter's comma list of function names and addresses.
  * Errors name the line: "line 3: unknown ops 't9'". */
 #ifndef FTV_PATCHER_FTRACE_SCRIPT_H
 #define FTV_PATCHER_FTRACE_SCRIPT_H

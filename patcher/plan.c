@@ -1,4 +1,5 @@
 #include "patcher/plan.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +22,7 @@ void plan_reset(struct plan *p)
 
 int plan_push(struct plan *p, const struct plan_step *s)
 {
-	if (p->n == p->cap) {
-		size_t ncap = p->cap ? p->cap * 2 : 16;
-		struct plan_step *ns = realloc(p->steps, ncap * sizeof(*ns));
-
-		if (!ns)
-			return -1;
-		p->steps = ns;
-		p->cap = ncap;
-	}
-	p->steps[p->n++] = *s;
-	return 0;
+	return VEC_PUSH(p->steps, p->n, p->cap, *s);
 }
 
 int plan_append(struct plan *dst, const struct plan *src)

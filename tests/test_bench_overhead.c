@@ -1,4 +1,5 @@
-/* Seed 000's overhead table, pinned: the rows' ftrace state built by the
+/* The overhead table of the arm64 CALL_OPS commit (N relevant / N
+ * irrelevant tracers), pinned: the rows' ftrace state built by the
  * core and arm64 backend (bench/overhead.c) with 1,000 calls instead of the
  * sample's 100,000. Instruction counts are deterministic, so the shape is
  * asserted exactly where the kernel's design makes it exact. */

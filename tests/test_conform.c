@@ -27,7 +27,7 @@ START_TEST(every_scenario_reaches_its_expected_verdict)
 			       "mutant-bl-before-literal", "mutant-skip-literal-on-modify",
 			       "mutant-misaligned-literal", "mutant-live-mov-patch",
 			       "mutant-free-without-quiescence", "mutant-no-range-check",
-			       /* issue #8: RISC-V */
+			       /* RISC-V */
 			       "riscv-atomic", "riscv-pair-hazard",
 			       "riscv-mutant-atomic-rewrite-auipc",
 			       "riscv-mutant-free-without-quiescence" };

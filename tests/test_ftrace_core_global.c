@@ -1,4 +1,4 @@
-/* The ftrace core model in the 2014 arm64 scheme (seed 004): no per-site
+/* The ftrace core model in the 2014 arm64 scheme (-pg, _mcount): no per-site
  * ops; the tracer function is patched into ftrace_call inside
  * ftrace_caller, ftrace_graph_call is toggled, all under stop_machine. */
 #include "tests/test_ftrace_core_fake.h"

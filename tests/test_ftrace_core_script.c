@@ -2,6 +2,7 @@
 #include "tests/test_ftrace_core_fake.h"
 #include "tests/suite.h"
 #include "patcher/ftrace_script.h"
+#include "patcher/ftrace_verbs.h"
 #include "util/rng.h"
 
 #include <string.h>
@@ -78,6 +79,31 @@ START_TEST(script_direct_calls_by_symbol)
 }
 END_TEST
 
+/* The scenario files' spelling of the verbs is the scripts' too: one
+ * table (patcher/ftrace_verbs.h) serves both, the older names as aliases. */
+START_TEST(script_and_scenario_share_one_verb_table)
+{
+	ck_assert_msg(ftrace_script_run(sc,
+					"ops d\n"
+					"filter d f5\n"
+					"direct d direct_a\n"
+					"direct-modify d direct_b\n",
+					&w.plan, &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(ftrace_get_addr_curr(w.core, fw_rec(&w, 5)), FK_DIRECT_B);
+	ck_assert_int_eq(ftrace_script_exec(sc, "direct-remove d", 5, &w.plan, &err), 0);
+	ck_assert_uint_eq(ftrace_core_rec(w.core, fw_rec(&w, 5))->refs, 0);
+	ck_assert_ptr_eq(ftrace_verb_find("modify-direct"), ftrace_verb_find("direct-modify"));
+	ck_assert_ptr_eq(ftrace_verb_find("undirect"), ftrace_verb_find("direct-remove"));
+	ck_assert_ptr_eq(ftrace_verb_find("module-enable"), ftrace_verb_find("enable-modules"));
+	ck_assert_ptr_null(ftrace_verb_find("frobnicate"));
+	/* a core model has no CPUs to run */
+	ck_assert_int_eq(ftrace_script_exec(sc, "run 100", 6, &w.plan, &err), -1);
+	ck_assert_str_eq(err.msg, "line 6: 'run' is no operation of a core script");
+	ck_assert_int_eq(ftrace_script_exec(sc, "register", 7, &w.plan, &err), -1);
+	ck_assert_str_eq(err.msg, "line 7: usage: register NAME");
+}
+END_TEST
+
 START_TEST(script_errors_name_the_line)
 {
 	ck_assert_int_eq(ftrace_script_run(sc, "ops a\nregister b\n", &w.plan,
@@ -96,7 +122,7 @@ START_TEST(script_errors_name_the_line)
 	ck_assert_str_eq(err.msg, "line 6: usage: filter NAME SPEC [add]");
 	ck_assert_int_eq(ftrace_script_exec(sc, "frobnicate a", 7, &w.plan,
 					    &err), -1);
-	ck_assert_str_eq(err.msg, "line 7: unknown command or wrong arguments: 'frobnicate'");
+	ck_assert_str_eq(err.msg, "line 7: unknown command 'frobnicate'");
 	ck_assert_int_eq(ftrace_script_exec(sc, "filter a nosuch", 8, &w.plan,
 					    &err), -1);
 	ck_assert_str_eq(err.msg, "line 8: ftrace: no traceable function matches 'nosuch'");
@@ -164,6 +190,7 @@ static Suite *ftrace_core_script_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, script_lines_make_the_same_calls_as_the_api);
 	tcase_add_test(tc, script_direct_calls_by_symbol);
+	tcase_add_test(tc, script_and_scenario_share_one_verb_table);
 	tcase_add_test(tc, script_errors_name_the_line);
 	tcase_add_test(tc, script_filter_add_and_clear);
 	tcase_add_test(tc, random_lines_never_crash_and_errors_name_their_line);

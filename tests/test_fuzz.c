@@ -150,7 +150,7 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 
 	f = fdopen(fd, "w");
 	ck_assert(f);
-	fuzz_scenario_write(f, &a, "a header\nof two lines");
+	scenario_write(f, &a, "a header\nof two lines");
 	fclose(f);
 	ck_assert_msg(!scenario_load(path, &c, &err), "%s", err.msg);
 	unlink(path);
@@ -168,6 +168,42 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 		ck_assert_str_eq(c.ops[i].a, a.ops[i].a);
 		ck_assert_str_eq(c.ops[i].b, a.ops[i].b);
 	}
+}
+END_TEST
+
+/* Scenario files keep their verbs; the core scripts' older spellings are
+ * read too, and written back in the one spelling. */
+START_TEST(scenario_verbs_read_both_spellings)
+{
+	static struct scenario s;
+	char path[] = "/tmp/ftv-scn-verbs-XXXXXX";
+	struct ftv_err err;
+	int fd = mkstemp(path);
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "name v\nscheme callops\nobjects rand1\nexpect ok\n"
+		   "ops d1 direct\nfilter d1 r1_f1,r1_f2\nfilter d1 r1_f3 add\n"
+		   "direct d1 ftv_direct_tramp\nmodify-direct d1 ftrace_stub_direct_tramp\n"
+		   "undirect d1\nmodule-enable\nrun 10\n");
+	fclose(f);
+	ck_assert_msg(!scenario_load(path, &s, &err), "%s", err.msg);
+	unlink(path);
+	ck_assert_uint_eq(s.nops, 8);
+	ck_assert_str_eq(s.ops[2].c, "add");
+	ck_assert_str_eq(s.ops[4].verb, "direct-modify");
+	ck_assert_str_eq(s.ops[5].verb, "direct-remove");
+	ck_assert_str_eq(s.ops[6].verb, "enable-modules");
+	f = open_memstream(&text, &len);
+	scenario_write(f, &s, NULL);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "filter   d1 r1_f3 add\n"));
+	ck_assert_ptr_nonnull(strstr(text, "direct-modify d1 ftrace_stub_direct_tramp\n"));
+	ck_assert_ptr_nonnull(strstr(text, "enable-modules\n"));
+	free(text);
 }
 END_TEST
 
@@ -281,6 +317,7 @@ static Suite *fuzz_suite(void)
 	tcase_set_timeout(tc, 300); /* ASan builds, loaded machines */
 	tcase_add_test(tc, fuzz_generate_is_a_function_of_the_seed_and_round_trips);
 	tcase_add_test(tc, fuzz_generate_only_emits_valid_sequences);
+	tcase_add_test(tc, scenario_verbs_read_both_spellings);
 	tcase_add_test(tc, fuzz_bad_usage_is_one_line_and_exit_2);
 	tcase_add_test(tc, fuzz_seed_1_finds_nothing_on_the_faithful_corpus);
 	tcase_add_test(tc, fuzz_jobs_and_shards_run_the_iterations_of_their_seeds);

@@ -23,7 +23,7 @@ START_TEST(outputs_and_trace_hashes_match_the_golden_file)
 	int rc = ftv_test_run(argv, &out);
 
 	ck_assert_msg(rc == 0, "golden outputs differ (make golden regenerates "
-		      "them, for a change of behaviour only):\n%.20000s", out);
+		      "them, for a change of behaviour only):\n%.3000s", out);
 	free(out);
 }
 END_TEST

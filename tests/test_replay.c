@@ -127,7 +127,7 @@ START_TEST(bad_usage_and_missing_file_exit_2)
 }
 END_TEST
 
-/* The Debian kernel, the whole of it (issue #6's "done when"): all 43,880
+/* The Debian kernel, the whole of it: all 43,880
  * sites counted against the kernel's own table, init_nop'ed, and every one
  * enabled and disabled while 4 CPUs call them, without a violation. The
  * counts are pinned: the same seed replays the same run. Under the

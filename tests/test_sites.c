@@ -1,6 +1,7 @@
 /* Patch-site discovery over the corpus: every layout GCC 12 emits is
  * recognised, counts match an independent pyelftools count, alignment is
- * judged the way seed 001 needs (misaligned vs aligned only by chance),
+ * judged as the "Misaligned patch-site" warnings need (misaligned vs
+ * aligned only by chance),
  * and `ftv load` prints it all. */
 #include "tests/suite.h"
 #include "encoders/a64.h"
@@ -163,8 +164,9 @@ START_TEST(cold_functions_lose_their_alignment_guarantee)
 }
 END_TEST
 
-/* The root of seed 001: a site aligned by chance flips to misaligned when
- * something of size 4 mod 8 is linked before it. */
+/* Why GCC 12 kernels warned "Misaligned patch-site": a site aligned by
+ * chance flips to misaligned when something of size 4 mod 8 is linked
+ * before it. */
 START_TEST(aligned_by_chance_depends_on_link_order)
 {
 	char files[MAXF][512];

@@ -1,5 +1,5 @@
 /* ftv fuzz: random ftrace workloads over the corpus until a violation,
- * shrunk to a minimal scenario and written as a replay file (issue 6).
+ * shrunk to a minimal scenario and written as a replay file.
  * See verify/fuzz.h for the generator and the shrinker; this file is the
  * campaign: iteration seeds, workers, shards, progress and reports.
  *
@@ -230,7 +230,7 @@ static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t is
 			 ": cannot write the replay file");
 		return -1;
 	}
-	fuzz_scenario_write(f, s, header);
+	scenario_write(f, s, header);
 	if (fclose(f)) {
 		snprintf(m->text + strlen(m->text), sizeof(m->text) - strlen(m->text),
 			 ": cannot write the replay file");
@@ -355,7 +355,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 			struct scenario *s = malloc(sizeof(*s));
 
 			if (s && !scenario_load(m->text, s, &err))
-				fuzz_scenario_write(stdout, s, NULL);
+				scenario_write(stdout, s, NULL);
 			free(s);
 		}
 	}

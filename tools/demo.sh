@@ -15,7 +15,7 @@ bl=$($FTV encode --pc 0xffff800080001014 'bl 0xffff800080000000')
 $FTV decode --pc 0xffff800080001008 d503245f aa1e03e9 d503201f "$bl"
 
 hr "Loading compiled objects: -O2 -falign-functions=8 keeps every literal aligned,"
-echo "   cold functions (.text.unlikely, sh_addralign 4) do not (seed 001's report)"
+echo "   cold functions (.text.unlikely, sh_addralign 4) do not (the 'Misaligned patch-site' warnings)"
 $FTV load --stub-undefined "$FTV_BUILD/corpus/callops/list.o" | sed -n '/^sites/p'
 $FTV load --stub-undefined "$FTV_BUILD/corpus/cold/cold.o" | sed -n '/^sites/,$p' | head -12
 
@@ -54,7 +54,7 @@ echo "   their captured addresses, init_nop'ed, enabled and disabled in 43 batch
 $FTV replay --cpus 4 \
 	"$top/corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
 # ---- end of replay ------------------------------------------------------------
-# --- rvworld: RISC-V (issue #8) ---
+# --- rvworld: RISC-V ---
 hr "RISC-V: a hart stopped between the two words of a call pair (the pre-6.16 pair scheme),"
 echo "   and Linux 6.16's atomic scheme, which patches only the JALR word, clean"
 $FTV scenario "$top/corpus/scenarios/riscv-pair-hazard.scn" | grep '^VIOLATION pair-hazard' | head -1 || true

@@ -2,7 +2,7 @@
  * ftrace_caller for patch sites made with -fpatchable-function-entry, in two
  * flavours chosen when assembling:
  *
- *   FTV_CALL_OPS (arm64 DYNAMIC_FTRACE_WITH_CALL_OPS, seeds 000/001): every
+ *   FTV_CALL_OPS (arm64 DYNAMIC_FTRACE_WITH_CALL_OPS, Linux 6.3): every
  *   site carries an 8-byte ops literal at func-8; the site looks like
  *
  *       func-8: .quad ops        (8-byte aligned)
@@ -18,7 +18,7 @@
  *   shared caller calls whatever the patched `ftrace_call` site branches to,
  *   with function_trace_op as the ops (ftrace_update_ftrace_func). A
  *   per-ops trampoline (ops-tramp.S) enters at ftrace_caller_ops_known with
- *   its own ops in x11, so that ops' func is called directly (seed 003).
+ *   its own ops in x11, so that ops' func is called directly (FTRACE_FL_TRAMP).
  *
  * Direct calls (DYNAMIC_FTRACE_WITH_DIRECT_CALLS): when the recovered ops
  * has a direct_call, branch straight to it with the registers untouched

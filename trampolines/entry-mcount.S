@@ -1,5 +1,5 @@
 /*
- * The 2014 arm64 dynamic ftrace scheme (seed 004): GCC's -pg puts
+ * The 2014 arm64 dynamic ftrace scheme (Linux 3.16): GCC's -pg puts
  *
  *       mov x0, x30
  *       bl  _mcount          <- nop after ftrace_init_nop; bl ftrace_caller when traced
@@ -16,7 +16,8 @@
 	.balign	8
 /* Every bl _mcount is turned into a nop before any CPU runs the code; a CPU
  * that still gets here met a site ftrace never converted (Will Deacon's
- * review of seed 004 asked for a BUG here rather than a silent ret). */
+ * review of "arm64: ftrace: Add dynamic ftrace support" asked for a BUG
+ * here rather than a silent ret). */
 	.globl	_mcount
 	.type	_mcount, %function
 _mcount:

@@ -28,7 +28,7 @@ __attribute__((noinline)) void ftv_workload_done(void)
 #if defined(__riscv)
 		/* Unicorn 2.0.1 halts the whole emulation on a riscv WFI
 		 * (helper_wfi: EXCP_HLT); a hart must keep running in place
-		 * (tests/test_riscv_tramp.c pins this). */
+		 * (tests/test_riscv64_tramp.c pins this). */
 		__asm__ volatile("nop" ::: "memory");
 #else
 		__asm__ volatile("wfi" ::: "memory");

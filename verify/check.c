@@ -45,19 +45,6 @@ static char *where(struct world *w, uint64_t addr, char *buf, size_t n)
 	return sim_symbolize(w->as, addr, buf, n, 1);
 }
 
-static const char *ops_name(struct world *w, uint64_t addr)
-{
-	struct wops *o = world_ops_at(w, addr);
-
-	if (o)
-		return o->name;
-	if (addr == ftrace_core_list_ops(w->core))
-		return "ftrace_list_ops";
-	if (addr == ftrace_core_nop_ops(w->core))
-		return "ftrace_nop_ops";
-	return "?";
-}
-
 /* The i-th C argument of the function cpu is about to enter. */
 static uint64_t cpu_arg(struct world *w, int cpu, int i)
 {
@@ -328,8 +315,10 @@ static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	if (c->gdepth < WORLD_GRAPH_DEPTH)
 		c->gstack[c->gdepth] = ip;
 	c->gdepth++;
-	/* in the mcount scheme the graph has no ops call: count it here */
-	if (w->cfg.scheme == FTV_SCHEME_MCOUNT) {
+	/* where the graph tracer is called through the patched
+	 * ftrace_graph_call (the -pg scheme), it has no ops call: count it
+	 * here */
+	if (w->backend->modify_graph_caller) {
 		int ri = world_rec_at_ip(w, ip);
 
 		if (c->call.active && c->call.rec == ri)
@@ -363,7 +352,7 @@ static void on_preempt_point(struct ftv_exec *ex, int cpu, uint64_t pc, void *ar
 	(void)arg;
 }
 
-int world_checks_install(struct world *w, struct ftv_err *err)
+static int install(struct world *w, struct ftv_err *err)
 {
 	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
 
@@ -389,10 +378,14 @@ int world_checks_install(struct world *w, struct ftv_err *err)
 	return 0;
 }
 
-void world_checks_finish(struct world *w)
+/* After a completed run: the calls still open, what the workload saw
+ * returned, CPUs that did not finish, graph entries that never returned. */
+static void finish(struct world *w, int complete)
 {
 	char b[160];
 
+	if (!complete)
+		return;
 	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
 		uint64_t bad = 0, done = 0;
 
@@ -429,37 +422,16 @@ void world_checks_finish(struct world *w)
 					    "%u function-graph entries never returned on cpu%u",
 					    w->cpu[c].gdepth, c);
 	}
-	world_explain_faults(w);
-	world_explain_riscv(w);
-	if (ftrace_core_bug(w->core))
+}
+
+static void ftrace_bug(struct world *w, int complete)
+{
+	if (complete && ftrace_core_bug(w->core))
 		world_add_violation(w, "ftrace_bug", -1, world_step(w), "%s",
 				    ftrace_core_bug(w->core));
 }
 
-size_t world_report(struct world *w, FILE *out)
-{
-	size_t nx;
-	const struct exec_violation *xv = exec_violations(w->ex, &nx);
-
-	size_t shown = 0;
-
-	for (size_t i = 0; i < nx; i++)
-		if (world_exec_violation_shown(&xv[i])) {
-			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n",
-				exec_viol_name(xv[i].kind), xv[i].cpu,
-				(unsigned long long)xv[i].step, xv[i].msg);
-			shown++;
-		}
-	for (size_t i = 0; i < w->nviol; i++) {
-		const struct world_violation *v = &w->viol[i];
-
-		if (v->cpu >= 0)
-			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n", v->kind, v->cpu,
-				(unsigned long long)v->step, v->msg);
-		else
-			fprintf(out, "VIOLATION %s step %llu: %s\n", v->kind,
-				(unsigned long long)v->step, v->msg);
-	}
-	(void)ops_name;
-	return shown + w->nviol;
-}
+/* The calls first; the ftrace_bug after the explanations of the faults it
+ * may have caused (verify/explain.c). */
+WORLD_CHECK(calls, .order = 10, .install = install, .finish = finish)
+WORLD_CHECK(ftrace_bug, .order = 40, .finish = ftrace_bug)

@@ -1,4 +1,4 @@
-/* ftv fuzz (issue 6): random ftrace workloads as scenarios.
+/* ftv fuzz: random ftrace workloads as scenarios.
  *
  * Every iteration is a scenario (verify/scenario.h) generated from one
  * 64-bit iteration seed: the CPUs, the scheduler policy and its seed, the
@@ -19,7 +19,7 @@
  *   fuzz_generate(&g, iter_seed, &s)             the scenario
  *   scenario_run(&s, ...)                        run it (verify/scenario.h)
  *   fuzz_shrink(&s, kind, &sh, &err)             minimise a failure
- *   fuzz_scenario_write(f, &s, header)           the replay file
+ *   scenario_write(f, &s, header)                the replay file
  */
 #ifndef FTV_VERIFY_FUZZ_H
 #define FTV_VERIFY_FUZZ_H
@@ -57,10 +57,6 @@ uint64_t fuzz_iter_seed(uint64_t seed, uint64_t i);
 /* The scenario of one iteration; the same seed gives the same scenario. */
 void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed,
 		   struct scenario *s);
-
-/* Writes s as a scenario file scenario_load reads back to the same
- * scenario; header (may be NULL) is written first as '#' comment lines. */
-void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header);
 
 /* Runs s without printing, stopping at the first violation (stop_early):
  * 1 if it reports a violation of kind (any kind if kind is NULL or empty),

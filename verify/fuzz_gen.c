@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util/rng.h"
 
@@ -27,25 +26,25 @@ static int random_unit_func(const char *n)
 int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		 const char *tramp_dir, struct ftv_err *err)
 {
-	static char paths[WORLD_MAX_OBJECTS][1200];
 	const char *set = ftv_scheme_corpus_set(g->scheme);
 	struct world_config cfg;
 	struct world *w;
 	const struct ftrace_core *core;
+	struct scenario_paths *paths = malloc(sizeof(*paths));
 
+	if (!paths)
+		return ftv_errf(err, "out of memory");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.scheme = g->scheme;
 	for (unsigned i = 0; i < g->nobjects; i++) {
-		/* as scenario_run: the hand-written set first, then random-<set> */
-		snprintf(paths[i], sizeof(paths[i]), "%s/%s/%s.o", corpus_dir, set, g->objects[i]);
-		if (access(paths[i], R_OK))
-			snprintf(paths[i], sizeof(paths[i]), "%s/random-%s/%s.o",
-				 corpus_dir, set, g->objects[i]);
-		if (access(paths[i], R_OK))
+		if (scenario_corpus_object(paths->objects[i], sizeof(paths->objects[i]),
+					   corpus_dir, set, g->objects[i])) {
+			free(paths);
 			return ftv_errf(err, "no corpus object '%s' for scheme %s "
 					"(looked in %s/%s and %s/random-%s)", g->objects[i],
 					ftv_scheme_name(g->scheme), corpus_dir, set, corpus_dir, set);
-		cfg.objects[i] = paths[i];
+		}
+		cfg.objects[i] = paths->objects[i];
 	}
 	cfg.nobjects = g->nobjects;
 	cfg.tramp_dir = tramp_dir;
@@ -56,15 +55,17 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	/* a backend mutant may accept sites the faithful one refuses
 	 * (misaligned-literal): list what the mutated world patches */
 	ftv_mutant_apply(g->mutant, &cfg);
-	if (world_new(&cfg, &w, err))
+	if (world_new(&cfg, &w, err)) {
+		free(paths);
 		return -1;
+	}
 	core = world_core(w);
 	g->nfuncs = 0;
 	for (size_t i = 0; i < ftrace_core_nrecs(core) && g->nfuncs < FUZZ_MAX_FUNCS; i++) {
 		const struct ftrace_rec *r = ftrace_core_rec(core, i);
 
 		/* FAILED: init_nop refused the site ("Misaligned patch-site",
-		 * seed 001); DISABLED: updates never touch it. */
+		 * as GCC 12 kernels warned); DISABLED: updates never touch it. */
 		if (!r || (r->flags & (FTRACE_FL_FAILED | FTRACE_FL_DISABLED)) ||
 		    !random_unit_func(r->site.name) ||
 		    strlen(r->site.name) >= sizeof(g->funcs[0]))
@@ -72,6 +73,7 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		snprintf(g->funcs[g->nfuncs++], sizeof(g->funcs[0]), "%s", r->site.name);
 	}
 	world_free(w);
+	free(paths);
 	if (!g->nfuncs)
 		return ftv_errf(err, "no traceable r<N>_f<M> function in the objects");
 	return 0;
@@ -167,14 +169,15 @@ static unsigned filter_size(struct gen *gn)
 	/* Mostly wide filters: the workload calls a random handful of the
 	 * traced functions, so an update must rewrite many sites for some CPU
 	 * to be running one of them while it changes; sometimes a few sites,
-	 * the shapes seed 000's unique-ops rule distinguishes. */
+	 * the shapes CALL_OPS's unique-ops rule distinguishes (one ops: its
+	 * literal; several: ftrace_list_ops). */
 	return ftv_rng_chance(&gn->rng, 1, 4) ? 1 + (unsigned)ftv_rng_below(&gn->rng, 4)
 					      : 8 + (unsigned)ftv_rng_below(&gn->rng, 33);
 }
 
 /* A filter for self: half the time it shares sites with another live
  * ops' filter, so sites are traced by two ops at once and go through the
- * list ops and back (seed 000's unique-ops rule: modify_call). */
+ * list ops and back (CALL_OPS's unique-ops rule: modify_call). */
 static void filter_for(struct gen *gn, const struct gops *self, char *out, size_t n)
 {
 	const struct gops *others[8];
@@ -210,21 +213,18 @@ static void new_ops(struct gen *gn)
 {
 	const char *kinds[4];
 	unsigned nk = 0;
-	enum ftv_scheme sc = gn->g->scheme;
+	unsigned extra = ftv_scheme_fuzz_tracers(gn->g->scheme);
 	struct gops *o = &gn->ops[gn->nops];
 	const char *tracer;
 
 	kinds[nk++] = "tracer_a";
 	kinds[nk++] = "tracer_b";
-	/* graph: one at a time (mcount registers it as the global graph
-	 * tracer); per-ops trampolines only model the logging tracers, and
-	 * the riscv64 trampolines have no graph tracer */
-	if (sc != FTV_SCHEME_TRAMP && ftv_scheme_arch(sc) == FTV_ARCH_ARM64 && !gn->ngraph)
+	/* the graph tracer and direct calls where the scheme has them
+	 * (ftv_scheme_fuzz_tracers); one graph ops at a time (the -pg scheme
+	 * registers it as the global graph tracer) */
+	if ((extra & FTV_SCHEME_FUZZ_GRAPH) && !gn->ngraph)
 		kinds[nk++] = "graph";
-	/* direct calls are the CALL_OPS schemes' (seeds 000/001, and 002 for
-	 * RISC-V) */
-	if ((sc == FTV_SCHEME_CALLOPS || ftv_scheme_arch(sc) == FTV_ARCH_RISCV64) &&
-	    !gn->ndirect)
+	if ((extra & FTV_SCHEME_FUZZ_DIRECT) && !gn->ndirect)
 		kinds[nk++] = "direct";
 	tracer = kinds[ftv_rng_below(&gn->rng, nk)];
 	memset(o, 0, sizeof(*o));
@@ -390,65 +390,4 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 			else if (o->direct && o->attached)
 				act(&gn, A_DREM, o);
 		}
-}
-
-void fuzz_scenario_write(FILE *f, const struct scenario *s, const char *header)
-{
-	if (header) {
-		const char *p = header;
-
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-			fprintf(f, "# %.*s\n", len, p);
-			p += len + (nl ? 1 : 0);
-		}
-	}
-	fprintf(f, "name     %s\n", s->name);
-	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
-	fprintf(f, "objects ");
-	for (unsigned i = 0; i < s->cfg.nobjects; i++)
-		fprintf(f, " %s", s->objects[i]);
-	fprintf(f, "\n");
-	if (s->cfg.nmodules) {
-		fprintf(f, "modules ");
-		for (unsigned i = 0; i < s->cfg.nmodules; i++)
-			fprintf(f, " %s", s->modules[i]);
-		fprintf(f, "\n");
-	}
-	if (s->cfg.far_modules)
-		fprintf(f, "far-modules\n");
-	fprintf(f, "cpus     %u\n", s->cfg.exec.ncpus);
-	fprintf(f, "policy   %s\n", exec_policy_name(s->cfg.exec.policy));
-	if (s->cfg.exec.quantum)
-		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
-	if (s->cfg.exec.pct_depth)
-		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
-	fprintf(f, "seed     %llu\n", (unsigned long long)s->cfg.exec.seed);
-	if (s->cfg.rounds)
-		fprintf(f, "rounds   %u\n", s->cfg.rounds);
-	if (s->cfg.calls)
-		fprintf(f, "calls    %u\n", s->cfg.calls);
-	fprintf(f, "steps    %llu\n", (unsigned long long)s->steps);
-	if (s->cfg.mutant_name && strcmp(s->cfg.mutant_name, "none"))
-		fprintf(f, "mutate   %s\n", s->cfg.mutant_name);
-	if (s->expect_ok) {
-		fprintf(f, "expect   ok\n");
-	} else {
-		fprintf(f, "expect   violation");
-		for (unsigned i = 0; i < s->nexpect; i++)
-			fprintf(f, " %s", s->expect[i]);
-		fprintf(f, "\n");
-	}
-	for (unsigned i = 0; i < s->nops; i++) {
-		const struct scn_op *op = &s->ops[i];
-
-		fprintf(f, "%-8s", op->verb);
-		if (op->a[0])
-			fprintf(f, " %s", op->a);
-		if (op->b[0])
-			fprintf(f, " %s", op->b);
-		fprintf(f, "\n");
-	}
 }

@@ -1,63 +1,54 @@
+/* The mutants' table: "none", the ftrace core's, then every arch's backend
+ * ones, taken from the backends' own tables (struct world_archdesc.mutants)
+ * when the program starts. */
 #include "verify/mutant.h"
 
 #include <string.h>
 
 #include "patcher/ftrace_core.h"
-#include "patcher/riscv.h"
+#include "verify/world_int.h"
 
-const struct ftv_mutant ftv_mutants[] = {
-	{ "none", ARM64_MUT_NONE, 0, "the correct backend and core", -1, 0 },
-	{ "bl-before-literal", ARM64_MUT_BL_BEFORE_LITERAL, 0,
-	  "make_call writes the BL before the ops literal", FTV_ARCH_ARM64, 0 },
-	{ "skip-literal-on-modify", ARM64_MUT_SKIP_LITERAL_ON_MODIFY, 0,
-	  "modify_call leaves the old ops in the literal", FTV_ARCH_ARM64, 0 },
-	{ "misaligned-literal", ARM64_MUT_MISALIGNED_LITERAL, 0,
-	  "sites whose literal is not 8-byte aligned are patched (torn ops)", FTV_ARCH_ARM64, 0 },
-	{ "live-mov-patch", ARM64_MUT_LIVE_MOV_PATCH, 0,
-	  "MOV X9, LR is written at make_call, while CPUs run the site", FTV_ARCH_ARM64, 0 },
-	{ "no-range-check", ARM64_MUT_NO_RANGE_CHECK, 0,
-	  "out-of-range BL targets are truncated instead of using a PLT", FTV_ARCH_ARM64, 0 },
-	{ "free-without-quiescence", ARM64_MUT_NONE, FTRACE_MUT_DROP_QUIESCE,
-	  "an unregistered ops is freed without waiting for a quiescent point", -1, 0 },
-	{ "no-publish-barrier", ARM64_MUT_NONE, FTRACE_MUT_NO_PUBLISH_BARRIER,
-	  "a new ops is linked into the list without a barrier after its fields", -1, 0 },
-	{ "publish-table-early", ARM64_MUT_NONE, FTRACE_MUT_PUBLISH_TABLE_EARLY,
-	  "a filter table's pointer is stored before the table is written", -1, 0 },
-	{ "free-before-unpatch", ARM64_MUT_NONE, FTRACE_MUT_FREE_BEFORE_UNPATCH,
-	  "an ops is freed before the sites stop using it", -1, 0 },
-	{ NULL, ARM64_MUT_NONE, 0, NULL, -1, 0 },
+static const struct ftv_mutant fixed[] = {
+	{ "none", "the correct backend and core", -1, 0, 0 },
+	{ "free-without-quiescence",
+	  "an unregistered ops is freed without waiting for a quiescent point", -1, 0,
+	  FTRACE_MUT_DROP_QUIESCE },
+	{ "no-publish-barrier",
+	  "a new ops is linked into the list without a barrier after its fields", -1, 0,
+	  FTRACE_MUT_NO_PUBLISH_BARRIER },
+	{ "publish-table-early",
+	  "a filter table's pointer is stored before the table is written", -1, 0,
+	  FTRACE_MUT_PUBLISH_TABLE_EARLY },
+	{ "free-before-unpatch", "an ops is freed before the sites stop using it", -1, 0,
+	  FTRACE_MUT_FREE_BEFORE_UNPATCH },
 };
 
-/* The riscv64 backend's mutants (patcher/riscv.h), as rows of this table:
- * filled on first use from riscv_mutants[], whose index 0 is "none". */
-static struct ftv_mutant rv_rows[RISCV_MUT_COUNT + 1];
+#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
+#define MAX_MUTANTS 64
 
-static const struct ftv_mutant *riscv_rows(void)
+static struct ftv_mutant all[MAX_MUTANTS];
+static size_t nall;
+
+/* Filled before main(), so lookups from several threads only read it. */
+__attribute__((constructor)) static void build_table(void)
 {
-	if (!rv_rows[0].name) {
-		size_t n = 0;
+	for (size_t i = 0; i < NFIXED; i++)
+		all[nall++] = fixed[i];
+	for (size_t a = 0; world_arch_at(a); a++) {
+		const struct world_archdesc *ad = world_arch_at(a);
 
-		for (const struct riscv_mutant_info *r = riscv_mutants + 1;
-		     r->name && n < RISCV_MUT_COUNT; r++)
-			rv_rows[n++] = (struct ftv_mutant){ r->name, ARM64_MUT_NONE, 0, r->what,
-							    FTV_ARCH_RISCV64, (int)r->mutant };
+		for (const struct ftrace_arch_mutant *m = ad->mutants; m && m->name; m++)
+			if (m->code && nall < MAX_MUTANTS)
+				all[nall++] = (struct ftv_mutant){ m->name, m->what, (int)ad->arch,
+								   m->code, 0 };
 	}
-	return rv_rows;
 }
 
 const struct ftv_mutant *ftv_mutant_next(const struct ftv_mutant *m)
 {
-	const struct ftv_mutant *rv = riscv_rows();
-
 	if (!m)
-		return ftv_mutants;
-	for (const struct ftv_mutant *p = ftv_mutants; p->name; p++)
-		if (p == m)
-			return p[1].name ? p + 1 : rv[0].name ? rv : NULL;
-	for (size_t i = 0; i < RISCV_MUT_COUNT; i++)
-		if (&rv_rows[i] == m)
-			return rv_rows[i + 1].name ? &rv_rows[i + 1] : NULL;
-	return NULL;
+		return nall ? &all[0] : NULL;
+	return m >= all && m + 1 < all + nall ? m + 1 : NULL;
 }
 
 const struct ftv_mutant *ftv_mutant_find(const char *name)
@@ -82,8 +73,7 @@ void ftv_mutant_apply(const struct ftv_mutant *m, struct world_config *cfg)
 {
 	if (!m)
 		return;
-	cfg->mutant = m->arm64;
-	cfg->rv_mutant = m->riscv;
+	cfg->backend_mutant = m->code;
 	cfg->core_mutants = m->core;
 	cfg->mutant_name = m->name;
 }

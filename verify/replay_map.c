@@ -7,6 +7,7 @@
 
 #include "encoders/a64.h"
 #include "patcher/arm64.h"
+#include "util/vec.h"
 
 /* One operand-less word of the encoder table (PACIASP, AUTIASP...). */
 static uint32_t a64_word(enum a64_id id, uint8_t rn)
@@ -100,15 +101,8 @@ static int cmp_span(const void *a, const void *b)
 static int add_span(struct replay_map *m, size_t *cap, uint64_t start,
 		    uint64_t end, struct ftv_err *err)
 {
-	if (m->nspans == *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
-		struct replay_span *n = realloc(m->spans, nc * sizeof(*n));
-
-		if (!n)
-			return ftv_errf(err, "out of memory");
-		m->spans = n;
-		*cap = nc;
-	}
+	if (VEC_RESERVE(m->spans, *cap, m->nspans + 1))
+		return ftv_errf(err, "out of memory");
 	m->spans[m->nspans].start = start & ~(SIM_PAGE - 1);
 	m->spans[m->nspans].end = (end + SIM_PAGE - 1) & ~(SIM_PAGE - 1);
 	m->nspans++;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "patcher/ftrace_verbs.h"
 #include "util/num.h"
 #include "verify/mutant.h"
 
@@ -18,10 +19,93 @@ static int words(char *s, char **w, int max)
 	return n;
 }
 
-static const char *const op_verbs[] = {
-	"ops", "filter", "notrace", "register", "unregister", "direct",
-	"direct-modify", "direct-remove", "enable-modules", "run",
+/* The operations (patcher/ftrace_verbs.h) performed on a world. */
+static int w_ops_new(void *ctx, const char *name, char *const *args, int nargs,
+		     struct ftv_err *err)
+{
+	(void)nargs;
+	return world_ops(ctx, name, args[0], err) ? 0 : -1;
+}
+
+static struct ftrace_ops *w_ops_find(void *ctx, const char *name)
+{
+	return world_find_ops(ctx, name);
+}
+
+static int w_set_filter(void *ctx, struct ftrace_ops *ops, const char *spec, int reset,
+			int notrace, struct ftv_err *err)
+{
+	return world_filter(ctx, ops, spec, reset, notrace, err);
+}
+
+static int w_register(void *ctx, struct ftrace_ops *ops, struct ftv_err *err)
+{
+	return world_register(ctx, ops, err);
+}
+
+static int w_unregister(void *ctx, struct ftrace_ops *ops, struct ftv_err *err)
+{
+	return world_unregister(ctx, ops, err);
+}
+
+static int w_direct(void *ctx, struct ftrace_ops *ops, const char *tramp, struct ftv_err *err)
+{
+	return world_direct(ctx, ops, tramp, err);
+}
+
+static int w_direct_modify(void *ctx, struct ftrace_ops *ops, const char *tramp,
+			   struct ftv_err *err)
+{
+	return world_direct_modify(ctx, ops, tramp, err);
+}
+
+static int w_direct_remove(void *ctx, struct ftrace_ops *ops, struct ftv_err *err)
+{
+	return world_direct_remove(ctx, ops, err);
+}
+
+static int w_enable_modules(void *ctx, const char *module, struct ftv_err *err)
+{
+	return world_enable_modules(ctx, module, err);
+}
+
+static int w_run(void *ctx, uint64_t steps, struct ftv_err *err)
+{
+	return world_run(ctx, steps, err);
+}
+
+/* A graph ops is registered like any other: the world knows whether the
+ * scheme patches ftrace_graph_call for it. */
+static const struct ftrace_target world_target = {
+	.name = "scenario",
+	.ops_min = 1,
+	.ops_max = 1,
+	.ops_usage = "NAME TRACER",
+	.ops_new = w_ops_new,
+	.ops_find = w_ops_find,
+	.set_filter = w_set_filter,
+	.register_ops = w_register,
+	.unregister_ops = w_unregister,
+	.direct = w_direct,
+	.direct_modify = w_direct_modify,
+	.direct_remove = w_direct_remove,
+	.enable_modules = w_enable_modules,
+	.run = w_run,
 };
+
+/* An operation's arguments, as the verb reads them. */
+static int op_args(const struct scn_op *op, char **av)
+{
+	int n = 0;
+
+	if (op->a[0])
+		av[n++] = (char *)op->a;
+	if (n == 1 && op->b[0])
+		av[n++] = (char *)op->b;
+	if (n == 2 && op->c[0])
+		av[n++] = (char *)op->c;
+	return n;
+}
 
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
@@ -123,28 +207,28 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 				BAD("expect ok, or expect violation [KIND...]");
 			}
 		} else {
-			size_t k;
+			const struct ftrace_verb *vb = ftrace_verb_find(w[0]);
+			struct ftv_err verr;
 
-			for (k = 0; k < sizeof(op_verbs) / sizeof(op_verbs[0]); k++)
-				if (!strcmp(w[0], op_verbs[k]))
-					break;
-			if (k == sizeof(op_verbs) / sizeof(op_verbs[0]))
+			if (!vb)
 				BAD("unknown keyword '%s'", w[0]);
+			if (ftrace_verb_check(vb, &world_target, n - 1, &verr))
+				BAD("%s", verr.msg);
+			if (n > 4)
+				BAD("'%s': too many arguments", w[0]);
 			if (s->nops == SCN_MAX_OPS)
 				BAD("too many operations");
 			struct scn_op *op = &s->ops[s->nops++];
 
-			snprintf(op->verb, sizeof(op->verb), "%s", w[0]);
+			/* the verb's own name, whichever spelling the file used */
+			snprintf(op->verb, sizeof(op->verb), "%s", vb->name);
 			if (n > 1)
 				snprintf(op->a, sizeof(op->a), "%s", w[1]);
 			if (n > 2)
 				snprintf(op->b, sizeof(op->b), "%s", w[2]);
+			if (n > 3)
+				snprintf(op->c, sizeof(op->c), "%s", w[3]);
 			op->line = ln;
-			int need = !strcmp(w[0], "enable-modules") ? 1
-				   : (!strcmp(w[0], "register") || !strcmp(w[0], "unregister") ||
-				      !strcmp(w[0], "direct-remove") || !strcmp(w[0], "run")) ? 2 : 3;
-			if (n != need)
-				BAD("'%s' takes %d argument%s", w[0], need - 1, need == 2 ? "" : "s");
 		}
 #undef NUM
 #undef BAD
@@ -173,86 +257,49 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 static int do_op(struct world *w, const struct scenario *s, const struct scn_op *op,
 		 struct ftv_err *err)
 {
-	struct ftrace_ops *ops = NULL;
-	uint64_t v;
+	const struct ftrace_verb *v = ftrace_verb_find(op->verb);
+	char *av[3];
 	int ret;
 
-	if (strcmp(op->verb, "ops") && strcmp(op->verb, "run") &&
-	    strcmp(op->verb, "enable-modules")) {
-		ops = world_find_ops(w, op->a);
-		if (!ops)
-			return ftv_errf(err, "%s:%d: no ops named '%s'", s->path, op->line, op->a);
-	}
-	if (!strcmp(op->verb, "ops"))
-		ret = world_ops(w, op->a, op->b, err) ? 0 : -1;
-	else if (!strcmp(op->verb, "filter"))
-		ret = world_set_filter(w, ops, op->b, err);
-	else if (!strcmp(op->verb, "notrace"))
-		ret = world_set_notrace(w, ops, op->b, err);
-	else if (!strcmp(op->verb, "register"))
-		ret = world_register(w, ops, err);
-	else if (!strcmp(op->verb, "unregister"))
-		ret = world_unregister(w, ops, err);
-	else if (!strcmp(op->verb, "direct"))
-		ret = world_direct(w, ops, op->b, err);
-	else if (!strcmp(op->verb, "direct-modify"))
-		ret = world_direct_modify(w, ops, op->b, err);
-	else if (!strcmp(op->verb, "direct-remove"))
-		ret = world_direct_remove(w, ops, err);
-	else if (!strcmp(op->verb, "enable-modules"))
-		ret = world_enable_modules(w, err);
-	else {
-		if (ftv_parse_u64(op->a, &v))
-			return ftv_errf(err, "%s:%d: run needs a number", s->path, op->line);
-		ret = world_run(w, v, err);
-	}
+	if (!v)
+		ret = ftv_errf(err, "unknown operation");
+	else
+		ret = ftrace_verb_run(v, &world_target, w, av, op_args(op, av), err);
 	if (ret)
 		ftv_err_prefix(err, "%s:%d: %s %s", s->path, op->line, op->verb, op->a);
 	return ret;
 }
 
-/* NAME is a corpus object at the scheme's flag set: build/corpus/<set>/ for
- * the hand-written sources, build/corpus/random-<set>/ for the random
- * units. */
-static void corpus_object(char *buf, size_t n, const char *dir, const char *set,
-			  const char *name)
+int scenario_corpus_object(char *buf, size_t n, const char *corpus_dir, const char *set,
+			   const char *name)
 {
-	snprintf(buf, n, "%s/%s/%s.o", dir, set, name);
-	if (access(buf, R_OK))
-		snprintf(buf, n, "%s/random-%s/%s.o", dir, set, name);
+	snprintf(buf, n, "%s/%s/%s.o", corpus_dir, set, name);
+	if (!access(buf, R_OK))
+		return 0;
+	snprintf(buf, n, "%s/random-%s/%s.o", corpus_dir, set, name);
+	return access(buf, R_OK) ? -1 : 0;
 }
 
-int scenario_run(struct scenario *s, const char *corpus_dir,
-		 const char *tramp_dir, FILE *out, struct scn_result *res,
-		 struct ftv_err *err)
+void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenario_paths *p)
 {
-	static char paths[2][WORLD_MAX_OBJECTS][1200];
 	const char *set = ftv_scheme_corpus_set(s->cfg.scheme);
-	struct world *w;
-	size_t nx;
 
-	memset(res, 0, sizeof(*res));
 	for (unsigned i = 0; i < s->cfg.nobjects; i++) {
-		corpus_object(paths[0][i], sizeof(paths[0][i]), corpus_dir, set, s->objects[i]);
-		s->cfg.objects[i] = paths[0][i];
+		scenario_corpus_object(p->objects[i], sizeof(p->objects[i]), corpus_dir, set,
+				       s->objects[i]);
+		s->cfg.objects[i] = p->objects[i];
 	}
 	for (unsigned i = 0; i < s->cfg.nmodules; i++) {
-		corpus_object(paths[1][i], sizeof(paths[1][i]), corpus_dir, set, s->modules[i]);
-		s->cfg.modules[i] = paths[1][i];
+		scenario_corpus_object(p->modules[i], sizeof(p->modules[i]), corpus_dir, set,
+				       s->modules[i]);
+		s->cfg.modules[i] = p->modules[i];
 	}
-	s->cfg.tramp_dir = tramp_dir;
-	if (world_new(&s->cfg, &w, err))
-		return ftv_err_prefix(err, "%s", s->path);
-	for (unsigned i = 0; i < s->nops; i++)
-		if (do_op(w, s, &s->ops[i], err)) {
-			world_free(w);
-			return -1;
-		}
-	if (world_finish(w, s->steps, err)) {
-		world_free(w);
-		return ftv_err_prefix(err, "%s", s->path);
-	}
-	/* the kinds found, each once */
+}
+
+/* The kinds found (each once) and the verdict. */
+static void judge(const struct scenario *s, struct world *w, struct scn_result *res)
+{
+	size_t nx;
 	const struct exec_violation *xv = exec_violations(world_exec(w), &nx);
 
 	res->nviolations = world_nviolations(w);
@@ -289,6 +336,24 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 				res->verdict_ok = 0;
 		}
 	}
+}
+
+static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv_err *err)
+{
+	struct world *w;
+
+	if (world_new(&s->cfg, &w, err))
+		return ftv_err_prefix(err, "%s", s->path);
+	for (unsigned i = 0; i < s->nops; i++)
+		if (do_op(w, s, &s->ops[i], err)) {
+			world_free(w);
+			return -1;
+		}
+	if (world_finish(w, s->steps, err)) {
+		world_free(w);
+		return ftv_err_prefix(err, "%s", s->path);
+	}
+	judge(s, w, res);
 	if (out)
 		world_report(w, out);
 	if (s->cfg.trace_out)
@@ -297,4 +362,88 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 	res->trace_hash = exec_trace_hash(world_exec(w));
 	world_free(w);
 	return 0;
+}
+
+int scenario_run(struct scenario *s, const char *corpus_dir,
+		 const char *tramp_dir, FILE *out, struct scn_result *res,
+		 struct ftv_err *err)
+{
+	struct scenario_paths *paths = malloc(sizeof(*paths));
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!paths)
+		return ftv_errf(err, "out of memory");
+	scenario_objects(s, corpus_dir, paths);
+	s->cfg.tramp_dir = tramp_dir;
+	ret = run(s, out, res, err);
+	/* the paths lived as long as the world */
+	for (unsigned i = 0; i < s->cfg.nobjects; i++)
+		s->cfg.objects[i] = NULL;
+	for (unsigned i = 0; i < s->cfg.nmodules; i++)
+		s->cfg.modules[i] = NULL;
+	free(paths);
+	return ret;
+}
+
+
+void scenario_write(FILE *f, const struct scenario *s, const char *header)
+{
+	if (header) {
+		const char *p = header;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+			fprintf(f, "# %.*s\n", len, p);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	fprintf(f, "name     %s\n", s->name);
+	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
+	fprintf(f, "objects ");
+	for (unsigned i = 0; i < s->cfg.nobjects; i++)
+		fprintf(f, " %s", s->objects[i]);
+	fprintf(f, "\n");
+	if (s->cfg.nmodules) {
+		fprintf(f, "modules ");
+		for (unsigned i = 0; i < s->cfg.nmodules; i++)
+			fprintf(f, " %s", s->modules[i]);
+		fprintf(f, "\n");
+	}
+	if (s->cfg.far_modules)
+		fprintf(f, "far-modules\n");
+	fprintf(f, "cpus     %u\n", s->cfg.exec.ncpus);
+	fprintf(f, "policy   %s\n", exec_policy_name(s->cfg.exec.policy));
+	if (s->cfg.exec.quantum)
+		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
+	if (s->cfg.exec.pct_depth)
+		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
+	fprintf(f, "seed     %llu\n", (unsigned long long)s->cfg.exec.seed);
+	if (s->cfg.rounds)
+		fprintf(f, "rounds   %u\n", s->cfg.rounds);
+	if (s->cfg.calls)
+		fprintf(f, "calls    %u\n", s->cfg.calls);
+	fprintf(f, "steps    %llu\n", (unsigned long long)s->steps);
+	if (s->cfg.mutant_name && strcmp(s->cfg.mutant_name, "none"))
+		fprintf(f, "mutate   %s\n", s->cfg.mutant_name);
+	if (s->expect_ok) {
+		fprintf(f, "expect   ok\n");
+	} else {
+		fprintf(f, "expect   violation");
+		for (unsigned i = 0; i < s->nexpect; i++)
+			fprintf(f, " %s", s->expect[i]);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->nops; i++) {
+		const struct scn_op *op = &s->ops[i];
+		char *av[3];
+		int n = op_args(op, av);
+
+		fprintf(f, "%-8s", op->verb);
+		for (int k = 0; k < n; k++)
+			fprintf(f, " %s", av[k]);
+		fprintf(f, "\n");
+	}
 }

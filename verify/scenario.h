@@ -23,16 +23,19 @@
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...]
- *   ops      t1 tracer_a             then operations, in order:
- *   filter   t1 r1_f3,r1_f7
- *   notrace  t1 r1_f5
- *   register t1
- *   run      20000                   let CPUs and plans run N steps
+ *   ops      t1 tracer_a             then operations, in order: the ftrace
+ *   filter   t1 r1_f3,r1_f7          verbs (patcher/ftrace_verbs.h, the
+ *   notrace  t1 r1_f5                language of the core scripts too);
+ *   register t1                      `ops NAME TRACER` names tracer_a,
+ *   run      20000                   tracer_b, graph or direct
  *   unregister t1
  *   direct   d1 ftv_direct_tramp     (d1 created with `ops d1 direct`)
  *   direct-modify d1 ftrace_stub_direct_tramp
  *   direct-remove d1
  *   enable-modules
+ *
+ * scenario.c reads and writes the files and finds their corpus objects;
+ * fuzz findings and replays are written in the same format.
  */
 #ifndef FTV_VERIFY_SCENARIO_H
 #define FTV_VERIFY_SCENARIO_H
@@ -46,9 +49,11 @@ struct ftv_mutant;
 #define SCN_MAX_OPS 256
 #define SCN_MAX_KINDS 8
 
+/* One operation: the verb's name and up to three arguments ("" when
+ * absent; c is filter's "add"). */
 struct scn_op {
 	char verb[24];
-	char a[64], b[1024];
+	char a[64], b[1024], c[16];
 	int line;
 };
 
@@ -72,6 +77,23 @@ struct scenario {
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err);
+/* Writes s as a scenario file scenario_load reads back to the same
+ * scenario; header (may be NULL) is written first as '#' comment lines. */
+void scenario_write(FILE *f, const struct scenario *s, const char *header);
+
+/* The corpus object NAME of flag set `set` (ftv_scheme_corpus_set):
+ * corpus_dir/<set>/NAME.o for the hand-written sources, else
+ * corpus_dir/random-<set>/NAME.o for the random units. Writes the path
+ * into buf; 0 if that file exists, -1 if neither does. */
+int scenario_corpus_object(char *buf, size_t n, const char *corpus_dir, const char *set,
+			   const char *name);
+/* Where s's objects and modules are, for world_new: fills p and points
+ * s->cfg.objects and s->cfg.modules into it. */
+struct scenario_paths {
+	char objects[WORLD_MAX_OBJECTS][1200];
+	char modules[WORLD_MAX_OBJECTS][1200];
+};
+void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenario_paths *p);
 
 struct scn_result {
 	int verdict_ok;           /* the verdict matches the expectation */

@@ -3,96 +3,11 @@
  * and calibrate the workload. */
 #include "verify/world_int.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/a64.h"
-#include "encoders/riscv.h"
 #include "patcher/ftrace_abi.h"
-
-int world_add_violation(struct world *w, const char *kind, int cpu,
-			uint64_t step, const char *fmt, ...)
-{
-	struct world_violation *v;
-	va_list ap;
-
-	if (w->nviol == w->capviol) {
-		size_t ncap = w->capviol ? w->capviol * 2 : 16;
-		struct world_violation *nv = realloc(w->viol, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		w->viol = nv;
-		w->capviol = ncap;
-	}
-	/* The first few of a kind tell the story; keep the report readable. */
-	size_t same = 0;
-
-	for (size_t i = 0; i < w->nviol; i++)
-		same += !strcmp(w->viol[i].kind, kind);
-	if (same >= 8)
-		return 0;
-	v = &w->viol[w->nviol++];
-	snprintf(v->kind, sizeof(v->kind), "%s", kind);
-	v->cpu = cpu;
-	v->step = step;
-	va_start(ap, fmt);
-	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
-	va_end(ap);
-	return 0;
-}
-
-int world_rec_at_ip(const struct world *w, uint64_t ip)
-{
-	size_t lo = 0, hi = w->nrecs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (w->recs[mid].ip == ip)
-			return (int)mid;
-		if (w->recs[mid].ip < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-int world_rec_at_func(const struct world *w, uint64_t func)
-{
-	/* Every function has one site, so records sorted by ip are sorted by
-	 * function too (make_core checks): a kernel's 44k sites need the
-	 * binary search on every traced call. */
-	if (w->func_sorted) {
-		size_t lo = 0, hi = w->nrecs;
-
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (w->recs[mid].func == func)
-				return (int)mid;
-			if (w->recs[mid].func < func)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return -1;
-	}
-	for (size_t i = 0; i < w->nrecs; i++)
-		if (w->recs[i].func == func)
-			return (int)i;
-	return -1;
-}
-
-struct wops *world_ops_at(struct world *w, uint64_t addr)
-{
-	for (size_t i = 0; i < w->nops; i++)
-		if (w->ops[i].addr == addr)
-			return &w->ops[i];
-	return NULL;
-}
+#include "util/vec.h"
 
 static int sym(struct world *w, const char *name, uint64_t *out, int required,
 	       struct ftv_err *err)
@@ -143,9 +58,9 @@ static int load(struct world *w, struct ftv_err *err)
 
 static int find_symbols(struct world *w, struct ftv_err *err)
 {
-	/* the riscv64 trampolines have no graph tracer nor per-ops
+	/* an arch's trampolines may lack the graph tracer and the per-ops
 	 * trampoline template: those tracers are refused there */
-	int arm = w->sd->arch == FTV_ARCH_ARM64;
+	int graph = w->ad->graph_tracer;
 	struct {
 		const char *name;
 		uint64_t *out;
@@ -159,59 +74,25 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		{ "ftrace_stub", &w->stub, 1 },
 		{ "ftv_call_direct_funcs", &w->direct_func, 1 },
 		{ "ftv_direct_tramp", &w->direct_tramp, 1 },
-		{ "ftrace_graph_func", &w->graph_func, arm },
-		{ "ftv_prepare_return", &w->prepare_return, arm },
-		{ "ftv_return_to_handler", &w->return_handler, arm },
+		{ "ftrace_graph_func", &w->graph_func, graph },
+		{ "ftv_prepare_return", &w->prepare_return, graph },
+		{ "ftv_return_to_handler", &w->return_handler, graph },
 		{ "ftv_quiescent", &w->quiescent, 1 },
 		{ "ftv_workload", &w->workload, 1 },
 		{ "ftv_workload_done", &w->workload_done, 1 },
 		{ "ftv_direct_log", &w->direct_log, 1 },
 		{ "ftrace_stub_direct_tramp", &w->stub_direct_tramp, 0 },
 		{ "ftrace_caller_ops_known", &w->ops_known, 0 },
-		{ "ftrace_ops_tramp_template", &w->tramp_template, arm },
-		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, arm },
-		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, arm },
-		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, arm },
-		{ "ftrace_call", &w->arch.ftrace_call, arm && w->cfg.scheme != FTV_SCHEME_CALLOPS },
-		{ "ftrace_graph_call", &w->arch.ftrace_graph_call, w->cfg.scheme == FTV_SCHEME_MCOUNT },
-		{ "ftrace_graph_caller", &w->arch.ftrace_graph_caller, w->cfg.scheme == FTV_SCHEME_MCOUNT },
-		{ "_mcount", &w->arch.mcount, w->cfg.scheme == FTV_SCHEME_MCOUNT },
+		{ "ftrace_ops_tramp_template", &w->tramp_template, graph },
+		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, graph },
+		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, graph },
+		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, graph },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (sym(w, t[i].name, t[i].out, t[i].required, err))
 			return -1;
-	w->arch.ftrace_caller = w->caller;
-	w->rv.ftrace_caller = w->caller;
 	return 0;
-}
-
-/* The module's ftrace PLT (module_init_ftrace_plt): a veneer near the
- * module that reaches ftrace_caller from anywhere. */
-static uint64_t module_plt(struct world *w, const char *module,
-			   struct ftv_err *err)
-{
-	struct sim_region *r = sim_region_named(w->as, "module.text");
-	char text[64];
-	uint32_t words[3];
-	uint64_t at;
-
-	(void)module;
-	if (!r)
-		return 0;
-	at = sim_region_alloc(r, 16, 16, err);
-	if (!at)
-		return 0;
-	if (a64_gen_adrp(at, w->caller, 16, &words[0], err))
-		return 0;
-	snprintf(text, sizeof(text), "add x16, x16, #0x%llx",
-		 (unsigned long long)(w->caller & 0xfff));
-	if (a64_assemble(text, at + 4, &words[1], err) ||
-	    a64_assemble("br x16", at + 8, &words[2], err))
-		return 0;
-	for (int i = 0; i < 3; i++)
-		sim_write32(w->as, at + 4 * i, words[i]);
-	return at;
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -226,12 +107,10 @@ static int cmp_site(const void *a, const void *b)
 static int boot_failure(struct world *w, uint64_t addr, uint32_t actual,
 			uint32_t expected, struct ftv_err *err)
 {
-	struct world_boot_failure *nb, *f;
+	struct world_boot_failure *f;
 
-	nb = realloc(w->bootfail, (w->nbootfail + 1) * sizeof(*nb));
-	if (!nb)
+	if (VEC_RESERVE(w->bootfail, w->capbootfail, w->nbootfail + 1))
 		return ftv_errf(err, "out of memory");
-	w->bootfail = nb;
 	f = &w->bootfail[w->nbootfail++];
 	*f = (struct world_boot_failure){ addr, addr, actual, expected };
 	for (size_t i = 0; i < w->nrecs; i++) {
@@ -292,21 +171,10 @@ static int apply_boot_plan(struct world *w, const struct plan *p,
 	return 0;
 }
 
-/* ftrace_call_adjust()'s refusal of a site the kernel cannot patch safely
- * ("Misaligned patch-site"): 0 if usable. */
-static int site_usable(struct world *w, const struct ftrace_site *fs,
-		       struct ftv_err *err)
-{
-	if (w->sd->arch == FTV_ARCH_ARM64)
-		return arm64_site_usable(&w->arch, fs, err);
-	return riscv_site_usable(&w->rv, fs, err);
-}
-
 static int make_core(struct world *w, struct ftv_err *err)
 {
 	struct ftrace_core_config cc = {
 		.arch = w->backend,
-		.arch_ctx = w->sd->arch == FTV_ARCH_ARM64 ? (void *)&w->arch : (void *)&w->rv,
 		.caller = w->caller,
 		.list_func = w->list_func,
 		.nop_func = w->nop_func,
@@ -323,10 +191,6 @@ static int make_core(struct world *w, struct ftv_err *err)
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
 	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
-	plan_reset(&w->scratch);
-	w->core = ftrace_core_new(&cc, &w->scratch, err);
-	if (!w->core)
-		return -1;
 	w->recs = calloc(n ? n : 1, sizeof(*w->recs));
 	if (!w->recs)
 		return ftv_errf(err, "out of memory");
@@ -353,15 +217,17 @@ static int make_core(struct world *w, struct ftv_err *err)
 	for (size_t i = 1; i < w->nrecs; i++)
 		if (w->recs[i].func <= w->recs[i - 1].func)
 			w->func_sorted = 0;
-	/* RISC-V: what the compiler left at the entry, for init_nop's
-	 * reports: C.NOP pairs (-march=rv64gc) or NOPs (rv64g) */
-	if (w->nrecs && w->sd->arch == FTV_ARCH_RISCV64) {
-		uint32_t entry = 0;
-
-		sim_read32(w->as, w->recs[0].func, &entry);
-		w->rv.rvc = entry == ((uint32_t)rv_gen_c_nop() << 16 | rv_gen_c_nop());
-	}
-	w->rec_of_core = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
+	/* the backend's context may depend on the sites (what the compiler
+	 * left at their entries) */
+	if (w->ad->backend_ctx(w, err))
+		return -1;
+	cc.arch_ctx = w->arch_ctx;
+	plan_reset(&w->scratch);
+	w->core = ftrace_core_new(&cc, &w->scratch, err);
+	if (!w->core)
+		return -1;
+	w->caprec_of_core = w->nrecs ? w->nrecs : 1;
+	w->rec_of_core = calloc(w->caprec_of_core, sizeof(int));
 	if (!w->rec_of_core)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < w->nrecs; i++) {
@@ -374,7 +240,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 		struct ftv_err serr;
 		int idx;
 
-		if (site_usable(w, &fs, &serr)) {
+		if (w->backend->site_usable(w->arch_ctx, &fs, &serr)) {
 			/* The kernel's WARN in ftrace_call_adjust; the record is
 			 * skipped, which is not a violation of the patching. */
 			r->rec = -1;
@@ -383,18 +249,15 @@ static int make_core(struct world *w, struct ftv_err *err)
 					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
-		if (fs.module && w->sd->arch == FTV_ARCH_ARM64)
-			fs.plt = module_plt(w, fs.module, err);
+		if (fs.module && w->ad->module_plt)
+			fs.plt = w->ad->module_plt(w, fs.module, err);
 		idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
 		if (idx < 0)
 			return -1;
 		r->rec = idx;
 		if ((size_t)idx >= w->ncore) {
-			int *nr = realloc(w->rec_of_core, (idx + 1) * sizeof(int));
-
-			if (!nr)
+			if (VEC_RESERVE(w->rec_of_core, w->caprec_of_core, (size_t)idx + 1))
 				return ftv_errf(err, "out of memory");
-			w->rec_of_core = nr;
 			w->ncore = idx + 1;
 		}
 		w->rec_of_core[idx] = (int)i;
@@ -522,8 +385,6 @@ struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err)
 			 ftv_arch_name(w->sd->arch));
 		goto fail;
 	}
-	w->arch.mutant = cfg->mutant;
-	w->rv.mutant = (enum riscv_mutant)cfg->rv_mutant;
 	return w;
 fail:
 	world_free(w);
@@ -611,6 +472,7 @@ void world_free(struct world *w)
 	free(w->rec_of_core);
 	free(w->viol);
 	free(w->bootfail);
+	free(w->arch_ctx);
 	plan_free(&w->scratch);
 	free(w);
 }
@@ -628,21 +490,6 @@ struct ftrace_core *world_core(struct world *w)
 struct sim_aspace *world_aspace(struct world *w)
 {
 	return w->as;
-}
-
-size_t world_nviolations(const struct world *w)
-{
-	return w->nviol;
-}
-
-const struct world_violation *world_violation(const struct world *w, size_t i)
-{
-	return i < w->nviol ? &w->viol[i] : NULL;
-}
-
-uint64_t world_step(struct world *w)
-{
-	return exec_steps(w->ex);
 }
 
 void world_stats(struct world *w, struct world_stats *st)

@@ -1,8 +1,10 @@
 /* A world: everything ftv needs to verify one patching scheme end to end.
  * The corpus objects and the scheme's trampolines loaded and linked into one
- * address space (sim), the ftrace core with the scheme's backend (patcher:
- * arm64 or riscv64, verify/world_arch.c), N emulated CPUs running the workload over the traced functions
- * (executor), and the checks that watch every tracer call (verify/check.c).
+ * address space (sim), the ftrace core with the scheme's backend (patcher/
+ * arm64.c or riscv64.c, chosen by the arch tables of verify/world_arch.c), N
+ * emulated CPUs running the workload over the traced functions (executor),
+ * and the checks that watch every tracer call (registered with WORLD_CHECK:
+ * verify/check.c, verify/explain.c).
  *
  *   world_new(&cfg, &w, &err);            load, link, init_nop every site,
  *                                         calibrate the workload
@@ -19,7 +21,6 @@
 #include <stdio.h>
 
 #include "executor/exec.h"
-#include "patcher/arm64.h"
 #include "patcher/ftrace_core.h"
 #include "sim/image.h"
 #include "util/arch.h"
@@ -27,11 +28,11 @@
 
 /* A scheme belongs to one architecture (verify/world_arch.c). */
 enum ftv_scheme {
-	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (seeds 000/001) */
-	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines (seed 003) */
-	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (seed 004) */
+	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (Linux 6.3+) */
+	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines */
+	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (Linux 3.16) */
 	FTV_SCHEME_PAIR,    /* riscv64 CALL_OPS, AUIPC+JALR both patched under
-			       stop_machine (seed 002, Linux < 6.16) */
+			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
 			       patched, live (Linux 6.16) */
 	FTV_SCHEME_COUNT
@@ -50,6 +51,13 @@ const char *ftv_arch_schemes(enum ftv_arch a);
 /* 0 if scheme s runs on arch a, else -1 with err saying which arch it
  * belongs to ("scheme pair is riscv64's, not arm64's ..."). */
 int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err);
+/* The tracers, beyond the logging ones, that the fuzzer may attach in a
+ * scheme: the function-graph tracer, direct calls. */
+enum {
+	FTV_SCHEME_FUZZ_GRAPH = 1u << 0,
+	FTV_SCHEME_FUZZ_DIRECT = 1u << 1,
+};
+unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
 
@@ -62,8 +70,9 @@ struct world_config {
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
-	enum arm64_mutant mutant; /* an arm64 backend bug to inject */
-	int rv_mutant;            /* a riscv64 backend bug (enum riscv_mutant) */
+	/* A bug of the scheme's backend to inject: a code of its mutants
+	 * table (struct ftrace_arch.mutants; 0: none). verify/mutant.h. */
+	int backend_mutant;
 	unsigned core_mutants;    /* FTRACE_MUT_* bugs to inject */
 	const char *mutant_name;  /* for reports ("none") */
 	unsigned rounds;          /* workload rounds per CPU (0: 20) */
@@ -130,6 +139,10 @@ int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     struct ftv_err *err);
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err);
+/* Either of them (notrace 1: the notrace set), replacing the set, or
+ * adding to it when reset is 0. */
+int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
+		 int notrace, struct ftv_err *err);
 int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err);
 int world_unregister(struct world *w, struct ftrace_ops *ops,
 		     struct ftv_err *err);
@@ -141,7 +154,9 @@ int world_direct_modify(struct world *w, struct ftrace_ops *ops,
 			const char *tramp, struct ftv_err *err);
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err);
-int world_enable_modules(struct world *w, struct ftv_err *err);
+/* ftrace_module_enable of the module named (NULL: of every module loaded),
+ * as one update. */
+int world_enable_modules(struct world *w, const char *name, struct ftv_err *err);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);

@@ -4,13 +4,22 @@
 
 #include "verify/world.h"
 #include "patcher/ftrace_core.h"
-#include "patcher/riscv.h"
 #include "util/rng.h"
 
-/* What a world needs to know about an architecture (verify/world_arch.c). */
+struct world;
+
+/* What differs between the architectures a world can model: one of these
+ * per arch, each in its own file (verify/world_<arch>.c), listed in
+ * verify/world_arch.c. The world code asks it instead of testing for an
+ * architecture. */
 struct world_archdesc {
 	enum ftv_arch arch;
+	const char *scheme_names;     /* "callops, tramp, mcount", for messages */
+	enum ftv_scheme default_scheme; /* what Linux does today */
 	const char *tramp_subdir; /* under world_config.tramp_dir, "" for none */
+	/* The trampolines have the function-graph tracer and the per-ops
+	 * trampoline template (their symbols are required). */
+	int graph_tracer;
 	int reg_pcpu;             /* exec register the tracers find their per-CPU
 				     block in */
 	int reg_arg0;             /* first C argument register; the next ones
@@ -21,16 +30,35 @@ struct world_archdesc {
 	 * ftrace_caller_op_loaded, and where it read that ops from. */
 	int reg_link, reg_ops;
 	uint64_t (*literal_slot)(uint64_t link);
+	const char *literal_slot_what; /* how that slot is found, for reports */
 	int stop_anywhere;        /* exec_config.stop_anywhere */
 	const char *call_insn;    /* the patched call, for reports: "BL" */
 	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
 	/* Whether ret is a return address: follows a call instruction. */
 	int (*follows_call)(struct sim_aspace *as, uint64_t ret);
+	/* The backends' deliberate bugs (patcher: struct ftrace_arch). */
+	const struct ftrace_arch_mutant *mutants;
+
+	/* Creates w->arch_ctx, the backend's context (struct
+	 * ftrace_core_config.arch_ctx), once the trampolines' symbols and the
+	 * sites (w->recs, sorted) are known; world_free frees it. */
+	int (*backend_ctx)(struct world *w, struct ftv_err *err);
+	/* The module's ftrace PLT for a site of module (module_init_ftrace_plt),
+	 * or NULL when the arch's call reaches ftrace_caller from anywhere. */
+	uint64_t (*module_plt)(struct world *w, const char *module, struct ftv_err *err);
+	/* Explains an executor fault the generic explanations did not (e.g.
+	 * a call whose offset was truncated); may be NULL. */
+	void (*explain_fault)(struct world *w, const struct exec_violation *v);
+	/* Explains the executor violations new since w->xv_explained that only
+	 * this arch produces (e.g. a call pair executed across two
+	 * generations); may be NULL. Called during and after the run. */
+	void (*explain)(struct world *w);
 };
 
 #define WORLD_SCHEME_TRAMPS 8
 
-/* What a world needs to know about a scheme. */
+/* What a world needs to know about a scheme; each is defined beside its
+ * arch's world_archdesc. */
 struct world_schemedesc {
 	const char *name;
 	enum ftv_arch arch;
@@ -40,10 +68,50 @@ struct world_schemedesc {
 	const char *tramps[WORLD_SCHEME_TRAMPS]; /* objects in the arch's
 						    trampoline dir */
 	const struct ftrace_arch *backend;
+	/* Every tracer ops gets its own trampoline (FTRACE_FL_TRAMP). */
+	int ops_trampolines;
+	unsigned fuzz_tracers;           /* FTV_SCHEME_FUZZ_* */
 };
 
+/* The arch hooks that live in their own files (verify/explain_<arch>.c). */
+void arm64_explain_fault(struct world *w, const struct exec_violation *v);
+void riscv64_explain_pairs(struct world *w);
+
 const struct world_archdesc *world_archdesc(enum ftv_arch a);
+/* The i-th arch of the table, NULL past the end. */
+const struct world_archdesc *world_arch_at(size_t i);
 const struct world_schemedesc *world_schemedesc(enum ftv_scheme s);
+
+/* A check or an explanation, run at fixed points of a world's life. Each
+ * file of checks registers its own with WORLD_CHECK (verify/world_check.c
+ * keeps the list): the world code calls the list, never a check by name. */
+struct world_check {
+	const char *name;
+	int order; /* the hooks run in increasing order */
+	/* The world is built and calibrated, before the measured run:
+	 * breakpoints, watchpoints. */
+	int (*install)(struct world *w, struct ftv_err *err);
+	/* During a stop_early run, to know whether a violation is known yet:
+	 * add what is new since the last call. */
+	void (*poll)(struct world *w);
+	/* The run is over; complete is 0 when it was cut short at the first
+	 * violation (stop_early), so that what only a completed run shows
+	 * (unfinished CPUs) must not be reported. */
+	void (*finish)(struct world *w, int complete);
+	struct world_check *next;
+};
+
+void world_check_register(struct world_check *c);
+int world_checks_install(struct world *w, struct ftv_err *err);
+void world_checks_poll(struct world *w);
+void world_checks_finish(struct world *w, int complete);
+
+#define WORLD_CHECK(NAME, ...)                                                 \
+	static struct world_check world_check_##NAME = { #NAME, __VA_ARGS__ }; \
+	__attribute__((constructor)) static void world_check_reg_##NAME(void)  \
+	{                                                                      \
+		world_check_register(&world_check_##NAME);                     \
+	}
 
 #define WORLD_STACK_SIZE  0x10000ULL
 #define WORLD_LOG_CAP     4096
@@ -119,8 +187,7 @@ struct world {
 	struct sim_image *img;
 	struct ftv_exec *ex;
 	struct ftrace_core *core;
-	struct arm64_ftrace arch;     /* the backend's context: arm64 */
-	struct riscv_ftrace_ctx rv;   /* or riscv64 */
+	void *arch_ctx;               /* the backend's context (backend_ctx) */
 	const struct ftrace_arch *backend;
 	struct sim_region *data, *percpu;
 	struct ftv_rng rng;
@@ -135,7 +202,7 @@ struct world {
 	struct wrec *recs;
 	size_t nrecs;
 	int *rec_of_core; /* core record index -> wrec */
-	size_t ncore;
+	size_t ncore, caprec_of_core;
 
 	struct wops ops[WORLD_MAX_OPS];
 	size_t nops;
@@ -153,9 +220,10 @@ struct world {
 	int finished;
 	int func_sorted;    /* recs are sorted by func too */
 	struct world_boot_failure *bootfail;
-	size_t nbootfail;
-	/* explain_riscv.c's progress through the executor's violations */
-	size_t rv_xv_explained;
+	size_t nbootfail, capbootfail;
+	/* the arch's explain hook's progress through the executor's
+	 * violations */
+	size_t xv_explained;
 };
 
 /* world_new in two halves, for worlds loaded another way (verify/replay*.c
@@ -168,23 +236,18 @@ int world_setup(struct world *w, struct ftv_err *err);
 /* Adds the scheme's trampoline objects (cfg.tramp_dir) to w->img. */
 int world_add_trampolines(struct world *w, struct ftv_err *err);
 
+/* verify/violation.c */
 int world_add_violation(struct world *w, const char *kind, int cpu,
 			uint64_t step, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* Index of the wrec whose patched word (or function entry) is ip, or -1. */
+/* verify/world_find.c: the index of the wrec whose patched word (or
+ * function entry) is ip, or -1. */
 int world_rec_at_ip(const struct world *w, uint64_t ip);
 int world_rec_at_func(const struct world *w, uint64_t func);
 struct wops *world_ops_at(struct world *w, uint64_t addr);
-/* Queues w->scratch as a plan named what; resets scratch. */
-int world_submit(struct world *w, const char *what, struct ftv_err *err);
-/* Installs the breakpoints of the checks (check.c). */
-int world_checks_install(struct world *w, struct ftv_err *err);
-void world_checks_finish(struct world *w);
-/* Adds violations that explain the executor's faults (explain.c). */
-void world_explain_faults(struct world *w);
-/* Adds a pair-hazard violation per mixed call pair a riscv CPU executed
- * (explain_riscv.c); looks only at what is new since its last call. */
-void world_explain_riscv(struct world *w);
 uint64_t world_step(struct world *w);
+/* verify/world_ops.c: queues w->scratch as a plan named what; resets
+ * scratch. */
+int world_submit(struct world *w, const char *what, struct ftv_err *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "patcher/ftrace_abi.h"
+#include "util/vec.h"
 
 /* A CPU the executor stopped (a fault, a runaway) holds nothing and will
  * never pass a quiescent point again; synchronize_rcu_tasks ignores it. */
@@ -97,15 +98,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 
 	if (!w->scratch.n)
 		return 0;
-	if (w->nplans == w->capplans) {
-		size_t ncap = w->capplans ? w->capplans * 2 : 16;
-		struct wplan *np = realloc(w->plans, ncap * sizeof(*np));
-
-		if (!np)
-			return ftv_errf(err, "out of memory");
-		w->plans = np;
-		w->capplans = ncap;
-	}
+	if (VEC_RESERVE(w->plans, w->capplans, w->nplans + 1))
+		return ftv_errf(err, "out of memory");
 	wp = &w->plans[w->nplans];
 	memset(wp, 0, sizeof(*wp));
 	wp->what = what;
@@ -189,7 +183,7 @@ static struct wops *wops_of(struct world *w, struct ftrace_ops *ops)
 	return NULL;
 }
 
-/* A per-ops trampoline (seed 003): the template copied into fresh text and
+/* A per-ops trampoline (FTRACE_FL_TRAMP): the template copied into fresh text and
  * its two literals filled, all before anything can branch to it. */
 static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 				    uint64_t *size, struct ftv_err *err)
@@ -250,11 +244,11 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	if (!o->ever)
 		return ftv_errf(err, "out of memory"), NULL;
 	/* The per-ops trampolines scheme gives every tracer ops its own
-	 * trampoline (seed 003); its ops slot is filled once the ops has an
+	 * trampoline (FTRACE_FL_TRAMP); its ops slot is filled once the ops has an
 	 * address, all before anything can branch to it. */
 	uint64_t tramp_ops_slot = 0;
 
-	if (w->cfg.scheme == FTV_SCHEME_TRAMP && !strncmp(tracer, "tracer_", 7)) {
+	if (w->sd->ops_trampolines && !strncmp(tracer, "tracer_", 7)) {
 		d.trampoline = make_ops_trampoline(w, 0, &d.trampoline_size, err);
 		if (!d.trampoline) {
 			free(o->ever);
@@ -304,12 +298,19 @@ static int after(struct world *w, struct wops *o, int ret, const char *what,
 	return world_submit(w, what, err);
 }
 
+int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
+		 int notrace, struct ftv_err *err)
+{
+	int ret = notrace ? ftrace_set_notrace(w->core, ops, spec, reset, &w->scratch, err)
+			  : ftrace_set_filter(w->core, ops, spec, reset, &w->scratch, err);
+
+	return after(w, wops_of(w, ops), ret, notrace ? "set_notrace" : "set_filter", err);
+}
+
 int world_set_filter(struct world *w, struct ftrace_ops *ops, const char *spec,
 		     struct ftv_err *err)
 {
-	return after(w, wops_of(w, ops),
-		     ftrace_set_filter(w->core, ops, spec, 1, &w->scratch, err),
-		     "set_filter", err);
+	return world_filter(w, ops, spec, 1, 0, err);
 }
 
 int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
@@ -323,9 +324,7 @@ int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
 int world_set_notrace(struct world *w, struct ftrace_ops *ops,
 		      const char *spec, struct ftv_err *err)
 {
-	return after(w, wops_of(w, ops),
-		     ftrace_set_notrace(w->core, ops, spec, 1, &w->scratch, err),
-		     "set_notrace", err);
+	return world_filter(w, ops, spec, 1, 1, err);
 }
 
 int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err)
@@ -333,7 +332,8 @@ int world_register(struct world *w, struct ftrace_ops *ops, struct ftv_err *err)
 	struct wops *o = wops_of(w, ops);
 	int ret;
 
-	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+	/* the graph tracer of a scheme that patches ftrace_graph_call */
+	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_register_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_register_ops(w->core, ops, &w->scratch, err);
@@ -346,7 +346,7 @@ int world_unregister(struct world *w, struct ftrace_ops *ops,
 	struct wops *o = wops_of(w, ops);
 	int ret;
 
-	if (w->cfg.scheme == FTV_SCHEME_MCOUNT && !strcmp(o->tracer, "graph"))
+	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
@@ -398,8 +398,10 @@ int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 		     "unregister_ftrace_direct", err);
 }
 
-int world_enable_modules(struct world *w, struct ftv_err *err)
+int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 {
+	int found = 0;
+
 	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
 		const struct sim_object_info *oi = NULL;
 
@@ -407,9 +409,16 @@ int world_enable_modules(struct world *w, struct ftv_err *err)
 			if (sim_image_object(w->img, k)->is_module &&
 			    !strcmp(sim_image_object(w->img, k)->path, w->cfg.modules[i]))
 				oi = sim_image_object(w->img, k);
-		if (oi && ftrace_module_enable(w->core, oi->name, &w->scratch, err))
+		if (!oi || (name && strcmp(oi->name, name)))
+			continue;
+		found = 1;
+		if (ftrace_module_enable(w->core, oi->name, &w->scratch, err)) {
+			plan_reset(&w->scratch);
 			return -1;
+		}
 	}
+	if (name && !found)
+		return ftv_errf(err, "no module named '%s' is loaded", name);
 	return world_submit(w, "ftrace_module_enable", err);
 }
 
@@ -424,7 +433,7 @@ static int violated(struct world *w)
 	size_t nx;
 
 	exec_violations(w->ex, &nx);
-	world_explain_riscv(w);
+	world_checks_poll(w);
 	return nx || w->nviol;
 }
 
@@ -452,8 +461,7 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 	w->finished = 1;
 	if (early) {
 		/* cut short: the end-of-run checks would report the cut */
-		world_explain_faults(w);
-		world_explain_riscv(w);
+		world_checks_finish(w, 0);
 		return 0;
 	}
 	for (size_t i = 0; i < w->nplans; i++)
@@ -462,6 +470,6 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 					    "plan %d (%s) never completed within %llu steps",
 					    w->plans[i].id, w->plans[i].what,
 					    (unsigned long long)max_steps);
-	world_checks_finish(w);
+	world_checks_finish(w, 1);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Traced functions for tests/test_riscv_tramp.c, compiled like the riscv64
+/* Traced functions for tests/test_riscv64_tramp.c, compiled like the riscv64
  * corpus (-fpatchable-function-entry=8,4 -falign-functions=8): each result
  * depends on every argument, so a trampoline that loses one shows. */
 typedef unsigned long u64;

@@ -1,5 +1,5 @@
 /*
- * The caller for tests/test_riscv_tramp.c: entered with a0-a2 = the
+ * The caller for tests/test_riscv64_tramp.c: entered with a0-a2 = the
  * arguments and a3 = the function to call; calls it like compiled code
  * does (jalr ra), keeps the result in a0 and stops at ftv_test_done. The
  * traced function's parent_ip is therefore ftv_test_after_call.

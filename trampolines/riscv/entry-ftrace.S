@@ -1,6 +1,6 @@
 /*
  * ftrace_caller for RISC-V CALL_OPS sites (-fpatchable-function-entry=8,4
- * with RVC, 4,2 without), shared by the pair scheme (seed 002) and the
+ * with RVC, 4,2 without), shared by the pair scheme (Linux < 6.16) and the
  * atomic scheme (Linux 6.16, arch/riscv/kernel/mcount-dyn.S). A site looks
  * like
  *

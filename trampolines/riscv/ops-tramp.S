@@ -1,5 +1,5 @@
 /*
- * The template of a per-ops trampoline (seed 003, FTRACE_FL_TRAMP), RISC-V
+ * The template of a per-ops trampoline (FTRACE_FL_TRAMP), RISC-V
  * flavour: ftrace copies [ftrace_ops_tramp_template,
  * ftrace_ops_tramp_template_end) into fresh executable memory, fills the
  * two literals, and points the sites whose only ops is this one at the

@@ -1,4 +1,4 @@
-# Every R_RISCV_* relocation the loader applies, for test_rv_loader's
+# Every R_RISCV_* relocation the loader applies, for test_riscv64_loader's
 # byte-for-byte comparison with riscv64-linux-gnu-ld --no-relax linking the
 # same object at the addresses ftv chose. Assembled with relaxation on
 # (GNU as's default), so RELAX and ALIGN appear as in compiled code.

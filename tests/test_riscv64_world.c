@@ -1,4 +1,4 @@
-/* RISC-V worlds (issue #8): a scheme belongs to one architecture, and
+/* RISC-V worlds: a scheme belongs to one architecture, and
  * naming another one's scheme or mutant is one line and exit 2, from the
  * command line and from a scenario file; the pair scheme's hazard is
  * reported as a kernel developer reads it, and ftv fuzz finds it within a
@@ -155,7 +155,7 @@ START_TEST(pair_hazard_report_names_site_words_and_writes)
 }
 END_TEST
 
-/* Issue #8's "done when", in iterations instead of time: the pair scheme's
+/* In iterations instead of time: the pair scheme's
  * hazard is found by seed 1's first iterations, shrunk to a smaller replay
  * file that reproduces it; the atomic scheme reports nothing on the same
  * seed. */
@@ -222,9 +222,9 @@ START_TEST(fuzz_finds_and_shrinks_the_pair_hazard_atomic_finds_nothing)
 }
 END_TEST
 
-static Suite *rvworld_suite(void)
+static Suite *riscv64_world_suite(void)
 {
-	Suite *s = suite_create("rvworld");
+	Suite *s = suite_create("riscv64_world");
 	TCase *tc = tcase_create("usage");
 
 	tcase_add_test(tc, schemes_belong_to_one_arch);
@@ -239,4 +239,4 @@ static Suite *rvworld_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(rvworld, rvworld_suite)
+FTV_SUITE(riscv64_world, riscv64_world_suite)

@@ -116,9 +116,9 @@ START_TEST(rv_label_arithmetic_wraps_and_keeps_other_bits)
 }
 END_TEST
 
-static Suite *rv_reloc_suite(void)
+static Suite *riscv64_reloc_suite(void)
 {
-	Suite *s = suite_create("rv_reloc");
+	Suite *s = suite_create("riscv64_reloc");
 	TCase *t = tcase_create("rv_reloc");
 
 	tcase_add_test(t, rv_pc_relative_ranges_end_where_the_psabi_says);
@@ -127,4 +127,4 @@ static Suite *rv_reloc_suite(void)
 	suite_add_tcase(s, t);
 	return s;
 }
-FTV_SUITE(rv_reloc, rv_reloc_suite)
+FTV_SUITE(riscv64_reloc, riscv64_reloc_suite)

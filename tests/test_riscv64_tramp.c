@@ -6,7 +6,7 @@
 #include "tests/suite.h"
 #include "encoders/riscv.h"
 #include "patcher/ftrace_abi.h"
-#include "patcher/riscv.h"
+#include "patcher/riscv64.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,9 +201,9 @@ static uint64_t logv(uint64_t i, uint64_t field)
 	return r64(LOG + (i % LOG_CAP) * FTV_LOG_SIZE + field);
 }
 
-static struct riscv_ftrace_ctx ctx(void)
+static struct riscv64_ftrace_ctx ctx(void)
 {
-	struct riscv_ftrace_ctx c = { .ftrace_caller = sym("ftrace_caller"), .rvc = 1 };
+	struct riscv64_ftrace_ctx c = { .ftrace_caller = sym("ftrace_caller"), .rvc = 1 };
 
 	return c;
 }
@@ -218,7 +218,7 @@ static struct ftrace_site traced_site(const char *name)
 }
 
 /* init_nop then make_call(target, literal) with one scheme's verbs. */
-static void enable(const struct ftrace_arch *a, struct riscv_ftrace_ctx *c,
+static void enable(const struct ftrace_arch *a, struct riscv64_ftrace_ctx *c,
 		   const struct ftrace_site *s, uint64_t target, uint64_t lit)
 {
 	struct plan p;
@@ -234,13 +234,13 @@ static void enable(const struct ftrace_arch *a, struct riscv_ftrace_ctx *c,
 }
 
 static const struct ftrace_arch *const schemes[2] = {
-	&riscv_ftrace_pair, &riscv_ftrace_atomic,
+	&riscv64_ftrace_pair, &riscv64_ftrace_atomic,
 };
 
 START_TEST(tracer_gets_ip_parent_and_ops_and_the_function_its_arguments)
 {
 	const struct ftrace_arch *a = schemes[_i];
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	struct plan p;
 	uint64_t fn = s.func;
@@ -268,13 +268,13 @@ END_TEST
 START_TEST(direct_ops_returns_into_the_direct_trampoline)
 {
 	const struct ftrace_arch *a = schemes[_i];
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	uint64_t tramp = sym("ftv_direct_tramp");
 
 	/* the atomic scheme cannot reach it with the JALR: ftrace_caller and
 	 * ops->direct_call ("early"); the pair scheme calls it */
-	ck_assert(!riscv_jalr_reaches(s.func, c.ftrace_caller, tramp));
+	ck_assert(!riscv64_jalr_reaches(s.func, c.ftrace_caller, tramp));
 	enable(a, &c, &s, tramp, OPS_DIRECT);
 	ck_assert_uint_eq(call(s.func, 21, 22, 23), expect(21, 22, 23));
 	ck_assert_uint_eq(nlog(), 1);
@@ -287,7 +287,7 @@ END_TEST
 START_TEST(list_func_runs_every_ops_and_a_late_direct_call)
 {
 	const struct ftrace_arch *a = schemes[_i];
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 
 	w64(sym("ftv_ops_list"), OPS_A);
@@ -309,7 +309,7 @@ END_TEST
 START_TEST(graph_tracer_sees_entry_and_return_value)
 {
 	const struct ftrace_arch *a = schemes[_i];
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	uint64_t want = expect(100, 200, 3);
 
@@ -328,7 +328,7 @@ END_TEST
 
 START_TEST(per_ops_trampoline_copy_calls_its_ops)
 {
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	uint64_t t0 = sym("ftrace_ops_tramp_template");
 	uint64_t len = sym("ftrace_ops_tramp_template_end") - t0;
@@ -342,7 +342,7 @@ START_TEST(per_ops_trampoline_copy_calls_its_ops)
 	w64(TRAMP_COPY + (sym("ftrace_ops_tramp_template_body") - t0),
 	    sym("ftrace_caller_ops_known"));
 	/* the literal holds the list ops: only the copy names OPS_A */
-	enable(&riscv_ftrace_pair, &c, &s, TRAMP_COPY, OPS_LIST);
+	enable(&riscv64_ftrace_pair, &c, &s, TRAMP_COPY, OPS_LIST);
 	ck_assert_uint_eq(call(s.func, 5, 6, 7), expect(5, 6, 7));
 	ck_assert_uint_eq(nlog(), 1);
 	ck_assert_uint_eq(logv(0, FTV_LOG_OPS), OPS_A);
@@ -354,7 +354,7 @@ END_TEST
 START_TEST(nested_traced_calls_report_their_own_parents)
 {
 	const struct ftrace_arch *a = schemes[_i];
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site outer = traced_site("ftv_test_traced2");
 	struct ftrace_site inner = traced_site("ftv_test_traced");
 
@@ -391,7 +391,7 @@ static void stop_between_the_words(const struct ftrace_site *s, uint64_t a,
 	ck_assert_uint_eq(pc, s->ip);
 }
 
-/* Seed 002's interleaving, run for real: a hart has executed the site's
+/* The pair hazard's interleaving, run for real: a hart has executed the site's
  * first word when make_call lands (stop_machine parks it there: the
  * stopper preempts it at any instruction boundary). In the pair scheme
  * it executed the old NOP, so the new JALR jumps off t0's stale value; in
@@ -399,7 +399,7 @@ static void stop_between_the_words(const struct ftrace_site *s, uint64_t a,
  * lands in ftrace_caller and the function is traced correctly. */
 START_TEST(hart_between_the_words_breaks_pair_but_not_atomic)
 {
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	struct plan p;
 	uint64_t pc = 0, r = 0;
@@ -407,11 +407,11 @@ START_TEST(hart_between_the_words_breaks_pair_but_not_atomic)
 
 	plan_init(&p);
 	/* pair */
-	ck_assert_int_eq(riscv_ftrace_pair.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
 	apply(&p);
 	stop_between_the_words(&s, 1, 2, 3);
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
 	apply(&p);
 	err = uc_emu_start(uc, s.ip, sym("ftv_test_done"), 0, 1000);
 	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_PC, &pc), UC_ERR_OK);
@@ -423,11 +423,11 @@ START_TEST(hart_between_the_words_breaks_pair_but_not_atomic)
 	teardown();
 	setup();
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.init_nop(&c, &s, OPS_NOP, &p, NULL), 0);
 	apply(&p);
 	stop_between_the_words(&s, 1, 2, 3);
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_call(&c, &s, c.ftrace_caller, OPS_A, &p, NULL), 0);
 	apply(&p);
 	ck_assert_int_eq(uc_emu_start(uc, s.ip, sym("ftv_test_done"), 0, 1000), UC_ERR_OK);
 	ck_assert_int_eq(uc_reg_read(uc, UC_RISCV_REG_A0, &r), UC_ERR_OK);
@@ -444,18 +444,18 @@ END_TEST
  * target's own AUIPC, and lands neither in ftrace_caller nor there. */
 START_TEST(rewrite_auipc_mutant_breaks_a_hart_between_the_words)
 {
-	struct riscv_ftrace_ctx c = ctx();
+	struct riscv64_ftrace_ctx c = ctx();
 	struct ftrace_site s = traced_site("ftv_test_traced");
 	uint64_t tramp = sym("ftv_direct_tramp");
 	struct plan p;
 	uint64_t r = 0;
 	uc_err err;
 
-	c.mutant = RISCV_MUT_ATOMIC_REWRITE_AUIPC;
-	enable(&riscv_ftrace_atomic, &c, &s, c.ftrace_caller, OPS_A);
+	c.mutant = RISCV64_MUT_ATOMIC_REWRITE_AUIPC;
+	enable(&riscv64_ftrace_atomic, &c, &s, c.ftrace_caller, OPS_A);
 	stop_between_the_words(&s, 4, 5, 6);
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.modify_call(&c, &s, c.ftrace_caller, tramp,
+	ck_assert_int_eq(riscv64_ftrace_atomic.modify_call(&c, &s, c.ftrace_caller, tramp,
 							 OPS_DIRECT, &p, NULL), 0);
 	ck_assert_int_eq(find_write(&p, s.func) >= 0, 1); /* the AUIPC, live */
 	apply(&p);
@@ -498,9 +498,9 @@ START_TEST(workload_done_loops_without_halting_the_engine)
 }
 END_TEST
 
-static Suite *riscv_tramp_suite(void)
+static Suite *riscv64_tramp_suite(void)
 {
-	Suite *s = suite_create("riscv_tramp");
+	Suite *s = suite_create("riscv64_tramp");
 	TCase *tc = tcase_create("run");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -516,4 +516,4 @@ static Suite *riscv_tramp_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(riscv_tramp, riscv_tramp_suite)
+FTV_SUITE(riscv64_tramp, riscv64_tramp_suite)

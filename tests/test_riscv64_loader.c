@@ -571,9 +571,9 @@ START_TEST(rv_load_prints_sites_in_riscv_disassembly)
 }
 END_TEST
 
-static Suite *rv_loader_suite(void)
+static Suite *riscv64_loader_suite(void)
 {
-	Suite *s = suite_create("rv_loader");
+	Suite *s = suite_create("riscv64_loader");
 	TCase *t = tcase_create("rv_loader");
 
 	tcase_set_timeout(t, 60);
@@ -594,4 +594,4 @@ static Suite *rv_loader_suite(void)
 	suite_add_tcase(s, t);
 	return s;
 }
-FTV_SUITE(rv_loader, rv_loader_suite)
+FTV_SUITE(riscv64_loader, riscv64_loader_suite)

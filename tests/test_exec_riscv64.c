@@ -1,6 +1,6 @@
 /* The executor's riscv64 CPUs on hand-assembled code: running, registers,
  * breakpoints, the Ziccif/Zifencei fetch model, stop_anywhere and the call
- * pair hazard (EXEC_V_PAIR) of issue #8. */
+ * pair hazard (EXEC_V_PAIR): AUIPC and JALR fetched from two generations. */
 #include "tests/suite.h"
 #include "encoders/riscv.h"
 #include "executor/exec.h"
@@ -956,9 +956,9 @@ START_TEST(riscv_sm_litmus_fence_i_forbids_the_old_instruction)
 }
 END_TEST
 
-static Suite *exec_riscv_suite(void)
+static Suite *exec_riscv64_suite(void)
 {
-	Suite *s = suite_create("exec_riscv");
+	Suite *s = suite_create("exec_riscv64");
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 120);
@@ -981,4 +981,4 @@ static Suite *exec_riscv_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(exec_riscv, exec_riscv_suite)
+FTV_SUITE(exec_riscv64, exec_riscv64_suite)

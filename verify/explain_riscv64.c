@@ -1,4 +1,6 @@
-/* Explaining the RISC-V call-pair hazard (issue #8, seed 002). The executor
+/* Explaining the RISC-V call-pair hazard of the CALL_OPS schemes (a hart
+ * stopped or preempted between AUIPC and JALR while both are rewritten,
+ * the reason Linux 6.16 patches only the JALR word). The executor
  * reports EXEC_V_PAIR: a CPU executed `auipc t0, hi` of one generation of a
  * call site and `jalr t0, lo(t0)` of another. The world says it in the
  * kernel developer's terms, as the violation kind "pair-hazard": which
@@ -161,23 +163,15 @@ static void explain_pair(struct world *w, const struct exec_violation *v)
 	report_mixed(w, v->cpu, v->step, &obs[oa], &obs[oj]);
 }
 
-void world_explain_riscv(struct world *w)
+/* struct world_archdesc.explain: incremental, a world may ask during the
+ * run (stop_early) and again at the end. */
+void riscv64_explain_pairs(struct world *w)
 {
 	size_t n;
 	const struct exec_violation *v = exec_violations(w->ex, &n);
 
-	if (w->sd->arch != FTV_ARCH_RISCV64)
-		return;
-	/* incremental: a world may ask during the run (stop_early) and
-	 * again at the end */
-	for (size_t i = w->rv_xv_explained; i < n; i++)
+	for (size_t i = w->xv_explained; i < n; i++)
 		if (v[i].kind == EXEC_V_PAIR && v[i].cpu >= 0)
 			explain_pair(w, &v[i]);
-	w->rv_xv_explained = n;
-}
-
-int world_exec_violation_shown(const struct exec_violation *v)
-{
-	/* a pair violation is reported as the world's pair-hazard */
-	return v->kind != EXEC_V_PAIR;
+	w->xv_explained = n;
 }

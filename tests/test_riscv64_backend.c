@@ -1,9 +1,9 @@
 /* The riscv64 ftrace backend's plans, step by step, decoded with rv_decode:
- * the pair scheme (seed 002) and the atomic scheme (Linux 6.16). */
+ * the pair scheme (Linux < 6.16) and the atomic scheme (Linux 6.16). */
 #include "tests/suite.h"
 #include "encoders/riscv.h"
 #include "patcher/ftrace_core.h"
-#include "patcher/riscv.h"
+#include "patcher/riscv64.h"
 
 #include <string.h>
 
@@ -12,7 +12,7 @@
 #define OPS    0xffffffff90000040ULL
 #define NOPOPS 0xffffffff90000000ULL
 
-static struct riscv_ftrace_ctx C = { .ftrace_caller = CALLER, .rvc = 1 };
+static struct riscv64_ftrace_ctx C = { .ftrace_caller = CALLER, .rvc = 1 };
 
 static struct ftrace_site site_at(uint64_t func)
 {
@@ -22,9 +22,9 @@ static struct ftrace_site site_at(uint64_t func)
 	return s;
 }
 
-static struct riscv_ftrace_ctx ctx(enum riscv_mutant m)
+static struct riscv64_ftrace_ctx ctx(enum riscv64_mutant m)
 {
-	struct riscv_ftrace_ctx c = C;
+	struct riscv64_ftrace_ctx c = C;
 
 	c.mutant = m;
 	return c;
@@ -73,7 +73,7 @@ static uint32_t init_auipc(void)
 	struct ftrace_site s = site_at(TEXT);
 	uint32_t a;
 
-	ck_assert_int_eq(riscv_init_auipc(&C, &s, &a, NULL), 0);
+	ck_assert_int_eq(riscv64_init_auipc(&C, &s, &a, NULL), 0);
 	return a;
 }
 
@@ -84,7 +84,7 @@ START_TEST(pair_make_call_writes_literal_then_auipc_then_jalr_then_flushes)
 	uint64_t tramp = CALLER + 0x5000; /* far from ftrace_caller: called directly */
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.make_call(&C, &s, tramp, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.make_call(&C, &s, tramp, OPS, &p, NULL), 0);
 	ck_assert_int_eq(p.n, 5);
 	ck_assert_int_eq(p.steps[0].op, PLAN_WRITE_DATA64);
 	ck_assert_uint_eq(p.steps[0].addr, TEXT - 8);
@@ -112,7 +112,7 @@ START_TEST(pair_make_nop_and_modify_call_validate_both_old_words)
 	uint64_t t1 = CALLER + 0x5000;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.make_nop(&C, &s, CALLER, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.make_nop(&C, &s, CALLER, NOPOPS, &p, NULL), 0);
 	ck_assert_int_eq(p.steps[0].op, PLAN_WRITE_DATA64);
 	ck_assert_uint_eq(p.steps[0].new, NOPOPS);
 	ck_assert_uint_eq(pair_target((uint32_t)p.steps[2].old,
@@ -123,14 +123,15 @@ START_TEST(pair_make_nop_and_modify_call_validate_both_old_words)
 	ck_assert_int_eq(p.steps[4].op, PLAN_SYNC_ALL);
 
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.modify_call(&C, &s, CALLER, t1, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.modify_call(&C, &s, CALLER, t1, OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 2);
 	ck_assert_int_lt(find(&p, PLAN_WRITE_DATA64, 0), find(&p, PLAN_WRITE_INSN, 0));
 	ck_assert_uint_eq(pair_target((uint32_t)p.steps[2].old,
 				      (uint32_t)p.steps[3].old, TEXT), CALLER);
 	ck_assert_uint_eq(pair_target((uint32_t)p.steps[2].new,
 				      (uint32_t)p.steps[3].new, TEXT), t1);
-	/* the AUIPC really changes: the window seed 002 is about */
+	/* the AUIPC really changes: the window in which a hart can mix the
+	 * old AUIPC with the new JALR */
 	ck_assert_uint_ne(p.steps[2].old, p.steps[2].new);
 	ck_assert_int_eq(p.steps[p.n - 1].op, PLAN_SYNC_ALL);
 	plan_free(&p);
@@ -140,11 +141,11 @@ END_TEST
 START_TEST(pair_init_nop_writes_two_nops_over_the_compiler_entry)
 {
 	struct ftrace_site s = site_at(TEXT);
-	struct riscv_ftrace_ctx norvc = C;
+	struct riscv64_ftrace_ctx norvc = C;
 	struct plan p;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
 	ck_assert_int_eq(p.steps[0].op, PLAN_WRITE_DATA64);
 	ck_assert_uint_eq(p.steps[0].old, 0x0001000100010001ULL); /* 4 c.nop */
 	ck_assert_uint_eq(p.steps[0].new, NOPOPS);
@@ -158,7 +159,7 @@ START_TEST(pair_init_nop_writes_two_nops_over_the_compiler_entry)
 	}
 	plan_reset(&p);
 	norvc.rvc = 0;
-	ck_assert_int_eq(riscv_ftrace_pair.init_nop(&norvc, &s, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_pair.init_nop(&norvc, &s, NOPOPS, &p, NULL), 0);
 	ck_assert_uint_eq(p.steps[0].old, 0x0000001300000013ULL);
 	ck_assert_uint_eq(p.steps[find(&p, PLAN_WRITE_INSN, 0)].old, rv_gen_nop());
 	plan_free(&p);
@@ -173,12 +174,12 @@ START_TEST(pair_target_beyond_2gib_goes_through_ftrace_caller)
 	struct ftv_err e = { { 0 } };
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.make_call(&C, &s, TEXT + 0x90000000ULL,
+	ck_assert_int_eq(riscv64_ftrace_pair.make_call(&C, &s, TEXT + 0x90000000ULL,
 						     OPS, &p, NULL), 0);
 	ck_assert_uint_eq(pair_target((uint32_t)p.steps[2].new,
 				      (uint32_t)p.steps[3].new, TEXT), CALLER);
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_pair.make_call(&C, &far, CALLER + 0x40, OPS, &p, &e), -1);
+	ck_assert_int_eq(riscv64_ftrace_pair.make_call(&C, &far, CALLER + 0x40, OPS, &p, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "beyond auipc+jalr reach"));
 	plan_free(&p);
 }
@@ -192,7 +193,7 @@ START_TEST(atomic_init_nop_writes_auipc_to_ftrace_caller_and_a_nop)
 	int w0, w1;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
 	ck_assert_int_eq(p.steps[0].op, PLAN_WRITE_DATA64);
 	ck_assert_uint_eq(p.steps[0].new, NOPOPS);
 	w0 = find(&p, PLAN_WRITE_INSN, 0);
@@ -218,7 +219,7 @@ START_TEST(atomic_make_call_writes_only_the_jalr_after_the_literal)
 	int lit, w;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.make_call(&C, &s, near, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_call(&C, &s, near, OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 1);
 	lit = find(&p, PLAN_WRITE_DATA64, 0);
 	w = find(&p, PLAN_WRITE_INSN, 0);
@@ -241,18 +242,18 @@ END_TEST
 START_TEST(atomic_jalr_reach_is_2kib_around_the_auipc_base)
 {
 	/* TEXT - CALLER = 1 MiB exactly, so the base is ftrace_caller */
-	ck_assert(riscv_jalr_reaches(TEXT, CALLER, CALLER - 2048));
-	ck_assert(riscv_jalr_reaches(TEXT, CALLER, CALLER + 2047 - 1));
-	ck_assert(!riscv_jalr_reaches(TEXT, CALLER, CALLER + 2048));
-	ck_assert(!riscv_jalr_reaches(TEXT, CALLER, CALLER - 2050));
+	ck_assert(riscv64_jalr_reaches(TEXT, CALLER, CALLER - 2048));
+	ck_assert(riscv64_jalr_reaches(TEXT, CALLER, CALLER + 2047 - 1));
+	ck_assert(!riscv64_jalr_reaches(TEXT, CALLER, CALLER + 2048));
+	ck_assert(!riscv64_jalr_reaches(TEXT, CALLER, CALLER - 2050));
 	/* ftrace_caller 0x800 into a page: hi rounds up, the base is the
 	 * next page and ftrace_caller sits at its lowest reachable byte */
-	ck_assert(riscv_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x800));
-	ck_assert(!riscv_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x7fe));
-	ck_assert(riscv_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x17fe));
+	ck_assert(riscv64_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x800));
+	ck_assert(!riscv64_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x7fe));
+	ck_assert(riscv64_jalr_reaches(TEXT, CALLER + 0x800, CALLER + 0x17fe));
 	/* 0x7fe: hi rounds down, the reach ends 2 bytes above ftrace_caller */
-	ck_assert(riscv_jalr_reaches(TEXT, CALLER + 0x7fe, CALLER + 0x7fe));
-	ck_assert(!riscv_jalr_reaches(TEXT, CALLER + 0x7fe, CALLER + 0x800));
+	ck_assert(riscv64_jalr_reaches(TEXT, CALLER + 0x7fe, CALLER + 0x7fe));
+	ck_assert(!riscv64_jalr_reaches(TEXT, CALLER + 0x7fe, CALLER + 0x800));
 }
 END_TEST
 
@@ -264,7 +265,7 @@ START_TEST(atomic_out_of_reach_targets_resolve_to_ftrace_caller)
 	int w;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.make_call(&C, &s, far, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_call(&C, &s, far, OPS, &p, NULL), 0);
 	w = find(&p, PLAN_WRITE_INSN, 0);
 	ck_assert_uint_eq(pair_target(init_auipc(), (uint32_t)p.steps[w].new, TEXT), CALLER);
 	/* the ops in the literal is what reaches the far target */
@@ -272,7 +273,7 @@ START_TEST(atomic_out_of_reach_targets_resolve_to_ftrace_caller)
 	plan_reset(&p);
 	/* make_nop resolves the old target the same way, so it validates the
 	 * word really there */
-	ck_assert_int_eq(riscv_ftrace_atomic.make_nop(&C, &s, far, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_nop(&C, &s, far, NOPOPS, &p, NULL), 0);
 	w = find(&p, PLAN_WRITE_INSN, 0);
 	ck_assert_uint_eq(pair_target(init_auipc(), (uint32_t)p.steps[w].old, TEXT), CALLER);
 	ck_assert_uint_eq(p.steps[w].new, rv_gen_nop());
@@ -290,12 +291,12 @@ START_TEST(atomic_modify_call_rewrites_the_jalr_only_if_it_changes)
 	plan_init(&p);
 	/* only the ops changes (and a far target resolves to the same
 	 * ftrace_caller JALR): the literal alone */
-	ck_assert_int_eq(riscv_ftrace_atomic.modify_call(&C, &s, CALLER, CALLER + 0x9000,
+	ck_assert_int_eq(riscv64_ftrace_atomic.modify_call(&C, &s, CALLER, CALLER + 0x9000,
 							 OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_DATA64), 1);
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.modify_call(&C, &s, CALLER, near, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.modify_call(&C, &s, CALLER, near, OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 1);
 	w = find(&p, PLAN_WRITE_INSN, 0);
 	ck_assert_int_gt(w, find(&p, PLAN_WRITE_DATA64, 0));
@@ -311,14 +312,14 @@ START_TEST(stop_machine_only_for_the_pair_scheme)
 {
 	struct plan p;
 
-	ck_assert(riscv_ftrace_pair.flags & FTRACE_ARCH_STOP_MACHINE);
-	ck_assert(!(riscv_ftrace_atomic.flags & FTRACE_ARCH_STOP_MACHINE));
-	ck_assert(riscv_ftrace_pair.flags & FTRACE_ARCH_CALL_OPS);
-	ck_assert(riscv_ftrace_atomic.flags & FTRACE_ARCH_CALL_OPS);
-	ck_assert_ptr_null(riscv_ftrace_pair.update_post);
-	ck_assert_ptr_nonnull(riscv_ftrace_atomic.update_post);
+	ck_assert(riscv64_ftrace_pair.flags & FTRACE_ARCH_STOP_MACHINE);
+	ck_assert(!(riscv64_ftrace_atomic.flags & FTRACE_ARCH_STOP_MACHINE));
+	ck_assert(riscv64_ftrace_pair.flags & FTRACE_ARCH_CALL_OPS);
+	ck_assert(riscv64_ftrace_atomic.flags & FTRACE_ARCH_CALL_OPS);
+	ck_assert_ptr_null(riscv64_ftrace_pair.update_post);
+	ck_assert_ptr_nonnull(riscv64_ftrace_atomic.update_post);
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.update_post(&C, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.update_post(&C, &p, NULL), 0);
 	ck_assert_int_eq(p.n, 1);
 	ck_assert_int_eq(p.steps[0].op, PLAN_SYNC_ALL);
 	plan_free(&p);
@@ -368,7 +369,7 @@ START_TEST(core_wraps_only_the_pair_scheme_in_stop_machine)
 	int stop, resume, jalr, sync;
 
 	plan_init(&p);
-	register_through_core(&riscv_ftrace_pair, &p);
+	register_through_core(&riscv64_ftrace_pair, &p);
 	stop = find(&p, PLAN_STOP_MACHINE, 0);
 	resume = find(&p, PLAN_RESUME_MACHINE, 0);
 	ck_assert_int_ge(stop, 0);
@@ -377,7 +378,7 @@ START_TEST(core_wraps_only_the_pair_scheme_in_stop_machine)
 	ck_assert_int_gt(resume, find(&p, PLAN_SYNC_ALL, 0));
 
 	plan_reset(&p);
-	register_through_core(&riscv_ftrace_atomic, &p);
+	register_through_core(&riscv64_ftrace_atomic, &p);
 	ck_assert_int_eq(count(&p, PLAN_STOP_MACHINE), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 1);
 	jalr = find(&p, PLAN_WRITE_INSN, 0);
@@ -396,24 +397,24 @@ START_TEST(misaligned_sites_are_refused)
 	struct ftv_err e = { { 0 } };
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, &e), -1);
+	ck_assert_int_eq(riscv64_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "Misaligned patch-site"));
-	ck_assert_int_eq(riscv_ftrace_pair.make_call(&C, &s, CALLER, OPS, &p, &e), -1);
+	ck_assert_int_eq(riscv64_ftrace_pair.make_call(&C, &s, CALLER, OPS, &p, &e), -1);
 	odd.literal = TEXT - 8;
-	ck_assert_int_eq(riscv_site_usable(&C, &odd, &e), -1);
+	ck_assert_int_eq(riscv64_site_usable(&C, &odd, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "4-byte aligned"));
 	ck_assert_int_eq(p.n, 0);
 	s = site_at(TEXT);
-	ck_assert_int_eq(riscv_site_usable(&C, &s, &e), 0);
+	ck_assert_int_eq(riscv64_site_usable(&C, &s, &e), 0);
 	plan_free(&p);
 }
 END_TEST
 
 START_TEST(jalr_before_literal_mutant_writes_the_call_first)
 {
-	struct riscv_ftrace_ctx m = ctx(RISCV_MUT_JALR_BEFORE_LITERAL);
+	struct riscv64_ftrace_ctx m = ctx(RISCV64_MUT_JALR_BEFORE_LITERAL);
 	struct ftrace_site s = site_at(TEXT);
-	const struct ftrace_arch *arch[] = { &riscv_ftrace_pair, &riscv_ftrace_atomic };
+	const struct ftrace_arch *arch[] = { &riscv64_ftrace_pair, &riscv64_ftrace_atomic };
 	struct plan p;
 
 	plan_init(&p);
@@ -432,14 +433,14 @@ END_TEST
 
 START_TEST(rewrite_auipc_mutant_patches_the_auipc_live)
 {
-	struct riscv_ftrace_ctx m = ctx(RISCV_MUT_ATOMIC_REWRITE_AUIPC);
+	struct riscv64_ftrace_ctx m = ctx(RISCV64_MUT_ATOMIC_REWRITE_AUIPC);
 	struct ftrace_site s = site_at(TEXT);
 	uint64_t far = CALLER + 0x3010; /* a different AUIPC and JALR */
 	struct plan p;
 	int a, j;
 
 	plan_init(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.modify_call(&m, &s, CALLER, far, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.modify_call(&m, &s, CALLER, far, OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 2);
 	ck_assert_int_eq(count(&p, PLAN_STOP_MACHINE), 0);
 	a = find(&p, PLAN_WRITE_INSN, 0);
@@ -453,7 +454,7 @@ START_TEST(rewrite_auipc_mutant_patches_the_auipc_live)
 				      TEXT), far);
 	/* back to NOP puts the ftrace_caller AUIPC back, after the JALR */
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.make_nop(&m, &s, far, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_nop(&m, &s, far, NOPOPS, &p, NULL), 0);
 	j = find(&p, PLAN_WRITE_INSN, 0);
 	a = find(&p, PLAN_WRITE_INSN, (size_t)j + 1);
 	ck_assert_uint_eq(p.steps[j].addr, TEXT + 4);
@@ -461,7 +462,7 @@ START_TEST(rewrite_auipc_mutant_patches_the_auipc_live)
 	ck_assert_uint_eq(p.steps[a].new, init_auipc());
 	/* targets within the JALR's reach are unaffected */
 	plan_reset(&p);
-	ck_assert_int_eq(riscv_ftrace_atomic.make_call(&m, &s, CALLER + 0x10, OPS, &p, NULL), 0);
+	ck_assert_int_eq(riscv64_ftrace_atomic.make_call(&m, &s, CALLER + 0x10, OPS, &p, NULL), 0);
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 1);
 	plan_free(&p);
 }
@@ -471,27 +472,27 @@ START_TEST(mutant_and_scheme_names_round_trip)
 {
 	int n = 0;
 
-	ck_assert_str_eq(riscv_mutants[0].name, "none");
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++, n++) {
-		ck_assert_int_eq(riscv_mutant_parse(i->name), (int)i->mutant);
-		ck_assert_str_eq(riscv_mutant_name(i->mutant), i->name);
+	ck_assert_str_eq(riscv64_mutants[0].name, "none");
+	for (const struct ftrace_arch_mutant *i = riscv64_mutants; i->name; i++, n++) {
+		ck_assert_ptr_eq(ftrace_arch_mutant_find(riscv64_mutants, i->name), i);
 		ck_assert_ptr_nonnull(i->what);
 	}
-	ck_assert_int_eq(n, RISCV_MUT_COUNT);
-	ck_assert_int_eq(riscv_mutant_parse("atomic-rewrite-auipc"),
-			 RISCV_MUT_ATOMIC_REWRITE_AUIPC);
-	ck_assert_int_eq(riscv_mutant_parse("jalr-before-literal"),
-			 RISCV_MUT_JALR_BEFORE_LITERAL);
-	ck_assert_int_eq(riscv_mutant_parse("bl-before-literal"), -1);
-	ck_assert_ptr_eq(riscv_ftrace_scheme("pair"), &riscv_ftrace_pair);
-	ck_assert_ptr_eq(riscv_ftrace_scheme("riscv64-atomic"), &riscv_ftrace_atomic);
-	ck_assert_ptr_null(riscv_ftrace_scheme("callops"));
+	ck_assert_int_eq(n, RISCV64_MUT_COUNT);
+	ck_assert_int_eq(ftrace_arch_mutant_find(riscv64_mutants, "atomic-rewrite-auipc")->code,
+			 RISCV64_MUT_ATOMIC_REWRITE_AUIPC);
+	ck_assert_int_eq(ftrace_arch_mutant_find(riscv64_mutants, "jalr-before-literal")->code,
+			 RISCV64_MUT_JALR_BEFORE_LITERAL);
+	ck_assert_ptr_null(ftrace_arch_mutant_find(riscv64_mutants, "bl-before-literal"));
+	ck_assert_ptr_eq(riscv64_ftrace_pair.mutants, riscv64_mutants);
+	ck_assert_ptr_eq(riscv64_ftrace_scheme("pair"), &riscv64_ftrace_pair);
+	ck_assert_ptr_eq(riscv64_ftrace_scheme("riscv64-atomic"), &riscv64_ftrace_atomic);
+	ck_assert_ptr_null(riscv64_ftrace_scheme("callops"));
 }
 END_TEST
 
-static Suite *riscv_backend_suite(void)
+static Suite *riscv64_backend_suite(void)
 {
-	Suite *s = suite_create("riscv_backend");
+	Suite *s = suite_create("riscv64_backend");
 	TCase *tc = tcase_create("verbs");
 
 	tcase_add_test(tc, pair_make_call_writes_literal_then_auipc_then_jalr_then_flushes);
@@ -512,4 +513,4 @@ static Suite *riscv_backend_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(riscv_backend, riscv_backend_suite)
+FTV_SUITE(riscv64_backend, riscv64_backend_suite)

@@ -1,34 +1,18 @@
-#include "patcher/riscv.h"
+#include "patcher/riscv64.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "encoders/riscv.h"
 
-const struct riscv_mutant_info riscv_mutants[] = {
-	{ "none", RISCV_MUT_NONE, "the correct backend" },
-	{ "atomic-rewrite-auipc", RISCV_MUT_ATOMIC_REWRITE_AUIPC,
+const struct ftrace_arch_mutant riscv64_mutants[] = {
+	{ "none", RISCV64_MUT_NONE, "the correct backend" },
+	{ "atomic-rewrite-auipc", RISCV64_MUT_ATOMIC_REWRITE_AUIPC,
 	  "the atomic scheme rewrites the AUIPC live to call far targets directly" },
-	{ "jalr-before-literal", RISCV_MUT_JALR_BEFORE_LITERAL,
+	{ "jalr-before-literal", RISCV64_MUT_JALR_BEFORE_LITERAL,
 	  "make_call writes the call words before the ops literal" },
-	{ NULL, RISCV_MUT_NONE, NULL },
+	{ NULL, RISCV64_MUT_NONE, NULL },
 };
-
-const char *riscv_mutant_name(enum riscv_mutant m)
-{
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++)
-		if (i->mutant == m)
-			return i->name;
-	return "?";
-}
-
-int riscv_mutant_parse(const char *name)
-{
-	for (const struct riscv_mutant_info *i = riscv_mutants; i->name; i++)
-		if (!strcmp(i->name, name))
-			return (int)i->mutant;
-	return -1;
-}
 
 /* Where the AUIPC word and the JALR word of a site are (contract: AUIPC at
  * func = init_addr, JALR at func+4 = ip). */
@@ -37,7 +21,7 @@ static uint64_t auipc_addr(const struct ftrace_site *s)
 	return s->init_addr ? s->init_addr : s->ip - 4;
 }
 
-int riscv_site_usable(const struct riscv_ftrace_ctx *c,
+int riscv64_site_usable(const struct riscv64_ftrace_ctx *c,
 		      const struct ftrace_site *s, struct ftv_err *err)
 {
 	(void)c;
@@ -66,7 +50,7 @@ static int64_t pair_hi(uint64_t pc, uint64_t target)
 	return (off + 0x800) >> 12;
 }
 
-int riscv_jalr_reaches(uint64_t func, uint64_t ftrace_caller, uint64_t target)
+int riscv64_jalr_reaches(uint64_t func, uint64_t ftrace_caller, uint64_t target)
 {
 	uint64_t base = func + (uint64_t)(pair_hi(func, ftrace_caller) * 4096);
 	int64_t lo = (int64_t)(target - base);
@@ -74,7 +58,7 @@ int riscv_jalr_reaches(uint64_t func, uint64_t ftrace_caller, uint64_t target)
 	return lo >= -2048 && lo <= 2047 && !(target & 1);
 }
 
-int riscv_init_auipc(const struct riscv_ftrace_ctx *c,
+int riscv64_init_auipc(const struct riscv64_ftrace_ctx *c,
 		     const struct ftrace_site *s, uint32_t *auipc,
 		     struct ftv_err *err)
 {
@@ -88,12 +72,12 @@ int riscv_init_auipc(const struct riscv_ftrace_ctx *c,
 
 /* What -fpatchable-function-entry left in one 4-byte slot and in the
  * literal: two c.nop (RVC) or one nop per word. */
-static uint32_t compiler_word(const struct riscv_ftrace_ctx *c)
+static uint32_t compiler_word(const struct riscv64_ftrace_ctx *c)
 {
 	return c->rvc ? (uint32_t)rv_gen_c_nop() * 0x10001u : rv_gen_nop();
 }
 
-static uint64_t compiler_literal(const struct riscv_ftrace_ctx *c)
+static uint64_t compiler_literal(const struct riscv64_ftrace_ctx *c)
 {
 	return (uint64_t)compiler_word(c) * 0x100000001ull;
 }
@@ -135,22 +119,22 @@ static int flush_icache_all(struct plan *p, const char *what,
 	return 0;
 }
 
-static int check_site(const struct riscv_ftrace_ctx *c,
+static int check_site(const struct riscv64_ftrace_ctx *c,
 		      const struct ftrace_site *s, struct ftv_err *e)
 {
 	if (s->kind != FTRACE_SITE_RISCV_CALL_OPS)
 		return ftv_errf(e, "riscv: site 0x%" PRIx64 " is not a RISC-V "
 				"CALL_OPS site", s->ip);
-	return riscv_site_usable(c, s, e);
+	return riscv64_site_usable(c, s, e);
 }
 
-/* ---- pair scheme (Linux < 6.16 + CALL_OPS, seed 002) ---- */
+/* ---- pair scheme (Linux < 6.16 + CALL_OPS) ---- */
 
 /* The call pair to target, as make_call_t0() builds it: AUIPC+JALR reach
  * +/-2 GiB, so direct and per-ops trampolines are called directly; only a
  * target beyond that goes through ftrace_caller and the literal (rule 1 of
  * ftrace_arch.h). */
-static int pair_words(const struct riscv_ftrace_ctx *c,
+static int pair_words(const struct riscv64_ftrace_ctx *c,
 		      const struct ftrace_site *s, uint64_t target,
 		      uint32_t *auipc, uint32_t *jalr, struct ftv_err *e)
 {
@@ -174,7 +158,7 @@ static int pair_words(const struct riscv_ftrace_ctx *c,
 static int pair_init_nop(void *ctx, const struct ftrace_site *s, uint64_t ops,
 			 struct plan *p, struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t cw = compiler_word(c), nop = rv_gen_nop();
 
 	if (check_site(c, s, e) ||
@@ -202,12 +186,12 @@ static int pair_make_call(void *ctx, const struct ftrace_site *s,
 			  uint64_t target, uint64_t ops, struct plan *p,
 			  struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t a, j, nop = rv_gen_nop();
 
 	if (check_site(c, s, e) || pair_words(c, s, target, &a, &j, e))
 		return -1;
-	if (c->mutant == RISCV_MUT_JALR_BEFORE_LITERAL) {
+	if (c->mutant == RISCV64_MUT_JALR_BEFORE_LITERAL) {
 		if (pair_rewrite(p, s, nop, nop, a, j, "make_call: nop -> auipc",
 				 "make_call: nop -> jalr", e))
 			return -1;
@@ -223,7 +207,7 @@ static int pair_make_nop(void *ctx, const struct ftrace_site *s,
 			 uint64_t old_target, uint64_t ops, struct plan *p,
 			 struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t a, j, nop = rv_gen_nop();
 
 	if (check_site(c, s, e) || pair_words(c, s, old_target, &a, &j, e) ||
@@ -240,7 +224,7 @@ static int pair_modify_call(void *ctx, const struct ftrace_site *s,
 			    uint64_t old_target, uint64_t new_target,
 			    uint64_t ops, struct plan *p, struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t oa, oj, na, nj;
 
 	if (check_site(c, s, e) ||
@@ -259,16 +243,16 @@ static int pair_modify_call(void *ctx, const struct ftrace_site *s,
  * ftrace_caller, which reaches it through the literal's ops
  * (ftrace_make_call: "if (distance > JALR_RANGE) addr = FTRACE_ADDR").
  * The rewrite-auipc mutant instead calls a far target with its own pair. */
-static int atomic_words(const struct riscv_ftrace_ctx *c,
+static int atomic_words(const struct riscv64_ftrace_ctx *c,
 			const struct ftrace_site *s, uint64_t target,
 			uint32_t *auipc, uint32_t *jalr, struct ftv_err *e)
 {
 	uint64_t func = auipc_addr(s), base;
 
-	if (riscv_init_auipc(c, s, auipc, e))
+	if (riscv64_init_auipc(c, s, auipc, e))
 		return -1;
-	if (!riscv_jalr_reaches(func, c->ftrace_caller, target)) {
-		if (c->mutant == RISCV_MUT_ATOMIC_REWRITE_AUIPC)
+	if (!riscv64_jalr_reaches(func, c->ftrace_caller, target)) {
+		if (c->mutant == RISCV64_MUT_ATOMIC_REWRITE_AUIPC)
 			return rv_gen_call_pair(func, target, RV_REG_T0, auipc,
 						jalr, e);
 		target = c->ftrace_caller;
@@ -284,10 +268,10 @@ static int atomic_words(const struct riscv_ftrace_ctx *c,
 static int atomic_init_nop(void *ctx, const struct ftrace_site *s,
 			   uint64_t ops, struct plan *p, struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t cw = compiler_word(c), auipc;
 
-	if (check_site(c, s, e) || riscv_init_auipc(c, s, &auipc, e))
+	if (check_site(c, s, e) || riscv64_init_auipc(c, s, &auipc, e))
 		return -1;
 	if (write_literal(s, compiler_literal(c), ops,
 			  "init_nop: ops literal = ftrace_nop_ops", p, e) ||
@@ -300,11 +284,11 @@ static int atomic_init_nop(void *ctx, const struct ftrace_site *s,
 }
 
 /* The mutant's AUIPC write, when the words differ: live, unlike init. */
-static int mutant_auipc(const struct riscv_ftrace_ctx *c, struct plan *p,
+static int mutant_auipc(const struct riscv64_ftrace_ctx *c, struct plan *p,
 			const struct ftrace_site *s, uint32_t old, uint32_t new,
 			const char *what, struct ftv_err *e)
 {
-	if (c->mutant != RISCV_MUT_ATOMIC_REWRITE_AUIPC || old == new)
+	if (c->mutant != RISCV64_MUT_ATOMIC_REWRITE_AUIPC || old == new)
 		return 0;
 	return write_word(p, auipc_addr(s), old, new, 1, what, e);
 }
@@ -315,13 +299,13 @@ static int atomic_make_call(void *ctx, const struct ftrace_site *s,
 			    uint64_t target, uint64_t ops, struct plan *p,
 			    struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t init, a, j, nop = rv_gen_nop();
 
-	if (check_site(c, s, e) || riscv_init_auipc(c, s, &init, e) ||
+	if (check_site(c, s, e) || riscv64_init_auipc(c, s, &init, e) ||
 	    atomic_words(c, s, target, &a, &j, e))
 		return -1;
-	if (c->mutant == RISCV_MUT_JALR_BEFORE_LITERAL) {
+	if (c->mutant == RISCV64_MUT_JALR_BEFORE_LITERAL) {
 		if (write_word(p, s->ip, nop, j, 1, "make_call: nop -> jalr", e))
 			return -1;
 		return write_literal(s, 0, ops, "make_call: ops literal", p, e);
@@ -337,10 +321,10 @@ static int atomic_make_nop(void *ctx, const struct ftrace_site *s,
 			   uint64_t old_target, uint64_t ops, struct plan *p,
 			   struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t init, a, j;
 
-	if (check_site(c, s, e) || riscv_init_auipc(c, s, &init, e) ||
+	if (check_site(c, s, e) || riscv64_init_auipc(c, s, &init, e) ||
 	    atomic_words(c, s, old_target, &a, &j, e) ||
 	    write_literal(s, 0, ops, "make_nop: ops literal = ftrace_nop_ops", p, e) ||
 	    write_word(p, s->ip, j, rv_gen_nop(), 1, "make_nop: jalr -> nop", e))
@@ -355,7 +339,7 @@ static int atomic_modify_call(void *ctx, const struct ftrace_site *s,
 			      uint64_t old_target, uint64_t new_target,
 			      uint64_t ops, struct plan *p, struct ftv_err *e)
 {
-	const struct riscv_ftrace_ctx *c = ctx;
+	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t oa, oj, na, nj;
 
 	if (check_site(c, s, e) ||
@@ -377,8 +361,15 @@ static int atomic_update_post(void *ctx, struct plan *p, struct ftv_err *e)
 	return flush_icache_all(p, "flush_icache_all (arch_ftrace_update_code)", e);
 }
 
-const struct ftrace_arch riscv_ftrace_pair = {
+static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
+{
+	return riscv64_site_usable(ctx, s, e);
+}
+
+const struct ftrace_arch riscv64_ftrace_pair = {
 	.name = "riscv64-pair",
+	.mutants = riscv64_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS | FTRACE_ARCH_STOP_MACHINE,
 	.init_nop = pair_init_nop,
 	.make_call = pair_make_call,
@@ -386,8 +377,10 @@ const struct ftrace_arch riscv_ftrace_pair = {
 	.modify_call = pair_modify_call,
 };
 
-const struct ftrace_arch riscv_ftrace_atomic = {
+const struct ftrace_arch riscv64_ftrace_atomic = {
 	.name = "riscv64-atomic",
+	.mutants = riscv64_mutants,
+	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS,
 	.init_nop = atomic_init_nop,
 	.make_call = atomic_make_call,
@@ -396,11 +389,11 @@ const struct ftrace_arch riscv_ftrace_atomic = {
 	.update_post = atomic_update_post,
 };
 
-const struct ftrace_arch *riscv_ftrace_scheme(const char *name)
+const struct ftrace_arch *riscv64_ftrace_scheme(const char *name)
 {
-	if (!strcmp(name, "pair") || !strcmp(name, riscv_ftrace_pair.name))
-		return &riscv_ftrace_pair;
-	if (!strcmp(name, "atomic") || !strcmp(name, riscv_ftrace_atomic.name))
-		return &riscv_ftrace_atomic;
+	if (!strcmp(name, "pair") || !strcmp(name, riscv64_ftrace_pair.name))
+		return &riscv64_ftrace_pair;
+	if (!strcmp(name, "atomic") || !strcmp(name, riscv64_ftrace_atomic.name))
+		return &riscv64_ftrace_atomic;
 	return NULL;
 }

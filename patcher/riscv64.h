@@ -1,7 +1,7 @@
 /* The riscv64 ftrace backend: the four verbs of patcher/ftrace_arch.h turned
- * into plans, for the two RISC-V CALL_OPS schemes ftv models (issue #8,
- * seed 002). Both use the same call site, compiled with
- * -fpatchable-function-entry=8,4 (4 c.nop, RVC) or =4,2 (2 nop):
+ * into plans, for the two RISC-V CALL_OPS schemes ftv models. Both use the
+ * same call site, compiled with -fpatchable-function-entry=8,4 (4 c.nop,
+ * RVC) or =4,2 (2 nop):
  *
  *     func-8: .quad ops           the CALL_OPS literal (8-byte aligned)
  *     func:   auipc t0, hi        \ the call: t0 = func+8 on entry to
@@ -10,13 +10,13 @@
  * and the same trampoline (trampolines/riscv/entry-ftrace.S), which finds
  * the ops at t0-16.
  *
- *   riscv_ftrace_pair    Linux < 6.16 with the CALL_OPS patch (seed 002):
+ *   riscv64_ftrace_pair    Linux < 6.16 with the CALL_OPS patch (2024):
  *                        NOP;NOP when disabled, both words rewritten by
  *                        every transition (two 4-byte stores: patch_text
  *                        copies 8 bytes, not atomically), under
  *                        stop_machine(). A hart stopped between the two
  *                        words can combine an old AUIPC with a new JALR.
- *   riscv_ftrace_atomic  Linux 6.16 ("riscv: ftrace: prepare ftrace for
+ *   riscv64_ftrace_atomic  Linux 6.16 ("riscv: ftrace: prepare ftrace for
  *                        atomic code patching"): the AUIPC t0 to
  *                        ftrace_caller is written once by init_nop; only
  *                        the JALR <-> NOP word changes afterwards, live.
@@ -29,8 +29,8 @@
  * and is validated (ftrace_modify_code / __ftrace_modify_call with validate
  * = true); init_nop writes unvalidated, as the kernel's does.
  */
-#ifndef FTV_PATCHER_RISCV_H
-#define FTV_PATCHER_RISCV_H
+#ifndef FTV_PATCHER_RISCV64_H
+#define FTV_PATCHER_RISCV64_H
 
 #include <stdint.h>
 
@@ -39,35 +39,27 @@
 
 /* Deliberate bugs (ftv --mutate NAME), each of which a correct verifier
  * must catch. */
-enum riscv_mutant {
-	RISCV_MUT_NONE = 0,
+enum riscv64_mutant {
+	RISCV64_MUT_NONE = 0,
 	/* atomic scheme: targets beyond the JALR's reach are called directly
 	 * by rewriting the AUIPC live (make_call, modify_call; make_nop puts
 	 * the ftrace_caller AUIPC back), without stop_machine: a hart that
 	 * ran the old AUIPC then fetches the new JALR (the pair hazard). */
-	RISCV_MUT_ATOMIC_REWRITE_AUIPC,
+	RISCV64_MUT_ATOMIC_REWRITE_AUIPC,
 	/* both schemes: make_call writes the call words before the ops
 	 * literal, so a hart can reach ftrace_caller with ftrace_nop_ops (or
 	 * the previous, maybe freed, ops) in the literal. */
-	RISCV_MUT_JALR_BEFORE_LITERAL,
-	RISCV_MUT_COUNT
+	RISCV64_MUT_JALR_BEFORE_LITERAL,
+	RISCV64_MUT_COUNT
 };
 
-/* The mutant table for `--mutate` listings (rvworld): index 0 is "none",
- * terminated by a NULL name. */
-struct riscv_mutant_info {
-	const char *name;
-	enum riscv_mutant mutant;
-	const char *what; /* one line for help and reports */
-};
-extern const struct riscv_mutant_info riscv_mutants[];
+/* The table of them (struct ftrace_arch.mutants of both riscv64
+ * backends): index 0 is "none", terminated by a NULL name. */
+extern const struct ftrace_arch_mutant riscv64_mutants[];
 
-const char *riscv_mutant_name(enum riscv_mutant m);
-/* Returns the mutant named, or -1. */
-int riscv_mutant_parse(const char *name);
 
 /* The backend's context (struct ftrace_core_config.arch_ctx). */
-struct riscv_ftrace_ctx {
+struct riscv64_ftrace_ctx {
 	/* FTRACE_ADDR: where the atomic scheme's AUIPC points, and the
 	 * fallback target of both schemes for far direct/per-ops targets. */
 	uint64_t ftrace_caller;
@@ -76,33 +68,33 @@ struct riscv_ftrace_ctx {
 	 * 0x00000013). Only used as the `old` of init_nop's (unvalidated)
 	 * writes, so that reports show what was replaced. */
 	int rvc;
-	enum riscv_mutant mutant;
+	enum riscv64_mutant mutant;
 };
 
-extern const struct ftrace_arch riscv_ftrace_pair;
-extern const struct ftrace_arch riscv_ftrace_atomic;
+extern const struct ftrace_arch riscv64_ftrace_pair;
+extern const struct ftrace_arch riscv64_ftrace_atomic;
 
 /* The scheme named "pair" or "atomic" (or its ftrace_arch name,
  * "riscv64-pair" / "riscv64-atomic"), or NULL. */
-const struct ftrace_arch *riscv_ftrace_scheme(const char *name);
+const struct ftrace_arch *riscv64_ftrace_scheme(const char *name);
 
 /* ftrace_call_adjust()'s preconditions for a RISCV_CALL_OPS site: the
  * literal 8-byte aligned (one atomic 64-bit store, FUNCTION_ALIGNMENT_8B)
  * and the entry 4-byte aligned (both patched words naturally aligned, so
  * Ziccif makes their fetch atomic). Returns 0 when usable, -1 with err set
  * ("Misaligned patch-site ..."). */
-int riscv_site_usable(const struct riscv_ftrace_ctx *c,
+int riscv64_site_usable(const struct riscv64_ftrace_ctx *c,
 		      const struct ftrace_site *s, struct ftv_err *err);
 
 /* The atomic scheme's reach: whether `jalr t0, lo(t0)` after the
  * init-time `auipc t0, hi(ftrace_caller - func)` at func reaches target,
  * i.e. target - (func + (hi << 12)) is in -2048..2047. */
-int riscv_jalr_reaches(uint64_t func, uint64_t ftrace_caller, uint64_t target);
+int riscv64_jalr_reaches(uint64_t func, uint64_t ftrace_caller, uint64_t target);
 
 /* The AUIPC t0 that the atomic scheme's init_nop writes at s->func (the
  * call pair's first word for ftrace_caller). Returns 0, or -1 with err set
  * when ftrace_caller is beyond AUIPC+JALR reach (+/-2 GiB). */
-int riscv_init_auipc(const struct riscv_ftrace_ctx *c,
+int riscv64_init_auipc(const struct riscv64_ftrace_ctx *c,
 		     const struct ftrace_site *s, uint32_t *auipc,
 		     struct ftv_err *err);
 

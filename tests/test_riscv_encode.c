@@ -418,9 +418,9 @@ START_TEST(every_report_text_reassembles_to_its_word)
 }
 END_TEST
 
-static Suite *riscv_suite(void)
+static Suite *riscv_encode_suite(void)
 {
-	Suite *s = suite_create("riscv");
+	Suite *s = suite_create("riscv_encode");
 	TCase *tc = tcase_create("encoders");
 
 	tcase_add_test(tc, assembles_gnu_as_syntax);
@@ -438,4 +438,4 @@ static Suite *riscv_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
-FTV_SUITE(riscv, riscv_suite)
+FTV_SUITE(riscv_encode, riscv_encode_suite)

@@ -1,0 +1,156 @@
+/* The ftrace verbs (see ftrace_verbs.h): one line each, the arguments they
+ * take and the target method they call. */
+#include "patcher/ftrace_verbs.h"
+
+#include <string.h>
+
+#include "util/num.h"
+
+static struct ftrace_ops *ops_arg(const struct ftrace_target *t, void *ctx, const char *name,
+				  struct ftv_err *err)
+{
+	struct ftrace_ops *o = t->ops_find(ctx, name);
+
+	if (!o)
+		ftv_errf(err, "unknown ops '%s'", name);
+	return o;
+}
+
+static int v_ops(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		 struct ftv_err *err)
+{
+	return t->ops_new(ctx, av[0], av + 1, ac - 1, err);
+}
+
+static int filter(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		  int notrace, struct ftv_err *err)
+{
+	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
+	int add = ac == 3;
+
+	if (!o)
+		return -1;
+	if (add && strcmp(av[2], "add"))
+		return ftv_errf(err, "usage: %s NAME SPEC [add]", notrace ? "notrace" : "filter");
+	return t->set_filter(ctx, o, strcmp(av[1], "-") ? av[1] : "", !add, notrace, err);
+}
+
+static int v_filter(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		    struct ftv_err *err)
+{
+	return filter(t, ctx, av, ac, 0, err);
+}
+
+static int v_notrace(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		     struct ftv_err *err)
+{
+	return filter(t, ctx, av, ac, 1, err);
+}
+
+/* The verbs whose one argument is an ops. */
+#define OPS_VERB(FN, METHOD)                                                          \
+	static int FN(const struct ftrace_target *t, void *ctx, char *const *av, int ac, \
+		      struct ftv_err *err)                                            \
+	{                                                                             \
+		struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);                   \
+                                                                                      \
+		(void)ac;                                                             \
+		return o ? t->METHOD(ctx, o, err) : -1;                               \
+	}
+OPS_VERB(v_register, register_ops)
+OPS_VERB(v_unregister, unregister_ops)
+OPS_VERB(v_direct_remove, direct_remove)
+OPS_VERB(v_graph, register_graph)
+OPS_VERB(v_ungraph, unregister_graph)
+
+static int v_direct(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		    struct ftv_err *err)
+{
+	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
+
+	(void)ac;
+	return o ? t->direct(ctx, o, av[1], err) : -1;
+}
+
+static int v_direct_modify(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			   struct ftv_err *err)
+{
+	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
+
+	(void)ac;
+	return o ? t->direct_modify(ctx, o, av[1], err) : -1;
+}
+
+static int v_enable_modules(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			    struct ftv_err *err)
+{
+	return t->enable_modules(ctx, ac ? av[0] : NULL, err);
+}
+
+static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		 struct ftv_err *err)
+{
+	uint64_t n;
+
+	(void)ac;
+	if (ftv_parse_u64(av[0], &n))
+		return ftv_errf(err, "run needs a number");
+	return t->run(ctx, n, err);
+}
+
+#define M(m) offsetof(struct ftrace_target, m)
+
+static const struct ftrace_verb verbs[] = {
+	{ "ops", NULL, NULL, 1, FTRACE_VERB_MAX_ARGS, v_ops, M(ops_new) },
+	{ "filter", NULL, "NAME SPEC [add]", 2, 3, v_filter, M(set_filter) },
+	{ "notrace", NULL, "NAME SPEC [add]", 2, 3, v_notrace, M(set_filter) },
+	{ "register", NULL, "NAME", 1, 1, v_register, M(register_ops) },
+	{ "unregister", NULL, "NAME", 1, 1, v_unregister, M(unregister_ops) },
+	{ "direct", NULL, "NAME TRAMP", 2, 2, v_direct, M(direct) },
+	{ "direct-modify", "modify-direct", "NAME TRAMP", 2, 2, v_direct_modify,
+	  M(direct_modify) },
+	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove) },
+	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph) },
+	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph) },
+	{ "enable-modules", "module-enable", "[MODULE]", 0, 1, v_enable_modules,
+	  M(enable_modules) },
+	{ "run", NULL, "STEPS", 1, 1, v_run, M(run) },
+};
+
+const struct ftrace_verb *ftrace_verb_find(const char *word)
+{
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (!strcmp(word, verbs[i].name) || (verbs[i].alias && !strcmp(word, verbs[i].alias)))
+			return &verbs[i];
+	return NULL;
+}
+
+static int has_method(const struct ftrace_target *t, size_t method)
+{
+	void (*fn)(void);
+
+	memcpy(&fn, (const char *)t + method, sizeof(fn));
+	return fn != NULL;
+}
+
+int ftrace_verb_check(const struct ftrace_verb *v, const struct ftrace_target *t,
+		      int nargs, struct ftv_err *err)
+{
+	int ops = v->fn == v_ops;
+	int min = ops ? 1 + t->ops_min : v->min, max = ops ? 1 + t->ops_max : v->max;
+
+	if (!has_method(t, v->method))
+		return ftv_errf(err, "'%s' is no operation of a %s", v->name, t->name);
+	if (nargs < min || nargs > max)
+		return ftv_errf(err, "usage: %s %s", v->name,
+				ops ? t->ops_usage : v->usage);
+	return 0;
+}
+
+int ftrace_verb_run(const struct ftrace_verb *v, const struct ftrace_target *t, void *ctx,
+		    char *const *av, int ac, struct ftv_err *err)
+{
+	if (ftrace_verb_check(v, t, ac, err))
+		return -1;
+	return v->fn(t, ctx, av, ac, err);
+}

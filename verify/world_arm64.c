@@ -1,0 +1,142 @@
+/* A world on arm64: its registers, ftrace_caller's literal, what a call
+ * instruction is, the backend's context and the module PLT, and the three
+ * arm64 schemes (struct world_archdesc, verify/world_int.h). */
+#include "verify/world_int.h"
+
+#include <stdlib.h>
+
+#include "encoders/a64.h"
+#include "patcher/arm64.h"
+
+/* ftrace_caller recovers the ops from LR: bic x11, x30, #7; ldur x11,
+ * [x11, #-16] (arch/arm64/kernel/entry-ftrace.S, CALL_OPS). */
+static uint64_t literal_slot(uint64_t link)
+{
+	return (link & ~7ULL) - 16;
+}
+
+/* A return address follows a BL or BLR (Arm ARM C6.2.35, C6.2.36). */
+static int follows_call(struct sim_aspace *as, uint64_t ret)
+{
+	uint32_t w;
+
+	return !sim_read32(as, ret - 4, &w) && (a64_is_bl(w) || a64_is_blr(w));
+}
+
+/* struct arm64_ftrace: ftrace_caller, and the patched call sites inside it
+ * that the schemes without CALL_OPS use (ftrace_call: the global tracer
+ * call; ftrace_graph_call and _mcount: the -pg scheme). */
+static int backend_ctx(struct world *w, struct ftv_err *err)
+{
+	struct arm64_ftrace *a = calloc(1, sizeof(*a));
+	int global = w->backend->update_ftrace_func != NULL;
+	int graph = w->backend->modify_graph_caller != NULL;
+	struct {
+		const char *name;
+		uint64_t *out;
+		int required;
+	} t[] = {
+		{ "ftrace_call", &a->ftrace_call, global },
+		{ "ftrace_graph_call", &a->ftrace_graph_call, graph },
+		{ "ftrace_graph_caller", &a->ftrace_graph_caller, graph },
+		{ "_mcount", &a->mcount, w->sd->kind == FTRACE_SITE_MCOUNT },
+	};
+
+	if (!a)
+		return ftv_errf(err, "out of memory");
+	w->arch_ctx = a;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		*t[i].out = sim_image_lookup(w->img, t[i].name);
+		if (!*t[i].out && t[i].required)
+			return ftv_errf(err, "trampolines: symbol %s not found", t[i].name);
+	}
+	a->ftrace_caller = w->caller;
+	a->mutant = (enum arm64_mutant)w->cfg.backend_mutant;
+	return 0;
+}
+
+/* The module's ftrace PLT (module_init_ftrace_plt): a veneer near the
+ * module that reaches ftrace_caller from anywhere. */
+static uint64_t module_plt(struct world *w, const char *module, struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_named(w->as, "module.text");
+	char text[64];
+	uint32_t words[3];
+	uint64_t at;
+
+	(void)module;
+	if (!r)
+		return 0;
+	at = sim_region_alloc(r, 16, 16, err);
+	if (!at)
+		return 0;
+	if (a64_gen_adrp(at, w->caller, 16, &words[0], err))
+		return 0;
+	snprintf(text, sizeof(text), "add x16, x16, #0x%llx",
+		 (unsigned long long)(w->caller & 0xfff));
+	if (a64_assemble(text, at + 4, &words[1], err) ||
+	    a64_assemble("br x16", at + 8, &words[2], err))
+		return 0;
+	for (int i = 0; i < 3; i++)
+		sim_write32(w->as, at + 4 * i, words[i]);
+	return at;
+}
+
+const struct world_archdesc world_arm64 = {
+	.arch = FTV_ARCH_ARM64,
+	.scheme_names = "callops, tramp, mcount",
+	.default_scheme = FTV_SCHEME_CALLOPS,
+	.tramp_subdir = "",
+	.graph_tracer = 1,
+	.reg_pcpu = 33,     /* TPIDR_EL1, as the kernel's per-CPU offset */
+	.reg_arg0 = 0,      /* x0..x7 (AAPCS64) */
+	.reg_ra = 30,       /* LR */
+	.reg_link = 30,     /* BL at the site: LR = site + 4 */
+	.reg_ops = 11,      /* x11 at ftrace_caller_op_loaded */
+	.literal_slot = literal_slot,
+	.literal_slot_what = "the doubleword below LR aligned down to 8",
+	.stop_anywhere = 0, /* arm64 patches live: no stop_machine */
+	.call_insn = "BL",
+	.disasm = a64_disasm,
+	.follows_call = follows_call,
+	.mutants = arm64_mutants,
+	.backend_ctx = backend_ctx,
+	.module_plt = module_plt,
+	.explain_fault = arm64_explain_fault,
+};
+
+/* DYNAMIC_FTRACE_WITH_CALL_OPS + direct calls, Linux 6.3+: the ops literal
+ * at func-8, sites patched live. */
+const struct world_schemedesc world_scheme_callops = {
+	.name = "callops", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
+	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,
+	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_callops,
+	.fuzz_tracers = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT,
+};
+
+/* DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: every tracer ops has its own
+ * trampoline, which the sites it alone traces call (the kernel's
+ * ftrace_ops.trampoline); the fuzzer attaches only logging tracers, the
+ * ones the per-ops trampoline models. */
+const struct world_schemedesc world_scheme_tramp = {
+	.name = "tramp", .arch = FTV_ARCH_ARM64, .corpus_set = "args",
+	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,
+	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_args,
+	.ops_trampolines = 1,
+};
+
+/* The 2014 -pg scheme: `bl _mcount` <-> NOP, the tracer called through
+ * the patched ftrace_call and the graph tracer through ftrace_graph_call,
+ * under stop_machine. */
+const struct world_schemedesc world_scheme_mcount = {
+	.name = "mcount", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
+	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_mcount,
+	.fuzz_tracers = FTV_SCHEME_FUZZ_GRAPH,
+};

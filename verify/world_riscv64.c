@@ -1,0 +1,114 @@
+/* A world on riscv64: its registers, ftrace_caller's literal, what a call
+ * instruction is, the backend's context and the pair-hazard explanation,
+ * and the two RISC-V CALL_OPS schemes (struct world_archdesc,
+ * verify/world_int.h). */
+#include "verify/world_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/riscv.h"
+#include "patcher/riscv64.h"
+
+static int disasm(uint32_t word, uint64_t pc, char *buf, size_t n)
+{
+	rv_disasm(word, pc, buf, n, NULL);
+	return (int)strlen(buf);
+}
+
+/* The RISC-V ftrace_caller is entered with t0 = func+8 (the JALR's link)
+ * and loads the literal at t0-16 = func-8 (Linux 6.16 mcount-dyn.S). */
+static uint64_t literal_slot(uint64_t link)
+{
+	return link - 16;
+}
+
+/* A return address follows JAL/JALR that linked ra (RISC-V unprivileged
+ * ISA 2.5: the psABI call is "jal ra" or "jalr ra"), or the 16-bit
+ * C.JALR rs1 (funct4 1001, rs2 0, rs1 != 0: links ra; C.JAL is RV32 only). */
+static int follows_call(struct sim_aspace *as, uint64_t ret)
+{
+	uint32_t w;
+	struct rv_insn in;
+
+	if (!sim_read32(as, ret - 4, &w) && !rv_decode(w, ret - 4, &in) && in.nbytes == 4 &&
+	    (in.op == RV_OP_JAL || in.op == RV_OP_JALR) && in.rd == RV_REG_RA)
+		return 1;
+	if (!sim_read32(as, ret - 2, &w)) {
+		uint16_t h = (uint16_t)w;
+
+		if ((h & 0xf07f) == 0x9002 && ((h >> 7) & 0x1f))
+			return 1;
+	}
+	return 0;
+}
+
+/* struct riscv64_ftrace_ctx: ftrace_caller, and what the compiler left at
+ * the entries, for init_nop's reports: C.NOP pairs (-march=rv64gc) or
+ * NOPs (rv64g). */
+static int backend_ctx(struct world *w, struct ftv_err *err)
+{
+	struct riscv64_ftrace_ctx *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return ftv_errf(err, "out of memory");
+	w->arch_ctx = c;
+	c->ftrace_caller = w->caller;
+	c->mutant = (enum riscv64_mutant)w->cfg.backend_mutant;
+	if (w->nrecs) {
+		uint32_t entry = 0;
+
+		sim_read32(w->as, w->recs[0].func, &entry);
+		c->rvc = entry == ((uint32_t)rv_gen_c_nop() << 16 | rv_gen_c_nop());
+	}
+	return 0;
+}
+
+const struct world_archdesc world_riscv64 = {
+	.arch = FTV_ARCH_RISCV64,
+	.scheme_names = "pair, atomic",
+	.default_scheme = FTV_SCHEME_ATOMIC,
+	.tramp_subdir = "riscv64",
+	/* the riscv64 trampolines have no graph tracer nor per-ops
+	 * trampoline template: those tracers are refused there */
+	.graph_tracer = 0,
+	.reg_pcpu = 4,      /* tp (the kernel keeps `current` there) */
+	.reg_arg0 = 10,     /* a0..a7 (RISC-V psABI) */
+	.reg_ra = 1,        /* ra */
+	.reg_link = 5,      /* jalr t0: t0 = site + 4 */
+	.reg_ops = 6,       /* t1 at ftrace_caller_op_loaded */
+	.literal_slot = literal_slot,
+	.literal_slot_what = "t0 - 16, the literal before the function",
+	/* stop_machine's stopper preempts a hart wherever it is, in
+	 * particular between the AUIPC and the JALR of a call site */
+	.stop_anywhere = 1,
+	.call_insn = "JALR",
+	.disasm = disasm,
+	.follows_call = follows_call,
+	.mutants = riscv64_mutants,
+	.backend_ctx = backend_ctx,
+	.explain = riscv64_explain_pairs,
+};
+
+/* RISC-V CALL_OPS before Linux 6.16: enable and disable rewrite both words
+ * of the AUIPC+JALR pair under stop_machine, which may have stopped a hart
+ * between them. */
+const struct world_schemedesc world_scheme_pair = {
+	.name = "pair", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
+	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &riscv64_ftrace_pair,
+	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
+};
+
+/* Linux 6.16: AUIPC written once at init, only the JALR <-> NOP word
+ * changes, a single naturally aligned store. */
+const struct world_schemedesc world_scheme_atomic = {
+	.name = "atomic", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
+	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &riscv64_ftrace_atomic,
+	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
+};
