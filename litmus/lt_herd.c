@@ -148,6 +148,38 @@ static unsigned type_size(const char *t)
 	return 0;
 }
 
+/* pte_V=(oa:phy_P): the page of V maps to P's memory (herd's vmsa
+ * syntax). The identity pte_x=(oa:phy_x) is ftv's flat memory already;
+ * an alias of a code label or a location to another location is one
+ * word at two names. Other page table entries (attributes, invalid
+ * entries, output addresses of other forms) are not modelled. */
+static int parse_pte(struct litmus *lt, const char *lhs, char *val,
+		     unsigned size, struct ftv_err *err)
+{
+	char pa[LT_NAME];
+	size_t n = strlen(val);
+	struct lt_alias *a;
+
+	if (size || strncmp(lhs, "pte_", 4) || !lhs[4] || n < 10 ||
+	    strncmp(val, "(oa:phy_", 8) || val[n - 1] != ')' ||
+	    n - 9 >= sizeof(pa))
+		return ftv_errf(err, "'%s=%s': page table entries other than (oa:phy_x) are not modelled by ftv",
+				lhs, val);
+	memcpy(pa, val + 8, n - 9);
+	pa[n - 9] = 0;
+	if (!strcmp(pa, lhs + 4))
+		return 0;
+	if (lt->nalias >= LT_MAX_ITEMS || strlen(lhs + 4) >= LT_NAME)
+		return ftv_errf(err, "too many page table entries");
+	a = &lt->alias[lt->nalias++];
+	snprintf(a->va, sizeof(a->va), "%s", lhs + 4);
+	snprintf(a->pa, sizeof(a->pa), "%s", pa);
+	a->line = lt->cur_line;
+	if (lt_add_loc(lt, pa) < 0)
+		return ftv_errf(err, "too many locations");
+	return 0;
+}
+
 static int parse_init_item(struct litmus *lt, char *s, struct ftv_err *err)
 {
 	char *eq, *lhs, *sp;
@@ -204,8 +236,7 @@ static int parse_init_item(struct litmus *lt, char *s, struct ftv_err *err)
 		return 0;
 	}
 	if (*ftv_trim(eq + 1) == '(')
-		return ftv_errf(err, "'%s': page table entries are not modelled by ftv",
-				ftv_trim(eq + 1));
+		return parse_pte(lt, lhs, ftv_trim(eq + 1), size, err);
 	if (lt_parse_value(lt, eq + 1, &in->v, err))
 		return -1;
 	if (in->reg < 0 && in->v.kind == LV_INSN)

@@ -147,6 +147,14 @@ struct litmus {
 	int nobs;
 	char loc[LT_MAX_ITEMS][LT_NAME];
 	unsigned loc_size[LT_MAX_ITEMS]; /* 4 or 8 bytes (typed), 0 untyped */
+	/* herd's pte_V=(oa:phy_P): virtual name V maps to P's memory. A code
+	 * label V keeps its address and location P moves there; a location
+	 * V moves to P. */
+	struct lt_alias {
+		char va[LT_NAME], pa[LT_NAME];
+		int line;
+	} alias[LT_MAX_ITEMS];
+	int nalias;
 	int nloc;
 	int cur_line;           /* while parsing */
 };

@@ -39,11 +39,53 @@ int lt_find_label(const struct litmus *lt, int t, const char *name,
 	return -1;
 }
 
+/* A code label of any thread (herd's page table entries name labels
+ * without their thread). */
+static int any_label(const struct litmus *lt, const char *name,
+		     uint64_t *addr)
+{
+	for (int t = 0; t < lt->nthreads; t++)
+		if (!lt_find_label(lt, t, name, addr))
+			return 0;
+	return -1;
+}
+
 uint64_t lt_loc_addr(const struct litmus *lt, const char *name)
 {
 	int i = lt_find_loc(lt, name);
+	uint64_t a;
 
+	for (int k = 0; k < lt->nalias; k++) {
+		const struct lt_alias *al = &lt->alias[k];
+
+		/* location pa placed at code label va */
+		if (!strcmp(al->pa, name) && !any_label(lt, al->va, &a))
+			return a;
+		/* location va placed at location pa */
+		if (!strcmp(al->va, name) && lt_find_loc(lt, al->pa) >= 0)
+			return lt_loc_addr(lt, al->pa);
+	}
 	return i < 0 ? 0 : SIM_DATA_BASE + 64ULL * (uint64_t)i;
+}
+
+/* Every page table entry names a code label or a location, and no
+ * location is the target of two. */
+static int check_aliases(const struct litmus *lt, struct ftv_err *err)
+{
+	for (int k = 0; k < lt->nalias; k++) {
+		const struct lt_alias *al = &lt->alias[k];
+		uint64_t a;
+
+		if (any_label(lt, al->va, &a) && lt_find_loc(lt, al->va) < 0)
+			return ftv_errf(err, "%s:%d: pte_%s: no label or location %s",
+					lt->path, al->line, al->va, al->va);
+		for (int j = 0; j < k; j++)
+			if (!strcmp(lt->alias[j].pa, al->pa) ||
+			    !strcmp(lt->alias[j].va, al->va))
+				return ftv_errf(err, "%s:%d: pte_%s: two page table entries alias one location; not modelled by ftv",
+						lt->path, al->line, al->va);
+	}
+	return 0;
 }
 
 /* Replaces label names (of thread t, or Pn:label) and herd's `.+N` in an
@@ -478,6 +520,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 		if (lt->handler[t].present)
 			return ftv_errf(err, "%s: P%d.F: fault handlers are not modelled by ftv yet",
 					lt->path, t);
+	if (check_aliases(lt, err))
+		return -1;
 	r.as = sim_aspace_new();
 	if (!r.as)
 		return ftv_errf(err, "out of memory");
@@ -518,6 +562,16 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 			goto out;
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 	}
+	/* a location placed at a code label: stores to it are stores to code */
+	for (int k = 0; k < lt->nalias; k++)
+		for (int t = 0; t < lt->nthreads; t++) {
+			uint64_t a;
+
+			if (!lt_find_label(lt, t, lt->alias[k].va, &a) &&
+			    watch_code(lt, ex, t, lt->alias[k].va,
+				       lt->alias[k].line, err))
+				goto out;
+		}
 	for (int i = 0; i < lt->ncond; i++)
 		if (lt->cond[i].kind == LC_FETCH &&
 		    watch_code(lt, ex, lt->cond[i].lthread, lt->cond[i].label,
