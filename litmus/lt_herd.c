@@ -167,6 +167,10 @@ static int parse_pte(struct litmus *lt, const char *lhs, char *val,
 				lhs, val);
 	memcpy(pa, val + 8, n - 9);
 	pa[n - 9] = 0;
+	for (const char *p = pa; *p; p++)
+		if (!lt_is_ident((unsigned char)*p))
+			return ftv_errf(err, "'%s=%s': page table entries other than (oa:phy_x) are not modelled by ftv",
+					lhs, val);
 	if (!strcmp(pa, lhs + 4))
 		return 0;
 	if (lt->nalias >= LT_MAX_ITEMS || strlen(lhs + 4) >= LT_NAME)

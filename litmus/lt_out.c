@@ -79,30 +79,31 @@ void litmus_print_line(FILE *f, const struct litmus *lt,
 static void print_value(FILE *f, const struct litmus *lt,
 			const struct lt_obs *o, uint64_t v)
 {
-	/* Addresses of locations and labels print as their names, as herd
-	 * prints symbolic values. */
-	if (o->vkind == LV_LOC || o->vkind == LV_CODE) {
-		for (int i = 0; i < lt->nloc; i++)
-			if (v == lt_loc_addr(lt, lt->loc[i])) {
-				fputs(lt->loc[i], f);
-				return;
-			}
-		for (int i = 0; i < lt->nlabel; i++) {
-			uint64_t a;
+	/* Addresses of locations and labels print as their names, the way
+	 * herd prints symbolic values: "x", "1:L2". */
+	for (int i = 0; i < lt->nloc; i++)
+		if (v == lt_loc_addr(lt, lt->loc[i])) {
+			fputs(lt->loc[i], f);
+			return;
+		}
+	for (int i = 0; i < lt->nlabel; i++) {
+		uint64_t a;
 
-			if (!lt_find_label(lt, lt->label[i].thread,
-					   lt->label[i].name, &a) && a == v) {
-				fprintf(f, "P%d:%s", lt->label[i].thread,
-					lt->label[i].name);
-				return;
-			}
+		if (!lt_find_label(lt, lt->label[i].thread, lt->label[i].name,
+				   &a) && a == v) {
+			fprintf(f, "%d:%s", lt->label[i].thread,
+				lt->label[i].name);
+			return;
 		}
 	}
 	if (o->vkind == LV_INSN) {
 		char text[96];
 
 		lt->arch->disasm((uint32_t)v, 0, text, sizeof(text));
-		fprintf(f, "instr:\"%s\"", text);
+		if (!strcmp(text, "nop"))
+			fputs("NOP", f);
+		else
+			fprintf(f, "instr:\"%s\"", text);
 		return;
 	}
 	if (o->kind == LC_REG && o->is32)
