@@ -1,4 +1,7 @@
 # ftv: a verifier for live code patching.
+#   make        build ftv and everything its commands need (corpus, trampolines
+#               and tracers for arm64 and riscv64, man page, bash completion)
+#   make install [PREFIX=/usr/local] [DESTDIR=]   (make uninstall)
 #   make demo   install missing packages, build, run the main job on the bundled corpus
 #   make check  install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -43,7 +46,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FTV       := $(BUILD)/ftv
 FTV_TESTS := $(BUILD)/ftv-tests
 
-.PHONY: all deps demo check test install clean bench
+.PHONY: all deps demo check test clean bench
 .DEFAULT_GOAL := all
 
 all: $(FTV) $(FTV_TESTS)
@@ -52,7 +55,7 @@ all: $(FTV) $(FTV_TESTS)
 DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools xz-utils gnuplot-nox
+	python3 python3-pyelftools xz-utils gnuplot-nox man-db
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \
@@ -84,7 +87,12 @@ $(FTV_TESTS): $(TEST_OBJ) $(LIB_OBJ)
 # append prerequisites of the test run to CHECK_DEPS.
 CHECK_DEPS :=
 DEMO_DEPS :=
+# what the commands need at run time: plain `make` builds it (recursive:
+# expanded at `all:` below, after every fragment added to it)
+RUNTIME_DEPS =
 -include $(sort $(wildcard mk/*.mk))
+
+all: $(RUNTIME_DEPS) $(MAN) $(COMPLETION)
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
 	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
@@ -95,10 +103,6 @@ check: deps
 demo: deps
 	$(MAKE) $(FTV) $(DEMO_DEPS)
 	FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) sh tools/demo.sh
-
-install: $(FTV)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(FTV) $(DESTDIR)$(PREFIX)/bin/ftv
 
 clean:
 	rm -rf build

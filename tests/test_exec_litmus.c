@@ -147,7 +147,7 @@ START_TEST(litmus_verbose_shows_a_witness_run)
 		      "corpus/litmus/coFF.litmus");
 	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
 	/* coFF's witness fetches the NOP, then the old branch. */
-	ck_assert_msg(strstr(out, "a run satisfying exists:") &&
+	ck_assert_msg(strstr(out, "a run satisfying the condition:") &&
 			      strstr(out, "fetch  P1+0x14/0x2c: d503201f (nop)") &&
 			      strstr(out, "fetch  P1+0x14/0x2c: 14000003 (b "),
 		      "%s", out);

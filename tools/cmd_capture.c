@@ -3,6 +3,7 @@
 #include "sim/layout.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,39 +55,75 @@ static int self_check(const struct sim_layout *l, struct ftv_err *err)
 	return rc;
 }
 
+enum { O_FILTER = 256, O_KALLSYMS, O_CALL_OPS };
+
+static const struct ftv_opt capture_opts[] = {
+	{ .name = "output", .key = 'o', .arg = "LAYOUT",
+	  .help = "write the layout to LAYOUT (xz-compressed if it ends in .xz)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "filter-addrs", .key = O_FILTER, .arg = "FILE",
+	  .help = "a live system's tracing/available_filter_functions_addrs",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "kallsyms", .key = O_KALLSYMS, .arg = "FILE",
+	  .help = "its /proc/kallsyms (with --filter-addrs)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "call-ops", .key = O_CALL_OPS,
+	  .help = "the live kernel has DYNAMIC_FTRACE_WITH_CALL_OPS (with --filter-addrs)" },
+	{ 0 },
+};
+
 static int cmd_capture(int argc, char **argv)
 {
 	const char *out = NULL, *filter = NULL, *kallsyms = NULL;
-	const char **files = calloc(argc, sizeof(*files));
-	int nfiles = 0, call_ops = 0, rc = FTV_EXIT_USAGE;
-	struct sim_layout *l;
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	int nfiles = 0, call_ops = 0, rc = FTV_EXIT_USAGE, o;
+	struct sim_layout *l = NULL;
+	struct ftv_getopt g;
 	struct ftv_err err;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-o") || !strcmp(a, "--filter-addrs") ||
-		    !strcmp(a, "--kallsyms")) {
-			if (i + 1 >= argc)
-				goto usage;
-			if (!strcmp(a, "-o"))
-				out = argv[++i];
-			else if (!strcmp(a, "--filter-addrs"))
-				filter = argv[++i];
-			else
-				kallsyms = argv[++i];
-		} else if (!strcmp(a, "--call-ops")) {
+	if (!files)
+		return FTV_EXIT_USAGE;
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case 'o':
+			out = g.val;
+			break;
+		case O_FILTER:
+			filter = g.val;
+			break;
+		case O_KALLSYMS:
+			kallsyms = g.val;
+			break;
+		case O_CALL_OPS:
 			call_ops = 1;
-		} else if (a[0] == '-' && a[1]) {
-			goto usage;
-		} else {
-			files[nfiles++] = a;
+			break;
+		case FTV_OPT_ARG:
+			files[nfiles++] = g.val;
+			break;
 		}
 	}
-	if (!files || !out || (!nfiles && !filter) || !filter != !kallsyms ||
-	    (call_ops && !filter))
-		goto usage;
-
+	if (o < 0) {
+		free(files);
+		return g.exit;
+	}
+	if (!out)
+		rc = ftv_usage_error(g.cmd, "missing -o LAYOUT");
+	else if (!nfiles && !filter)
+		rc = ftv_usage_error(g.cmd, "nothing to capture: no VMLINUX or MODULE, "
+				     "no --filter-addrs");
+	else if (!filter != !kallsyms)
+		rc = ftv_usage_error(g.cmd, "--filter-addrs and --kallsyms go together");
+	else if (call_ops && !filter)
+		rc = ftv_usage_error(g.cmd, "--call-ops describes a live system: "
+				     "it needs --filter-addrs");
+	else
+		rc = FTV_EXIT_OK;
+	if (rc) {
+		free(files);
+		return rc;
+	}
+	rc = FTV_EXIT_USAGE;
 	l = sim_layout_new();
 	sim_layout_set(l, &l->arch, "arm64");
 	for (int i = 0; i < nfiles; i++)
@@ -108,11 +145,16 @@ fail:
 	sim_layout_free(l);
 	free(files);
 	return rc;
-usage:
-	free(files);
-	return ftv_usage(argv[0]);
 }
 
-FTV_COMMAND(capture, "record a kernel's ftrace callsites as a layout file",
-	    "[--filter-addrs FILE --kallsyms FILE [--call-ops]] [VMLINUX|MODULE.ko[.xz]]... -o LAYOUT[.xz]",
-	    cmd_capture)
+FTV_COMMAND(capture, cmd_capture,
+	    .summary = "record a kernel's ftrace callsites as a layout file",
+	    .args = "-o LAYOUT[.xz] [VMLINUX|MODULE.ko[.xz]]...",
+	    .opts = capture_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Reads the callsites from a linked vmlinux (its __mcount_loc table,\n"
+		   "relocated as the kernel does at boot) and from modules (.ko, .ko.xz),\n"
+		   "or from a live system's available_filter_functions_addrs with its\n"
+		   "/proc/kallsyms, and writes them as a layout file that 'ftv layout'\n"
+		   "checks and 'ftv replay' replays. Inputs built for different kernel\n"
+		   "releases are refused.\n")

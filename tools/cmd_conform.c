@@ -1,24 +1,34 @@
 /* ftv conform: run every conformance scenario and compare each verdict with
  * the one its file expects. Plain lines by default; --tap prints TAP 13
  * (kselftest style) and --junit FILE writes JUnit XML, so CI systems show
- * each scenario as a test case. Exit 0 when every verdict matches. */
+ * each scenario as a test case.
+ *
+ * A scenario that cannot load or run (a parse error, a missing corpus
+ * object) is an error, not a mismatch: one line on stderr, "not ok N name
+ * # error: ..." in TAP, <error> in JUnit; the others still run. Exit 0 when
+ * every verdict matches, 1 when one mismatched or a scenario was in error,
+ * 2 when none ran (or the command line was bad). */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/opt.h"
 #include "verify/scenario.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+enum result { R_OK, R_MISMATCH, R_ERROR };
+
 struct outcome {
 	char name[128];
-	char scheme[16];
-	int ok;
+	char scheme[16]; /* "" when the file did not load */
+	enum result result;
 	double secs;
-	char detail[600];
+	char detail[700];
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -26,8 +36,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The .scn files named, or found in directories named. */
-static int collect(char **args, int n, char ***files, size_t *nfiles)
+/* The .scn files named (by path, or by name from the scenarios directory:
+ * `ftv conform callops-basic`), or found in the directories named. */
+static int collect(char **args, int n, const char *scn_dir, char ***files, size_t *nfiles)
 {
 	size_t cap = 64;
 
@@ -39,7 +50,10 @@ static int collect(char **args, int n, char ***files, size_t *nfiles)
 		size_t first = *nfiles;
 
 		if (!d) {
-			(*files)[(*nfiles)++] = strdup(args[i]);
+			char buf[4200];
+
+			(*files)[(*nfiles)++] = strdup(ftv_paths_find(scn_dir, args[i], ".scn", buf,
+								      sizeof(buf)));
 		} else {
 			while ((e = readdir(d))) {
 				size_t l = strlen(e->d_name);
@@ -76,28 +90,30 @@ static void xml_escape(FILE *f, const char *s)
 	}
 }
 
-static int write_junit(const char *path, const struct outcome *o, size_t n)
+static int write_junit(FILE *f, const struct outcome *o, size_t n)
 {
-	FILE *f = fopen(path, "w");
-	size_t fails = 0;
+	size_t fails = 0, errors = 0;
 	double total = 0;
 
-	if (!f)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
-		fails += !o[i].ok;
+		fails += o[i].result == R_MISMATCH;
+		errors += o[i].result == R_ERROR;
 		total += o[i].secs;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" time=\"%.3f\">\n", n, fails, total);
+	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
+		n, fails, errors, total);
 	fprintf(f, "  <testsuite name=\"ftv-conform\" tests=\"%zu\" failures=\"%zu\" "
-		   "errors=\"0\" skipped=\"0\" time=\"%.3f\">\n", n, fails, total);
+		   "errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n", n, fails, errors, total);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "    <testcase classname=\"ftv.conform.%s\" name=\"", o[i].scheme);
+		fprintf(f, "    <testcase classname=\"ftv.conform%s", o[i].scheme[0] ? "." : "");
+		xml_escape(f, o[i].scheme);
+		fprintf(f, "\" name=\"");
 		xml_escape(f, o[i].name);
 		fprintf(f, "\" time=\"%.3f\">", o[i].secs);
-		if (!o[i].ok) {
-			fprintf(f, "\n      <failure message=\"");
+		if (o[i].result != R_OK) {
+			fprintf(f, "\n      <%s message=\"",
+				o[i].result == R_ERROR ? "error" : "failure");
 			xml_escape(f, o[i].detail);
 			fprintf(f, "\"/>\n    ");
 		}
@@ -105,6 +121,61 @@ static int write_junit(const char *path, const struct outcome *o, size_t n)
 	}
 	fprintf(f, "  </testsuite>\n</testsuites>\n");
 	return fclose(f);
+}
+
+/* A scenario's name before it has one: its file name without .scn. */
+static void name_of_file(const char *path, char *buf, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	size_t l;
+
+	base = base ? base + 1 : path;
+	l = strlen(base);
+	if (l > 4 && !strcmp(base + l - 4, ".scn"))
+		l -= 4;
+	snprintf(buf, n, "%.*s", (int)l, base);
+}
+
+/* Loads and runs one scenario into o; -1 (o->detail says why) when it
+ * could not. */
+static int run_one(const char *file, const struct ftv_paths *paths, struct outcome *o)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scn_result res;
+	struct ftv_err err;
+	char want[200] = "";
+
+	name_of_file(file, o->name, sizeof(o->name));
+	if (!s) {
+		snprintf(o->detail, sizeof(o->detail), "%s: out of memory", file);
+		return -1;
+	}
+	if (scenario_load(file, s, &err)) {
+		snprintf(o->detail, sizeof(o->detail), "%s", err.msg);
+		free(s);
+		return -1;
+	}
+	snprintf(o->name, sizeof(o->name), "%s", s->name);
+	snprintf(o->scheme, sizeof(o->scheme), "%s", ftv_scheme_name(s->cfg.scheme));
+	if (scenario_run(s, paths->corpus, paths->tramp, NULL, &res, &err)) {
+		/* scenario_run names the file */
+		snprintf(o->detail, sizeof(o->detail), "%s", err.msg);
+		free(s);
+		return -1;
+	}
+	for (unsigned j = 0; j < s->nexpect; j++) {
+		strcat(want, " ");
+		strcat(want, s->expect[j]);
+	}
+	o->result = res.verdict_ok ? R_OK : R_MISMATCH;
+	snprintf(o->detail, sizeof(o->detail),
+		 "expected %s%s, found %s%s%s (%zu violations, %llu steps, %llu transitions)",
+		 s->expect_ok ? "no violation" : "violation", want,
+		 res.violated ? "violation" : "no violation", res.kinds[0] ? ": " : "",
+		 res.kinds, res.nviolations, (unsigned long long)res.stats.steps,
+		 (unsigned long long)res.stats.transitions);
+	free(s);
+	return 0;
 }
 
 static double now(void)
@@ -115,106 +186,137 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+enum { O_TAP = 256, O_JUNIT };
+
+static const struct ftv_opt conform_opts[] = {
+	{ .name = "tap", .key = O_TAP,
+	  .help = "print TAP version 13 (kselftest style) instead of plain lines" },
+	{ .name = "junit", .key = O_JUNIT, .arg = "FILE",
+	  .help = "also write the results as JUnit XML to FILE",
+	  .words = FTV_WORDS_FILE },
+	FTV_PATHS_OPTION,
+	{ 0 },
+};
+
 static int cmd_conform(int argc, char **argv)
 {
 	struct ftv_paths paths;
+	struct ftv_getopt g;
 	const char *junit = NULL;
-	int tap = 0, i;
-	char **files, *defdir[1], dirbuf[4200];
-	size_t nfiles, nbad = 0;
+	int tap = 0, nargs = 0, o;
+	char **files, *defdir[1];
+	char **args = calloc((size_t)argc, sizeof(*args));
+	size_t nfiles, count[3] = { 0, 0, 0 };
 	struct outcome *out;
+	FILE *jf = NULL;
+	int status;
 
+	if (!args)
+		return FTV_EXIT_USAGE;
 	ftv_paths_default(&paths, argv[0]);
-	for (i = 1; i < argc && !strncmp(argv[i], "--", 2); i++) {
-		if (!strcmp(argv[i], "--tap"))
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case O_TAP:
 			tap = 1;
-		else if (!strcmp(argv[i], "--junit") && i + 1 < argc)
-			junit = argv[++i];
-		else if (i + 1 < argc && ftv_paths_option(&paths, argv[i], argv[i + 1]))
-			i++;
-		else
-			return ftv_usage("conform");
+			break;
+		case O_JUNIT:
+			junit = g.val;
+			break;
+		case FTV_OPT_BUILD:
+			ftv_paths_set_build(&paths, g.val);
+			break;
+		case FTV_OPT_ARG:
+			args[nargs++] = (char *)g.val;
+			break;
+		}
 	}
-	if (i == argc) {
-		/* the source tree's scenarios: FTV_TOP, else next to build/ */
-		const char *top = getenv("FTV_TOP");
-
-		snprintf(dirbuf, sizeof(dirbuf), "%s/corpus/scenarios", top ? top : paths.build);
-		if (!top)
-			snprintf(dirbuf, sizeof(dirbuf), "%s/../corpus/scenarios", paths.build);
-		defdir[0] = dirbuf;
-		collect(defdir, 1, &files, &nfiles);
+	if (o < 0) {
+		free(args);
+		return g.exit;
+	}
+	if (!nargs) {
+		/* the installed scenarios, or the source tree's */
+		defdir[0] = paths.scenarios;
+		collect(defdir, 1, paths.scenarios, &files, &nfiles);
 	} else {
-		collect(argv + i, argc - i, &files, &nfiles);
+		collect(args, nargs, paths.scenarios, &files, &nfiles);
 	}
+	free(args);
 	if (!nfiles) {
 		fprintf(stderr, "ftv conform: no scenario files\n");
 		free(files);
 		return FTV_EXIT_USAGE;
 	}
 	out = calloc(nfiles, sizeof(*out));
+	/* the JUnit file is opened first: a path that cannot be written is
+	 * bad usage before anything runs, not a lost report after */
+	if (out && junit && !(jf = fopen(junit, "w"))) {
+		fprintf(stderr, "ftv conform: %s: %s\n", junit, strerror(errno));
+		status = FTV_EXIT_USAGE;
+		goto done;
+	}
+	if (!out) {
+		fprintf(stderr, "ftv conform: out of memory\n");
+		status = FTV_EXIT_USAGE;
+		goto done;
+	}
 	if (tap)
 		printf("TAP version 13\n1..%zu\n", nfiles);
 	for (size_t k = 0; k < nfiles; k++) {
-		struct scenario *s = malloc(sizeof(*s));
-		struct scn_result res;
-		struct ftv_err err;
 		double t0 = now();
 
-		if (!s || scenario_load(files[k], s, &err)) {
-			fprintf(stderr, "ftv conform: %s\n", s ? err.msg : "out of memory");
-			free(s);
-			nbad = (size_t)-1; /* bad input: stop, exit 2 */
-			break;
-		}
-		snprintf(out[k].name, sizeof(out[k].name), "%s", s->name);
-		snprintf(out[k].scheme, sizeof(out[k].scheme), "%s", ftv_scheme_name(s->cfg.scheme));
-		if (scenario_run(s, paths.corpus, paths.tramp, NULL, &res, &err)) {
-			out[k].ok = 0;
-			snprintf(out[k].detail, sizeof(out[k].detail), "error: %s", err.msg);
-		} else {
-			char want[200] = "";
-
-			for (unsigned j = 0; j < s->nexpect; j++) {
-				strcat(want, " ");
-				strcat(want, s->expect[j]);
-			}
-			out[k].ok = res.verdict_ok;
-			snprintf(out[k].detail, sizeof(out[k].detail),
-				 "expected %s%s, found %s%s%s (%zu violations, %llu steps, "
-				 "%llu transitions)",
-				 s->expect_ok ? "no violation" : "violation", want,
-				 res.violated ? "violation" : "no violation",
-				 res.kinds[0] ? ": " : "", res.kinds, res.nviolations,
-				 (unsigned long long)res.stats.steps,
-				 (unsigned long long)res.stats.transitions);
+		if (run_one(files[k], &paths, &out[k])) {
+			out[k].result = R_ERROR;
+			fflush(stdout);
+			fprintf(stderr, "ftv conform: %s\n", out[k].detail);
 		}
 		out[k].secs = now() - t0;
-		nbad += !out[k].ok;
+		count[out[k].result]++;
 		if (tap)
-			printf("%sok %zu %s # %s\n", out[k].ok ? "" : "not ", k + 1,
-			       out[k].name, out[k].detail);
-		else
-			printf("%-9s %-36s %5.1fs  %s\n", out[k].ok ? "ok" : "MISMATCH",
-			       out[k].name, out[k].secs, out[k].detail);
+			printf("%sok %zu %s # %s%s\n", out[k].result == R_OK ? "" : "not ", k + 1,
+			       out[k].name, out[k].result == R_ERROR ? "error: " : "",
+			       out[k].detail);
+		else if (out[k].result != R_ERROR)
+			printf("%-9s %-36s %5.1fs  %s\n",
+			       out[k].result == R_OK ? "ok" : "MISMATCH", out[k].name,
+			       out[k].secs, out[k].detail);
 		fflush(stdout);
-		free(s);
 	}
-	int status = nbad == (size_t)-1 ? FTV_EXIT_USAGE
-		     : nbad ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	/* nothing ran: bad input, whatever was asked */
+	status = count[R_ERROR] == nfiles ? FTV_EXIT_USAGE
+		 : count[R_MISMATCH] || count[R_ERROR] ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	if (!tap && status != FTV_EXIT_USAGE) {
+		printf("%zu passed, %zu failed", count[R_OK], count[R_MISMATCH]);
+		if (count[R_ERROR])
+			printf(", %zu in error", count[R_ERROR]);
+		printf("\n");
+	}
+	if (jf) {
+		int rc = write_junit(jf, out, nfiles);
 
-	if (status != FTV_EXIT_USAGE && !tap)
-		printf("%zu passed, %zu failed\n", nfiles - nbad, nbad);
-	if (status != FTV_EXIT_USAGE && junit && write_junit(junit, out, nfiles)) {
-		fprintf(stderr, "ftv conform: cannot write %s\n", junit);
-		status = FTV_EXIT_USAGE;
+		jf = NULL;
+		if (rc) {
+			fprintf(stderr, "ftv conform: cannot write %s\n", junit);
+			status = FTV_EXIT_USAGE;
+		}
 	}
+done:
+	if (jf)
+		fclose(jf);
 	for (size_t k = 0; k < nfiles; k++)
 		free(files[k]);
 	free(files);
 	free(out);
 	return status;
 }
-FTV_COMMAND(conform, "run the conformance scenarios and check their verdicts",
-	    "[--tap] [--junit FILE] [--build DIR] [FILE|DIR...] (default corpus/scenarios)",
-	    cmd_conform)
+FTV_COMMAND(conform, cmd_conform,
+	    .summary = "run the conformance scenarios and check their verdicts",
+	    .args = "[FILE|DIR]...",
+	    .opts = conform_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Runs every scenario named, or every .scn file of the directories\n"
+		   "named (default: the installed or source tree's scenarios), and\n"
+		   "compares each verdict with the one its file expects: no violation,\n"
+		   "or a violation of the kinds named. Prints one line per scenario, or\n"
+		   "TAP with --tap; --junit writes the same results for CI systems.\n")

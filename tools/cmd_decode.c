@@ -12,9 +12,11 @@
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
+#include "util/opt.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned decode_a64(uint32_t word, uint64_t pc)
@@ -76,52 +78,83 @@ static const struct {
 	{ "riscv64", decode_rv },
 };
 
+enum { O_ARCH = 256, O_PC };
+
+static const struct ftv_opt decode_opts[] = {
+	{ .name = "arch", .key = O_ARCH, .arg = "A",
+	  .help = "the instruction set: arm64 (default) or riscv64",
+	  .words = "arm64 riscv64" },
+	{ .name = "pc", .key = O_PC, .arg = "ADDR",
+	  .help = "the first word's address; the next ones follow (default 0)" },
+	{ 0 },
+};
+
 static int cmd_decode(int argc, char **argv)
 {
-	const char *arch = "arm64";
+	size_t a = 0;
 	uint64_t pc = 0;
 	uint32_t word;
-	int i, first = 0;
+	struct ftv_getopt g;
+	const char **words = calloc((size_t)argc, sizeof(*words));
+	int n = 0, o, rc = FTV_EXIT_USAGE;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
-			arch = argv[++i];
-		} else if (!strcmp(argv[i], "--pc") && i + 1 < argc) {
-			if (ftv_parse_u64(argv[++i], &pc)) {
-				fprintf(stderr, "ftv decode: bad --pc '%s'\n", argv[i]);
-				return FTV_EXIT_USAGE;
+	if (!words)
+		return FTV_EXIT_USAGE;
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case O_ARCH:
+			for (a = 0; a < sizeof(arches) / sizeof(arches[0]); a++)
+				if (!strcmp(g.val, arches[a].name))
+					break;
+			if (a == sizeof(arches) / sizeof(arches[0])) {
+				ftv_opt_bad_choice(&g);
+				goto out;
 			}
-		} else if (!strncmp(argv[i], "--", 2)) {
-			return ftv_usage("decode");
-		} else {
+			break;
+		case O_PC:
+			if (ftv_opt_u64(&g, 0, UINT64_MAX, &pc))
+				goto out;
+			break;
+		case FTV_OPT_ARG:
+			words[n++] = g.val;
 			break;
 		}
 	}
-	first = i;
-	if (first == argc)
-		return ftv_usage("decode");
-	/* validate every word before printing any */
-	for (i = first; i < argc; i++)
-		if (parse_word(argv[i], &word)) {
-			fprintf(stderr, "ftv decode: '%s' is not a 32-bit instruction word\n",
-				argv[i]);
-			return FTV_EXIT_USAGE;
-		}
-	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
-		if (strcmp(arch, arches[a].name))
-			continue;
-		if (!arches[a].decode) {
-			fprintf(stderr, "ftv decode: --arch %s is not built in\n", arch);
-			return FTV_EXIT_USAGE;
-		}
-		for (i = first; i < argc; i++) {
-			parse_word(argv[i], &word);
-			pc += arches[a].decode(word, pc);
-		}
-		return FTV_EXIT_OK;
+	if (o < 0) {
+		rc = g.exit;
+		goto out;
 	}
-	fprintf(stderr, "ftv decode: unknown --arch '%s' (arm64 or riscv64)\n", arch);
-	return FTV_EXIT_USAGE;
+	if (!n) {
+		rc = ftv_usage_error(g.cmd, "missing WORD");
+		goto out;
+	}
+	/* validate every word before printing any */
+	for (int i = 0; i < n; i++)
+		if (parse_word(words[i], &word)) {
+			fprintf(stderr, "ftv decode: '%s' is not a 32-bit instruction word\n",
+				words[i]);
+			goto out;
+		}
+	if (!arches[a].decode) {
+		fprintf(stderr, "ftv decode: --arch %s is not built in\n", arches[a].name);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		parse_word(words[i], &word);
+		pc += arches[a].decode(word, pc);
+	}
+	rc = FTV_EXIT_OK;
+out:
+	free(words);
+	return rc;
 }
-FTV_COMMAND(decode, "decode instruction words: text, class, cmodx safety",
-	    "[--arch arm64|riscv64] [--pc ADDR] WORD... (hex, 0x optional)", cmd_decode)
+FTV_COMMAND(decode, cmd_decode,
+	    .summary = "decode instruction words: text, class, cmodx safety",
+	    .args = "WORD...",
+	    .opts = decode_opts,
+	    .doc = "Prints one line per word: the word, its disassembly (ftv's own text,\n"
+		   "else Capstone's), ftv's classification (the table key and the target\n"
+		   "of pc-relative forms, 'unknown' when ftv's table does not know the\n"
+		   "word), and whether the word may be patched while another CPU executes\n"
+		   "it (cmodx-safe; Arm ARM B2.2.5). Words are hex, with or without 0x.\n")

@@ -3,32 +3,20 @@
  * See verify/fuzz.h for the generator and the shrinker; this file is the
  * campaign: iteration seeds, workers, shards, progress and reports.
  *
- *   --seed S         campaign seed (default: from the clock, printed);
- *                    iteration i's seed is fuzz_iter_seed(S, i)
- *   --iterations K   this process runs K iterations (default 10), or
- *   --time SECONDS   starts iterations until SECONDS have passed
- *   --shard I/N      only iterations i with i % N == I: the k-th iteration
- *                    this process runs is i = I + k * N
- *   --jobs J         J forked workers, worker w running the k-th
- *                    iterations with k % J == w
- *   --arch A         arm64 (default) or riscv64; the scheme implies it
- *   --scheme S       callops (arm64's default), tramp, mcount; pair, atomic
- *                    (riscv64, default atomic); an arch and a scheme of
- *                    another arch are a usage error
- *   --cpus N         every iteration with N CPUs (default: 2..4 drawn)
- *   --out FILE       the replay file (default ftv-fuzz-<S>.scn)
- *   --shrink-budget  at most this many scenario runs to shrink (100)
- *   --json           one object per finding, then a summary object
- *   --replay FILE    run a replay file (any scenario) and print its report
- *   --trace          with a report (--replay, or a finding), the executor's
- *                    step trace after it: who ran, what each fetch saw
+ * Its options are the table fuzz_opts below (ftv fuzz --help): iteration
+ * i's seed is fuzz_iter_seed(--seed, i); --shard I/N runs the iterations i
+ * with i % N == I, the k-th one this process runs being i = I + k * N;
+ * --jobs J forks J workers, worker w running the k-th iterations with
+ * k % J == w.
  * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
  * usage, or an iteration the model rejected (a fuzzer bug, never silent).
  */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/num.h"
+#include "util/opt.h"
 #include "verify/fuzz.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
@@ -100,26 +88,6 @@ static double elapsed(const struct campaign *c)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - c->t0.tv_sec) + (t.tv_nsec - c->t0.tv_nsec) / 1e9;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
 }
 
 /* The report of a replay file, the same whether fuzz just wrote it or
@@ -326,23 +294,31 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	}
 	fclose(mem);
 	if (c->json) {
-		printf("{\"type\":\"finding\",\"seed\":%llu,\"iteration\":%llu,"
-		       "\"iteration_seed\":\"0x%016llx\",\"kind\":",
-		       (unsigned long long)c->seed, (unsigned long long)m->iter,
-		       (unsigned long long)m->iter_seed);
-		json_str(stdout, m->kind);
-		printf(",\"kinds\":");
-		json_str(stdout, res.kinds);
-		printf(",\"violations\":%zu,\"replay\":", res.nviolations);
-		json_str(stdout, m->text);
-		printf(",\"operations_before\":%u,\"operations_after\":%u,"
-		       "\"cpus_before\":%u,\"cpus_after\":%u,\"rounds_before\":%u,"
-		       "\"rounds_after\":%u,\"shrink_runs\":%u,\"reproduced\":%s,\"report\":",
-		       m->ops_before, m->ops_after, m->cpus_before, m->cpus_after,
-		       m->rounds_before, m->rounds_after, m->tried,
-		       res.violated ? "true" : "false");
-		json_str(stdout, text);
-		printf("}\n");
+		struct json j;
+		char iseed[24];
+
+		snprintf(iseed, sizeof(iseed), "0x%016llx", (unsigned long long)m->iter_seed);
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key_str(&j, "type", "finding");
+		json_key_u64(&j, "seed", c->seed);
+		json_key_u64(&j, "iteration", m->iter);
+		json_key_str(&j, "iteration_seed", iseed);
+		json_key_str(&j, "kind", m->kind);
+		json_key_str(&j, "kinds", res.kinds);
+		json_key_u64(&j, "violations", res.nviolations);
+		json_key_str(&j, "replay", m->text);
+		json_key_u64(&j, "operations_before", m->ops_before);
+		json_key_u64(&j, "operations_after", m->ops_after);
+		json_key_u64(&j, "cpus_before", m->cpus_before);
+		json_key_u64(&j, "cpus_after", m->cpus_after);
+		json_key_u64(&j, "rounds_before", m->rounds_before);
+		json_key_u64(&j, "rounds_after", m->rounds_after);
+		json_key_u64(&j, "shrink_runs", m->tried);
+		json_key_bool(&j, "reproduced", res.violated);
+		json_key_str(&j, "report", text);
+		json_end_object(&j);
+		json_newline(&j);
 	} else {
 		printf("fuzz: iteration %llu (seed 0x%016llx) found %s; shrunk from %u to %u "
 		       "operations, %u to %u CPUs, %u to %u rounds in %u runs\n",
@@ -516,18 +492,30 @@ static void summary(struct campaign *c)
 	if (c->tty && !c->json)
 		fprintf(errout, "\r\033[K");
 	if (c->json) {
-		printf("{\"type\":\"summary\",\"seed\":%llu,\"scheme\":\"%s\",\"mutate\":\"%s\","
-		       "\"shard\":\"%u/%u\",\"jobs\":%u,\"iterations\":%llu,\"transitions\":%llu,"
-		       "\"steps\":%llu,\"violations\":%llu,\"found\":%s,\"elapsed_s\":%.3f,"
-		       "\"iterations_per_s\":%.3f,\"transitions_per_s\":%.1f,\"steps_per_s\":%.1f,"
-		       "\"arch\":\"%s\"}\n",
-		       (unsigned long long)c->seed, ftv_scheme_name(c->g.scheme),
-		       c->g.mutant ? c->g.mutant->name : "none", c->shard, c->nshards, c->jobs,
-		       (unsigned long long)c->done, (unsigned long long)c->transitions,
-		       (unsigned long long)c->steps, (unsigned long long)c->violations,
-		       c->found ? "true" : "false", t, t > 0 ? c->done / t : 0.0,
-		       t > 0 ? c->transitions / t : 0.0, t > 0 ? c->steps / t : 0.0,
-		       ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		struct json j;
+		char shard[32];
+
+		snprintf(shard, sizeof(shard), "%u/%u", c->shard, c->nshards);
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key_str(&j, "type", "summary");
+		json_key_u64(&j, "seed", c->seed);
+		json_key_str(&j, "scheme", ftv_scheme_name(c->g.scheme));
+		json_key_str(&j, "mutate", c->g.mutant ? c->g.mutant->name : "none");
+		json_key_str(&j, "shard", shard);
+		json_key_u64(&j, "jobs", c->jobs);
+		json_key_u64(&j, "iterations", c->done);
+		json_key_u64(&j, "transitions", c->transitions);
+		json_key_u64(&j, "steps", c->steps);
+		json_key_u64(&j, "violations", c->violations);
+		json_key_bool(&j, "found", c->found);
+		json_key_double(&j, "elapsed_s", t, 3);
+		json_key_double(&j, "iterations_per_s", t > 0 ? c->done / t : 0.0, 3);
+		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
+		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
+		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		json_end_object(&j);
+		json_newline(&j);
 	} else {
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "
@@ -540,22 +528,74 @@ static void summary(struct campaign *c)
 	fflush(stdout);
 }
 
-static int usage_err(const char *fmt, const char *arg)
+enum {
+	O_SEED = 256, O_CPUS, O_ITERATIONS, O_TIME, O_SCHEME, O_ARCH, O_MUTATE, O_JOBS,
+	O_SHARD, O_REPLAY, O_OUT, O_SHRINK_BUDGET, O_JSON, O_TRACE, O_OBJECTS,
+};
+
+static const char *scheme_word(unsigned i)
 {
-	fprintf(stderr, "ftv fuzz: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	return FTV_EXIT_USAGE;
+	return i < FTV_SCHEME_COUNT ? ftv_scheme_name((enum ftv_scheme)i) : NULL;
 }
+
+static const char *mutant_word(unsigned i)
+{
+	const struct ftv_mutant *m = NULL;
+
+	do
+		m = ftv_mutant_next(m);
+	while (m && i--);
+	return m ? m->name : NULL;
+}
+
+static const struct ftv_opt fuzz_opts[] = {
+	{ .name = "seed", .key = O_SEED, .arg = "S",
+	  .help = "the campaign's seed (default: from the clock, printed)" },
+	{ .name = "iterations", .key = O_ITERATIONS, .arg = "K",
+	  .help = "run K iterations (default 10)" },
+	{ .name = "time", .key = O_TIME, .arg = "SECONDS",
+	  .help = "start iterations until SECONDS have passed" },
+	{ .name = "arch", .key = O_ARCH, .arg = "A",
+	  .help = "arm64 (default) or riscv64; --scheme implies it",
+	  .words = "arm64 riscv64" },
+	{ .name = "scheme", .key = O_SCHEME, .arg = "S",
+	  .help = "callops (default), tramp, mcount; riscv64: pair, atomic (default)",
+	  .word = scheme_word },
+	{ .name = "cpus", .key = O_CPUS, .arg = "N",
+	  .help = "every iteration on N CPUs (1-32; default: 2 to 4, drawn)" },
+	{ .name = "objects", .key = O_OBJECTS, .arg = "NAME...",
+	  .help = "trace the corpus objects named (default rand1 rand2)" },
+	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
+	  .help = "inject the known bug NAME into the patcher",
+	  .word = mutant_word },
+	{ .name = "jobs", .key = O_JOBS, .arg = "J",
+	  .help = "run J forked workers (1-64, default 1)" },
+	{ .name = "shard", .key = O_SHARD, .arg = "I/N",
+	  .help = "run only the iterations i with i % N == I" },
+	{ .name = "out", .key = O_OUT, .arg = "FILE",
+	  .help = "the replay file of a finding (default ftv-fuzz-SEED.scn)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "shrink-budget", .key = O_SHRINK_BUDGET, .arg = "N",
+	  .help = "shrink a finding in at most N scenario runs (1-100000, default 100)" },
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object per finding, then a summary object" },
+	{ .name = "replay", .key = O_REPLAY, .arg = "FILE",
+	  .help = "run a replay file (any scenario) and print its report",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "trace", .key = O_TRACE,
+	  .help = "after a report, the executor's step trace: who ran, what each fetch saw" },
+	FTV_PATHS_OPTION,
+	{ 0 },
+};
 
 static int cmd_fuzz(int argc, char **argv)
 {
 	static struct campaign c;
 	const char *replay = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
-	int arch_set = 0, scheme_set = 0;
+	int arch_set = 0, scheme_set = 0, o, last = 0;
 	enum ftv_arch arch = FTV_ARCH_ARM64;
-	uint64_t v;
+	struct ftv_getopt g;
 	struct ftv_err err;
 
 	errout = stderr;
@@ -566,96 +606,101 @@ static int cmd_fuzz(int argc, char **argv)
 	c.iterations = 10;
 	c.g.scheme = FTV_SCHEME_CALLOPS;
 	c.fd = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i], *a = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--json")) {
+	ftv_getopt_init(&g, argc, argv);
+	for (; (o = ftv_getopt(&g)) > 0; last = o) {
+		switch (o) {
+		case O_JSON:
 			c.json = 1;
-			continue;
-		}
-		if (!strcmp(o, "--trace")) {
+			break;
+		case O_TRACE:
 			c.trace = 1;
-			continue;
-		}
-		if (!strcmp(o, "--objects")) {
-			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-				if (c.g.nobjects >= WORLD_MAX_OBJECTS)
-					return usage_err("too many objects%s", "");
-				snprintf(c.g.objects[c.g.nobjects++], sizeof(c.g.objects[0]), "%s",
-					 argv[++i]);
-			}
-			if (!c.g.nobjects)
-				return usage_err("--objects needs at least one NAME%s", "");
+			break;
+		case FTV_OPT_ARG:
+			/* --objects NAME... takes the arguments after it */
+			if (last != O_OBJECTS)
+				return ftv_usage_error(g.cmd, "unexpected argument '%s'", g.val);
+			o = O_OBJECTS;
+			/* fall through */
+		case O_OBJECTS:
+			if (c.g.nobjects >= WORLD_MAX_OBJECTS)
+				return ftv_cmd_error(g.cmd, "--objects: more than %d objects",
+						     WORLD_MAX_OBJECTS);
+			snprintf(c.g.objects[c.g.nobjects++], sizeof(c.g.objects[0]), "%s", g.val);
 			have_objects = 1;
-			continue;
-		}
-		if (!a || strncmp(o, "--", 2))
-			return ftv_usage("fuzz");
-		i++;
-		if (!strcmp(o, "--seed")) {
-			if (ftv_parse_u64(a, &c.seed))
-				return usage_err("bad seed '%s'", a);
+			break;
+		case O_SEED:
+			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.seed))
+				return FTV_EXIT_USAGE;
 			seed_set = 1;
-		} else if (!strcmp(o, "--cpus")) {
-			if (ftv_parse_u64(a, &v) || !v || v > EXEC_MAX_CPUS)
-				return usage_err("--cpus must be 1..32, not '%s'", a);
-			c.g.cpus = (unsigned)v;
-		} else if (!strcmp(o, "--iterations")) {
-			if (ftv_parse_u64(a, &c.iterations) || !c.iterations)
-				return usage_err("bad iteration count '%s'", a);
+			break;
+		case O_CPUS:
+			if (ftv_opt_unsigned(&g, 1, EXEC_MAX_CPUS, &c.g.cpus))
+				return FTV_EXIT_USAGE;
+			break;
+		case O_ITERATIONS:
+			if (ftv_opt_u64(&g, 1, UINT64_MAX, &c.iterations))
+				return FTV_EXIT_USAGE;
 			iters_set = 1;
-		} else if (!strcmp(o, "--time")) {
-			char *end;
-
-			c.time_s = strtod(a, &end);
-			if (*end || !(c.time_s > 0))
-				return usage_err("bad --time '%s' (seconds)", a);
+			break;
+		case O_TIME:
+			if (ftv_opt_seconds(&g, &c.time_s))
+				return FTV_EXIT_USAGE;
 			time_set = 1;
-		} else if (!strcmp(o, "--scheme")) {
-			if (ftv_scheme_parse(a, &c.g.scheme))
-				return usage_err("unknown scheme '%s' (callops, mcount, tramp; "
-						 "riscv64: pair, atomic)", a);
+			break;
+		case O_SCHEME:
+			if (ftv_scheme_parse(g.val, &c.g.scheme))
+				return ftv_opt_bad_choice(&g);
 			scheme_set = 1;
-		} else if (!strcmp(o, "--arch")) {
-			if (ftv_arch_parse(a, &arch))
-				return usage_err("unknown arch '%s' (arm64, riscv64)", a);
+			break;
+		case O_ARCH:
+			if (ftv_arch_parse(g.val, &arch))
+				return ftv_opt_bad_choice(&g);
 			arch_set = 1;
-		} else if (!strcmp(o, "--mutate")) {
-			c.g.mutant = ftv_mutant_find(a);
+			break;
+		case O_MUTATE:
+			c.g.mutant = ftv_mutant_find(g.val);
 			if (!c.g.mutant)
-				return usage_err("unknown mutant '%s'", a);
-		} else if (!strcmp(o, "--jobs")) {
-			if (ftv_parse_u64(a, &v) || !v || v > FUZZ_MAX_JOBS)
-				return usage_err("--jobs must be 1..64, not '%s'", a);
-			c.jobs = (unsigned)v;
-		} else if (!strcmp(o, "--shard")) {
+				return ftv_opt_bad_choice(&g);
+			break;
+		case O_JOBS:
+			if (ftv_opt_unsigned(&g, 1, FUZZ_MAX_JOBS, &c.jobs))
+				return FTV_EXIT_USAGE;
+			break;
+		case O_SHARD: {
 			unsigned si, sn;
 			char extra;
 
-			if (sscanf(a, "%u/%u%c", &si, &sn, &extra) != 2 || !sn || si >= sn)
-				return usage_err("--shard takes I/N with 0 <= I < N, not '%s'", a);
+			if (sscanf(g.val, "%u/%u%c", &si, &sn, &extra) != 2 || !sn || si >= sn)
+				return ftv_opt_bad(&g, "is not I/N with 0 <= I < N");
 			c.shard = si;
 			c.nshards = sn;
-		} else if (!strcmp(o, "--replay")) {
-			replay = a;
-		} else if (!strcmp(o, "--out")) {
-			snprintf(c.out, sizeof(c.out), "%s", a);
-		} else if (!strcmp(o, "--shrink-budget")) {
-			if (ftv_parse_u64(a, &v) || !v || v > 100000)
-				return usage_err("bad --shrink-budget '%s'", a);
-			c.shrink_budget = (unsigned)v;
-		} else if (!ftv_paths_option(&c.paths, o, a)) {
-			return ftv_usage("fuzz");
+			break;
+		}
+		case O_REPLAY:
+			replay = g.val;
+			break;
+		case O_OUT:
+			snprintf(c.out, sizeof(c.out), "%s", g.val);
+			break;
+		case O_SHRINK_BUDGET:
+			if (ftv_opt_unsigned(&g, 1, 100000, &c.shrink_budget))
+				return FTV_EXIT_USAGE;
+			break;
+		case FTV_OPT_BUILD:
+			ftv_paths_set_build(&c.paths, g.val);
+			break;
 		}
 	}
+	if (o < 0)
+		return g.exit;
 	if (iters_set && time_set)
-		return usage_err("--time and --iterations exclude each other%s", "");
+		return ftv_usage_error(g.cmd, "--time and --iterations exclude each other");
 	/* the scheme implies the arch; an arch alone picks its default */
 	if (arch_set && !scheme_set)
 		c.g.scheme = ftv_arch_default_scheme(arch);
 	if ((arch_set && ftv_scheme_check_arch(c.g.scheme, arch, &err)) ||
 	    ftv_mutant_check(c.g.mutant, c.g.scheme, &err))
-		return usage_err("%s", err.msg);
+		return ftv_cmd_error(g.cmd, "%s", err.msg);
 	if (time_set)
 		c.iterations = 0;
 	if (replay) {
@@ -725,8 +770,18 @@ static int cmd_fuzz(int argc, char **argv)
 		return FTV_EXIT_VIOLATION;
 	return c.error ? FTV_EXIT_USAGE : FTV_EXIT_OK;
 }
-FTV_COMMAND(fuzz, "random ftrace workloads until a violation, shrunk to a replay file",
-	    "[--seed S] [--cpus N] [--time SECONDS | --iterations K] [--arch arm64|riscv64] "
-	    "[--scheme callops|mcount|tramp|pair|atomic] [--objects NAME...] [--mutate NAME] "
-	    "[--jobs J] [--shard I/N] [--json] [--out FILE] [--shrink-budget N] "
-	    "[--build DIR] [--replay FILE] [--trace]", cmd_fuzz)
+FTV_COMMAND(fuzz, cmd_fuzz,
+	    .summary = "random ftrace workloads until a violation, shrunk to a replay file",
+	    .opts = fuzz_opts,
+	    .doc = "Generates random sequences of ftrace updates (register, unregister,\n"
+		   "filter changes, direct calls, graph tracers, modules) over corpus\n"
+		   "objects, runs each as a scenario on emulated CPUs calling the traced\n"
+		   "functions, and stops at the first violation. The failing case is\n"
+		   "shrunk (fewer operations, CPUs and rounds) and written as a replay\n"
+		   "file, an ordinary scenario file that 'ftv fuzz --replay' and 'ftv\n"
+		   "scenario' reproduce bit for bit. Iteration i's seed derives from the\n"
+		   "campaign seed alone, so --seed S with --shard and --jobs splits one\n"
+		   "campaign over processes and machines without changing what runs.\n"
+		   "\n"
+		   "An iteration the model rejects is a fuzzer bug and ends the campaign\n"
+		   "with exit status 2.\n")

@@ -2,6 +2,7 @@
 #include "sim/layout.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/opt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,13 +10,23 @@
 static int cmd_layout(int argc, char **argv)
 {
 	size_t n[SIM_LAYOUT_NKINDS] = { 0 }, mods = 0;
-	const char *last = NULL;
+	const char *last = NULL, *path = NULL;
 	struct sim_layout *l;
+	struct ftv_getopt g;
 	struct ftv_err err;
+	int o;
 
-	if (argc != 2)
-		return ftv_usage(argv[0]);
-	l = sim_layout_load(argv[1], &err);
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		if (path)
+			return ftv_usage_error(g.cmd, "one LAYOUT only, not also '%s'", g.val);
+		path = g.val;
+	}
+	if (o < 0)
+		return g.exit;
+	if (!path)
+		return ftv_usage_error(g.cmd, "missing LAYOUT");
+	l = sim_layout_load(path, &err);
 	if (!l) {
 		fprintf(stderr, "ftv layout: %s\n", err.msg);
 		return FTV_EXIT_USAGE;
@@ -27,7 +38,7 @@ static int cmd_layout(int argc, char **argv)
 			mods++;
 		last = l->sites[i].module;
 	}
-	printf("%s: kernel %s, arch %s, addresses %s\n", argv[1], l->kernel,
+	printf("%s: kernel %s, arch %s, addresses %s\n", path, l->kernel,
 	       l->arch, sim_layout_addresses(l));
 	printf("sites: %zu in %zu module runs, %zu text ranges\n", l->nsites,
 	       mods, l->ntexts);
@@ -41,5 +52,11 @@ static int cmd_layout(int argc, char **argv)
 	return FTV_EXIT_OK;
 }
 
-FTV_COMMAND(layout, "check a layout file and summarise it", "LAYOUT[.xz]",
-	    cmd_layout)
+FTV_COMMAND(layout, cmd_layout,
+	    .summary = "check a layout file and summarise it",
+	    .args = "LAYOUT[.xz]",
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Reads a layout file (written by 'ftv capture', optionally xz-compressed)\n"
+		   "with the strict parser that 'ftv replay' uses, and prints its kernel,\n"
+		   "arch, address kind, and the number of callsites of each kind. Any\n"
+		   "malformed line is reported as FILE:LINE:COLUMN.\n")

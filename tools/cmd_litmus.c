@@ -1,14 +1,34 @@
 /* ftv litmus FILE...: run litmus tests of the fetch model exhaustively and
  * compare each verdict with the one the file (or a kinds file) expects. */
 #include "litmus/litmus.h"
+#include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
+#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+enum { O_MAX_RUNS = 256, O_HERD, O_KINDS, O_TIME_LIMIT, O_MAX_MEM };
+
+static const struct ftv_opt litmus_opts[] = {
+	{ .name = "verbose", .key = 'v',
+	  .help = "print a run that satisfies the condition, when one does" },
+	{ .name = "herd", .key = O_HERD,
+	  .help = "print herd7's output (Test, States, Observation...) instead of ftv's line" },
+	{ .name = "kinds", .key = O_KINDS, .arg = "FILE", .words = FTV_WORDS_FILE,
+	  .help = "expected verdicts, lines 'NAME Allowed|Forbidden|Required'" },
+	{ .name = "max-runs", .key = O_MAX_RUNS, .arg = "N",
+	  .help = "explore at most N runs per test (default 1000000); fewer is INCOMPLETE" },
+	{ .name = "time-limit", .key = O_TIME_LIMIT, .arg = "S",
+	  .help = "stop a test after S seconds of exploration (default 10; 0: none)" },
+	{ .name = "max-mem", .key = O_MAX_MEM, .arg = "MIB",
+	  .help = "stop a test whose memory passes MIB MiB (default 1024)" },
+	{ 0 },
+};
 
 /* On a terminal: one line, rewritten, saying how far a test has got. */
 static void progress(const struct litmus *lt, uint64_t runs,
@@ -22,61 +42,77 @@ static void progress(const struct litmus *lt, uint64_t runs,
 
 static int cmd_litmus(int argc, char **argv)
 {
-	struct litmus_opts o = { .max_runs = 1000000, .time_ms = 10000,
-				 .dic = -1, .idc = -1 };
+	struct litmus_opts lo = { .max_runs = 1000000, .time_ms = 10000,
+				  .dic = -1, .idc = -1 };
 	struct litmus_kinds *kinds = NULL;
-	int first = 1, mismatches = 0, bad = 0, herd = 0, tty;
+	int mismatches = 0, bad = 0, herd = 0, nfiles = 0, tty, o;
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	struct ftv_paths paths;
+	struct ftv_getopt g;
+	struct ftv_err err;
 	uint64_t v;
 
-	while (first < argc && argv[first][0] == '-') {
-		const char *a = argv[first], *arg = first + 1 < argc ? argv[first + 1] : NULL;
-
-		if (!strcmp(a, "-v")) {
-			o.want_witness = 1;
-			first++;
-		} else if (!strcmp(a, "--herd")) {
+	if (!files)
+		return FTV_EXIT_USAGE;
+	ftv_paths_default(&paths, argv[0]);
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case 'v':
+			lo.want_witness = 1;
+			break;
+		case O_HERD:
 			herd = 1;
-			first++;
-		} else if (!strcmp(a, "--max-runs") && arg &&
-			   !ftv_parse_u64(arg, &o.max_runs) && o.max_runs) {
-			first += 2;
-		} else if (!strcmp(a, "--time-limit") && arg &&
-			   !ftv_parse_u64(arg, &v)) {
-			o.time_ms = v * 1000; /* seconds; 0: no limit */
-			first += 2;
-		} else if (!strcmp(a, "--max-mem") && arg &&
-			   !ftv_parse_u64(arg, &o.mem_mb) && o.mem_mb) {
-			first += 2;
-		} else if (!strcmp(a, "--kinds") && arg && !kinds) {
-			struct ftv_err err;
-
-			kinds = litmus_kinds_load(arg, &err);
+			break;
+		case O_KINDS:
+			litmus_kinds_free(kinds);
+			kinds = litmus_kinds_load(g.val, &err);
 			if (!kinds) {
 				fprintf(stderr, "ftv litmus: %s\n", err.msg);
-				return FTV_EXIT_USAGE;
+				o = -1;
+				g.exit = FTV_EXIT_USAGE;
 			}
-			first += 2;
-		} else {
-			litmus_kinds_free(kinds);
-			return ftv_usage("litmus");
+			break;
+		case O_MAX_RUNS:
+			if (ftv_opt_u64(&g, 1, UINT64_MAX, &lo.max_runs))
+				o = -1;
+			break;
+		case O_TIME_LIMIT:
+			if (ftv_opt_u64(&g, 0, UINT64_MAX / 1000, &v))
+				o = -1;
+			lo.time_ms = v * 1000;
+			break;
+		case O_MAX_MEM:
+			if (ftv_opt_u64(&g, 1, 1 << 20, &lo.mem_mb))
+				o = -1;
+			break;
+		case FTV_OPT_ARG:
+			files[nfiles++] = g.val;
+			break;
+		}
+		if (o < 0) {
+			g.exit = FTV_EXIT_USAGE;
+			break;
 		}
 	}
-	if (first >= argc) {
+	if (o < 0 || !nfiles) {
+		free(files);
 		litmus_kinds_free(kinds);
-		return ftv_usage("litmus");
+		return o < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
 	tty = isatty(2);
 	if (tty)
-		o.progress = progress;
-	for (int i = first; i < argc; i++) {
-		struct ftv_err err;
+		lo.progress = progress;
+	for (int i = 0; i < nfiles; i++) {
 		struct litmus_result res;
-		struct litmus *lt = litmus_load(argv[i], &err);
-		int ok;
+		char buf[4200];
+		/* a name alone: the installed test */
+		struct litmus *lt = litmus_load(ftv_paths_find(paths.litmus, files[i], ".litmus",
+							       buf, sizeof(buf)), &err);
 
 		if (lt && kinds && litmus_kinds_get(kinds, litmus_name(lt)) >= 0)
 			litmus_set_expected(lt, litmus_kinds_get(kinds, litmus_name(lt)));
-		if (!lt || litmus_run(lt, &o, &res, &err)) {
+		if (!lt || litmus_run(lt, &lo, &res, &err)) {
 			if (tty)
 				fprintf(stderr, "\r\033[K");
 			fprintf(stderr, "ftv litmus: %s\n", err.msg);
@@ -90,20 +126,31 @@ static int cmd_litmus(int argc, char **argv)
 			litmus_print_herd(stdout, lt, &res);
 		else
 			litmus_print_line(stdout, lt, &res);
-		ok = litmus_verdict_ok(lt, &res);
-		if (!ok)
+		if (!litmus_verdict_ok(lt, &res))
 			mismatches++;
-		if (o.want_witness && res.witness)
-			printf("  a run satisfying exists:\n%s", res.witness);
+		if (lo.want_witness && res.witness)
+			printf("  a run satisfying the condition:\n%s", res.witness);
 		fflush(stdout);
 		litmus_result_free(&res);
 		litmus_free(lt);
 	}
+	free(files);
 	litmus_kinds_free(kinds);
 	if (bad)
 		return FTV_EXIT_USAGE;
 	return mismatches ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 }
-FTV_COMMAND(litmus, "run litmus tests (ftv or herd7 syntax) of the instruction-fetch model",
-	    "[-v] [--herd] [--kinds FILE] [--max-runs N] [--time-limit S] [--max-mem MIB] FILE...",
-	    cmd_litmus)
+FTV_COMMAND(litmus, cmd_litmus,
+	    .summary = "run litmus tests of the instruction-fetch model",
+	    .args = "FILE...",
+	    .opts = litmus_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Runs each litmus test exhaustively against ftv's fetch model: every\n"
+		   "interleaving and every fetch choice. Files are in herd7's AArch64\n"
+		   "syntax (herdtools7's catalogue/aarch64-ifetch) or ftv's own (corpus/\n"
+		   "litmus/, riscv64 too). Prints Allowed, Forbidden or Required against\n"
+		   "the verdict the file or --kinds expects, or with --herd herd7's own\n"
+		   "output (mcompare7 reads it). Forbidden holds only when every run was\n"
+		   "explored; a test stopped by --max-runs, --time-limit or --max-mem is\n"
+		   "INCOMPLETE (budget). A construct ftv does not model is one line naming\n"
+		   "the file, line and construct (exit 2).\n")

@@ -5,6 +5,8 @@
 #include "sim/image.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
+#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,22 +34,6 @@ static void flags_str(uint64_t f, char *b)
 	*p = 0;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 struct counts {
 	size_t layout[SIM_SITE_NLAYOUTS], bti, pac, misaligned, by_chance;
 };
@@ -69,86 +55,100 @@ static void count_sites(struct sim_image *img, struct counts *c)
 static void print_json(struct sim_image *img)
 {
 	struct counts c;
+	struct json j;
 	char fl[8];
 
 	count_sites(img, &c);
-	printf("{\"objects\":[");
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key(&j, "objects");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_nobjects(img); i++) {
 		const struct sim_object_info *o = sim_image_object(img, i);
 
-		printf("%s{\"path\":", i ? "," : "");
-		json_str(o->path);
-		printf(",\"name\":");
-		json_str(o->name);
-		printf(",\"module\":%s,\"symbols\":%zu,\"relocations\":%zu,"
-		       "\"relocations_skipped\":%zu,\"reloc_sections_skipped\":%zu,"
-		       "\"veneers\":%zu,\"stubbed\":%zu,\"relax_declined\":%zu,"
-		       "\"sections\":[",
-		       o->is_module ? "true" : "false", o->nsyms, o->nrelocs,
-		       o->nrelocs_skipped, o->nrelsecs_skipped, o->nveneers,
-		       o->nstubbed, o->nrelax);
+		json_begin_object(&j);
+		json_key_str(&j, "path", o->path);
+		json_key_str(&j, "name", o->name);
+		json_key_bool(&j, "module", o->is_module);
+		json_key_u64(&j, "symbols", o->nsyms);
+		json_key_u64(&j, "relocations", o->nrelocs);
+		json_key_u64(&j, "relocations_skipped", o->nrelocs_skipped);
+		json_key_u64(&j, "reloc_sections_skipped", o->nrelsecs_skipped);
+		json_key_u64(&j, "veneers", o->nveneers);
+		json_key_u64(&j, "stubbed", o->nstubbed);
+		json_key_u64(&j, "relax_declined", o->nrelax);
+		json_key(&j, "sections");
+		json_begin_array(&j);
 		for (size_t k = 0; k < o->nsections; k++) {
 			const struct sim_loaded_section *s = &o->sections[k];
 
 			flags_str(s->flags, fl);
-			printf("%s{\"name\":", k ? "," : "");
-			json_str(s->name);
-			printf(",\"addr\":\"0x%llx\",\"size\":%llu,\"align\":%llu,"
-			       "\"flags\":\"%s\",\"nobits\":%s,\"region\":",
-			       (unsigned long long)s->addr,
-			       (unsigned long long)s->size,
-			       (unsigned long long)s->align, fl,
-			       s->nobits ? "true" : "false");
-			json_str(s->region);
-			printf("}");
+			json_begin_object(&j);
+			json_key_str(&j, "name", s->name);
+			json_key_hex(&j, "addr", s->addr);
+			json_key_u64(&j, "size", s->size);
+			json_key_u64(&j, "align", s->align);
+			json_key_str(&j, "flags", fl);
+			json_key_bool(&j, "nobits", s->nobits);
+			json_key_str(&j, "region", s->region);
+			json_end_object(&j);
 		}
-		printf("]}");
+		json_end_array(&j);
+		json_end_object(&j);
 	}
-	printf("],\"stubs\":[");
-	for (size_t i = 0; i < sim_image_nstubs(img); i++) {
-		printf("%s", i ? "," : "");
-		json_str(sim_image_stub_get(img, i, NULL));
-	}
-	printf("],\"arch\":\"%s\",\"site_counts\":{\"total\":%zu,\"call_ops\":%zu,"
-	       "\"args\":%zu,\"mcount\":%zu,\"riscv_call_ops\":%zu,\"bti\":%zu,"
-	       "\"pac\":%zu,\"misaligned\":%zu,\"aligned_by_chance\":%zu},"
-	       "\"sites\":[",
-	       ftv_arch_name(sim_image_arch(img)), sim_image_nsites(img),
-	       c.layout[SIM_SITE_CALL_OPS], c.layout[SIM_SITE_ARGS],
-	       c.layout[SIM_SITE_MCOUNT], c.layout[SIM_SITE_RISCV_CALL_OPS],
-	       c.bti, c.pac, c.misaligned, c.by_chance);
+	json_end_array(&j);
+	json_key(&j, "stubs");
+	json_begin_array(&j);
+	for (size_t i = 0; i < sim_image_nstubs(img); i++)
+		json_str(&j, sim_image_stub_get(img, i, NULL));
+	json_end_array(&j);
+	json_key_str(&j, "arch", ftv_arch_name(sim_image_arch(img)));
+	json_key(&j, "site_counts");
+	json_begin_object(&j);
+	json_key_u64(&j, "total", sim_image_nsites(img));
+	json_key_u64(&j, "call_ops", c.layout[SIM_SITE_CALL_OPS]);
+	json_key_u64(&j, "args", c.layout[SIM_SITE_ARGS]);
+	json_key_u64(&j, "mcount", c.layout[SIM_SITE_MCOUNT]);
+	json_key_u64(&j, "riscv_call_ops", c.layout[SIM_SITE_RISCV_CALL_OPS]);
+	json_key_u64(&j, "bti", c.bti);
+	json_key_u64(&j, "pac", c.pac);
+	json_key_u64(&j, "misaligned", c.misaligned);
+	json_key_u64(&j, "aligned_by_chance", c.by_chance);
+	json_end_object(&j);
+	json_key(&j, "sites");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
-		printf("%s{\"func\":", i ? "," : "");
-		json_str(s->funcname);
-		printf(",\"addr\":\"0x%llx\",\"func_addr\":\"0x%llx\","
-		       "\"mov_addr\":\"0x%llx\",\"literal\":\"0x%llx\","
-		       "\"layout\":\"%s\",\"bti\":%s,"
-		       "\"pac\":%s,\"aligned\":%s,\"aligned_by_chance\":%s,"
-		       "\"object\":",
-		       (unsigned long long)s->addr, (unsigned long long)s->func,
-		       (unsigned long long)s->mov_addr,
-		       (unsigned long long)s->literal,
-		       sim_site_layout_name(s->layout),
-		       s->bti ? "true" : "false", s->pac ? "true" : "false",
-		       s->aligned ? "true" : "false",
-		       s->aligned_by_chance ? "true" : "false");
-		json_str(s->object);
-		printf(",\"section\":");
-		json_str(s->section);
-		printf("}");
+		json_begin_object(&j);
+		json_key_str(&j, "func", s->funcname);
+		json_key_hex(&j, "addr", s->addr);
+		json_key_hex(&j, "func_addr", s->func);
+		json_key_hex(&j, "mov_addr", s->mov_addr);
+		json_key_hex(&j, "literal", s->literal);
+		json_key_str(&j, "layout", sim_site_layout_name(s->layout));
+		json_key_bool(&j, "bti", s->bti);
+		json_key_bool(&j, "pac", s->pac);
+		json_key_bool(&j, "aligned", s->aligned);
+		json_key_bool(&j, "aligned_by_chance", s->aligned_by_chance);
+		json_key_str(&j, "object", s->object);
+		json_key_str(&j, "section", s->section);
+		json_end_object(&j);
 	}
-	printf("],\"diagnostics\":[");
+	json_end_array(&j);
+	json_key(&j, "diagnostics");
+	json_begin_array(&j);
 	for (size_t i = 0; i < sim_image_ndiags(img); i++) {
 		const struct sim_diag *d = sim_image_diag(img, i);
 
-		printf("%s{\"kind\":\"%s\",\"text\":", i ? "," : "",
-		       sim_diag_kind_name(d->kind));
-		json_str(d->text);
-		printf("}");
+		json_begin_object(&j);
+		json_key_str(&j, "kind", sim_diag_kind_name(d->kind));
+		json_key_str(&j, "text", d->text);
+		json_end_object(&j);
 	}
-	printf("]}\n");
+	json_end_array(&j);
+	json_end_object(&j);
+	json_newline(&j);
 }
 
 /* The words from a to end in ftv's own RISC-V disassembly (Capstone 4
@@ -242,59 +242,86 @@ static void print_text(struct sim_image *img, int list_sites)
 		printf("  %s\n", sim_image_diag(img, i)->text);
 }
 
+enum { O_JSON = 256, O_STUB, O_FAR, O_SITES, O_MODULE };
+
+static const struct ftv_opt load_opts[] = {
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object instead of the text report" },
+	{ .name = "sites", .key = O_SITES,
+	  .help = "list every patch site: address, layout, function, BTI, PAC" },
+	{ .name = "stub-undefined", .key = O_STUB,
+	  .help = "bind undefined symbols to trap stubs instead of refusing the link" },
+	{ .name = "far-modules", .key = O_FAR,
+	  .help = "place modules more than 128 MiB from the kernel text (BLs need PLTs)" },
+	{ .name = "module", .key = O_MODULE, .arg = "OBJ",
+	  .help = "load OBJ as a module, whatever its name",
+	  .words = FTV_WORDS_FILE },
+	{ 0 },
+};
+
 static int cmd_load(int argc, char **argv)
 {
 	struct sim_load_opts o = { 0 };
-	int json = 0, list_sites = 0, rc = FTV_EXIT_OK, nfiles = 0, opts = 1;
+	int json = 0, list_sites = 0, rc = FTV_EXIT_OK, nfiles = 0, opt;
 	struct sim_aspace *as;
 	struct sim_image *img;
 	struct ftv_err err = { "" };
-	/* per file: 0 not a file, 1 by its name, 2 --module */
-	unsigned char *kind = calloc(argc, 1);
+	struct ftv_getopt g;
+	/* in command-line order; module[i]: --module, not by its name */
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	unsigned char *module = calloc((size_t)argc, 1);
 
-	if (!kind)
+	if (!files || !module) {
+		free(files);
+		free(module);
 		return FTV_EXIT_USAGE;
-	for (int i = 1; i < argc; i++) {
-		if (!opts || argv[i][0] != '-' || !argv[i][1]) {
-			kind[i] = 1;
-			nfiles++;
-		} else if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--stub-undefined"))
-			o.stub_undefined = 1;
-		else if (!strcmp(argv[i], "--far-modules"))
-			o.far_modules = 1;
-		else if (!strcmp(argv[i], "--sites"))
-			list_sites = 1;
-		else if (!strcmp(argv[i], "--module") && i + 1 < argc) {
-			kind[++i] = 2;
-			nfiles++;
-		} else if (!strcmp(argv[i], "--"))
-			opts = 0;
-		else
-			nfiles = -1000;
 	}
-	if (nfiles < 1) {
-		free(kind);
-		return ftv_usage("load");
+	ftv_getopt_init(&g, argc, argv);
+	while ((opt = ftv_getopt(&g)) > 0) {
+		switch (opt) {
+		case O_JSON:
+			json = 1;
+			break;
+		case O_STUB:
+			o.stub_undefined = 1;
+			break;
+		case O_FAR:
+			o.far_modules = 1;
+			break;
+		case O_SITES:
+			list_sites = 1;
+			break;
+		case O_MODULE:
+			module[nfiles] = 1;
+			files[nfiles++] = g.val;
+			break;
+		case FTV_OPT_ARG:
+			files[nfiles++] = g.val;
+			break;
+		}
+	}
+	if (opt < 0 || !nfiles) {
+		free(files);
+		free(module);
+		return opt < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
 	as = sim_aspace_new();
 	img = as ? sim_image_new(as, &o) : NULL;
 	if (!img) {
 		fprintf(stderr, "ftv load: cannot set up the address space\n");
 		sim_aspace_free(as);
-		free(kind);
+		free(files);
+		free(module);
 		return FTV_EXIT_USAGE;
 	}
 	/* In command-line order; .ko/.ko.xz files are modules, --module
 	 * makes any object one. */
-	for (int i = 1; i < argc && rc == FTV_EXIT_OK; i++)
-		if (kind[i] &&
-		    sim_image_add_file(img, argv[i],
-				       kind[i] == 2 || is_module_path(argv[i]),
+	for (int i = 0; i < nfiles && rc == FTV_EXIT_OK; i++)
+		if (sim_image_add_file(img, files[i], module[i] || is_module_path(files[i]),
 				       &err))
 			rc = FTV_EXIT_USAGE;
-	free(kind);
+	free(files);
+	free(module);
 	if (rc == FTV_EXIT_OK && sim_image_link(img, &err))
 		rc = FTV_EXIT_USAGE;
 	if (rc != FTV_EXIT_OK)
@@ -307,6 +334,16 @@ static int cmd_load(int argc, char **argv)
 	sim_aspace_free(as);
 	return rc;
 }
-FTV_COMMAND(load, "link objects and modules, list sections and patch sites",
-	    "[--json] [--sites] [--stub-undefined] [--far-modules] [--module OBJ]... FILE...",
-	    cmd_load)
+FTV_COMMAND(load, cmd_load,
+	    .summary = "link objects and modules, list sections and patch sites",
+	    .args = "FILE...",
+	    .opts = load_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Links arm64 or riscv64 relocatable objects (.o) and modules (.ko,\n"
+		   ".ko.xz) into the emulated address space the way the kernel and its\n"
+		   "module loader would, in command-line order, and prints where each\n"
+		   "section went, how many relocations were applied (and how many in\n"
+		   "non-ALLOC sections were skipped), the patch sites found with their\n"
+		   "layout (CALL_OPS, args, mcount, RISC-V CALL_OPS), BTI and PAC, and\n"
+		   "the kernel's diagnostics (a misaligned patch-site, a literal aligned\n"
+		   "only by chance).\n")

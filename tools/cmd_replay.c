@@ -8,71 +8,104 @@
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
+#include "util/opt.h"
 #include "verify/replay.h"
 
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+enum { O_SEED = 256, O_CPUS, O_BATCH, O_BATCHES, O_ROUNDS, O_CALLS, O_JSON };
+
+static const struct ftv_opt replay_opts[] = {
+	{ .name = "cpus", .key = O_CPUS, .arg = "N",
+	  .help = "CPUs calling the sites while they are patched (1-32, default 4)" },
+	{ .name = "seed", .key = O_SEED, .arg = "S",
+	  .help = "the scheduler's and the workload's seed (default 1)" },
+	{ .name = "batch", .key = O_BATCH, .arg = "N",
+	  .help = "sites enabled and disabled together, one world each (default 1024)" },
+	{ .name = "batches", .key = O_BATCHES, .arg = "K",
+	  .help = "run only the first K batches" },
+	{ .name = "rounds", .key = O_ROUNDS, .arg = "R",
+	  .help = "workload rounds per CPU and batch (1-1000, default 16 + batch/8)" },
+	{ .name = "calls", .key = O_CALLS, .arg = "C",
+	  .help = "calls per CPU and round (1-4096, default 32)" },
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object instead of the text report" },
+	FTV_PATHS_OPTION,
+	{ 0 },
+};
 
 static int cmd_replay(int argc, char **argv)
 {
 	struct replay_config c = { .seed = 1 };
 	struct replay_result r;
 	struct ftv_paths paths;
+	struct ftv_getopt g;
 	struct ftv_err err;
 	const char *layout = NULL;
+	char layout_buf[4200];
+	uint64_t v;
+	int o;
 
 	ftv_paths_default(&paths, argv[0]);
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		uint64_t v;
-
-		if (!strcmp(o, "--json")) {
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case O_JSON:
 			c.json = 1;
-			continue;
-		}
-		if (o[0] != '-') {
-			if (layout)
-				return ftv_usage("replay");
-			layout = o;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return ftv_usage("replay");
-		if (ftv_paths_option(&paths, o, argv[i + 1])) {
-			i++;
-			continue;
-		}
-		if (ftv_parse_u64(argv[i + 1], &v)) {
-			fprintf(stderr, "ftv replay: %s: not a number: %s\n", o, argv[i + 1]);
-			return FTV_EXIT_USAGE;
-		}
-		i++;
-		if (!strcmp(o, "--seed"))
-			c.seed = v;
-		else if (!strcmp(o, "--cpus") && v >= 1 && v <= 32)
-			c.ncpus = (unsigned)v;
-		else if (!strcmp(o, "--batch") && v >= 1)
+			break;
+		case FTV_OPT_BUILD:
+			ftv_paths_set_build(&paths, g.val);
+			break;
+		case O_SEED:
+			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.seed))
+				return FTV_EXIT_USAGE;
+			break;
+		case O_CPUS:
+			if (ftv_opt_unsigned(&g, 1, 32, &c.ncpus))
+				return FTV_EXIT_USAGE;
+			break;
+		case O_BATCH:
+			if (ftv_opt_u64(&g, 1, SIZE_MAX, &v))
+				return FTV_EXIT_USAGE;
 			c.batch = v;
-		else if (!strcmp(o, "--batches") && v >= 1)
+			break;
+		case O_BATCHES:
+			if (ftv_opt_u64(&g, 1, SIZE_MAX, &v))
+				return FTV_EXIT_USAGE;
 			c.max_batches = v;
-		else if (!strcmp(o, "--rounds") && v >= 1 && v <= 1000)
-			c.rounds = (unsigned)v;
-		else if (!strcmp(o, "--calls") && v >= 1 && v <= 4096)
-			c.calls = (unsigned)v;
-		else
-			return ftv_usage("replay");
+			break;
+		case O_ROUNDS:
+			if (ftv_opt_unsigned(&g, 1, 1000, &c.rounds))
+				return FTV_EXIT_USAGE;
+			break;
+		case O_CALLS:
+			if (ftv_opt_unsigned(&g, 1, 4096, &c.calls))
+				return FTV_EXIT_USAGE;
+			break;
+		case FTV_OPT_ARG:
+			if (layout)
+				return ftv_usage_error(g.cmd, "one LAYOUT only, not also '%s'", g.val);
+			layout = g.val;
+			break;
+		}
 	}
+	if (o < 0)
+		return g.exit;
 	if (!layout)
-		return ftv_usage("replay");
+		return ftv_usage_error(g.cmd, "missing LAYOUT");
 	/* Each batch is a world whose executor copies every region (about
 	 * 570 MiB with 4 CPUs); served from the heap and never trimmed, the
 	 * next batch's copies reuse the same pages instead of faulting fresh
 	 * ones in (about 20% of a batch's time). */
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	c.layout = layout;
+	/* a name alone: the installed layout */
+	c.layout = ftv_paths_find(paths.layouts, layout, ".layout.xz", layout_buf,
+				  sizeof(layout_buf));
 	/* A whole kernel takes minutes: say how far it got, on a terminal. */
 	if (isatty(STDERR_FILENO))
 		c.progress = stderr;
@@ -85,6 +118,16 @@ static int cmd_replay(int argc, char **argv)
 	return r.violations ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 }
 
-FTV_COMMAND(replay, "replay a captured kernel layout: every callsite enabled and disabled in batches",
-	    "[--cpus N] [--seed S] [--batch N] [--batches K] [--rounds R] [--calls C] [--json] [--build DIR] LAYOUT",
-	    cmd_replay)
+FTV_COMMAND(replay, cmd_replay,
+	    .summary = "replay a captured kernel layout: every callsite enabled and disabled in batches",
+	    .args = "LAYOUT",
+	    .opts = replay_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Maps every callsite of a layout captured from a linked arm64 kernel\n"
+		   "('ftv capture') at its address, with synthetic function bodies around\n"
+		   "it, counts the sites against the kernel's own table, init_nop's them\n"
+		   "and then enables and disables them in batches with the arm64\n"
+		   "CALL_OPS backend while CPUs call them. Reports the sites that cannot\n"
+		   "be patched (misaligned, out of BL range of ftrace_caller, needing a\n"
+		   "module PLT) and any violation. On a terminal a progress line per\n"
+		   "batch goes to stderr.\n")

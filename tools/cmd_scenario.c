@@ -4,68 +4,117 @@
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/num.h"
+#include "util/opt.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS };
+
+static const char *mutant_word(unsigned i)
+{
+	const struct ftv_mutant *m = NULL;
+
+	do
+		m = ftv_mutant_next(m);
+	while (m && i--);
+	return m ? m->name : NULL;
+}
+
+static const struct ftv_opt scenario_opts[] = {
+	{ .name = "arch", .key = O_ARCH, .arg = "A",
+	  .help = "check that every file is of arch A (arm64, riscv64)",
+	  .words = "arm64 riscv64" },
+	{ .name = "seed", .key = O_SEED, .arg = "S",
+	  .help = "the scheduler's seed instead of the file's" },
+	{ .name = "cpus", .key = O_CPUS, .arg = "N",
+	  .help = "N CPUs (1-32) instead of the file's" },
+	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
+	  .help = "inject the known bug NAME into the patcher",
+	  .word = mutant_word },
+	{ .name = "plans", .key = O_PLANS,
+	  .help = "print every update's plan" },
+	FTV_PATHS_OPTION,
+	{ 0 },
+};
 
 static int cmd_scenario(int argc, char **argv)
 {
 	struct ftv_paths paths;
-	int first, status = FTV_EXIT_OK;
-	uint64_t seed = 0, cpus = 0;
+	struct ftv_getopt g;
+	int status = FTV_EXIT_OK, nfiles = 0, o;
+	uint64_t seed = 0;
+	unsigned cpus = 0;
 	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0;
 	const struct ftv_mutant *mutant = NULL;
 	enum ftv_arch arch = FTV_ARCH_ARM64;
+	const char **files = calloc((size_t)argc, sizeof(*files));
 
+	if (!files)
+		return FTV_EXIT_USAGE;
 	ftv_paths_default(&paths, argv[0]);
-	for (first = 1; first < argc && !strncmp(argv[first], "--", 2); first++) {
-		const char *o = argv[first];
-
-		if (!strcmp(o, "--plans")) {
+	ftv_getopt_init(&g, argc, argv);
+	while ((o = ftv_getopt(&g)) > 0) {
+		switch (o) {
+		case O_PLANS:
 			plans = 1;
-			continue;
-		}
-		if (first + 1 >= argc)
-			return ftv_usage("scenario");
-		if (!strcmp(o, "--seed")) {
-			if (ftv_parse_u64(argv[++first], &seed))
-				return ftv_usage("scenario");
+			break;
+		case O_SEED:
+			if (ftv_opt_u64(&g, 0, UINT64_MAX, &seed))
+				goto usage;
 			seed_set = 1;
-		} else if (!strcmp(o, "--cpus")) {
-			if (ftv_parse_u64(argv[++first], &cpus) || !cpus || cpus > EXEC_MAX_CPUS)
-				return ftv_usage("scenario");
+			break;
+		case O_CPUS:
+			if (ftv_opt_unsigned(&g, 1, EXEC_MAX_CPUS, &cpus))
+				goto usage;
 			cpus_set = 1;
-		} else if (!strcmp(o, "--arch")) {
-			if (ftv_arch_parse(argv[++first], &arch)) {
-				fprintf(stderr, "ftv scenario: unknown arch '%s' (arm64, riscv64)\n",
-					argv[first]);
-				return FTV_EXIT_USAGE;
+			break;
+		case O_ARCH:
+			if (ftv_arch_parse(g.val, &arch)) {
+				ftv_opt_bad_choice(&g);
+				goto usage;
 			}
 			arch_set = 1;
-		} else if (!strcmp(o, "--mutate")) {
-			mutant = ftv_mutant_find(argv[++first]);
+			break;
+		case O_MUTATE:
+			mutant = ftv_mutant_find(g.val);
 			if (!mutant) {
-				fprintf(stderr, "ftv scenario: unknown mutant '%s'\n", argv[first]);
-				return FTV_EXIT_USAGE;
+				ftv_opt_bad_choice(&g);
+				goto usage;
 			}
-		} else if (ftv_paths_option(&paths, o, argv[first + 1])) {
-			first++;
-		} else {
-			return ftv_usage("scenario");
+			break;
+		case FTV_OPT_BUILD:
+			ftv_paths_set_build(&paths, g.val);
+			break;
+		case FTV_OPT_ARG:
+			files[nfiles++] = g.val;
+			break;
 		}
 	}
-	if (first == argc)
-		return ftv_usage("scenario");
-	for (int i = first; i < argc; i++) {
+	if (o < 0) {
+		free(files);
+		return g.exit;
+	}
+	if (!nfiles) {
+		free(files);
+		return ftv_usage_error(g.cmd, "missing FILE");
+	}
+	for (int i = 0; i < nfiles; i++) {
+		char buf[4200];
 		struct scenario s;
 		struct scn_result res;
 		struct ftv_err err;
 
-		if (scenario_load(argv[i], &s, &err)) {
+		/* a name alone: the installed scenario */
+		const char *path = ftv_paths_find(paths.scenarios, files[i], ".scn", buf,
+						  sizeof(buf));
+
+		if (scenario_load(path, &s, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
-			return FTV_EXIT_USAGE;
+			goto usage;
 		}
 		if (plans)
 			s.cfg.plans_out = stdout;
@@ -77,8 +126,8 @@ static int cmd_scenario(int argc, char **argv)
 		/* --arch only checks that each file is of that arch */
 		if ((arch_set && ftv_scheme_check_arch(s.cfg.scheme, arch, &err)) ||
 		    ftv_mutant_check(mutant, s.cfg.scheme, &err)) {
-			fprintf(stderr, "ftv scenario: %s: %s\n", argv[i], err.msg);
-			return FTV_EXIT_USAGE;
+			fprintf(stderr, "ftv scenario: %s: %s\n", files[i], err.msg);
+			goto usage;
 		}
 		ftv_mutant_apply(mutant, &s.cfg);
 		printf("== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
@@ -89,7 +138,7 @@ static int cmd_scenario(int argc, char **argv)
 		fflush(stdout);
 		if (scenario_run(&s, paths.corpus, paths.tramp, stdout, &res, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
-			return FTV_EXIT_USAGE;
+			goto usage;
 		}
 		printf("%s: %llu sites, %llu plans, %llu transitions, %llu traced calls, "
 		       "%llu tracer calls, %llu steps, trace %016llx, peak RSS %ld MiB\n",
@@ -106,8 +155,20 @@ static int cmd_scenario(int argc, char **argv)
 		if (res.violated)
 			status = FTV_EXIT_VIOLATION;
 	}
+	free(files);
 	return status;
+usage:
+	free(files);
+	return FTV_EXIT_USAGE;
 }
-FTV_COMMAND(scenario, "run scenario files and print their full reports",
-	    "[--arch arm64|riscv64] [--seed S] [--cpus N] [--mutate NAME] [--plans] "
-	    "[--build DIR] FILE...", cmd_scenario)
+FTV_COMMAND(scenario, cmd_scenario,
+	    .summary = "run scenario files and print their full reports",
+	    .args = "FILE...",
+	    .opts = scenario_opts,
+	    .words = FTV_WORDS_FILE,
+	    .doc = "Runs each scenario (a .scn file: the scheme, the corpus objects, the\n"
+		   "CPUs and scheduler, and the ftrace operations to apply while the CPUs\n"
+		   "call the traced functions) and prints its report: every violation\n"
+		   "with the CPU, the step, the site as func+off/size and the words\n"
+		   "involved, then the counters and the trace hash. The verdict the file\n"
+		   "expects is not compared; 'ftv conform' does that.\n")

@@ -61,8 +61,12 @@ def normalise(text, tmp):
 def collect(ftv, top):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
+        # Run in a scratch directory (a finding's replay file lands there,
+        # not in the tree) that sees the tree's inputs by the same paths.
+        for d in ("corpus", "tests"):
+            os.symlink(os.path.join(top, d), os.path.join(tmp, d))
         for args in runs(top, tmp):
-            p = subprocess.run([ftv] + args, cwd=top, stdout=subprocess.PIPE,
+            p = subprocess.run([ftv] + args, cwd=tmp, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True,
                                errors="replace")
             out.append(normalise("$ ftv %s  (exit %d)\n" % (" ".join(args), p.returncode), tmp))

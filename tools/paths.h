@@ -1,16 +1,50 @@
-/* Where the commands find the built corpus and trampolines: next to the ftv
- * binary (build/corpus, build/trampolines) unless --build DIR says. */
+/* Where the commands find their data: the corpus objects, the assembled
+ * trampolines and tracers, the scenarios and the litmus tests. In order:
+ *
+ *   --build DIR         DIR/corpus and DIR/trampolines (a build tree)
+ *   FTV_DATADIR=DIR     an installed tree: DIR/corpus, DIR/trampolines,
+ *                       DIR/scenarios, DIR/litmus, DIR/layouts
+ *   FTV_BUILD=DIR       a build tree (the test suite sets it)
+ *   BIN/../share/ftv    installed: ftv in PREFIX/bin, data in
+ *                       PREFIX/share/ftv (`make install`), wherever
+ *                       PREFIX and DESTDIR put them
+ *   BIN                 a build tree: ftv is build/ftv
+ *
+ * In a build tree the scenarios, litmus tests and layouts are the source
+ * tree's (FTV_TOP/corpus/..., else found above the build directory). */
 #ifndef FTV_TOOLS_PATHS_H
 #define FTV_TOOLS_PATHS_H
 
+#include "util/opt.h"
+
+#include <stddef.h>
+
 struct ftv_paths {
-	char build[4096];
-	char corpus[4200];
-	char tramp[4200];
+	char corpus[4200];    /* <corpus>/<set>/<name>.o */
+	char tramp[4200];     /* entry-*.o, tracers.o, ...; riscv64/ */
+	char scenarios[4200]; /* *.scn: conform's default, scenario NAME */
+	char litmus[4200];    /* *.litmus: litmus NAME */
+	char layouts[4200];   /* *.layout[.xz]: replay NAME */
 };
 
 void ftv_paths_default(struct ftv_paths *p, const char *argv0);
-/* Handles "--build DIR"; returns 1 when it consumed the option. */
-int ftv_paths_option(struct ftv_paths *p, const char *opt, const char *val);
+/* --build DIR */
+void ftv_paths_set_build(struct ftv_paths *p, const char *dir);
+
+/* A file argument: arg itself when it exists or names a directory path
+ * (has a '/'); else dir/arg or dir/arg.ext when that exists, so
+ * `ftv scenario callops-basic` runs the installed scenario from anywhere.
+ * Returns arg or buf. */
+const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, char *buf,
+			   size_t n);
+
+/* The option-table entry of --build, shared by the commands that run
+ * worlds; its key is FTV_OPT_BUILD. */
+#define FTV_OPT_BUILD 0x4000
+#define FTV_PATHS_OPTION                                                       \
+	{ .name = "build", .key = FTV_OPT_BUILD, .arg = "DIR",                 \
+	  .help = "corpus objects and trampolines from DIR/corpus and "        \
+		  "DIR/trampolines",                                           \
+	  .words = FTV_WORDS_DIR }
 
 #endif

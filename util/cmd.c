@@ -1,7 +1,5 @@
 #include "util/cmd.h"
-#include "util/err.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static struct ftv_command *commands;
@@ -29,11 +27,11 @@ const struct ftv_command *ftv_command_first(void)
 	return commands;
 }
 
-int ftv_usage(const char *name)
+const char *ftv_command_word(unsigned i)
 {
-	const struct ftv_command *c = ftv_command_find(name);
+	const struct ftv_command *c = commands;
 
-	fprintf(stderr, "ftv %s: usage: ftv %s %s\n", name, name,
-		c ? c->usage : "");
-	return FTV_EXIT_USAGE;
+	while (c && i--)
+		c = c->next;
+	return c ? c->name : NULL;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "patcher/arm64.h"
+#include "util/json.h"
 
 /* Lines of each kind printed before "... and N more". */
 #define REPLAY_LIST_MAX 10
@@ -291,20 +292,35 @@ static void list_validate(struct replay_ctx *x)
 static void print_json(FILE *out, const struct replay_config *c,
 		       const struct sim_layout *l, const struct replay_result *r)
 {
-	fprintf(out, "{\"layout\":\"%s\",\"kernel\":\"%s\",\"arch\":\"%s\","
-		"\"sites\":%zu,\"table_sites\":%zu,\"misaligned\":%zu,"
-		"\"out_of_range\":%zu,\"need_plt\":%zu,\"other_kind\":%zu,"
-		"\"validate_failures\":%zu,\"replayed\":%zu,\"batches\":%zu,"
-		"\"batches_total\":%zu,\"cpus\":%u,\"seed\":%" PRIu64 ","
-		"\"calls\":%" PRIu64 ",\"tracer_calls\":%" PRIu64 ",\"plans\":%" PRIu64
-		",\"steps\":%" PRIu64 ",\"violations\":%zu,\"wall_s\":%.3f,"
-		"\"peak_rss_kb\":%ld}\n",
-		c->layout, l->kernel ? l->kernel : "-", l->arch ? l->arch : "-",
-		r->layout_sites, r->table_sites, r->misaligned, r->out_of_range,
-		r->need_plt, r->other_kind, r->validate, r->replayed, r->batches,
-		r->nbatches, c->ncpus ? c->ncpus : 4, c->seed, r->func_calls,
-		r->tracer_calls, r->plans, r->steps, r->violations, r->wall_s,
-		r->peak_rss_kb);
+	struct json j;
+
+	json_init(&j, out);
+	json_begin_object(&j);
+	json_key_str(&j, "layout", c->layout);
+	json_key_str(&j, "kernel", l->kernel ? l->kernel : "-");
+	json_key_str(&j, "arch", l->arch ? l->arch : "-");
+	json_key_u64(&j, "sites", r->layout_sites);
+	json_key_u64(&j, "table_sites", r->table_sites);
+	json_key_u64(&j, "misaligned", r->misaligned);
+	json_key_u64(&j, "out_of_range", r->out_of_range);
+	json_key_u64(&j, "need_plt", r->need_plt);
+	json_key_u64(&j, "other_kind", r->other_kind);
+	json_key_u64(&j, "validate_failures", r->validate);
+	json_key_u64(&j, "replayed", r->replayed);
+	json_key_u64(&j, "batches", r->batches);
+	json_key_u64(&j, "batches_total", r->nbatches);
+	json_key_u64(&j, "cpus", c->ncpus ? c->ncpus : 4);
+	json_key_u64(&j, "seed", c->seed);
+	json_key_u64(&j, "calls", r->func_calls);
+	json_key_u64(&j, "tracer_calls", r->tracer_calls);
+	json_key_u64(&j, "plans", r->plans);
+	json_key_u64(&j, "steps", r->steps);
+	json_key_u64(&j, "violations", r->violations);
+	json_key_double(&j, "wall_s", r->wall_s, 3);
+	json_key(&j, "peak_rss_kb");
+	json_i64(&j, r->peak_rss_kb);
+	json_end_object(&j);
+	json_newline(&j);
 }
 
 static int check_header(const struct replay_config *c, struct sim_layout *l,
