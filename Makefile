@@ -25,7 +25,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 CK_TIMEOUTS += CK_TIMEOUT_MULTIPLIER=4 FTV_SANITIZED=1
 endif
 
-PKGS := unicorn capstone check liblzma
+PKGS := unicorn capstone check liblzma libzstd zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -35,7 +35,7 @@ LDFLAGS += $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -lpthread
 
 # Library code: everything but the command front end and the tests.
-LIB_DIRS := util encoders sim executor litmus patcher verify
+LIB_DIRS := util encoders sim layout executor litmus patcher verify
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CMD_SRC  := $(wildcard tools/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -52,10 +52,10 @@ FTV_TESTS := $(BUILD)/ftv-tests
 all: $(FTV) $(FTV_TESTS)
 
 # Debian packages the project needs, installed only when missing.
-DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev \
+DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-dev zlib1g-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools xz-utils gnuplot-nox man-db
+	python3 python3-pyelftools xz-utils zstd gzip gnuplot-nox man-db
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \

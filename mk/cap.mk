@@ -1,7 +1,7 @@
 # ftv capture's test inputs: a tiny vmlinux linked three ways (RELA with
 # --no-apply-dynamic-relocs as arm64 links vmlinux, RELA applied in place,
-# a static ET_EXEC) and a tiny module (.ko, .ko.xz, and one built for
-# another kernel release).
+# a static ET_EXEC) and a tiny module (.ko, .ko.xz, .ko.zst, .ko.gz, and one
+# built for another kernel release).
 CAP_DIR   := $(BUILD)/capture
 CAP_CC    := $(CROSS_AARCH64)gcc
 CAP_LD    := $(CROSS_AARCH64)ld
@@ -10,7 +10,7 @@ CAP_FLAGS := -O2 -ffreestanding -fno-pic -fno-asynchronous-unwind-tables \
 	-mbranch-protection=standard -Wall -Werror
 CAP_LDFLAGS := -T corpus/capture/vmlinux.lds --no-warn-rwx-segments
 CAP_VMLINUX := $(addprefix $(CAP_DIR)/,vmlinux-rela vmlinux-applied vmlinux-exec vmlinux-nomcount)
-CAP_MODULES := $(addprefix $(CAP_DIR)/,ftvmod.ko ftvmod.ko.xz ftvmod-other.ko)
+CAP_MODULES := $(addprefix $(CAP_DIR)/,ftvmod.ko ftvmod.ko.xz ftvmod.ko.zst ftvmod.ko.gz ftvmod-other.ko)
 
 .PHONY: capture-fixtures
 capture-fixtures: $(CAP_VMLINUX) $(CAP_MODULES)
@@ -43,5 +43,9 @@ $(CAP_DIR)/%.ko: $(CAP_DIR)/%.o
 	$(CAP_LD) -r $< -o $@
 $(CAP_DIR)/ftvmod.ko.xz: $(CAP_DIR)/ftvmod.ko
 	xz -9 -c $< > $@
+$(CAP_DIR)/ftvmod.ko.zst: $(CAP_DIR)/ftvmod.ko
+	zstd -q -c $< > $@
+$(CAP_DIR)/ftvmod.ko.gz: $(CAP_DIR)/ftvmod.ko
+	gzip -n -c $< > $@
 
 CHECK_DEPS += capture-fixtures

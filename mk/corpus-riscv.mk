@@ -6,7 +6,7 @@
 # -falign-functions=8 keeps the ops literal at func-8 8-byte aligned (the
 # loader reports "Misaligned patch-site" otherwise). GCC's default linker
 # relaxation stays on: the objects carry R_RISCV_RELAX/ALIGN as the kernel's
-# vmlinux objects do, and the loader handles ALIGN (sim/riscv_align.c).
+# vmlinux objects do, and the loader handles ALIGN (sim/align_riscv64.c).
 # The arm64 freestanding flags minus -mgeneral-regs-only; RISC-V has no
 # such switch and the corpus has no floating point to keep out of FPRs.
 

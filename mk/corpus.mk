@@ -78,16 +78,21 @@ $(CORPUS_DIR)/asm/%.o: tests/data/%.s
 
 CHECK_DEPS += $(CORPUS_ASM_OBJS)
 
-# A module built like a .ko (ld -r of several objects, xz-compressed the
-# way kbuild does with CONFIG_MODULE_COMPRESS_XZ) from the CALL_OPS set.
+# A module built like a .ko (ld -r of several objects) from the CALL_OPS
+# set, and compressed the three ways kbuild does (scripts/Makefile.modinst,
+# CONFIG_MODULE_COMPRESS_XZ/ZSTD/GZIP).
 CORPUS_MOD := $(CORPUS_DIR)/mod/corpmod.ko
 $(CORPUS_MOD): $(CORPUS_NAMES:%=$(CORPUS_DIR)/callops/%.o)
 	@mkdir -p $(dir $@)
 	$(CROSS_AARCH64)ld -r -o $@ $^
 $(CORPUS_MOD).xz: $(CORPUS_MOD)
 	xz --check=crc32 --lzma2=dict=1MiB -c $< > $@.tmp && mv $@.tmp $@
+$(CORPUS_MOD).zst: $(CORPUS_MOD)
+	zstd -q -T0 -c $< > $@.tmp && mv $@.tmp $@
+$(CORPUS_MOD).gz: $(CORPUS_MOD)
+	gzip -n -c $< > $@.tmp && mv $@.tmp $@
 
-CHECK_DEPS += $(CORPUS_MOD) $(CORPUS_MOD).xz
+CHECK_DEPS += $(CORPUS_MOD) $(CORPUS_MOD).xz $(CORPUS_MOD).zst $(CORPUS_MOD).gz
 DEMO_DEPS += $(CORPUS_MOD).xz
 
 # The corpus selftest built natively: the expected value for the emulated

@@ -1,5 +1,7 @@
 #include "sim/aspace.h"
 
+#include "util/vec.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -7,7 +9,7 @@
 
 struct sim_aspace {
 	struct sim_region **regions;
-	size_t nregions;
+	size_t nregions, capregions;
 
 	struct sim_symbol *syms;
 	size_t nsyms, capsyms;
@@ -16,7 +18,7 @@ struct sim_aspace {
 	size_t hashcap;
 	/* indices of syms sorted by address, rebuilt when stale */
 	uint32_t *byaddr;
-	size_t nbyaddr;
+	size_t nbyaddr, capbyaddr;
 };
 
 struct sim_aspace *sim_aspace_new(void)
@@ -47,7 +49,7 @@ struct sim_region *sim_map(struct sim_aspace *as, const char *name,
 			   uint64_t base, uint64_t size, unsigned perms,
 			   enum sim_region_kind kind, struct ftv_err *err)
 {
-	struct sim_region *r, **nr;
+	struct sim_region *r;
 
 	if (!size || (base | size) & (SIM_PAGE - 1) || base + size < base) {
 		ftv_errf(err, "region %s: base 0x%llx size 0x%llx not page aligned",
@@ -65,13 +67,11 @@ struct sim_region *sim_map(struct sim_aspace *as, const char *name,
 		}
 	}
 	r = calloc(1, sizeof(*r));
-	nr = realloc(as->regions, (as->nregions + 1) * sizeof(*nr));
-	if (!r || !nr) {
+	if (!r || VEC_RESERVE(as->regions, as->capregions, as->nregions + 1)) {
 		free(r);
 		ftv_errf(err, "region %s: out of memory", name);
 		return NULL;
 	}
-	as->regions = nr;
 	r->host = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (r->host == MAP_FAILED) {
@@ -241,15 +241,8 @@ const struct sim_symbol *sim_sym_add(struct sim_aspace *as, const char *name,
 {
 	struct sim_symbol *s;
 
-	if (as->nsyms == as->capsyms) {
-		size_t ncap = as->capsyms ? as->capsyms * 2 : 256;
-		struct sim_symbol *ns = realloc(as->syms, ncap * sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		as->syms = ns;
-		as->capsyms = ncap;
-	}
+	if (VEC_RESERVE(as->syms, as->capsyms, as->nsyms + 1))
+		return NULL;
 	s = &as->syms[as->nsyms];
 	s->name = strdup(name);
 	s->module = module ? strdup(module) : NULL;
@@ -312,10 +305,9 @@ static int build_byaddr(struct sim_aspace *as)
 
 	if (as->nbyaddr == as->nsyms)
 		return 0;
-	idx = realloc(as->byaddr, (as->nsyms ? as->nsyms : 1) * sizeof(*idx));
-	if (!idx)
+	if (VEC_RESERVE(as->byaddr, as->capbyaddr, as->nsyms))
 		return -1;
-	as->byaddr = idx;
+	idx = as->byaddr;
 	for (size_t i = 0; i < as->nsyms; i++)
 		idx[i] = i;
 	sort_as = as;

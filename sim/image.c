@@ -1,68 +1,14 @@
-#define _GNU_SOURCE /* vasprintf */
-#include "sim/image_priv.h"
+/* The loader's generic part (sim/image.h): objects, placement, symbol
+ * resolution, the link; what differs per architecture goes through
+ * sim/arch.h. */
+#include "sim/arch.h"
 
-#include "encoders/a64.h"
-#include "sim/reloc.h"
+#include "util/decompress.h"
+#include "util/vec.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *sim_diag_kind_name(enum sim_diag_kind k)
-{
-	static const char *const n[] = {
-		[SIM_DIAG_MISALIGNED] = "misaligned",
-		[SIM_DIAG_ALIGNED_BY_CHANCE] = "aligned_by_chance",
-		[SIM_DIAG_UNEXPECTED_INSN] = "unexpected_insn",
-		[SIM_DIAG_BAD_ENTRY] = "bad_entry",
-		[SIM_DIAG_SKIPPED_RELOCS] = "skipped_relocs",
-		[SIM_DIAG_STUBBED] = "stubbed",
-		[SIM_DIAG_VENEER] = "veneer",
-	};
-
-	return (unsigned)k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
-}
-
-const char *sim_site_layout_name(enum sim_site_layout l)
-{
-	switch (l) {
-	case SIM_SITE_CALL_OPS:
-		return "call_ops";
-	case SIM_SITE_ARGS:
-		return "args";
-	case SIM_SITE_MCOUNT:
-		return "mcount";
-	case SIM_SITE_RISCV_CALL_OPS:
-		return "riscv_call_ops";
-	}
-	return "?";
-}
-
-void img_diag(struct sim_image *img, enum sim_diag_kind k, const char *fmt, ...)
-{
-	va_list ap;
-	char *text;
-
-	if (img->ndiags == img->capdiags) {
-		size_t ncap = img->capdiags ? img->capdiags * 2 : 16;
-		struct sim_diag *nd = realloc(img->diags, ncap * sizeof(*nd));
-
-		if (!nd)
-			return;
-		img->diags = nd;
-		img->capdiags = ncap;
-	}
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	if (!text)
-		return;
-	img->diags[img->ndiags].kind = k;
-	img->diags[img->ndiags].text = text;
-	img->ndiags++;
-}
 
 struct sim_image *sim_image_new(struct sim_aspace *as,
 				const struct sim_load_opts *o)
@@ -73,6 +19,7 @@ struct sim_image *sim_image_new(struct sim_aspace *as,
 	if (!img)
 		return NULL;
 	img->as = as;
+	img->ops = sim_arch_get(img->arch);
 	if (o)
 		img->o = *o;
 	mbase = img->o.far_modules ? SIM_MODULE_FAR_BASE : SIM_MODULE_BASE;
@@ -147,8 +94,8 @@ struct sim_aspace *sim_image_aspace(struct sim_image *img)
 	return img->as;
 }
 
-/* Modules: "foo" for ".../foo.ko.xz", ".../foo.ko" or ".../foo.o";
- * kernel objects: "a.o" for ".../a.o". */
+/* Modules: "foo" for ".../foo.ko.xz" (.zst, .gz), ".../foo.ko" or
+ * ".../foo.o"; kernel objects: "a.o" for ".../a.o". */
 static char *object_name(const char *path, int as_module)
 {
 	const char *b = strrchr(path, '/');
@@ -158,8 +105,8 @@ static char *object_name(const char *path, int as_module)
 	if (!n || !as_module)
 		return n;
 	l = strlen(n);
-	if (l > 3 && !strcmp(n + l - 3, ".xz"))
-		n[l -= 3] = 0;
+	if (ftv_z_claimed(n) != FTV_Z_NONE)
+		n[l = strrchr(n, '.') - n] = 0;
 	if (l > 3 && !strcmp(n + l - 3, ".ko"))
 		n[l - 3] = 0;
 	else if (l > 2 && !strcmp(n + l - 2, ".o"))
@@ -171,8 +118,9 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 		   struct ftv_err *err)
 {
 	struct img_obj *ob = calloc(1, sizeof(*ob));
-	struct img_obj **no;
+	const struct sim_arch *ops = sim_arch_get(elf->arch);
 	size_t ns = elf->nsyms ? elf->nsyms : 1;
+	int grown;
 
 	if (ob && as_module && img->o.no_modules) {
 		ftv_errf(err, "%s: this image has no module regions", elf->path);
@@ -193,7 +141,7 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 		free(ob);
 		return -1;
 	}
-	if (elf->arch == FTV_ARCH_RISCV64 && img_rv_align(elf, err)) {
+	if (ops->prepare && ops->prepare(elf, err)) {
 		sim_elf_free(elf);
 		free(ob);
 		return -1;
@@ -205,11 +153,9 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 	ob->placed = calloc(elf->nsec, 1);
 	ob->symval = calloc(ns, sizeof(*ob->symval));
 	ob->symbad = calloc(ns, 1);
-	no = realloc(img->objs, (img->nobjs + 1) * sizeof(*no));
-	if (no)
-		img->objs = no;
+	grown = !VEC_RESERVE(img->objs, img->capobjs, img->nobjs + 1);
 	if (!ob->name || !ob->secs || !ob->secaddr || !ob->placed ||
-	    !ob->symval || !ob->symbad || !no) {
+	    !ob->symval || !ob->symbad || !grown) {
 		obj_free(ob);
 		return ftv_errf(err, "out of memory");
 	}
@@ -219,6 +165,7 @@ static int add_obj(struct sim_image *img, struct sim_elf *elf, int as_module,
 	ob->info.sections = ob->secs;
 	ob->info.nsyms = elf->nsyms;
 	img->arch = elf->arch;
+	img->ops = ops;
 	img->objs[img->nobjs++] = ob;
 	return 0;
 }
@@ -228,7 +175,7 @@ int sim_image_add_file(struct sim_image *img, const char *path, int as_module,
 {
 	struct sim_elf e;
 
-	if (sim_elf_load(&e, path, err))
+	if (sim_elfobj_load(&e, path, err))
 		return -1;
 	return add_obj(img, &e, as_module, err);
 }
@@ -238,7 +185,7 @@ int sim_image_add_mem(struct sim_image *img, const char *path, uint8_t *data,
 {
 	struct sim_elf e;
 
-	if (sim_elf_parse(&e, path, data, size, err))
+	if (sim_elfobj_parse(&e, path, data, size, err))
 		return -1;
 	return add_obj(img, &e, as_module, err);
 }
@@ -322,16 +269,8 @@ static struct img_global *global_new(struct sim_image *img, const char *name)
 {
 	struct img_global *g;
 
-	if (img->ng == img->capg) {
-		size_t ncap = img->capg ? img->capg * 2 : 256;
-		struct img_global *ng = realloc(img->g, ncap * sizeof(*ng));
-
-		if (!ng)
-			return NULL;
-		img->g = ng;
-		img->capg = ncap;
-	}
-	if (sim_strmap_put(&img->gmap, name, img->ng))
+	if (VEC_RESERVE(img->g, img->capg, img->ng + 1) ||
+	    sim_strmap_put(&img->gmap, name, img->ng))
 		return NULL;
 	g = &img->g[img->ng++];
 	memset(g, 0, sizeof(*g));
@@ -340,31 +279,24 @@ static struct img_global *global_new(struct sim_image *img, const char *name)
 }
 
 /* The value of a symbol defined in this object (not via the globals). */
-static int local_value(struct img_obj *ob, size_t i, struct ftv_err *err)
+/* (sim/elfobj.c checked that value and size lie inside the section.) */
+static void local_value(struct img_obj *ob, size_t i)
 {
 	const struct sim_elf *e = &ob->elf;
 	const Elf64_Sym *y = &e->syms[i];
 
 	if (y->st_shndx == SHN_ABS) {
 		ob->symval[i] = y->st_value;
-		return 0;
+		return;
 	}
 	if (y->st_shndx == SHN_UNDEF || y->st_shndx == SHN_COMMON)
-		return 0;
+		return;
 	if (!ob->placed[y->st_shndx]) {
 		ob->symbad[i] = 1;
-		return 0;
+		return;
 	}
-	if (ELF64_ST_TYPE(y->st_info) != STT_SECTION &&
-	    y->st_value > e->sh[y->st_shndx].sh_size)
-		return ftv_errf(err, "%s: symbol '%s' value 0x%llx lies outside its section %s (size 0x%llx)",
-				e->path, sim_elf_symname(e, i),
-				(unsigned long long)y->st_value,
-				sim_elf_secname(e, y->st_shndx),
-				(unsigned long long)e->sh[y->st_shndx].sh_size);
 	ob->symval[i] = ob->secaddr[y->st_shndx] +
 			(ELF64_ST_TYPE(y->st_info) == STT_SECTION ? 0 : y->st_value);
-	return 0;
 }
 
 /* The names module ob exports: EXPORT_SYMBOL leaves a __ksymtab_<name>
@@ -477,37 +409,22 @@ static uint64_t new_stub(struct sim_image *img, const char *name,
 			 struct ftv_err *err)
 {
 	uint64_t a;
-	char *n, **nn;
+	char *n;
 	size_t k = img->nstubs;
 
 	a = sim_region_alloc(img->stubs, SIM_STUB_SIZE, SIM_STUB_SIZE, err);
 	if (!a)
 		return 0;
 	n = strdup(name);
-	nn = realloc(img->stubnames, (k + 1) * sizeof(*nn));
-	if (nn)
-		img->stubnames = nn;
-	if (!n || !nn || sim_strmap_put(&img->stubmap, n, k)) {
+	if (!n || VEC_RESERVE(img->stubnames, img->capstubs, k + 1) ||
+	    sim_strmap_put(&img->stubmap, n, k)) {
 		free(n);
 		ftv_errf(err, "out of memory");
 		return 0;
 	}
 	img->stubnames[k] = n;
 	img->nstubs++;
-	if (img->arch == FTV_ARCH_RISCV64) {
-		/* EBREAK (RISC-V unprivileged ISA, "Environment Call and
-		 * Breakpoints") has no immediate: the stub is named by its
-		 * address (sim_image_stub_name). */
-		sim_write32(img->as, a, SIM_RV_EBREAK);
-		for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
-			sim_write32(img->as, a + 4 * w, SIM_RV_NOP);
-	} else {
-		/* BRK #imm16 (Arm ARM C6.2.40) with a distinct immediate, so
-		 * a CPU that calls it stops with an exception naming it. */
-		sim_write32(img->as, a, a64_gen_brk((uint16_t)(k + 1)));
-		for (int w = 1; w < SIM_STUB_SIZE / 4; w++)
-			sim_write32(img->as, a + 4 * w, a64_gen_nop());
-	}
+	img->ops->write_stub(img->as, a, k);
 	sim_sym_add(img->as, n, a, SIM_STUB_SIZE, SIM_SYM_FUNC, "undefined");
 	return a;
 }
@@ -609,110 +526,6 @@ static void add_aspace_syms(struct sim_image *img, struct img_obj *ob)
 
 /* ---- relocation --------------------------------------------------------- */
 
-/* A PLT veneer (adrp x16; add x16, x16, :lo12:; br x16) in region r that
- * branches to target; one per (region, target), as the kernel's
- * module_emit_plt_entry() shares entries with the same destination. */
-static size_t ven_slot(const struct sim_image *img, struct sim_region *r,
-		       uint64_t target)
-{
-	uint64_t h = (target ^ (uintptr_t)r) * 0x9e3779b97f4a7c15ull;
-	size_t i = (h >> 20) & (img->venhcap - 1);
-
-	while (img->venhash[i]) {
-		const struct img_veneer *v = &img->ven[img->venhash[i] - 1];
-
-		if (v->r == r && v->target == target)
-			break;
-		i = (i + 1) & (img->venhcap - 1);
-	}
-	return i;
-}
-
-static int ven_index(struct sim_image *img)
-{
-	size_t ncap = img->venhcap ? img->venhcap * 2 : 256;
-	size_t *nh = calloc(ncap, sizeof(*nh));
-
-	if (!nh)
-		return -1;
-	free(img->venhash);
-	img->venhash = nh;
-	img->venhcap = ncap;
-	for (size_t k = 0; k < img->nven; k++)
-		nh[ven_slot(img, img->ven[k].r, img->ven[k].target)] = k + 1;
-	return 0;
-}
-
-/* The veneer's three words with zero immediates, as the module PLT entry of
- * arch/arm64/kernel/module-plts.c: ADRP X16 (Arm ARM C6.2.11), ADD X16, X16,
- * #0 (C6.2.4), BR X16 (C6.2.37). BR through X16 may land on a BTI C pad (Arm
- * ARM D8.4.1: BTYPE 01 for BR X16/X17), so veneers reach BTI targets. */
-static int veneer_words(uint8_t *p, struct ftv_err *err)
-{
-	static const struct a64_insn insn[3] = {
-		{ .id = A64_ADRP, .is64 = true, .rd = 16 }, /* pc = target: page 0 */
-		{ .id = A64_ADD, .is64 = true, .rd = 16, .rn = 16 },
-		{ .id = A64_BR, .is64 = true, .rn = 16 },
-	};
-	uint32_t w[3];
-
-	for (int i = 0; i < 3; i++)
-		if (a64_encode(&insn[i], &w[i], err))
-			return -1;
-	memcpy(p, w, sizeof(w));
-	return 0;
-}
-
-static uint64_t veneer(struct sim_image *img, struct sim_region *r,
-		       uint64_t target, struct ftv_err *err)
-{
-	struct img_veneer *nv;
-	uint64_t a;
-	uint8_t *p;
-	size_t slot;
-
-	if ((img->nven + 1) * 2 > img->venhcap && ven_index(img)) {
-		ftv_errf(err, "out of memory");
-		return 0;
-	}
-	slot = ven_slot(img, r, target);
-	if (img->venhash[slot])
-		return img->ven[img->venhash[slot] - 1].addr;
-	a = sim_region_alloc(r, 12, 4, err);
-	if (!a)
-		return 0;
-	p = sim_ptr(img->as, a, 12);
-	if (!p) {
-		ftv_errf(err, "PLT veneer at 0x%llx is unmapped",
-			 (unsigned long long)a);
-		return 0;
-	}
-	/* The immediates go in through the relocation code itself: the same
-	 * insertion rules as ADR_PREL_PG_HI21 and ADD_ABS_LO12_NC. */
-	if (veneer_words(p, err))
-		return 0;
-	if (sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, p, a, target, 0, NULL) ||
-	    sim_reloc_apply(R_AARCH64_ADD_ABS_LO12_NC, p + 4, a + 4, target, 0,
-			    NULL)) {
-		ftv_errf(err, "PLT veneer at 0x%llx cannot reach 0x%llx",
-			 (unsigned long long)a, (unsigned long long)target);
-		return 0;
-	}
-	nv = realloc(img->ven, (img->nven + 1) * sizeof(*nv));
-	if (!nv) {
-		ftv_errf(err, "out of memory");
-		return 0;
-	}
-	img->ven = nv;
-	img->ven[img->nven].r = r;
-	img->ven[img->nven].target = target;
-	img->ven[img->nven].addr = a;
-	img->nven++;
-	img->venhash[slot] = img->nven;
-	sim_sym_add(img->as, "__plt_veneer", a, 12, SIM_SYM_OTHER, NULL);
-	return a;
-}
-
 uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
 			  uint64_t target, struct ftv_err *err)
 {
@@ -723,103 +536,14 @@ uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
 			 (unsigned long long)from);
 		return 0;
 	}
-	return veneer(img, r, target, err);
-}
-
-const char *img_sym_label(const struct sim_elf *e, size_t sym)
-{
-	const Elf64_Sym *y = &e->syms[sym];
-
-	if (ELF64_ST_TYPE(y->st_info) == STT_SECTION)
-		return sim_elf_secname(e, y->st_shndx);
-	return sim_elf_symname(e, sym);
-}
-
-static int relocate_section(struct sim_image *img, struct img_obj *ob,
-			    unsigned rs, struct ftv_err *err)
-{
-	const struct sim_elf *e = &ob->elf;
-	unsigned ts = e->sh[rs].sh_info;
-	const char *tname = sim_elf_secname(e, ts);
-	size_t n = sim_elf_nrela(e, rs);
-	struct sim_region *treg = sim_region_at(img->as, ob->secaddr[ts]);
-
-	for (size_t k = 0; k < n; k++) {
-		Elf64_Rela r;
-		unsigned type, sym;
-		int width;
-		uint64_t P, S;
-		uint8_t *loc;
-		int64_t x = 0;
-		enum sim_reloc_status st;
-
-		sim_elf_rela(e, rs, k, &r);
-		type = ELF64_R_TYPE(r.r_info);
-		sym = ELF64_R_SYM(r.r_info);
-		width = sim_reloc_width(type);
-		if (width < 0)
-			return ftv_errf(err, "%s: %s+0x%llx: unsupported relocation %s against '%s'",
-					e->path, tname,
-					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), img_sym_label(e, sym));
-		if (width == 0)
-			continue;
-		if ((uint64_t)width > e->sh[ts].sh_size ||
-		    r.r_offset > e->sh[ts].sh_size - width)
-			return ftv_errf(err, "%s: %s+0x%llx: %s runs past the end of %s",
-					e->path, tname,
-					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), tname);
-		if (ob->symbad[sym])
-			return ftv_errf(err, "%s: %s+0x%llx: %s against '%s' in unloaded section %s",
-					e->path, tname,
-					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), img_sym_label(e, sym),
-					sim_elf_secname(e, e->syms[sym].st_shndx));
-		P = ob->secaddr[ts] + r.r_offset;
-		S = ob->symval[sym];
-		loc = sim_ptr(img->as, P, width);
-		st = sim_reloc_apply(type, loc, P, S, r.r_addend, &x);
-		if (st == SIM_RELOC_OVERFLOW && sim_reloc_is_branch26(type) &&
-		    treg) {
-			/* arch/arm64/kernel/module.c: an out-of-range
-			 * CALL26/JUMP26 goes through a PLT entry. */
-			uint64_t v = veneer(img, treg, S + r.r_addend, err);
-
-			if (!v)
-				return ftv_err_prefix(err, "%s: %s+0x%llx",
-						      e->path, tname,
-						      (unsigned long long)r.r_offset);
-			ob->info.nveneers++;
-			st = sim_reloc_apply(type, loc, P, v, 0, &x);
-		}
-		if (st == SIM_RELOC_OVERFLOW)
-			return ftv_errf(err, "%s: %s+0x%llx: %s against '%s' overflows (offset 0x%llx)",
-					e->path, tname,
-					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), img_sym_label(e, sym),
-					(unsigned long long)x);
-		if (st != SIM_RELOC_OK)
-			return ftv_errf(err, "%s: %s+0x%llx: unsupported relocation %s against '%s'",
-					e->path, tname,
-					(unsigned long long)r.r_offset,
-					sim_reloc_name(type), img_sym_label(e, sym));
-		ob->info.nrelocs++;
-		/* The 2014 scheme: every BL _mcount of a -pg object is a
-		 * patch site (arch/arm64 recordmcount / ftrace_make_nop). */
-		if (type == R_AARCH64_CALL26 &&
-		    !strcmp(sim_elf_symname(e, sym), "_mcount")) {
-			uint64_t *nm = realloc(ob->mcount,
-					       (ob->nmcount + 1) * sizeof(*nm));
-
-			if (!nm)
-				return ftv_errf(err, "out of memory");
-			ob->mcount = nm;
-			ob->mcount[ob->nmcount++] = P;
-		}
+	if (!img->ops->veneer) {
+		ftv_errf(err, "veneer: %s calls reach every region without one",
+			 ftv_arch_name(img->arch));
+		return 0;
 	}
-	return 0;
+	return img->ops->veneer(img, r, target, err);
 }
+
 
 static int relocate(struct sim_image *img, struct img_obj *ob,
 		    struct ftv_err *err)
@@ -846,9 +570,7 @@ static int relocate(struct sim_image *img, struct img_obj *ob,
 				s->sh_size / s->sh_entsize : 0;
 			continue;
 		}
-		if (e->arch == FTV_ARCH_RISCV64 ?
-		    img_rv_relocate_section(img, ob, i, err) :
-		    relocate_section(img, ob, i, err))
+		if (img->ops->relocate(img, ob, i, err))
 			return -1;
 	}
 	if (ob->info.nrelsecs_skipped)
@@ -876,8 +598,7 @@ int sim_image_link(struct sim_image *img, struct ftv_err *err)
 		struct img_obj *ob = img->objs[i];
 
 		for (size_t k = 1; k < ob->elf.nsyms; k++)
-			if (local_value(ob, k, err))
-				return -1;
+			local_value(ob, k);
 	}
 	for (size_t i = from; i < img->nobjs; i++)
 		if (define_globals(img, i, err))

@@ -1,6 +1,7 @@
-/* The loader: links real AArch64 or RISC-V (RV64) relocatable objects (.o, .ko, .ko.xz) into
- * a sim_aspace the way the kernel's linker and module loader would, and
- * finds their ftrace patch sites.
+/* The loader: links real AArch64 or RISC-V (RV64) relocatable objects
+ * (.o, .ko, and .ko.xz/.ko.zst/.ko.gz) into a sim_aspace the way the
+ * kernel's linker and module loader would, and finds their ftrace patch
+ * sites. What differs per architecture is in sim/arch_<arch>.c.
  *
  *   struct sim_image *img = sim_image_new(as, &opts);
  *   sim_image_add_file(img, "a.o", 0, &err);     // kernel object
@@ -132,7 +133,8 @@ struct sim_site {
 	/* CALL_OPS only (1 for other layouts, which need no alignment):
 	 * aligned: the literal is 8-byte aligned where it was placed;
 	 * aligned_by_chance: aligned, but its section's sh_addralign < 8, so
-	 * another link order could misalign it (seed 001's warnings). */
+	 * another link order could misalign it, and the kernel would then
+	 * warn "Misaligned patch-site". */
 	int aligned, aligned_by_chance;
 	/* Strings below stay valid while the image and its aspace live. */
 	const char *funcname; /* "?" when no function symbol starts at func */
@@ -204,7 +206,7 @@ int sim_image_link(struct sim_image *img, struct ftv_err *err);
 
 /* The architecture of the objects added (from their e_machine; all objects
  * of one image must agree, sim_image_add_* fails naming the file
- * otherwise). FTV_ARCH_ARM64 while the image is empty. */
+ * otherwise). arm64 (enum ftv_arch's first) while the image is empty. */
 enum ftv_arch sim_image_arch(const struct sim_image *img);
 
 size_t sim_image_nobjects(const struct sim_image *img);

@@ -1,9 +1,11 @@
 /* ftv capture on the fixtures of mk/cap.mk (a tiny vmlinux linked three
- * ways, a tiny module as .ko and .ko.xz) and on made-up live-system files;
- * bad input of every kind is one line on stderr and exit 2. */
+ * ways, a tiny module as .ko, .ko.xz, .ko.zst and .ko.gz) and on made-up
+ * live-system files; bad input of every kind is one line on stderr and
+ * exit 2. */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +184,43 @@ START_TEST(module_ko_and_ko_xz_capture_section_relative_sites)
 }
 END_TEST
 
+/* Modules compressed the other ways kbuild can (zstd, gzip) capture the
+ * same sites, kinds and words as the plain .ko. */
+START_TEST(module_ko_zst_and_ko_gz_capture_the_same_sites)
+{
+	static const char *const z[] = { "capture/ftvmod.ko.zst", "capture/ftvmod.ko.gz" };
+	char *out, *a = fixture("capture/t-ko.layout");
+	struct sim_layout *la, *lb;
+
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.ko"), "-o", a, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	la = load(a);
+	for (int i = 0; i < 2; i++) {
+		char *b = fixture(i ? "capture/t-kogz.layout" : "capture/t-kozst.layout");
+
+		ck_assert_int_eq(capture(&out, fixture(z[i]), "-o", b, NULL, NULL,
+					 NULL), 0);
+		free(out);
+		lb = load(b);
+		ck_assert_uint_eq(lb->nsites, la->nsites);
+		ck_assert_str_eq(lb->kernel, la->kernel);
+		ck_assert_ptr_nonnull(strstr(lb->source, "module ftvmod"));
+		for (size_t k = 0; k < la->nsites; k++) {
+			ck_assert_uint_eq(la->sites[k].ip, lb->sites[k].ip);
+			ck_assert_uint_eq(la->sites[k].entry, lb->sites[k].entry);
+			ck_assert_int_eq(la->sites[k].kind, lb->sites[k].kind);
+			ck_assert_str_eq(la->sites[k].func, lb->sites[k].func);
+			ck_assert_str_eq(la->sites[k].module, lb->sites[k].module);
+			ck_assert(!memcmp(la->sites[k].words, lb->sites[k].words,
+					  sizeof(la->sites[k].words)));
+		}
+		sim_layout_free(lb);
+	}
+	sim_layout_free(la);
+}
+END_TEST
+
 START_TEST(vmlinux_and_module_together_make_a_mixed_layout)
 {
 	char *out, *lay = fixture("capture/t-mixed.layout.xz");
@@ -202,6 +241,60 @@ START_TEST(vmlinux_and_module_together_make_a_mixed_layout)
 }
 END_TEST
 
+/* Two table slots of a module pointing at one function would make two
+ * records of one address: capture refuses the input, naming it and both
+ * sites, rather than write a layout ftv layout refuses. */
+START_TEST(module_with_two_entries_for_one_function_is_refused)
+{
+	char *out, *in = fixture("capture/ftvmod.ko"), *bad = fixture("capture/t-dup.ko");
+	FILE *f = fopen(in, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh;
+	uint8_t *d;
+	long n;
+	int done = 0;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	d = malloc(n);
+	ck_assert(fread(d, 1, n, f) == (size_t)n);
+	fclose(f);
+	memcpy(&eh, d, sizeof(eh));
+	sh = malloc(eh.e_shnum * sizeof(*sh));
+	memcpy(sh, d + eh.e_shoff, eh.e_shnum * sizeof(*sh));
+	/* The second relocation of the table becomes a copy of the first. */
+	for (unsigned i = 1; i < eh.e_shnum; i++) {
+		const char *name = (const char *)d + sh[eh.e_shstrndx].sh_offset +
+				   sh[i].sh_name;
+		Elf64_Rela r[2];
+
+		if (sh[i].sh_type != SHT_RELA ||
+		    strcmp(name, ".rela__patchable_function_entries"))
+			continue;
+		ck_assert_uint_ge(sh[i].sh_size, sizeof(r));
+		memcpy(r, d + sh[i].sh_offset, sizeof(r));
+		r[1].r_info = r[0].r_info;
+		r[1].r_addend = r[0].r_addend;
+		memcpy(d + sh[i].sh_offset, r, sizeof(r));
+		done = 1;
+	}
+	ck_assert(done);
+	f = fopen(bad, "wb");
+	ck_assert(f && fwrite(d, 1, n, f) == (size_t)n);
+	fclose(f);
+	ck_assert_int_eq(capture(&out, bad, "-o", fixture("capture/t-dup.layout"),
+				 NULL, NULL, NULL), 2);
+	ck_assert_msg(strstr(out, "t-dup.ko: the sites of ftvmod_work (ftvmod/.text+0x0) and ftvmod_work (ftvmod/.text+0x0) patch the same words") &&
+		      one_line(out), "%s", out);
+	free(out);
+	free(sh);
+	free(d);
+	remove(bad);
+}
+END_TEST
+
 /* Bad inputs: exit 2 and exactly one line naming the culprit. */
 struct bad_input {
 	const char *file;   /* under FTV_BUILD, or a literal path with '/' first */
@@ -216,7 +309,9 @@ static const struct bad_input bad_inputs[] = {
 	  "ftvmod-other.ko: kernel 6.2.0-other, but the other inputs are from kernel 6.1.0-ftvtest" },
 	{ "capture/t-text.bin", NULL, "t-text.bin: not an ELF file" },
 	{ "capture/t-trunc.bin", NULL, "t-trunc.bin: section header table" },
-	{ "ftv-tests", NULL, "is not AArch64" },
+	{ "ftv-tests", NULL, "is neither EM_AARCH64 nor EM_RISCV" },
+	{ "corpus/rv64/callbacks.o", NULL,
+	  "callbacks.o: a riscv64 file, but ftv reads the callsites of arm64 kernels only" },
 };
 
 static void write_file(const char *path, const void *data, size_t len)
@@ -421,9 +516,11 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, vmlinux_sites_carry_the_compilers_layout_kinds);
 	tcase_add_test(tc, vmlinux_link_styles_capture_the_same_sites);
 	tcase_add_test(tc, module_ko_and_ko_xz_capture_section_relative_sites);
+	tcase_add_test(tc, module_ko_zst_and_ko_gz_capture_the_same_sites);
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+	tcase_add_test(tc, module_with_two_entries_for_one_function_is_refused);
 	tcase_add_test(tc, usage_errors_exit_2);
 	tcase_add_test(tc, live_system_sites_take_sizes_from_kallsyms);
 	tcase_add_test(tc, live_system_without_call_ops_has_unknown_kinds);

@@ -2,8 +2,8 @@
  * and of a valid layout never crash or read out of bounds (run under
  * `make SANITIZE=1 test`); each either succeeds or fails with one line. */
 #include "tests/suite.h"
-#include "sim/capture.h"
-#include "sim/layout.h"
+#include "layout/capture.h"
+#include "layout/layout.h"
 #include "util/rng.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * parser that names file:line:column and the field for every malformed
  * line (each field spoiled in turn). */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +412,134 @@ START_TEST(every_truncation_of_a_valid_file_is_rejected_or_whole)
 }
 END_TEST
 
+/* valid with one more site line after line `after`. */
+static char *with_site(int after, const char *line)
+{
+	char *out = malloc(sizeof(valid) + strlen(line) + 2), *o = out;
+	const char *p = valid;
+
+	ck_assert_ptr_nonnull(out);
+	for (int n = 1; *p; n++) {
+		const char *nl = strchr(p, '\n');
+
+		if (!strncmp(p, "# sites: 6\n", 11))
+			o += sprintf(o, "# sites: 7\n");
+		else {
+			memcpy(o, p, nl - p + 1);
+			o += nl - p + 1;
+		}
+		if (n == after)
+			o += sprintf(o, "%s\n", line);
+		p = nl + 1;
+	}
+	*o = 0;
+	return out;
+}
+
+/* ftrace takes every address once (ftrace_process_locs()): a duplicated
+ * site line, or a site patching a word another site patches, is refused
+ * at the later line, naming the earlier one. */
+static const struct {
+	int after;
+	const char *line, *expect;
+} overlap_cases[] = {
+	/* Line 12 repeated right after itself, and at the end. */
+	{ 12, "ffff800080000000 ffff800080000010 f_bti ffff800080000008 14 vmlinux callops-bti d503201f:d503201f:d503245f:d503201f:d503201f:11000400",
+	  "t.layout:13:1: field 1 (entry): ffff800080000000 duplicates the site on line 12" },
+	{ 17, "ffff800080000020 ffff80008000002c f_pac ffff800080000028 38 vmlinux callops-pac d503201f:d503201f:d503201f:d503201f:d503233f:a9bf7bfd",
+	  "t.layout:18:1: field 1 (entry): ffff800080000020 duplicates the site on line 13" },
+	/* A live-captured site (ip only) on f_bti's patched NOP. */
+	{ 11, "- ffff80008000000c f_x ffff800080000008 14 vmlinux unknown -",
+	  "t.layout:13:1: field 1 (entry): ffff800080000000 overlaps the words [ffff80008000000c, ffff800080000010) that the site of f_x on line 12 patches" },
+	{ 17, "- ffff80008000000c f_x ffff800080000008 14 vmlinux unknown -",
+	  "t.layout:18:3: field 2 (ip): ffff80008000000c overlaps the words [ffff800080000000, ffff800080000014) that the site of f_bti on line 12 patches" },
+	/* The same section-relative site twice. */
+	{ 17, "0000000000000000 000000000000000c m_f 0000000000000008 18 mod/.text callops d503201f:d503201f:d503201f:d503201f:52800b41:d65f03c0",
+	  "t.layout:18:1: field 1 (entry): 0000000000000000 duplicates the site on line 17" },
+};
+
+START_TEST(duplicate_and_overlapping_sites_are_refused)
+{
+	char *text = with_site(overlap_cases[_i].after, overlap_cases[_i].line);
+	struct ftv_err err = { "" };
+	struct sim_layout *l = parse(text, &err);
+
+	ck_assert_msg(!l, "parsed:\n%s", text);
+	ck_assert_str_eq(err.msg, overlap_cases[_i].expect);
+	free(text);
+}
+END_TEST
+
+/* Offsets are per section: a module's sites at the same offsets of two
+ * sections, or of two modules, do not collide, nor with absolute ones. */
+START_TEST(same_offsets_in_other_sections_are_distinct_sites)
+{
+	static const char text[] =
+		"# ftv-layout 1\n"
+		"# source: test\n"
+		"# kernel: -\n"
+		"# arch: arm64\n"
+		"# addresses: section-relative\n"
+		"# table-entries: -\n"
+		"# table-null: -\n"
+		"# sites: 3\n"
+		"# fields: entry ip func faddr fsize module kind words\n"
+		"0000000000000000 000000000000000c m_f 0000000000000008 18 mod/.text callops d503201f:d503201f:d503201f:d503201f:52800b41:d65f03c0\n"
+		"0000000000000000 000000000000000c m_i 0000000000000008 18 mod/.init.text callops d503201f:d503201f:d503201f:d503201f:52800b41:d65f03c0\n"
+		"0000000000000000 000000000000000c n_f 0000000000000008 18 other/.text callops d503201f:d503201f:d503201f:d503201f:52800b41:d65f03c0\n";
+	struct ftv_err err;
+	struct sim_layout *l = parse(text, &err);
+
+	ck_assert_msg(l, "%s", err.msg);
+	ck_assert_uint_eq(l->nsites, 3);
+	sim_layout_free(l);
+}
+END_TEST
+
+/* The commands: ftv layout refuses the file, and ftv replay says which
+ * line instead of failing later with "added out of ip order". */
+START_TEST(commands_name_the_duplicated_line)
+{
+	char fixture[4096], path[4096], *o = NULL;
+	char *layout_argv[] = { (char *)ftv_test_env("FTV"), "layout", path, NULL };
+	char *replay_argv[] = { (char *)ftv_test_env("FTV"), "replay", path, NULL };
+	FILE *in, *out;
+	char line[1024];
+	int n = 0;
+
+	ftv_test_path(fixture, sizeof(fixture), "FTV_TOP",
+		      "tests/data/replay-fixture.layout");
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "test-layout-dup.layout");
+	in = fopen(fixture, "r");
+	out = fopen(path, "w");
+	ck_assert(in && out);
+	/* The first site line twice; the header counts follow. */
+	while (fgets(line, sizeof(line), in)) {
+		n++;
+		if (!strncmp(line, "# sites: ", 9))
+			fprintf(out, "# sites: %d\n", atoi(line + 9) + 1);
+		else if (!strncmp(line, "# table-entries: ", 17))
+			fprintf(out, "# table-entries: %d\n", atoi(line + 17) + 1);
+		else
+			fputs(line, out);
+		if (line[0] != '#' && n == 12)
+			fputs(line, out);
+	}
+	fclose(in);
+	fclose(out);
+	ck_assert_int_eq(ftv_test_run(layout_argv, &o), 2);
+	ck_assert_msg(strstr(o, "test-layout-dup.layout:13:1: field 1 (entry): ffff800080010000 duplicates the site on line 12") &&
+		      strchr(o, '\n') == o + strlen(o) - 1, "%s", o);
+	free(o);
+	ck_assert_int_eq(ftv_test_run(replay_argv, &o), 2);
+	ck_assert_msg(strstr(o, "test-layout-dup.layout:13:1: field 1 (entry)") &&
+		      !strstr(o, "out of ip order") &&
+		      strchr(o, '\n') == o + strlen(o) - 1, "%s", o);
+	free(o);
+	remove(path);
+}
+END_TEST
+
 static Suite *layout_suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -427,6 +555,10 @@ static Suite *layout_suite(void)
 			    0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, missing_final_newline_and_empty_file_are_errors);
 	tcase_add_test(tc, every_truncation_of_a_valid_file_is_rejected_or_whole);
+	tcase_add_loop_test(tc, duplicate_and_overlapping_sites_are_refused, 0,
+			    sizeof(overlap_cases) / sizeof(overlap_cases[0]));
+	tcase_add_test(tc, same_offsets_in_other_sections_are_distinct_sites);
+	tcase_add_test(tc, commands_name_the_duplicated_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,8 @@
  * strictly, its header counts agree with its lines, every address lies in
  * the captured text, and its kinds are those of a CALL_OPS kernel. */
 #include "tests/suite.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
+#include "util/decompress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,23 +27,15 @@ static struct sim_layout *debian(void)
 START_TEST(header_counts_match_the_lines)
 {
 	char path[4096];
-	FILE *f;
-	uint8_t *raw, *text;
-	size_t len, tlen, lines = 0, sites = 0;
+	uint8_t *text;
+	size_t tlen, lines = 0, sites = 0;
 	struct ftv_err err;
 	struct sim_layout *l = debian();
 
 	/* Count the site lines without the parser. */
 	ftv_test_path(path, sizeof(path), "FTV_TOP", DEBIAN_LAYOUT);
-	f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	raw = malloc(len);
-	ck_assert_uint_eq(fread(raw, 1, len, f), len);
-	fclose(f);
-	ck_assert_msg(!sim_xz_decode(raw, len, &text, &tlen, path, &err), "%s", err.msg);
+	ck_assert_msg(!ftv_read_file(path, 1u << 30, &text, &tlen, &err), "%s",
+		      err.msg);
 	for (size_t i = 0; i < tlen; i++) {
 		if (i == 0 || text[i - 1] == '\n') {
 			lines++;
@@ -58,7 +51,6 @@ START_TEST(header_counts_match_the_lines)
 	ck_assert_uint_ge(l->table_entries, 40000);
 	ck_assert_uint_le(l->table_entries, 60000);
 	ck_assert_uint_lt(l->table_null, l->table_entries / 100);
-	free(raw);
 	free(text);
 	sim_layout_free(l);
 }

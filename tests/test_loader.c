@@ -5,7 +5,7 @@
 #include "tests/suite.h"
 #include "encoders/a64.h"
 #include "sim/image.h"
-#include "sim/reloc.h"
+#include "sim/reloc_arm64.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -154,34 +154,34 @@ START_TEST(reloc_ranges_follow_aaelf64)
 	/* CALL26: -2^27 <= X < 2^27 */
 	ck_assert(!a64_gen_branch(P, P, 1, &w, NULL)); /* BL . */
 	memcpy(b, &w, 4);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27) - 4, 0, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27), 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27) - 4, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_CALL26, b, P, P + (1 << 27), 0, &x), SIM_RELOC_OVERFLOW);
 	ck_assert_int_eq(x, 1 << 27);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CALL26, b, P, P - (1 << 27), 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_CALL26, b, P, P - (1 << 27), 0, &x), SIM_RELOC_OK);
 	/* TSTBR14: +/-32 KiB; CONDBR19: +/-1 MiB */
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_TSTBR14, b, P, P + 0x7ffc, 0, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_TSTBR14, b, P, P + 0x8000, 0, &x), SIM_RELOC_OVERFLOW);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CONDBR19, b, P, P - 0x100000, 0, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_CONDBR19, b, P, P - 0x100004, 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_TSTBR14, b, P, P + 0x7ffc, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_TSTBR14, b, P, P + 0x8000, 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_CONDBR19, b, P, P - 0x100000, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_CONDBR19, b, P, P - 0x100004, 0, &x), SIM_RELOC_OVERFLOW);
 	/* ABS32: -2^31 <= X < 2^32; PREL16 likewise for 16 bits */
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ABS32, b, P, 0xffffffffull, 0, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ABS32, b, P, 0x100000000ull, 0, &x), SIM_RELOC_OVERFLOW);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ABS32, b, P, 0, -0x80000000ll, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ABS32, b, P, 0, -0x80000001ll, &x), SIM_RELOC_OVERFLOW);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_PREL16, b, P, P + 0xffff, 0, &x), SIM_RELOC_OK);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_PREL16, b, P, P + 0x10000, 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ABS32, b, P, 0xffffffffull, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ABS32, b, P, 0x100000000ull, 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ABS32, b, P, 0, -0x80000000ll, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ABS32, b, P, 0, -0x80000001ll, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_PREL16, b, P, P + 0xffff, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_PREL16, b, P, P + 0x10000, 0, &x), SIM_RELOC_OVERFLOW);
 	/* ADRP: +/-4 GiB of pages */
 	ck_assert(!a64_gen_adrp(P, P, 16, &w, NULL)); /* ADRP X16, . */
 	memcpy(b, &w, 4);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OVERFLOW);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21_NC, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_ADR_PREL_PG_HI21_NC, b, P, P + (1ull << 32), 0, &x), SIM_RELOC_OK);
 	/* MOVW_UABS_G0 checks, _NC does not */
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_MOVW_UABS_G0, b, P, 0x10000, 0, &x), SIM_RELOC_OVERFLOW);
-	ck_assert_int_eq(sim_reloc_apply(R_AARCH64_MOVW_UABS_G0_NC, b, P, 0x10000, 0, &x), SIM_RELOC_OK);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_MOVW_UABS_G0, b, P, 0x10000, 0, &x), SIM_RELOC_OVERFLOW);
+	ck_assert_int_eq(sim_arm64_reloc_apply(R_AARCH64_MOVW_UABS_G0_NC, b, P, 0x10000, 0, &x), SIM_RELOC_OK);
 	/* unknown types are refused, not ignored */
-	ck_assert_int_eq(sim_reloc_apply(1234, b, P, 0, 0, &x), SIM_RELOC_UNKNOWN);
-	ck_assert_int_eq(sim_reloc_width(1234), -1);
-	ck_assert_str_eq(sim_reloc_name(R_AARCH64_CONDBR19), "R_AARCH64_CONDBR19");
+	ck_assert_int_eq(sim_arm64_reloc_apply(1234, b, P, 0, 0, &x), SIM_RELOC_UNKNOWN);
+	ck_assert_int_eq(sim_arm64_reloc_width(1234), -1);
+	ck_assert_str_eq(sim_arm64_reloc_name(R_AARCH64_CONDBR19), "R_AARCH64_CONDBR19");
 }
 END_TEST
 

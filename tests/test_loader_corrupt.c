@@ -236,6 +236,64 @@ START_TEST(corrupt_symbols_and_relocations_are_refused)
 }
 END_TEST
 
+/* A defined symbol's value and size must leave it inside its section: a
+ * function with st_size 0xffffffffffff0000 used to load and print as
+ * "func+0x4/0xffffffffffff0000". */
+START_TEST(symbol_size_leaving_its_section_is_refused)
+{
+	size_t n;
+	uint8_t *d = slurp("corpus/callops/list.o", &n);
+	unsigned nsec = ehdr(d).e_shnum;
+	Elf64_Shdr st = { 0 }, str, in;
+	Elf64_Sym y = { 0 };
+	size_t at = 0, val_at, size_at;
+	char msg[512], want[160];
+	uint8_t *c = malloc(n);
+
+	for (unsigned i = 1; i < nsec; i++)
+		if (shdr(d, i).sh_type == SHT_SYMTAB)
+			st = shdr(d, i);
+	ck_assert_uint_eq(st.sh_type, SHT_SYMTAB);
+	str = shdr(d, st.sh_link);
+	/* The first function with a size. */
+	for (size_t k = 1; k < st.sh_size / sizeof(y); k++) {
+		at = st.sh_offset + k * sizeof(y);
+		memcpy(&y, d + at, sizeof(y));
+		if (ELF64_ST_TYPE(y.st_info) == STT_FUNC && y.st_size)
+			break;
+	}
+	ck_assert(ELF64_ST_TYPE(y.st_info) == STT_FUNC && y.st_size);
+	in = shdr(d, y.st_shndx);
+	val_at = at + offsetof(Elf64_Sym, st_value);
+	size_at = at + offsetof(Elf64_Sym, st_size);
+	snprintf(want, sizeof(want), "bad.o: symbol '%s'",
+		 (const char *)d + str.sh_offset + y.st_name);
+
+	memcpy(c, d, n);
+	memcpy(c + size_at, &(uint64_t){ 0xffffffffffff0000ull }, 8);
+	ck_assert_int_eq(try_load(c, n, 0, msg), -1);
+	ck_assert_msg(strstr(msg, want) && strstr(msg, "size 0xffffffffffff0000 leaves its section .text"),
+		      "%s", msg);
+	ck_assert_msg(!strchr(msg, '\n'), "%s", msg);
+
+	/* One byte past the end, and a value past it. */
+	memcpy(c + size_at, &(uint64_t){ in.sh_size - y.st_value + 1 }, 8);
+	ck_assert_int_eq(try_load(c, n, 0, msg), -1);
+	ck_assert_msg(strstr(msg, want) && strstr(msg, "leaves its section"), "%s", msg);
+	memcpy(c, d, n);
+	memcpy(c + val_at, &(uint64_t){ in.sh_size + 4 }, 8);
+	ck_assert_int_eq(try_load(c, n, 0, msg), -1);
+	ck_assert_msg(strstr(msg, want) && strstr(msg, "leaves its section"), "%s", msg);
+
+	/* Up to the section's last byte is fine. */
+	memcpy(c, d, n);
+	memcpy(c + size_at, &(uint64_t){ in.sh_size - y.st_value }, 8);
+	ck_assert_msg(try_load(c, n, 0, msg) == 0, "%s", msg);
+	free(c);
+	free(d);
+}
+END_TEST
+
 START_TEST(random_corruption_never_crashes)
 {
 	static const char *const files[] = { "corpus/callops/list.o",
@@ -345,6 +403,7 @@ static Suite *corrupt_suite(void)
 	tcase_add_test(tc, corrupt_header_fields_are_refused);
 	tcase_add_test(tc, corrupt_section_headers_are_refused);
 	tcase_add_test(tc, corrupt_symbols_and_relocations_are_refused);
+	tcase_add_test(tc, symbol_size_leaving_its_section_is_refused);
 	tcase_add_test(tc, random_corruption_never_crashes);
 	tcase_add_test(tc, corrupt_or_truncated_xz_is_refused);
 	tcase_add_test(tc, load_command_exits_2_with_one_line);

@@ -1,5 +1,5 @@
-/* The riscv64 loader (sim/image_riscv.c, sim/reloc_riscv.c,
- * sim/riscv_align.c, RISC-V sites in sim/sites.c) against ground truth:
+/* The riscv64 loader (sim/arch_riscv64.c, sim/reloc_riscv64.c,
+ * sim/align_riscv64.c) against ground truth:
  *  - riscv64-linux-gnu-ld --no-relax links the same objects with every
  *    section at the address ftv chose (a generated linker script); the
  *    linked bytes must equal what ftv wrote, for the hand-written object

@@ -1,4 +1,4 @@
-/* sim/reloc_riscv.c on its own: the range edges of every PC-relative
+/* sim/reloc_riscv64.c on its own: the range edges of every PC-relative
  * type (psABI ranges: BRANCH +/-4 KiB, JAL +/-1 MiB, RVC_BRANCH +/-256 B,
  * RVC_JUMP +/-2 KiB, AUIPC pairs -2^31-2^11 .. 2^31-2^11), and CALL/JAL
  * fields cross-checked against the encoders' own rv_gen_call_pair and
@@ -6,7 +6,7 @@
 #include "tests/suite.h"
 
 #include "encoders/riscv.h"
-#include "sim/reloc_riscv.h"
+#include "sim/reloc_riscv64.h"
 #include "util/rng.h"
 
 #include <elf.h>
@@ -16,7 +16,7 @@ static const uint64_t P0 = 0xffff800080001000ull;
 
 static enum sim_reloc_status at(unsigned type, int64_t off, uint8_t *buf)
 {
-	return sim_rv_reloc_apply(type, buf, P0, P0 + (uint64_t)off, 0, NULL);
+	return sim_riscv64_reloc_apply(type, buf, P0, P0 + (uint64_t)off, 0, NULL);
 }
 
 static int ok(unsigned type, int64_t off)
@@ -95,23 +95,23 @@ START_TEST(rv_label_arithmetic_wraps_and_keeps_other_bits)
 	uint8_t b[8] = { 0xc5, 0, 0, 0, 0, 0, 0, 0 };
 
 	/* SUB6 keeps the top two bits (DW_CFA_advance_loc's opcode). */
-	ck_assert_int_eq(sim_rv_reloc_apply(R_RISCV_SUB6, b, 0, 7, 0, NULL),
+	ck_assert_int_eq(sim_riscv64_reloc_apply(R_RISCV_SUB6, b, 0, 7, 0, NULL),
 			 SIM_RELOC_OK);
 	ck_assert_uint_eq(b[0], 0xc0 | ((5 - 7) & 0x3f));
-	ck_assert_int_eq(sim_rv_reloc_apply(R_RISCV_SET6, b, 0, 0x41, 0, NULL),
+	ck_assert_int_eq(sim_riscv64_reloc_apply(R_RISCV_SET6, b, 0, 0x41, 0, NULL),
 			 SIM_RELOC_OK);
 	ck_assert_uint_eq(b[0], 0xc1);
 	memset(b, 0, sizeof(b));
-	ck_assert_int_eq(sim_rv_reloc_apply(R_RISCV_SUB16, b, 0, 1, 0, NULL),
+	ck_assert_int_eq(sim_riscv64_reloc_apply(R_RISCV_SUB16, b, 0, 1, 0, NULL),
 			 SIM_RELOC_OK);
 	ck_assert(b[0] == 0xff && b[1] == 0xff && b[2] == 0);
-	ck_assert_int_eq(sim_rv_reloc_apply(R_RISCV_ADD16, b, 0, 3, 0, NULL),
+	ck_assert_int_eq(sim_riscv64_reloc_apply(R_RISCV_ADD16, b, 0, 3, 0, NULL),
 			 SIM_RELOC_OK);
 	ck_assert(b[0] == 2 && b[1] == 0);
-	ck_assert_int_eq(sim_rv_reloc_width(R_RISCV_TPREL_HI20), -1);
-	ck_assert_str_eq(sim_rv_reloc_name(R_RISCV_RVC_JUMP), "R_RISCV_RVC_JUMP");
-	ck_assert_str_eq(sim_rv_reloc_name(200), "R_RISCV_<unknown 200>");
-	ck_assert_int_eq(sim_rv_reloc_apply(200, b, 0, 0, 0, NULL),
+	ck_assert_int_eq(sim_riscv64_reloc_width(R_RISCV_TPREL_HI20), -1);
+	ck_assert_str_eq(sim_riscv64_reloc_name(R_RISCV_RVC_JUMP), "R_RISCV_RVC_JUMP");
+	ck_assert_str_eq(sim_riscv64_reloc_name(200), "R_RISCV_<unknown 200>");
+	ck_assert_int_eq(sim_riscv64_reloc_apply(200, b, 0, 0, 0, NULL),
 			 SIM_RELOC_UNKNOWN);
 }
 END_TEST

@@ -1,6 +1,6 @@
 /* ftv capture: a kernel's ftrace callsites into a layout file. */
-#include "sim/capture.h"
-#include "sim/layout.h"
+#include "layout/capture.h"
+#include "layout/layout.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/opt.h"

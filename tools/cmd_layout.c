@@ -1,5 +1,5 @@
 /* ftv layout: check a layout file strictly and summarise it. */
-#include "sim/layout.h"
+#include "layout/layout.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/opt.h"

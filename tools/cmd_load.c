@@ -4,6 +4,7 @@
 #include "encoders/riscv.h"
 #include "sim/image.h"
 #include "util/cmd.h"
+#include "util/decompress.h"
 #include "util/err.h"
 #include "util/json.h"
 #include "util/opt.h"
@@ -12,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* foo.ko, or compressed as kbuild installs it: foo.ko.xz/.zst/.gz. */
 static int is_module_path(const char *p)
 {
 	size_t l = strlen(p);
+	const char *z = ftv_z_claimed(p) != FTV_Z_NONE ? strrchr(p, '.') : p + l;
 
-	return (l > 3 && !strcmp(p + l - 3, ".ko")) ||
-	       (l > 6 && !strcmp(p + l - 6, ".ko.xz"));
+	return z - p > 3 && !strncmp(z - 3, ".ko", 3);
 }
 
 static void flags_str(uint64_t f, char *b)

@@ -12,5 +12,8 @@ enum ftv_arch {
 /* "arm64" (also "aarch64") or "riscv64"; -1 if unknown. */
 int ftv_arch_parse(const char *s, enum ftv_arch *out);
 const char *ftv_arch_name(enum ftv_arch a);
+/* The architecture of an ELF64 little-endian file's e_machine (EM_AARCH64,
+ * EM_RISCV); -1 for any other machine. */
+int ftv_arch_from_elf_machine(unsigned machine, enum ftv_arch *out);
 
 #endif

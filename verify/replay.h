@@ -1,4 +1,4 @@
-/* Replay of a captured kernel layout (sim/layout.h): every callsite of a
+/* Replay of a captured kernel layout (layout/layout.h): every callsite of a
  * real kernel mapped at its captured address, init_nop'ed, then enabled and
  * disabled in batches by the arm64 CALL_OPS backend while emulated CPUs call
  * the batch's functions, with the world's checks watching (verify/world.h).

@@ -6,7 +6,7 @@
 #define FTV_VERIFY_REPLAY_INT_H
 
 #include "sim/image.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
 #include "verify/replay.h"
 #include "verify/world_int.h"
 

@@ -1,9 +1,13 @@
 /* Function symbols of an ELF file, sorted for address lookups: which
  * function a patchable entry belongs to. */
-#ifndef FTV_SIM_CAPTURE_FUNCS_H
-#define FTV_SIM_CAPTURE_FUNCS_H
+#ifndef FTV_LAYOUT_CAPTURE_FUNCS_H
+#define FTV_LAYOUT_CAPTURE_FUNCS_H
 
-#include "sim/capture_elf.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/elf.h"
 
 struct cap_func {
 	uint64_t addr, size;
@@ -19,7 +23,7 @@ struct cap_funcs {
 
 /* Collects the defined STT_FUNC symbols; by_section keys them by their
  * section (relocatable modules), else by address alone. */
-int cap_funcs_build(struct cap_funcs *f, const struct cap_elf *e,
+int cap_funcs_build(struct cap_funcs *f, const struct sim_elf *e,
 		    bool by_section, struct ftv_err *err);
 void cap_funcs_free(struct cap_funcs *f);
 /* The function a patchable entry belongs to: one starting 8 bytes after it

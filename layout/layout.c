@@ -1,8 +1,14 @@
-/* The in-memory layout: interned strings, sites, text ranges. Parsing is in
- * layout_parse.c, writing in layout_write.c, arm64 classification in
- * layout_arm64.c. */
-#include "sim/layout.h"
+/* The in-memory layout: interned strings, sites, text ranges, the header
+ * merges of captures. Parsing is in layout_parse.c, writing in
+ * layout_write.c, the architectures' rules in layout_<arch>.c (their
+ * table in layout_arch.c). */
+#define _GNU_SOURCE /* asprintf */
+#include "layout/layout.h"
 
+#include "util/vec.h"
+
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +108,33 @@ int sim_layout_set(struct sim_layout *l, const char **field, const char *s)
 	return 0;
 }
 
+int sim_layout_merge_kernel(struct sim_layout *l, const char *release,
+			    const char *path, struct ftv_err *err)
+{
+	if (!release || !strcmp(release, "-"))
+		return 0;
+	if (l->kernel && strcmp(l->kernel, "-") && strcmp(l->kernel, release))
+		return ftv_errf(err, "%s: kernel %s, but the other inputs are "
+				"from kernel %s", path, release, l->kernel);
+	sim_layout_set(l, &l->kernel, release);
+	return 0;
+}
+
+void sim_layout_add_source(struct sim_layout *l, const char *what)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", l->source ? l->source : "",
+		     l->source ? "; " : "", what) < 0)
+		abort();
+	/* One header line of printable ASCII whatever the file names hold. */
+	for (char *p = s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
+	sim_layout_set(l, &l->source, s);
+	free(s);
+}
+
 struct sim_layout *sim_layout_new(void)
 {
 	struct sim_layout *l = calloc(1, sizeof(*l));
@@ -129,12 +162,8 @@ struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
 {
 	struct sim_layout_site *d;
 
-	if (l->nsites == l->sites_cap) {
-		l->sites_cap = l->sites_cap ? l->sites_cap * 2 : 1024;
-		l->sites = realloc(l->sites, l->sites_cap * sizeof(*l->sites));
-		if (!l->sites)
-			xalloc_fail();
-	}
+	if (VEC_RESERVE(l->sites, l->sites_cap, l->nsites + 1))
+		xalloc_fail();
 	d = &l->sites[l->nsites++];
 	*d = *s;
 	d->func = sim_layout_str(l, s->func);
@@ -148,12 +177,8 @@ void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
 {
 	struct sim_layout_text *t;
 
-	if (l->ntexts == l->texts_cap) {
-		l->texts_cap = l->texts_cap ? l->texts_cap * 2 : 16;
-		l->texts = realloc(l->texts, l->texts_cap * sizeof(*l->texts));
-		if (!l->texts)
-			xalloc_fail();
-	}
+	if (VEC_RESERVE(l->texts, l->texts_cap, l->ntexts + 1))
+		xalloc_fail();
 	t = &l->texts[l->ntexts++];
 	t->start = start;
 	t->end = end;
@@ -222,4 +247,113 @@ void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
 #undef SPAN
 	*start = lo;
 	*end = hi;
+}
+
+void sim_layout_site_words(const struct sim_layout_site *s, uint64_t *lo,
+			   uint64_t *hi)
+{
+	uint64_t a = s->has_entry ? s->entry : s->ip;
+	uint64_t b = s->has_ip ? s->ip : s->entry;
+	uint64_t top = a < b ? b : a;
+
+	*lo = a < b ? a : b;
+	*hi = top + 4 < top ? UINT64_MAX : top + 4;
+}
+
+/* A site's words in its address space: absolute addresses are one space,
+ * each module/section of section-relative sites another. */
+struct span {
+	const char *module, *section; /* both NULL: absolute */
+	uint64_t lo, hi;
+	size_t site;
+};
+
+static bool same_space(const struct span *a, const struct span *b)
+{
+	return !strcmp_null(a->module, b->module) &&
+	       !strcmp_null(a->section, b->section);
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+	const struct span *a = pa, *b = pb;
+	int c = strcmp_null(a->module, b->module);
+
+	if (!c)
+		c = strcmp_null(a->section, b->section);
+	if (!c)
+		c = (a->lo > b->lo) - (a->lo < b->lo);
+	if (!c)
+		c = (a->hi > b->hi) - (a->hi < b->hi);
+	if (!c)
+		c = (a->site > b->site) - (a->site < b->site);
+	return c;
+}
+
+bool sim_layout_overlap(const struct sim_layout *l, size_t from, size_t to,
+			size_t *first, size_t *second)
+{
+	size_t n = to - from, best = 0;
+	struct span *v = calloc(n ? n : 1, sizeof(*v));
+	bool found = false;
+
+	if (!v)
+		xalloc_fail();
+	for (size_t i = 0; i < n; i++) {
+		const struct sim_layout_site *s = &l->sites[from + i];
+
+		v[i].module = s->section ? s->module : NULL;
+		v[i].section = s->section;
+		sim_layout_site_words(s, &v[i].lo, &v[i].hi);
+		v[i].site = from + i;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), span_cmp);
+	/* Sorted by space and start: a span overlaps an earlier one exactly
+	 * when it starts below the highest end seen so far in its space. */
+	for (size_t i = 1; i < n; i++) {
+		if (!same_space(&v[best], &v[i])) {
+			best = i;
+			continue;
+		}
+		if (v[i].lo < v[best].hi) {
+			size_t a = v[best].site < v[i].site ? v[best].site : v[i].site;
+			size_t b = v[best].site ^ v[i].site ^ a;
+
+			if (!found || b < *second || (b == *second && a < *first)) {
+				*first = a;
+				*second = b;
+				found = true;
+			}
+		}
+		if (v[i].hi > v[best].hi)
+			best = i;
+	}
+	free(v);
+	return found;
+}
+
+static void site_where(const struct sim_layout_site *s, char *buf, size_t n)
+{
+	uint64_t at = s->has_entry ? s->entry : s->ip;
+
+	if (s->section)
+		snprintf(buf, n, "%s (%s/%s+0x%" PRIx64 ")", s->func ? s->func : "?",
+			 s->module, s->section, at);
+	else
+		snprintf(buf, n, "%s (%016" PRIx64 ")", s->func ? s->func : "?", at);
+}
+
+int sim_layout_check_overlap(const struct sim_layout *l, size_t from,
+			     const char *path, struct ftv_err *err)
+{
+	char a[320], b[320];
+	size_t i, j;
+
+	if (!sim_layout_overlap(l, from, l->nsites, &i, &j))
+		return 0;
+	site_where(&l->sites[i], a, sizeof(a));
+	site_where(&l->sites[j], b, sizeof(b));
+	return ftv_errf(err, "%s: the sites of %s and %s patch the same words",
+			path, a, b);
 }

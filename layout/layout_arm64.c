@@ -1,8 +1,11 @@
-/* Which of the arm64 ftrace callsite layouts a site has, read from its
- * words, and where ftrace patches it. The kernel's rule is
- * ftrace_call_adjust() in arch/arm64/kernel/ftrace.c (v6.12). */
+/* arm64's layout table: which of the ftrace callsite layouts a site has,
+ * read from its words or (live capture) from where ip sits, and where
+ * ftrace patches it. The kernel's rule is ftrace_call_adjust() in
+ * arch/arm64/kernel/ftrace.c (v6.12). */
 #include "encoders/a64.h"
-#include "sim/layout.h"
+#include "layout/layout.h"
+
+#include <elf.h>
 
 /* The two patchable words after the entry (and any BTI): NOP or MOV X9, LR
  * in the first, NOP or BL in the second, so that a dump of a live kernel
@@ -69,3 +72,35 @@ enum sim_layout_kind sim_layout_classify_arm64(uint64_t entry, bool has_func,
 	}
 	return SIM_LAYOUT_UNKNOWN;
 }
+
+/* With CALL_OPS, ftrace_call_adjust() puts rec->ip after MOV X9, LR at
+ * func+4, or at func+8 after a BTI C too; the literal (the table entry)
+ * is at func-8, which the function's 8-byte alignment keeps aligned. PAC
+ * cannot be told from ip alone. */
+static enum sim_layout_kind live_kind(uint64_t faddr, uint64_t ip,
+				      uint64_t *entry)
+{
+	enum sim_layout_kind k;
+
+	if (faddr & 7)
+		return SIM_LAYOUT_UNKNOWN;
+	if (ip - faddr == 4)
+		k = SIM_LAYOUT_CALLOPS;
+	else if (ip - faddr == 8)
+		k = SIM_LAYOUT_CALLOPS_BTI;
+	else
+		return SIM_LAYOUT_UNKNOWN;
+	*entry = faddr - 8;
+	return k;
+}
+
+const struct sim_layout_arch sim_layout_arm64 = {
+	.name = "arm64",
+	.arch = FTV_ARCH_ARM64,
+	.classify = sim_layout_classify_arm64,
+	.live_kind = live_kind,
+	/* ELF for the Arm 64-bit Architecture: ABS64 = S + A, RELATIVE =
+	 * Delta(S) + A. */
+	.reloc_abs64 = R_AARCH64_ABS64,
+	.reloc_relative = R_AARCH64_RELATIVE,
+};

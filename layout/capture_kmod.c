@@ -1,12 +1,12 @@
-/* The callsites of a kernel module (.ko or .ko.xz), read without loading
- * it: __patchable_function_entries holds one 64-bit slot per function,
+/* The callsites of a kernel module (.ko, or compressed), read without
+ * loading it: __patchable_function_entries holds one 64-bit slot per function,
  * filled by an R_AARCH64_ABS64 relocation against the function's section
  * (module_finalize() hands the table to ftrace_module_init()). The sites
  * are recorded as offsets into their sections (addresses:
  * section-relative); a loader gives them their final addresses. */
-#include "sim/capture.h"
-#include "sim/capture_elf.h"
-#include "sim/capture_funcs.h"
+#include "layout/capture.h"
+#include "layout/capture_funcs.h"
+#include "sim/elf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,14 +14,14 @@
 #include <string.h>
 
 /* A "key=value" string of .modinfo (NUL-separated), or NULL. */
-static const char *modinfo(const struct cap_elf *e, const char *key,
+static const char *modinfo(const struct sim_elf *e, const char *key,
 			   size_t *len)
 {
-	long i = cap_elf_find(e, ".modinfo");
+	unsigned i = sim_elf_find(e, ".modinfo");
 	const uint8_t *p, *end;
 	size_t kl = strlen(key);
 
-	if (i < 0 || !(p = cap_elf_bytes(e, i, 0, e->sh[i].sh_size)))
+	if (!i || !(p = sim_elf_bytes(e, i, 0, e->sh[i].sh_size)))
 		return NULL;
 	end = p + e->sh[i].sh_size;
 	while (p < end) {
@@ -38,7 +38,7 @@ static const char *modinfo(const struct cap_elf *e, const char *key,
 	return NULL;
 }
 
-static void module_name(const struct cap_elf *e, const char *path, char *buf,
+static void module_name(const struct sim_elf *e, const char *path, char *buf,
 			size_t n)
 {
 	size_t len;
@@ -58,7 +58,7 @@ static void module_name(const struct cap_elf *e, const char *path, char *buf,
 }
 
 /* vermagic's first word is the release ("6.12.107+deb13-cloud-arm64 SMP"). */
-static void release(const struct cap_elf *e, char *buf, size_t n)
+static void release(const struct sim_elf *e, char *buf, size_t n)
 {
 	size_t len, k;
 	const char *v = modinfo(e, "vermagic", &len);
@@ -74,30 +74,31 @@ static void release(const struct cap_elf *e, char *buf, size_t n)
 
 struct kctx {
 	struct sim_layout *l;
-	const struct cap_elf *e;
+	const struct sim_elf *e;
+	const struct sim_layout_arch *arch;
 	struct cap_funcs funcs;
 	char name[64];
 	uint8_t *text_used; /* per section: a text range was added */
 	uint64_t slots, nul;
 };
 
-static int add_site(struct kctx *k, size_t tsec, uint64_t off,
+static int add_site(struct kctx *k, unsigned tsec, uint64_t off,
 		    const char *where, struct ftv_err *err)
 {
-	const struct cap_elf *e = k->e;
+	const struct sim_elf *e = k->e;
 	struct sim_layout_site s = { .entry = off, .has_entry = true,
 				     .module = k->name };
 	const struct cap_func *fn = cap_funcs_resolve(&k->funcs, tsec, off);
 	const uint8_t *p;
 
 	if (!(e->sh[tsec].sh_flags & SHF_EXECINSTR) ||
-	    !(p = cap_elf_bytes(e, tsec, off, 4)))
+	    !(p = sim_elf_bytes(e, tsec, off, 4)))
 		return ftv_errf(err, "%s: %s points at %s+0x%" PRIx64 ", not into "
-				"code", e->path, where, cap_elf_secname(e, tsec),
+				"code", e->path, where, sim_elf_secname(e, tsec),
 				off);
-	s.section = cap_elf_secname(e, tsec);
+	s.section = sim_elf_secname(e, tsec);
 	if (!sim_layout_name_ok(s.section))
-		return ftv_errf(err, "%s: section [%zu] has a name a layout cannot "
+		return ftv_errf(err, "%s: section [%u] has a name a layout cannot "
 				"hold", e->path, tsec);
 	if (fn && fn->addr >= e->sh[tsec].sh_size)
 		return ftv_errf(err, "%s: %s: function %s at %s+0x%" PRIx64 " lies "
@@ -108,16 +109,16 @@ static int add_site(struct kctx *k, size_t tsec, uint64_t off,
 				" has a name a layout cannot hold", e->path,
 				s.section, fn->addr);
 	for (s.nwords = 0; s.nwords < SIM_LAYOUT_CAPTURE_WORDS &&
-	     cap_elf_bytes(e, tsec, off + 4 * s.nwords, 4); s.nwords++)
-		s.words[s.nwords] = cap_le32(p + 4 * s.nwords);
+	     sim_elf_bytes(e, tsec, off + 4 * s.nwords, 4); s.nwords++)
+		s.words[s.nwords] = sim_le32(p + 4 * s.nwords);
 	if (fn) {
 		s.func = fn->name;
 		s.faddr = fn->addr;
 		s.fsize = fn->size;
 		s.has_fsize = fn->size != 0;
 	}
-	s.kind = sim_layout_classify_arm64(off, fn != NULL, s.faddr, s.words,
-					   s.nwords, &s.ip, &s.has_ip);
+	s.kind = k->arch->classify(off, fn != NULL, s.faddr, s.words, s.nwords,
+				   &s.ip, &s.has_ip);
 	if (fn && s.has_fsize && s.has_ip &&
 	    (s.ip < fn->addr || s.ip - fn->addr >= fn->size))
 		s.has_fsize = false;
@@ -131,51 +132,54 @@ static int add_site(struct kctx *k, size_t tsec, uint64_t off,
 }
 
 /* One __patchable_function_entries section and its relocations. */
-static int table(struct kctx *k, size_t ti, struct ftv_err *err)
+static int table(struct kctx *k, unsigned ti, struct ftv_err *err)
 {
-	const struct cap_elf *e = k->e;
+	const struct sim_elf *e = k->e;
 	const Elf64_Shdr *t = &e->sh[ti];
 	uint64_t n = t->sh_size / 8;
 	uint8_t *done;
-	const uint8_t *slots = cap_elf_bytes(e, ti, 0, t->sh_size);
+	const uint8_t *slots = sim_elf_bytes(e, ti, 0, t->sh_size);
 	char where[96];
 
 	if (t->sh_size % 8 || !slots)
-		return ftv_errf(err, "%s: section [%zu] __patchable_function_entries "
+		return ftv_errf(err, "%s: section [%u] __patchable_function_entries "
 				"is not a table of 8-byte entries", e->path, ti);
 	done = calloc(n ? n : 1, 1);
 	if (!done)
 		return ftv_errf(err, "%s: out of memory", e->path);
-	for (size_t ri = 1; ri < e->shnum; ri++) {
+	for (unsigned ri = 1; ri < e->nsec; ri++) {
 		const Elf64_Shdr *rs = &e->sh[ri];
-		const Elf64_Rela *r;
 
 		if (rs->sh_type != SHT_RELA || rs->sh_info != ti)
 			continue;
-		if (rs->sh_entsize != sizeof(*r) || rs->sh_offset % 8) {
+		if (rs->sh_entsize != sizeof(Elf64_Rela)) {
 			free(done);
 			return ftv_errf(err, "%s: malformed %s", e->path,
-					cap_elf_secname(e, ri));
+					sim_elf_secname(e, ri));
 		}
-		r = (const void *)(e->data + rs->sh_offset);
-		for (size_t j = 0; j < rs->sh_size / sizeof(*r); j++) {
-			uint64_t off = r[j].r_offset, slot = off / 8;
-			uint32_t si = ELF64_R_SYM(r[j].r_info);
+		for (size_t j = 0; j < sim_elf_nrela(e, ri); j++) {
+			Elf64_Rela r;
+			uint64_t off, slot;
+			uint32_t si;
 			const Elf64_Sym *sym;
 
+			sim_elf_rela(e, ri, j, &r);
+			off = r.r_offset;
+			slot = off / 8;
+			si = ELF64_R_SYM(r.r_info);
 			snprintf(where, sizeof(where), "%s[%zu]",
-				 cap_elf_secname(e, ri), j);
+				 sim_elf_secname(e, ri), j);
 			if (off % 8 || slot >= n || done[slot]) {
 				free(done);
 				return ftv_errf(err, "%s: %s: offset 0x%" PRIx64 " is "
 						"not a fresh table slot", e->path,
 						where, off);
 			}
-			/* ELF for the Arm 64-bit Architecture: ABS64 = S + A. */
-			if (ELF64_R_TYPE(r[j].r_info) != R_AARCH64_ABS64 ||
+			/* The arch's 64-bit absolute relocation: S + A. */
+			if (ELF64_R_TYPE(r.r_info) != k->arch->reloc_abs64 ||
 			    si == 0 || si >= e->nsyms ||
 			    (sym = &e->syms[si])->st_shndx == SHN_UNDEF ||
-			    sym->st_shndx >= e->shnum) {
+			    sym->st_shndx >= e->nsec) {
 				free(done);
 				return ftv_errf(err, "%s: %s: not an ABS64 relocation "
 						"against a defined symbol", e->path,
@@ -183,7 +187,7 @@ static int table(struct kctx *k, size_t ti, struct ftv_err *err)
 			}
 			done[slot] = 1;
 			if (add_site(k, sym->st_shndx,
-				     sym->st_value + (uint64_t)r[j].r_addend, where,
+				     sym->st_value + (uint64_t)r.r_addend, where,
 				     err)) {
 				free(done);
 				return -1;
@@ -196,7 +200,7 @@ static int table(struct kctx *k, size_t ti, struct ftv_err *err)
 	for (uint64_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
-		if (cap_le64(slots + 8 * i)) {
+		if (sim_le64(slots + 8 * i)) {
 			free(done);
 			return ftv_errf(err, "%s: __patchable_function_entries slot %"
 					PRIu64 " has a value but no relocation",
@@ -209,47 +213,49 @@ static int table(struct kctx *k, size_t ti, struct ftv_err *err)
 	return 0;
 }
 
-int cap_capture_kmod(struct sim_layout *l, const struct cap_elf *ep,
-		     struct ftv_err *err)
+int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
+			 struct ftv_err *err)
 {
-	const struct cap_elf e = *ep;
-	const char *path = e.path;
-	struct kctx k = { .l = l, .e = &e };
+	const char *path = e->path;
+	struct kctx k = { .l = l, .e = e };
 	char rel[128], what[256];
 	size_t before = l->nsites, tables = 0;
 	const char *base = strrchr(path, '/');
 	int rc = -1;
 
-	if (e.eh->e_type != ET_REL) {
+	if (e->eh.e_type != ET_REL) {
 		ftv_errf(err, "%s: not a kernel module (e_type %u)", path,
-			 e.eh->e_type);
+			 e->eh.e_type);
 		goto out;
 	}
-	if (cap_funcs_build(&k.funcs, &e, true, err))
+	if (!(k.arch = sim_layout_merge_arch(l, e->arch, path, err)) ||
+	    cap_funcs_build(&k.funcs, e, true, err))
 		goto out;
-	module_name(&e, path, k.name, sizeof(k.name));
-	release(&e, rel, sizeof(rel));
-	if (sim_capture_set_kernel(l, rel, path, err))
+	module_name(e, path, k.name, sizeof(k.name));
+	release(e, rel, sizeof(rel));
+	if (sim_layout_merge_kernel(l, rel, path, err))
 		goto out;
-	k.text_used = calloc(e.shnum, 1);
+	k.text_used = calloc(e->nsec, 1);
 	if (!k.text_used) {
 		ftv_errf(err, "%s: out of memory", path);
 		goto out;
 	}
-	for (size_t i = 1; i < e.shnum; i++) {
-		if (strcmp(cap_elf_secname(&e, i), "__patchable_function_entries"))
+	for (unsigned i = 1; i < e->nsec; i++) {
+		if (strcmp(sim_elf_secname(e, i), "__patchable_function_entries"))
 			continue;
 		tables++;
 		if (table(&k, i, err))
 			goto out;
 	}
+	if (sim_layout_check_overlap(l, before, path, err))
+		goto out;
 	l->has_table = true;
 	l->table_entries += k.slots;
 	l->table_null += k.nul;
 	snprintf(what, sizeof(what), "%s (module %s: %" PRIu64 " entries in %zu "
 		 "__patchable_function_entries, %zu sites)", base ? base + 1 : path,
 		 k.name, k.slots, tables, l->nsites - before);
-	sim_capture_add_source(l, what);
+	sim_layout_add_source(l, what);
 	rc = 0;
 out:
 	free(k.text_used);
@@ -260,12 +266,12 @@ out:
 int sim_capture_kmod(struct sim_layout *l, const char *path,
 		     struct ftv_err *err)
 {
-	struct cap_elf e;
+	struct sim_elf e;
 	int rc;
 
-	if (cap_elf_open(&e, path, err))
+	if (sim_elf_open(&e, path, err))
 		return -1;
-	rc = cap_capture_kmod(l, &e, err);
-	cap_elf_close(&e);
+	rc = sim_capture_kmod_elf(l, &e, err);
+	sim_elf_free(&e);
 	return rc;
 }

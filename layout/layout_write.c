@@ -1,10 +1,11 @@
 /* Writes a layout in the text format of corpus/layouts/README.md, plain or
- * xz -9 compressed. */
-#include "sim/layout.h"
+ * compressed as its name says (util/compress.h). */
+#include "layout/layout.h"
+
+#include "util/compress.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,49 +83,6 @@ int sim_layout_write(FILE *f, const struct sim_layout *l, struct ftv_err *err)
 	return 0;
 }
 
-static int write_all(FILE *f, const void *p, size_t n, const char *path,
-		     struct ftv_err *err)
-{
-	if (fwrite(p, 1, n, f) != n)
-		return ftv_errf(err, "%s: write failed: %s", path, strerror(errno));
-	return 0;
-}
-
-static int xz_compress(FILE *out, const uint8_t *in, size_t len,
-		       const char *path, struct ftv_err *err)
-{
-	lzma_stream z = LZMA_STREAM_INIT;
-	uint8_t buf[1 << 16];
-	lzma_ret r;
-
-	if (lzma_easy_encoder(&z, 9, LZMA_CHECK_CRC64) != LZMA_OK)
-		return ftv_errf(err, "%s: cannot start the xz encoder", path);
-	z.next_in = in;
-	z.avail_in = len;
-	do {
-		z.next_out = buf;
-		z.avail_out = sizeof(buf);
-		r = lzma_code(&z, LZMA_FINISH);
-		if (r != LZMA_OK && r != LZMA_STREAM_END) {
-			lzma_end(&z);
-			return ftv_errf(err, "%s: xz encoder failed (%d)", path, r);
-		}
-		if (write_all(out, buf, sizeof(buf) - z.avail_out, path, err)) {
-			lzma_end(&z);
-			return -1;
-		}
-	} while (r != LZMA_STREAM_END);
-	lzma_end(&z);
-	return 0;
-}
-
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
 int sim_layout_save(const char *path, const struct sim_layout *l,
 		    struct ftv_err *err)
 {
@@ -149,10 +107,8 @@ int sim_layout_save(const char *path, const struct sim_layout *l,
 		free(text);
 		return ftv_errf(err, "%s: cannot create: %s", path, strerror(errno));
 	}
-	if (ends_with(path, ".xz"))
-		rc = xz_compress(out, (const uint8_t *)text, len, path, err);
-	else
-		rc = write_all(out, text, len, path, err);
+	rc = ftv_compress_write(out, ftv_z_claimed(path), (const uint8_t *)text,
+				len, path, err);
 	free(text);
 	if (fclose(out) && !rc)
 		rc = ftv_errf(err, "%s: write failed: %s", path, strerror(errno));

@@ -11,14 +11,15 @@
  *   # KEY: VALUE                        (header, before the first site)
  *   ENTRY IP FUNC FADDR FSIZE MODULE KIND WORDS   (one site; single spaces)
  */
-#ifndef FTV_SIM_LAYOUT_H
-#define FTV_SIM_LAYOUT_H
+#ifndef FTV_LAYOUT_LAYOUT_H
+#define FTV_LAYOUT_LAYOUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/arch.h"
 #include "util/err.h"
 
 #define SIM_LAYOUT_VERSION 1
@@ -104,6 +105,20 @@ void sim_layout_sort(struct sim_layout *l);
  * far as its size is known. */
 void sim_layout_site_span(const struct sim_layout_site *s, uint64_t *start,
 			  uint64_t *end);
+/* The words ftrace writes for a site, [*lo, *hi): from its entry (the
+ * CALL_OPS literal, or the first patchable NOP) to the word at ip. */
+void sim_layout_site_words(const struct sim_layout_site *s, uint64_t *lo,
+			   uint64_t *hi);
+/* Whether two of sites [from, to) patch a common word (ftrace takes each
+ * address once: ftrace_process_locs()); if so *first < *second are such
+ * a pair, the one with the smallest *second. Absolute addresses are one
+ * address space, each module/section of section-relative sites another. */
+bool sim_layout_overlap(const struct sim_layout *l, size_t from, size_t to,
+			size_t *first, size_t *second);
+/* For a capture: sites [from, l->nsites), one input's, patch no common
+ * word; else an error naming path and two of them. */
+int sim_layout_check_overlap(const struct sim_layout *l, size_t from,
+			     const char *path, struct ftv_err *err);
 /* The text range holding addr of module/section, or NULL. */
 const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
 						 const char *module,
@@ -115,23 +130,67 @@ const struct sim_layout_text *sim_layout_text_at(const struct sim_layout *l,
  * Returns NULL with err set on the first malformed line. */
 struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 				    const char *name, struct ftv_err *err);
-/* Reads a file, decompressing it when it ends in .xz. */
+/* Largest layout read, compressed or not: a whole kernel with its modules
+ * is about 100,000 lines of 120 bytes. */
+#define SIM_LAYOUT_MAX_SIZE (1u << 30)
+/* Reads a file, decompressing it when it is xz, zstd or gzip
+ * (util/decompress.h), and parses it. */
 struct sim_layout *sim_layout_load(const char *path, struct ftv_err *err);
-
-/* Decompresses a whole .xz stream (liblzma) into a malloc'd buffer. */
-int sim_xz_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen,
-		  const char *path, struct ftv_err *err);
 
 /* Writes l in the text format. */
 int sim_layout_write(FILE *f, const struct sim_layout *l, struct ftv_err *err);
-/* Writes to path ("-": stdout), xz -9 compressed when it ends in .xz. */
+/* Writes to path ("-": stdout), compressed when its name ends in .xz
+ * (xz -9), .zst or .gz (util/compress.h). */
 int sim_layout_save(const char *path, const struct sim_layout *l,
 		    struct ftv_err *err);
 
-/* arm64: classifies a site from its table entry, the function it belongs
- * to and the words at entry (n of them), and computes the address ftrace
- * patches the way arm64's ftrace_call_adjust() does. Sets *ip and returns
- * the kind; *has_ip is false when ftrace would reject the site. */
+/* Merges a capture input's kernel release ("-" or NULL: unknown) into
+ * the header; a second, different release is an error naming path. */
+int sim_layout_merge_kernel(struct sim_layout *l, const char *release,
+			    const char *path, struct ftv_err *err);
+/* Appends "; what" to the source header (made printable ASCII). */
+void sim_layout_add_source(struct sim_layout *l, const char *what);
+
+/* What differs between architectures in a layout: how the words at a site
+ * give its kind and ip. One table per architecture, in
+ * layout/layout_<arch>.c; the parser and the captures look it up. */
+struct sim_layout_arch {
+	const char *name;   /* the header's "arch:" value */
+	enum ftv_arch arch;
+	/* Classifies a site from its table entry, the function it belongs
+	 * to and the words at entry (n of them), and computes the address
+	 * ftrace patches (the arch's ftrace_call_adjust()). Sets *ip and
+	 * returns the kind; *has_ip is false when ftrace would reject the
+	 * site. */
+	enum sim_layout_kind (*classify)(uint64_t entry, bool has_func,
+					 uint64_t faddr, const uint32_t *w,
+					 unsigned n, uint64_t *ip, bool *has_ip);
+	/* A live capture's kind, from where ip (rec->ip) sits in its
+	 * function at faddr, for a kernel with CALL_OPS; sets *entry to the
+	 * table entry it implies. SIM_LAYOUT_UNKNOWN when it cannot tell. */
+	enum sim_layout_kind (*live_kind)(uint64_t faddr, uint64_t ip,
+					  uint64_t *entry);
+	/* The relocation types that fill a 64-bit table slot: in a module
+	 * (S + A), and in a PIE vmlinux's .rela.dyn (B + A). */
+	unsigned reloc_abs64, reloc_relative;
+};
+
+/* The table named name ("arm64"), or of architecture a; NULL if none. */
+const struct sim_layout_arch *sim_layout_arch_named(const char *name);
+const struct sim_layout_arch *sim_layout_arch_of(enum ftv_arch a);
+/* "arm64" (or "arm64 or ..."): the names the tables know, for messages;
+ * returns buf. */
+const char *sim_layout_arch_names(char *buf, size_t n);
+/* The table for a capture input of architecture a, merged into the
+ * header's arch (inputs of two architectures are an error); NULL with err
+ * naming path when ftv has no table for a. */
+const struct sim_layout_arch *sim_layout_merge_arch(struct sim_layout *l,
+						    enum ftv_arch a,
+						    const char *path,
+						    struct ftv_err *err);
+
+extern const struct sim_layout_arch sim_layout_arm64;
+/* arm64's classify (arch/arm64/kernel/ftrace.c ftrace_call_adjust()). */
 enum sim_layout_kind sim_layout_classify_arm64(uint64_t entry, bool has_func,
 					       uint64_t faddr,
 					       const uint32_t *w, unsigned n,

@@ -237,7 +237,7 @@ static void apply_cuts(struct sim_elf *e, unsigned ts, const struct cut *c,
 	}
 }
 
-int img_rv_align(struct sim_elf *e, struct ftv_err *err)
+int img_riscv64_align(struct sim_elf *e, struct ftv_err *err)
 {
 	for (unsigned rs = 1; rs < e->nsec; rs++) {
 		unsigned ts = e->sh[rs].sh_info;

@@ -4,10 +4,10 @@
  *   /proc/kallsyms: "ADDR TYPE NAME[\t[MOD]]", where a function's size is
  *     the distance to the next symbol of the same module.
  * Memory is not read, so the words are unknown ("-"). With CALL_OPS the
- * kind follows from where ip sits in the function (ftrace_call_adjust():
- * func+4 after MOV X9, LR, func+8 after a BTI C too) and the entry is the
- * literal at func-8. */
-#include "sim/capture.h"
+ * kind and the entry follow from where ip sits in the function, by the
+ * architecture's rule (its layout table's live_kind). */
+#include "layout/capture.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -162,13 +162,8 @@ static int read_kallsyms(struct ksyms *k, const char *path, struct ftv_err *err)
 		}
 		s.name = strndup(sp2 + 1, nend - sp2 - 1);
 		nonzero += s.addr != 0;
-		if (k->n == k->cap) {
-			k->cap = k->cap ? 2 * k->cap : 4096;
-			k->v = realloc(k->v, k->cap * sizeof(*k->v));
-			if (!k->v)
-				abort();
-		}
-		k->v[k->n++] = s;
+		if (VEC_PUSH(k->v, k->n, k->cap, s))
+			abort(); /* out of host memory */
 	}
 	fclose(ls.f);
 	free(ls.buf);
@@ -254,22 +249,14 @@ static void add_texts(struct sim_layout *l, const struct ksyms *k)
 	}
 }
 
-static int site_kind(struct sim_layout_site *s, bool call_ops)
+static void site_kind(struct sim_layout_site *s,
+		      const struct sim_layout_arch *arch, bool call_ops)
 {
-	uint64_t off = s->ip - s->faddr;
-
 	s->kind = SIM_LAYOUT_UNKNOWN;
-	if (!call_ops || (s->faddr & 7))
-		return 0;
-	if (off == 4)
-		s->kind = SIM_LAYOUT_CALLOPS;
-	else if (off == 8)
-		s->kind = SIM_LAYOUT_CALLOPS_BTI;
-	else
-		return 0;
-	s->entry = s->faddr - 8;
-	s->has_entry = true;
-	return 0;
+	if (!call_ops)
+		return;
+	s->kind = arch->live_kind(s->faddr, s->ip, &s->entry);
+	s->has_entry = s->kind != SIM_LAYOUT_UNKNOWN;
 }
 
 int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
@@ -277,10 +264,17 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 {
 	struct ksyms k = { 0 };
 	struct lines ls = { .path = filter_addrs };
+	const struct sim_layout_arch *arch;
 	char *line, what[512];
 	size_t len, before = l->nsites;
 	int rc;
 
+	if (!l->arch)
+		sim_layout_set(l, &l->arch, "arm64");
+	arch = sim_layout_arch_named(l->arch);
+	if (!arch)
+		return ftv_errf(err, "%s: no layout rules for architecture %s",
+				filter_addrs, l->arch);
 	if (read_kallsyms(&k, kallsyms, err)) {
 		ksyms_free(&k);
 		return -1;
@@ -332,13 +326,15 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 		s.fsize = sym->size;
 		s.has_fsize = true;
 		s.module = mod ? mod : "vmlinux";
-		site_kind(&s, call_ops);
+		site_kind(&s, arch, call_ops);
 		sim_layout_add_site(l, &s);
 		free(func);
 		free(mod);
 	}
 	fclose(ls.f);
 	free(ls.buf);
+	if (!rc)
+		rc = sim_layout_check_overlap(l, before, filter_addrs, err);
 	if (!rc) {
 		const char *b1 = strrchr(filter_addrs, '/'), *b2 = strrchr(kallsyms, '/');
 
@@ -346,7 +342,7 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 		snprintf(what, sizeof(what), "%s + %s (live system%s: %zu sites)",
 			 b1 ? b1 + 1 : filter_addrs, b2 ? b2 + 1 : kallsyms,
 			 call_ops ? ", CALL_OPS" : "", l->nsites - before);
-		sim_capture_add_source(l, what);
+		sim_layout_add_source(l, what);
 	}
 	ksyms_free(&k);
 	return rc;

@@ -1,4 +1,4 @@
-#include "sim/reloc.h"
+#include "sim/reloc_arm64.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ static const struct {
 #undef N
 };
 
-const char *sim_reloc_name(unsigned type)
+const char *sim_arm64_reloc_name(unsigned type)
 {
 	static char buf[40];
 
@@ -41,7 +41,7 @@ const char *sim_reloc_name(unsigned type)
 	return buf;
 }
 
-int sim_reloc_width(unsigned type)
+int sim_arm64_reloc_width(unsigned type)
 {
 	switch (type) {
 	case R_AARCH64_NONE:
@@ -61,7 +61,7 @@ int sim_reloc_width(unsigned type)
 	}
 }
 
-int sim_reloc_is_branch26(unsigned type)
+int sim_arm64_reloc_is_branch26(unsigned type)
 {
 	return type == R_AARCH64_CALL26 || type == R_AARCH64_JUMP26;
 }
@@ -139,8 +139,9 @@ static void set_adr(uint8_t *p, int64_t imm)
 			goto overflow;                                         \
 	} while (0)
 
-enum sim_reloc_status sim_reloc_apply(unsigned type, uint8_t *loc, uint64_t P,
-				      uint64_t S, int64_t A, int64_t *x)
+enum sim_reloc_status sim_arm64_reloc_apply(unsigned type, uint8_t *loc,
+					    uint64_t P, uint64_t S, int64_t A,
+					    int64_t *x)
 {
 	int64_t X;
 	uint64_t sa = S + (uint64_t)A;

@@ -1,4 +1,4 @@
-#include "sim/reloc_riscv.h"
+#include "sim/reloc_riscv64.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ static const struct {
 #undef T
 };
 
-const char *sim_rv_reloc_name(unsigned type)
+const char *sim_riscv64_reloc_name(unsigned type)
 {
 	static char buf[40];
 
@@ -50,7 +50,7 @@ const char *sim_rv_reloc_name(unsigned type)
 	return buf;
 }
 
-int sim_rv_reloc_width(unsigned type)
+int sim_riscv64_reloc_width(unsigned type)
 {
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (types[i].type == type)
@@ -79,21 +79,21 @@ static int in_signed(int64_t x, int bits)
 	return x >= -((int64_t)1 << bits) && x < ((int64_t)1 << bits);
 }
 
-int64_t sim_rv_hi20(int64_t x)
+int64_t sim_riscv64_hi20(int64_t x)
 {
 	return (int64_t)((uint64_t)x + 0x800) >> 12;
 }
 
-int64_t sim_rv_lo12(int64_t x)
+int64_t sim_riscv64_lo12(int64_t x)
 {
-	return x - (int64_t)((uint64_t)sim_rv_hi20(x) << 12);
+	return x - (int64_t)((uint64_t)sim_riscv64_hi20(x) << 12);
 }
 
 /* AUIPC/LUI reach: hi20 must be a signed 20-bit page count, i.e.
  * -2^31 - 2^11 <= X < 2^31 - 2^11 (the top 2 KiB round out of range). */
 static int hi20_ok(int64_t x)
 {
-	return in_signed(sim_rv_hi20(x), 19);
+	return in_signed(sim_riscv64_hi20(x), 19);
 }
 
 /* Instruction formats (RISC-V unprivileged ISA, "Base Instruction
@@ -162,13 +162,13 @@ static uint16_t set_cj(uint16_t h, int64_t imm)
 			goto overflow;                                         \
 	} while (0)
 
-enum sim_reloc_status sim_rv_reloc_apply(unsigned type, uint8_t *loc,
-					 uint64_t P, uint64_t S, int64_t A,
-					 int64_t *x)
+enum sim_reloc_status sim_riscv64_reloc_apply(unsigned type, uint8_t *loc,
+					      uint64_t P, uint64_t S,
+					      int64_t A, int64_t *x)
 {
 	uint64_t sa = S + (uint64_t)A;
 	int64_t X = (int64_t)(sa - P);
-	int w = sim_rv_reloc_width(type);
+	int w = sim_riscv64_reloc_width(type);
 
 	switch (type) {
 	case R_RISCV_NONE:
@@ -244,18 +244,18 @@ enum sim_reloc_status sim_rv_reloc_apply(unsigned type, uint8_t *loc,
 	case R_RISCV_CALL:
 	case R_RISCV_CALL_PLT:
 		CHECK(hi20_ok(X) && !(X & 1));
-		wr(loc, set_u(rd(loc, 4), sim_rv_hi20(X)), 4);
-		wr(loc + 4, set_i(rd(loc + 4, 4), sim_rv_lo12(X)), 4);
+		wr(loc, set_u(rd(loc, 4), sim_riscv64_hi20(X)), 4);
+		wr(loc + 4, set_i(rd(loc + 4, 4), sim_riscv64_lo12(X)), 4);
 		return SIM_RELOC_OK;
 	case R_RISCV_PCREL_HI20:
 		CHECK(hi20_ok(X));
-		wr(loc, set_u(rd(loc, 4), sim_rv_hi20(X)), 4);
+		wr(loc, set_u(rd(loc, 4), sim_riscv64_hi20(X)), 4);
 		return SIM_RELOC_OK;
 	case R_RISCV_PCREL_LO12_I:
-		wr(loc, set_i(rd(loc, 4), sim_rv_lo12((int64_t)sa)), 4);
+		wr(loc, set_i(rd(loc, 4), sim_riscv64_lo12((int64_t)sa)), 4);
 		return SIM_RELOC_OK;
 	case R_RISCV_PCREL_LO12_S:
-		wr(loc, set_s(rd(loc, 4), sim_rv_lo12((int64_t)sa)), 4);
+		wr(loc, set_s(rd(loc, 4), sim_riscv64_lo12((int64_t)sa)), 4);
 		return SIM_RELOC_OK;
 
 	/* Absolute LUI/ADDI pairs (medlow): the value must be a
@@ -264,13 +264,13 @@ enum sim_reloc_status sim_rv_reloc_apply(unsigned type, uint8_t *loc,
 	case R_RISCV_HI20:
 		X = (int64_t)sa;
 		CHECK(hi20_ok(X));
-		wr(loc, set_u(rd(loc, 4), sim_rv_hi20(X)), 4);
+		wr(loc, set_u(rd(loc, 4), sim_riscv64_hi20(X)), 4);
 		return SIM_RELOC_OK;
 	case R_RISCV_LO12_I:
-		wr(loc, set_i(rd(loc, 4), sim_rv_lo12((int64_t)sa)), 4);
+		wr(loc, set_i(rd(loc, 4), sim_riscv64_lo12((int64_t)sa)), 4);
 		return SIM_RELOC_OK;
 	case R_RISCV_LO12_S:
-		wr(loc, set_s(rd(loc, 4), sim_rv_lo12((int64_t)sa)), 4);
+		wr(loc, set_s(rd(loc, 4), sim_riscv64_lo12((int64_t)sa)), 4);
 		return SIM_RELOC_OK;
 	default:
 		return SIM_RELOC_UNKNOWN;

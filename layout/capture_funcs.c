@@ -1,4 +1,4 @@
-#include "sim/capture_funcs.h"
+#include "layout/capture_funcs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +16,7 @@ static int func_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-int cap_funcs_build(struct cap_funcs *f, const struct cap_elf *e,
+int cap_funcs_build(struct cap_funcs *f, const struct sim_elf *e,
 		    bool by_section, struct ftv_err *err)
 {
 	size_t n = 0;
@@ -32,11 +32,11 @@ int cap_funcs_build(struct cap_funcs *f, const struct cap_elf *e,
 		const Elf64_Sym *s = &e->syms[i];
 
 		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
-		    s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		    s->st_shndx == SHN_UNDEF || s->st_shndx >= e->nsec)
 			continue;
 		f->v[n].addr = s->st_value;
 		f->v[n].size = s->st_size;
-		f->v[n].name = cap_elf_symname(e, s);
+		f->v[n].name = sim_elf_symname(e, i);
 		f->v[n].shndx = by_section ? s->st_shndx : 0;
 		f->v[n].global = ELF64_ST_BIND(s->st_info) != STB_LOCAL;
 		if (!*f->v[n].name)

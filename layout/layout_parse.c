@@ -1,10 +1,11 @@
 /* The strict layout parser: every malformed line is an error naming
  * file:line:column and the field at fault; nothing is skipped. */
-#include "sim/layout.h"
+#include "layout/layout.h"
 
-#include <errno.h>
+#include "util/decompress.h"
+#include "util/vec.h"
+
 #include <inttypes.h>
-#include <lzma.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,13 @@ struct pctx {
 	size_t len;
 	struct ftv_err *err;
 	struct sim_layout *l;
+	const struct sim_layout_arch *arch; /* from the arch: header */
 	bool seen[NHDR];
 	int addresses; /* 0 absolute, 1 section-relative, 2 mixed */
 	uint64_t sites_expected;
 	bool in_sites;
+	size_t *site_line; /* the line of each site */
+	size_t nsite_line, cap_site_line;
 };
 
 /* "NAME:LINE:COL: field K (NAME): message" (the field part only when the
@@ -211,12 +215,17 @@ static int parse_header(struct pctx *c)
 	case H_SOURCE:
 	case H_KERNEL:
 	case H_ARCH:
-		if (k == H_ARCH && !(n == 5 && !memcmp(v, "arm64", 5)))
-			return perr(c, v, -1, "arch: '%s' is not arm64",
-				    excerpt(v, n, buf, sizeof(buf)));
 		if (k == H_KERNEL && memchr(v, ' ', n))
 			return perr(c, v, -1, "kernel: a release has no spaces");
 		s = dupn(v, n);
+		if (k == H_ARCH && !(c->arch = sim_layout_arch_named(s))) {
+			char names[64];
+
+			free(s);
+			return perr(c, v, -1, "arch: '%s' is not %s",
+				    excerpt(v, n, buf, sizeof(buf)),
+				    sim_layout_arch_names(names, sizeof(names)));
+		}
 		sim_layout_set(c->l, k == H_SOURCE ? &c->l->source :
 			       k == H_KERNEL ? &c->l->kernel : &c->l->arch, s);
 		free(s);
@@ -333,7 +342,7 @@ static int check_site(struct pctx *c, const char *const *f,
 	if (s->has_entry && s->nwords >= 1) {
 		uint64_t ip;
 		bool has_ip;
-		enum sim_layout_kind k = sim_layout_classify_arm64(
+		enum sim_layout_kind k = c->arch->classify(
 			s->entry, s->func != NULL, s->faddr, s->words,
 			s->nwords, &ip, &has_ip);
 
@@ -452,6 +461,8 @@ static int parse_site(struct pctx *c)
 	if (check_site(c, f, &s))
 		goto out;
 	sim_layout_add_site(c->l, &s);
+	if (VEC_PUSH(c->site_line, c->nsite_line, c->cap_site_line, c->lineno))
+		abort(); /* out of host memory */
 	rc = 0;
 out:
 	free(func);
@@ -494,6 +505,41 @@ static int parse_line(struct pctx *c)
 	return parse_site(c);
 }
 
+/* No two sites may patch the same word (sim_layout_overlap): the error
+ * names the later line and the earlier one. */
+static int check_overlaps(struct pctx *c)
+{
+	const struct sim_layout *l = c->l;
+	const struct sim_layout_site *s, *o;
+	uint64_t lo, hi, at;
+	size_t i, j;
+	int field;
+	bool dup;
+
+	if (!sim_layout_overlap(l, 0, l->nsites, &i, &j))
+		return 0;
+	s = &l->sites[j];
+	o = &l->sites[i];
+	field = s->has_entry ? F_ENTRY : F_IP;
+	at = s->has_entry ? s->entry : s->ip;
+	dup = s->has_entry == o->has_entry && s->has_ip == o->has_ip &&
+	      (!s->has_entry || s->entry == o->entry) &&
+	      (!s->has_ip || s->ip == o->ip);
+	if (dup)
+		return ftv_errf(c->err, "%s:%zu:%d: field %d (%s): %016" PRIx64
+				" duplicates the site on line %zu", c->name,
+				c->site_line[j], field == F_ENTRY ? 1 : 3,
+				field + 1, field_names[field], at,
+				c->site_line[i]);
+	sim_layout_site_words(o, &lo, &hi);
+	return ftv_errf(c->err, "%s:%zu:%d: field %d (%s): %016" PRIx64
+			" overlaps the words [%016" PRIx64 ", %016" PRIx64
+			") that the site of %s on line %zu patches", c->name,
+			c->site_line[j], field == F_ENTRY ? 1 : 3, field + 1,
+			field_names[field], at, lo, hi, o->func ? o->func : "?",
+			c->site_line[i]);
+}
+
 struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 				    const char *name, struct ftv_err *err)
 {
@@ -522,6 +568,8 @@ struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 	c.line = end;
 	if (!c.in_sites && header_complete(&c))
 		goto fail;
+	if (check_overlaps(&c))
+		goto fail;
 	if (c.sites_expected != c.l->nsites) {
 		ftv_errf(err, "%s:%zu:1: header says 'sites: %" PRIu64 "' but the "
 			 "file has %zu site lines", name, c.lineno,
@@ -534,111 +582,23 @@ struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 			 c.l->table_entries);
 		goto fail;
 	}
+	free(c.site_line);
 	return c.l;
 fail:
+	free(c.site_line);
 	sim_layout_free(c.l);
 	return NULL;
 }
 
-/* The whole file in memory, decompressed if it ends in .xz (liblzma). */
-static int read_file(const char *path, uint8_t **out, size_t *outlen,
-		     struct ftv_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0, r;
-
-	if (!f)
-		return ftv_errf(err, "%s: cannot open: %s", path, strerror(errno));
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-		}
-		r = fread(buf + len, 1, cap - len, f);
-		len += r;
-	} while (r);
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return ftv_errf(err, "%s: read failed: %s", path, strerror(errno));
-	}
-	fclose(f);
-	*out = buf;
-	*outlen = len;
-	return 0;
-}
-
-int sim_xz_decode(const uint8_t *in, size_t len, uint8_t **out, size_t *outlen,
-		  const char *path, struct ftv_err *err)
-{
-	lzma_stream z = LZMA_STREAM_INIT;
-	size_t cap = len * 4 + 4096;
-	uint8_t *buf = malloc(cap);
-	lzma_ret r;
-
-	if (!buf || lzma_stream_decoder(&z, UINT64_MAX, 0) != LZMA_OK) {
-		free(buf);
-		return ftv_errf(err, "%s: cannot start the xz decoder", path);
-	}
-	z.next_in = in;
-	z.avail_in = len;
-	z.next_out = buf;
-	z.avail_out = cap;
-	for (;;) {
-		r = lzma_code(&z, LZMA_FINISH);
-		if (r == LZMA_STREAM_END)
-			break;
-		if (r != LZMA_OK && r != LZMA_BUF_ERROR) {
-			lzma_end(&z);
-			free(buf);
-			return ftv_errf(err, "%s: not valid xz data (liblzma error %d "
-					"at input offset %zu)", path, r,
-					(size_t)(len - z.avail_in));
-		}
-		if (z.avail_out == 0) {
-			size_t used = cap;
-
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				abort();
-			z.next_out = buf + used;
-			z.avail_out = cap - used;
-		} else if (r == LZMA_BUF_ERROR) {
-			lzma_end(&z);
-			free(buf);
-			return ftv_errf(err, "%s: truncated xz data", path);
-		}
-	}
-	*outlen = cap - z.avail_out;
-	*out = buf;
-	lzma_end(&z);
-	return 0;
-}
-
 struct sim_layout *sim_layout_load(const char *path, struct ftv_err *err)
 {
-	uint8_t *raw = NULL, *text;
-	size_t len = 0, tlen;
+	uint8_t *text;
+	size_t len;
 	struct sim_layout *l;
-	size_t pl = strlen(path);
 
-	if (read_file(path, &raw, &len, err))
+	if (ftv_read_file(path, SIM_LAYOUT_MAX_SIZE, &text, &len, err))
 		return NULL;
-	if (pl > 3 && !strcmp(path + pl - 3, ".xz")) {
-		int rc = sim_xz_decode(raw, len, &text, &tlen, path, err);
-
-		free(raw);
-		if (rc)
-			return NULL;
-	} else {
-		text = raw;
-		tlen = len;
-	}
-	l = sim_layout_parse((const char *)text, tlen, path, err);
+	l = sim_layout_parse((const char *)text, len, path, err);
 	free(text);
 	return l;
 }
