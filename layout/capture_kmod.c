@@ -6,6 +6,7 @@
  * section-relative); a loader gives them their final addresses. */
 #include "layout/capture.h"
 #include "layout/capture_funcs.h"
+#include "layout/capture_modmem.h"
 #include "sim/elf.h"
 
 #include <inttypes.h>
@@ -78,7 +79,7 @@ struct kctx {
 	const struct sim_layout_arch *arch;
 	struct cap_funcs funcs;
 	char name[64];
-	uint8_t *text_used; /* per section: a text range was added */
+	size_t *text_of;    /* per section: 1 + its text range, or 0 */
 	uint64_t slots, nul;
 };
 
@@ -122,10 +123,10 @@ static int add_site(struct kctx *k, unsigned tsec, uint64_t off,
 	if (fn && s.has_fsize && s.has_ip &&
 	    (s.ip < fn->addr || s.ip - fn->addr >= fn->size))
 		s.has_fsize = false;
-	if (!k->text_used[tsec]) {
-		k->text_used[tsec] = 1;
+	if (!k->text_of[tsec]) {
 		sim_layout_add_text(k->l, 0, e->sh[tsec].sh_size, k->name,
 				    s.section);
+		k->text_of[tsec] = k->l->ntexts;
 	}
 	sim_layout_add_site(k->l, &s);
 	return 0;
@@ -213,6 +214,52 @@ static int table(struct kctx *k, unsigned ti, struct ftv_err *err)
 	return 0;
 }
 
+/* Where the loader would put the module (capture_modmem.h): a module
+ * record with its memory sizes and ftrace PLT, and each text range's
+ * place. A module arm64's loader refuses keeps unplaced sites (ftv replay
+ * reports them) and says why in the source header. */
+static int loader_layout(struct kctx *k, struct ftv_err *err)
+{
+	const struct sim_elf *e = k->e;
+	struct sim_layout_module rec = { .name = k->name, .has_mem = true };
+	struct cap_modmem mm;
+	struct ftv_err why;
+	char what[sizeof(why.msg) + 96];
+
+	if (sim_layout_module_named(k->l, k->name))
+		return ftv_errf(err, "%s: a second module named %s", e->path,
+				k->name);
+	if (cap_modmem_build(&mm, e, k->arch, &why)) {
+		snprintf(what, sizeof(what), "module %s not laid out: %s", k->name,
+			 why.msg);
+		sim_layout_add_source(k->l, what);
+		return 0;
+	}
+	for (unsigned i = 1; i < e->nsec; i++) {
+		struct sim_layout_text *t;
+
+		if (!k->text_of[i])
+			continue;
+		t = &k->l->texts[k->text_of[i] - 1];
+		if (mm.mem[i] != SIM_MOD_TEXT && mm.mem[i] != SIM_MOD_INIT_TEXT) {
+			cap_modmem_free(&mm);
+			return ftv_errf(err, "%s: callsites in section %s, which the "
+					"module loader does not load as code", e->path,
+					sim_elf_secname(e, i));
+		}
+		t->mem = mm.mem[i];
+		t->mem_off = mm.off[i];
+	}
+	memcpy(rec.mem, mm.size, sizeof(rec.mem));
+	if (mm.ftrace_plt && mm.mem[mm.ftrace_plt] == SIM_MOD_TEXT) {
+		rec.plt_kind = SIM_PLT_OFFSET;
+		rec.plt = mm.off[mm.ftrace_plt];
+	}
+	sim_layout_add_module(k->l, &rec);
+	cap_modmem_free(&mm);
+	return 0;
+}
+
 int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
 			 struct ftv_err *err)
 {
@@ -235,8 +282,8 @@ int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
 	release(e, rel, sizeof(rel));
 	if (sim_layout_merge_kernel(l, rel, path, err))
 		goto out;
-	k.text_used = calloc(e->nsec, 1);
-	if (!k.text_used) {
+	k.text_of = calloc(e->nsec, sizeof(*k.text_of));
+	if (!k.text_of) {
 		ftv_errf(err, "%s: out of memory", path);
 		goto out;
 	}
@@ -247,7 +294,8 @@ int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
 		if (table(&k, i, err))
 			goto out;
 	}
-	if (sim_layout_check_overlap(l, before, path, err))
+	if (sim_layout_check_overlap(l, before, path, err) ||
+	    loader_layout(&k, err))
 		goto out;
 	l->has_table = true;
 	l->table_entries += k.slots;
@@ -258,7 +306,7 @@ int sim_capture_kmod_elf(struct sim_layout *l, const struct sim_elf *e,
 	sim_layout_add_source(l, what);
 	rc = 0;
 out:
-	free(k.text_used);
+	free(k.text_of);
 	cap_funcs_free(&k.funcs);
 	return rc;
 }

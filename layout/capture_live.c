@@ -249,6 +249,27 @@ static void add_texts(struct sim_layout *l, const struct ksyms *k)
 	}
 }
 
+/* The kernel image [_text, _end) from kallsyms, which arm64 places the
+ * module region around (module_init_limits()). */
+static void add_image(struct sim_layout *l, const struct ksyms *k)
+{
+	uint64_t start = 0, end = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->v[i].module)
+			continue;
+		if (!strcmp(k->v[i].name, "_text"))
+			start = k->v[i].addr;
+		else if (!strcmp(k->v[i].name, "_end"))
+			end = k->v[i].addr;
+	}
+	if (start && end > start && !l->has_image) {
+		l->has_image = true;
+		l->image_start = start;
+		l->image_end = end;
+	}
+}
+
 static void site_kind(struct sim_layout_site *s,
 		      const struct sim_layout_arch *arch, bool call_ops)
 {
@@ -339,6 +360,7 @@ int sim_capture_live(struct sim_layout *l, const char *filter_addrs,
 		const char *b1 = strrchr(filter_addrs, '/'), *b2 = strrchr(kallsyms, '/');
 
 		add_texts(l, &k);
+		add_image(l, &k);
 		snprintf(what, sizeof(what), "%s + %s (live system%s: %zu sites)",
 			 b1 ? b1 + 1 : filter_addrs, b2 ? b2 + 1 : kallsyms,
 			 call_ops ? ", CALL_OPS" : "", l->nsites - before);

@@ -151,6 +151,29 @@ static int add_texts(struct sim_layout *l, const struct sim_elf *e,
 	return 0;
 }
 
+/* The image [_text, _end), which arm64 places the module region around
+ * (module_init_limits()). A vmlinux without the two symbols has none. */
+static int add_image(struct sim_layout *l, const struct sim_elf *e,
+		     struct ftv_err *err)
+{
+	size_t a = sim_elf_sym_named(e, "_text"), b = sim_elf_sym_named(e, "_end");
+	uint64_t start, end;
+
+	if (!a || !b)
+		return 0;
+	start = e->syms[a].st_value;
+	end = e->syms[b].st_value;
+	if (end <= start)
+		return ftv_errf(err, "%s: _end (0x%016" PRIx64 ") is not above _text "
+				"(0x%016" PRIx64 ")", e->path, end, start);
+	if (l->has_image && (l->image_start != start || l->image_end != end))
+		return ftv_errf(err, "%s: a second kernel image", e->path);
+	l->has_image = true;
+	l->image_start = start;
+	l->image_end = end;
+	return 0;
+}
+
 static int add_site(struct sim_layout *l, const struct sim_elf *e,
 		    const struct sim_layout_arch *arch,
 		    const struct cap_funcs *funcs, uint64_t entry, uint64_t slot,
@@ -227,7 +250,7 @@ int sim_capture_vmlinux_elf(struct sim_layout *l, const struct sim_elf *e,
 	kernel_release(e, release, sizeof(release));
 	if (sim_layout_merge_kernel(l, release, path, err))
 		goto out;
-	if (add_texts(l, e, err))
+	if (add_texts(l, e, err) || add_image(l, e, err))
 		goto out;
 
 	for (uint64_t i = 0; i < t.n; i++) {

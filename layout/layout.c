@@ -154,6 +154,7 @@ void sim_layout_free(struct sim_layout *l)
 	free(l->strings);
 	free(l->sites);
 	free(l->texts);
+	free(l->modules);
 	free(l);
 }
 
@@ -172,8 +173,10 @@ struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
 	return d;
 }
 
-void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
-			 const char *module, const char *section)
+struct sim_layout_text *sim_layout_add_text(struct sim_layout *l,
+					    uint64_t start, uint64_t end,
+					    const char *module,
+					    const char *section)
 {
 	struct sim_layout_text *t;
 
@@ -184,6 +187,55 @@ void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
 	t->end = end;
 	t->module = sim_layout_str(l, module);
 	t->section = sim_layout_str(l, section);
+	t->mem = -1;
+	t->mem_off = 0;
+	return t;
+}
+
+struct sim_layout_module *sim_layout_add_module(struct sim_layout *l,
+						 const struct sim_layout_module *m)
+{
+	struct sim_layout_module *d;
+
+	if (VEC_RESERVE(l->modules, l->modules_cap, l->nmodules + 1))
+		xalloc_fail();
+	d = &l->modules[l->nmodules++];
+	*d = *m;
+	d->name = sim_layout_str(l, m->name);
+	return d;
+}
+
+const struct sim_layout_module *sim_layout_module_named(const struct sim_layout *l,
+							 const char *name)
+{
+	/* Interned: equal names are the same pointer once in the layout. */
+	for (size_t i = 0; i < l->nmodules; i++)
+		if (l->modules[i].name == name || !strcmp(l->modules[i].name, name))
+			return &l->modules[i];
+	return NULL;
+}
+
+static const char *const mem_names[SIM_MOD_NMEM] = {
+	[SIM_MOD_TEXT] = "text",
+	[SIM_MOD_DATA] = "data",
+	[SIM_MOD_RODATA] = "rodata",
+	[SIM_MOD_RO_AFTER_INIT] = "ro_after_init",
+	[SIM_MOD_INIT_TEXT] = "init_text",
+	[SIM_MOD_INIT_DATA] = "init_data",
+	[SIM_MOD_INIT_RODATA] = "init_rodata",
+};
+
+const char *sim_mod_mem_name(enum sim_mod_mem m)
+{
+	return (unsigned)m < SIM_MOD_NMEM ? mem_names[m] : "?";
+}
+
+int sim_mod_mem_parse(const char *s, size_t len)
+{
+	for (int m = 0; m < SIM_MOD_NMEM; m++)
+		if (strlen(mem_names[m]) == len && !memcmp(mem_names[m], s, len))
+			return m;
+	return -1;
 }
 
 static int strcmp_null(const char *a, const char *b)

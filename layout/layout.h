@@ -22,6 +22,8 @@
 #include "util/arch.h"
 #include "util/err.h"
 
+struct sim_elf;
+
 #define SIM_LAYOUT_VERSION 1
 #define SIM_LAYOUT_MAX_WORDS 8
 /* The words a capture records: from the table entry on, which for CALL_OPS
@@ -56,10 +58,48 @@ struct sim_layout_site {
 	uint32_t words[SIM_LAYOUT_MAX_WORDS]; /* words[i] is at entry + 4*i */
 };
 
-/* A range of captured text: [start, end) of module/section. */
+/* The memories the module loader allocates for a module, in the order it
+ * allocates them (kernel/module/main.c: enum mod_mem_type, move_module()).
+ * A layout names them "text", "data", ... (sim_mod_mem_name). */
+enum sim_mod_mem {
+	SIM_MOD_TEXT,
+	SIM_MOD_DATA,
+	SIM_MOD_RODATA,
+	SIM_MOD_RO_AFTER_INIT,
+	SIM_MOD_INIT_TEXT,
+	SIM_MOD_INIT_DATA,
+	SIM_MOD_INIT_RODATA,
+	SIM_MOD_NMEM
+};
+
+/* A range of captured text: [start, end) of module/section. A module read
+ * from its file (section-relative) also says where the loader puts the
+ * section: at offset mem_off into the module's memory mem. */
 struct sim_layout_text {
 	uint64_t start, end;
 	const char *module, *section;
+	int mem;          /* enum sim_mod_mem, or -1 (no placement) */
+	uint64_t mem_off;
+};
+
+/* Where a module's ftrace PLT (mod->arch.ftrace_trampolines: the
+ * .text.ftrace_trampoline section) is. */
+enum sim_layout_plt {
+	SIM_PLT_UNKNOWN, /* "-": not captured */
+	SIM_PLT_OFFSET,  /* "text+OFF": an offset into its text memory */
+	SIM_PLT_ADDR,    /* an address: the module was loaded */
+};
+
+/* A module of the layout (header "module:"), in load order. */
+struct sim_layout_module {
+	const char *name;
+	/* Read from its file: the sizes of its memories as the loader lays
+	 * them out (mod->mem[type].size, before rounding to pages); its sites
+	 * are section-relative and its text ranges placed. */
+	bool has_mem;
+	uint64_t mem[SIM_MOD_NMEM];
+	enum sim_layout_plt plt_kind;
+	uint64_t plt;
 };
 
 struct sim_layout {
@@ -70,8 +110,14 @@ struct sim_layout {
 	 * (skipped, as ftrace_process_locs() does); has_table false: "-". */
 	bool has_table;
 	uint64_t table_entries, table_null;
+	/* The kernel image [_text, _end), which arm64's module region is
+	 * placed around (module_init_limits()); has_image false: unknown. */
+	bool has_image;
+	uint64_t image_start, image_end;
 	struct sim_layout_text *texts;
 	size_t ntexts, texts_cap;
+	struct sim_layout_module *modules;
+	size_t nmodules, modules_cap;
 	struct sim_layout_site *sites;
 	size_t nsites, sites_cap;
 	struct sim_layout_strings *strings; /* owns every string above */
@@ -93,8 +139,21 @@ bool sim_layout_name_ok(const char *s);
 /* Appends a copy of *s (its strings are interned) and returns it. */
 struct sim_layout_site *sim_layout_add_site(struct sim_layout *l,
 					     const struct sim_layout_site *s);
-void sim_layout_add_text(struct sim_layout *l, uint64_t start, uint64_t end,
-			 const char *module, const char *section);
+/* Appends a text range (without placement: mem -1) and returns it. */
+struct sim_layout_text *sim_layout_add_text(struct sim_layout *l,
+					    uint64_t start, uint64_t end,
+					    const char *module,
+					    const char *section);
+/* Appends a module record (its strings interned) and returns it. */
+struct sim_layout_module *sim_layout_add_module(struct sim_layout *l,
+						 const struct sim_layout_module *m);
+/* The module record named name, or NULL. */
+const struct sim_layout_module *sim_layout_module_named(const struct sim_layout *l,
+							 const char *name);
+/* "text", "data", "rodata", "ro_after_init", "init_text", "init_data",
+ * "init_rodata"; and back (-1: none of them). */
+const char *sim_mod_mem_name(enum sim_mod_mem m);
+int sim_mod_mem_parse(const char *s, size_t len);
 /* "absolute" when no site names a section, "section-relative" when all
  * do, else "mixed". */
 const char *sim_layout_addresses(const struct sim_layout *l);
@@ -173,6 +232,20 @@ struct sim_layout_arch {
 	/* The relocation types that fill a 64-bit table slot: in a module
 	 * (S + A), and in a PIE vmlinux's .rela.dyn (B + A). */
 	unsigned reloc_abs64, reloc_relative;
+	/* Modules. What the arch's module_frob_arch_sections() does to a
+	 * module's section headers before the loader lays them out: flags,
+	 * size and align are copies of every section's (e->nsec entries) to
+	 * change. Sets *ftrace_plt to the section that becomes the module's
+	 * ftrace PLT (0: none). */
+	int (*frob_sections)(const struct sim_elf *e, uint64_t *flags,
+			     uint64_t *size, uint64_t *align,
+			     unsigned *ftrace_plt, struct ftv_err *err);
+	uint64_t ftrace_plt_size;   /* bytes of one ftrace PLT entry */
+	/* The module region around the kernel image (without KASLR): modules
+	 * go first in the window of module_direct_size bytes ending at the
+	 * image's end (calls reach the kernel directly), then in the one of
+	 * module_plt_size bytes (calls need PLTs); 0: no such window. */
+	uint64_t module_direct_size, module_plt_size;
 };
 
 /* The table named name ("arm64"), or of architecture a; NULL if none. */

@@ -4,8 +4,11 @@
  * arch/arm64/kernel/ftrace.c (v6.12). */
 #include "encoders/a64.h"
 #include "layout/layout.h"
+#include "sim/elf.h"
 
 #include <elf.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The two patchable words after the entry (and any BTI): NOP or MOV X9, LR
  * in the first, NOP or BL in the second, so that a dump of a live kernel
@@ -94,6 +97,134 @@ static enum sim_layout_kind live_kind(uint64_t faddr, uint64_t ip,
 	return k;
 }
 
+/* arm64's struct plt_entry: ADRP X16; ADD X16, X16, #lo12; BR X16
+ * (arch/arm64/include/asm/module.h). */
+#define ARM64_PLT_ENTRY_SIZE 12
+/* L1_CACHE_BYTES on arm64 (arch/arm64/include/asm/cache.h). */
+#define ARM64_L1_CACHE_BYTES 64
+
+static bool branch26(unsigned type)
+{
+	return type == R_AARCH64_JUMP26 || type == R_AARCH64_CALL26;
+}
+
+#define CMP3(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* module-plts.c's cmp_rela(): by type, symbol index, then addend. */
+static int cmp_rela(const void *pa, const void *pb)
+{
+	const Elf64_Rela *x = pa, *y = pb;
+	int i = CMP3(ELF64_R_TYPE(x->r_info), ELF64_R_TYPE(y->r_info));
+
+	if (!i)
+		i = CMP3(ELF64_R_SYM(x->r_info), ELF64_R_SYM(y->r_info));
+	if (!i)
+		i = CMP3(x->r_addend, y->r_addend);
+	return i;
+}
+
+static bool needs_plt(const struct sim_elf *e, const Elf64_Rela *r,
+		      unsigned dst)
+{
+	uint64_t sym = ELF64_R_SYM(r->r_info);
+
+	return branch26(ELF64_R_TYPE(r->r_info)) &&
+	       !(sym < e->nsyms && e->syms[sym].st_shndx == dst);
+}
+
+/* The PLT entries one relocation section may need
+ * (arch/arm64/kernel/module-plts.c, v6.12: partition_branch_plt_relas()
+ * then count_plts(), with CONFIG_RANDOMIZE_BASE=y as Debian builds it):
+ * JUMP26/CALL26 against a symbol outside the relocated section, one per
+ * distinct (type, symbol, addend) once sorted, every one with an addend.
+ * The erratum 843419 veneers depend on the CPU the module loads on
+ * (ARM64_WORKAROUND_843419, Cortex-A53 r0p0-r0p4 only): not counted. */
+static uint64_t count_plts(const struct sim_elf *e, unsigned ri)
+{
+	unsigned dst = e->sh[ri].sh_info;
+	size_t n = sim_elf_nrela(e, ri);
+	Elf64_Rela *r = calloc(n ? n : 1, sizeof(*r));
+	long i = 0, j = (long)n - 1;
+	uint64_t ret = 0;
+
+	if (!r)
+		abort(); /* out of host memory */
+	for (size_t k = 0; k < n; k++)
+		sim_elf_rela(e, ri, k, &r[k]);
+	/* The kernel's partition: branches needing a PLT to the front. */
+	while (i < j) {
+		if (needs_plt(e, &r[i], dst)) {
+			i++;
+		} else if (needs_plt(e, &r[j], dst)) {
+			Elf64_Rela t = r[i];
+
+			r[i] = r[j];
+			r[j] = t;
+		} else {
+			j--;
+		}
+	}
+	if (i)
+		qsort(r, (size_t)i, sizeof(*r), cmp_rela);
+	for (size_t k = 0; k < n; k++) {
+		if (!branch26(ELF64_R_TYPE(r[k].r_info)) || !needs_plt(e, &r[k], dst))
+			continue;
+		if (r[k].r_addend != 0 || !(k > 0 && !cmp_rela(&r[k], &r[k - 1])))
+			ret++;
+	}
+	free(r);
+	return ret;
+}
+
+/* module_frob_arch_sections() (arch/arm64/kernel/module-plts.c, v6.12):
+ * .plt and .init.plt become NOBITS code sections sized for the PLT entries
+ * the module's branches may need (plus one), .text.ftrace_trampoline one
+ * entry: the module's ftrace PLT. */
+static int frob_sections(const struct sim_elf *e, uint64_t *flags,
+			 uint64_t *size, uint64_t *align, unsigned *ftrace_plt,
+			 struct ftv_err *err)
+{
+	unsigned core = 0, init = 0;
+	uint64_t core_plts = 0, init_plts = 0;
+
+	*ftrace_plt = 0;
+	for (unsigned i = 1; i < e->nsec; i++) {
+		const char *name = sim_elf_secname(e, i);
+
+		if (!strcmp(name, ".plt"))
+			core = i;
+		else if (!strcmp(name, ".init.plt"))
+			init = i;
+		else if (!strcmp(name, ".text.ftrace_trampoline"))
+			*ftrace_plt = i;
+	}
+	if (!core || !init)
+		return ftv_errf(err, "%s: no .plt and .init.plt sections: arm64's "
+				"module loader refuses it (\"module PLT section(s) "
+				"missing\")", e->path);
+	for (unsigned i = 1; i < e->nsec; i++) {
+		unsigned dst = e->sh[i].sh_info;
+
+		if (e->sh[i].sh_type != SHT_RELA || dst >= e->nsec ||
+		    !(flags[dst] & SHF_EXECINSTR))
+			continue;
+		if (!strncmp(sim_elf_secname(e, dst), ".init", 5))
+			init_plts += count_plts(e, i);
+		else
+			core_plts += count_plts(e, i);
+	}
+	flags[core] = flags[init] = SHF_EXECINSTR | SHF_ALLOC;
+	align[core] = align[init] = ARM64_L1_CACHE_BYTES;
+	size[core] = (core_plts + 1) * ARM64_PLT_ENTRY_SIZE;
+	size[init] = (init_plts + 1) * ARM64_PLT_ENTRY_SIZE;
+	if (*ftrace_plt) {
+		flags[*ftrace_plt] = SHF_EXECINSTR | SHF_ALLOC;
+		align[*ftrace_plt] = 4; /* __alignof__(struct plt_entry) */
+		size[*ftrace_plt] = ARM64_PLT_ENTRY_SIZE; /* NR_FTRACE_PLTS = 1 */
+	}
+	return 0;
+}
+
 const struct sim_layout_arch sim_layout_arm64 = {
 	.name = "arm64",
 	.arch = FTV_ARCH_ARM64,
@@ -103,4 +234,11 @@ const struct sim_layout_arch sim_layout_arm64 = {
 	 * Delta(S) + A. */
 	.reloc_abs64 = R_AARCH64_ABS64,
 	.reloc_relative = R_AARCH64_RELATIVE,
+	.frob_sections = frob_sections,
+	.ftrace_plt_size = ARM64_PLT_ENTRY_SIZE,
+	/* module_init_limits() (arch/arm64/kernel/module.c, v6.12): a 128 MiB
+	 * window for direct branches, a 2 GiB one for PLT use, both ending
+	 * at _end when KASLR is off. */
+	.module_direct_size = 128ull << 20,
+	.module_plt_size = 2ull << 30,
 };

@@ -17,10 +17,10 @@ static const char *const field_names[NFIELDS] = {
 #define FIELDS_LINE "entry ip func faddr fsize module kind words"
 
 enum hdr_key { H_SOURCE, H_KERNEL, H_ARCH, H_ADDRESSES, H_TABLE_ENTRIES,
-	       H_TABLE_NULL, H_SITES, H_TEXT, H_FIELDS, NHDR };
+	       H_TABLE_NULL, H_SITES, H_TEXT, H_FIELDS, H_IMAGE, H_MODULE, NHDR };
 static const char *const hdr_names[NHDR] = {
 	"source", "kernel", "arch", "addresses", "table-entries",
-	"table-null", "sites", "text", "fields",
+	"table-null", "sites", "text", "fields", "image", "module",
 };
 
 struct pctx {
@@ -37,6 +37,11 @@ struct pctx {
 	bool in_sites;
 	size_t *site_line; /* the line of each site */
 	size_t nsite_line, cap_site_line;
+	size_t *text_line, ntext_line, cap_text_line;       /* of each text: */
+	size_t *module_line, nmodule_line, cap_module_line; /* and module: */
+	const struct sim_layout_module *last_mod; /* the last site's record */
+	char *last_mod_name;                      /* (a copy) */
+	const struct sim_layout_text *last_text;  /* text_at's last answer */
 };
 
 /* "NAME:LINE:COL: field K (NAME): message" (the field part only when the
@@ -152,15 +157,40 @@ static bool split_where(const char *s, size_t n, char **module, char **section)
 	return true;
 }
 
+/* "MEM+OFFSET": where the loader puts a module's section. */
+static int parse_place(struct pctx *c, const char *v, size_t n, int *mem,
+		       uint64_t *off, const char *what)
+{
+	const char *plus = memchr(v, '+', n);
+	char buf[64];
+
+	*mem = plus ? sim_mod_mem_parse(v, plus - v) : -1;
+	if (*mem != SIM_MOD_TEXT && *mem != SIM_MOD_INIT_TEXT)
+		return perr(c, v, -1, "%s: '%s' is not text+OFFSET or "
+			    "init_text+OFFSET", what, excerpt(v, n, buf, sizeof(buf)));
+	if (!parse_hex(plus + 1, v + n - plus - 1, false, off))
+		return perr(c, plus + 1, -1, "%s: offset '%s' is not 1-16 hex digits",
+			    what, excerpt(plus + 1, v + n - plus - 1, buf, sizeof(buf)));
+	return 0;
+}
+
 static int parse_text(struct pctx *c, const char *v, size_t n)
 {
-	const char *sp1 = memchr(v, ' ', n), *sp2;
-	uint64_t start, end;
+	const char *sp1 = memchr(v, ' ', n), *sp2, *sp3;
+	uint64_t start, end, off = 0;
 	char *module = NULL, *section = NULL, buf[64];
+	struct sim_layout_text *t;
+	int mem = -1;
 
 	sp2 = sp1 ? memchr(sp1 + 1, ' ', v + n - sp1 - 1) : NULL;
 	if (!sp2)
-		return perr(c, v, -1, "text: expected 'START END MODULE/SECTION'");
+		return perr(c, v, -1, "text: expected 'START END MODULE/SECTION "
+			    "[MEM+OFFSET]'");
+	sp3 = memchr(sp2 + 1, ' ', v + n - sp2 - 1);
+	if (sp3 && parse_place(c, sp3 + 1, v + n - sp3 - 1, &mem, &off, "text"))
+		return -1;
+	if (sp3)
+		n = sp3 - v;
 	if (!parse_hex(v, sp1 - v, true, &start))
 		return perr(c, v, -1, "text: start '%s' is not 16 hex digits",
 			    excerpt(v, sp1 - v, buf, sizeof(buf)));
@@ -175,9 +205,125 @@ static int parse_text(struct pctx *c, const char *v, size_t n)
 		return perr(c, sp2 + 1, -1, "text: '%s' is not MODULE/SECTION",
 			    excerpt(sp2 + 1, v + n - sp2 - 1, buf, sizeof(buf)));
 	}
-	sim_layout_add_text(c->l, start, end, module, section);
+	t = sim_layout_add_text(c->l, start, end, module, section);
+	t->mem = mem;
+	t->mem_off = off;
 	free(module);
 	free(section);
+	if (VEC_PUSH(c->text_line, c->ntext_line, c->cap_text_line, c->lineno))
+		abort(); /* out of host memory */
+	return 0;
+}
+
+/* "image: START END", the kernel's [_text, _end). */
+static int parse_image(struct pctx *c, const char *v, size_t n)
+{
+	const char *sp = memchr(v, ' ', n);
+	char buf[64];
+
+	if (!sp || memchr(sp + 1, ' ', v + n - sp - 1))
+		return perr(c, v, -1, "image: expected 'START END' (_text and _end)");
+	if (!parse_hex(v, sp - v, true, &c->l->image_start))
+		return perr(c, v, -1, "image: start '%s' is not 16 hex digits",
+			    excerpt(v, sp - v, buf, sizeof(buf)));
+	if (!parse_hex(sp + 1, v + n - sp - 1, true, &c->l->image_end))
+		return perr(c, sp + 1, -1, "image: end '%s' is not 16 hex digits",
+			    excerpt(sp + 1, v + n - sp - 1, buf, sizeof(buf)));
+	if (c->l->image_end <= c->l->image_start)
+		return perr(c, sp + 1, -1, "image: end %016" PRIx64 " is not above "
+			    "start %016" PRIx64, c->l->image_end, c->l->image_start);
+	c->l->has_image = true;
+	return 0;
+}
+
+/* "module: NAME MEM PLT": MEM is '-' or the seven memory sizes joined by
+ * ','; PLT is '-', text+OFFSET or an address. */
+static int parse_module(struct pctx *c, const char *v, size_t n)
+{
+	const char *f[3], *end = v + n, *p = v;
+	size_t fl[3];
+	struct sim_layout_module m = { 0 };
+	char buf[64], *name;
+	int nf = 0;
+
+	while (nf < 3) {
+		const char *sp = memchr(p, ' ', end - p);
+
+		f[nf] = p;
+		fl[nf++] = (sp ? sp : end) - p;
+		if (!sp)
+			break;
+		p = sp + 1;
+	}
+	if (nf != 3 || f[2] + fl[2] != end)
+		return perr(c, v, -1, "module: expected 'NAME MEM PLT'");
+	if (!valid_name(f[0], fl[0]) || (fl[0] == 7 && !memcmp(f[0], "vmlinux", 7)))
+		return perr(c, f[0], -1, "module: '%s' is not a module name",
+			    excerpt(f[0], fl[0], buf, sizeof(buf)));
+	name = dupn(f[0], fl[0]);
+	for (size_t i = 0; i < c->l->nmodules; i++)
+		if (!strcmp(c->l->modules[i].name, name)) {
+			free(name);
+			return perr(c, f[0], -1, "module: %s is already described "
+				    "on line %zu", c->l->modules[i].name,
+				    c->module_line[i]);
+		}
+	m.has_mem = !(fl[1] == 1 && f[1][0] == '-');
+	for (int k = 0, at = 0; m.has_mem && k < SIM_MOD_NMEM; k++) {
+		const char *q = f[1] + at, *e = f[1] + fl[1];
+		const char *comma = memchr(q, ',', e - q);
+		const char *qe = comma ? comma : e;
+
+		if ((k < SIM_MOD_NMEM - 1 && !comma) ||
+		    (k == SIM_MOD_NMEM - 1 && comma) ||
+		    !parse_hex(q, qe - q, false, &m.mem[k])) {
+			free(name);
+			return perr(c, q, -1, "module: memory sizes '%s' are not '-' "
+				    "or seven hex sizes joined by ',' (text,data,"
+				    "rodata,ro_after_init,init_text,init_data,"
+				    "init_rodata)", excerpt(f[1], fl[1], buf, sizeof(buf)));
+		}
+		at = (int)(qe - f[1]) + 1;
+	}
+	if (fl[2] == 1 && f[2][0] == '-') {
+		m.plt_kind = SIM_PLT_UNKNOWN;
+	} else if (fl[2] == 16 && parse_hex(f[2], 16, true, &m.plt)) {
+		m.plt_kind = SIM_PLT_ADDR;
+	} else {
+		int mem;
+
+		if (parse_place(c, f[2], fl[2], &mem, &m.plt, "module: PLT")) {
+			free(name);
+			return -1;
+		}
+		if (mem != SIM_MOD_TEXT) {
+			free(name);
+			return perr(c, f[2], -1, "module: the ftrace PLT lives in the "
+				    "module's text (text+OFFSET), not in %s",
+				    sim_mod_mem_name(mem));
+		}
+		m.plt_kind = SIM_PLT_OFFSET;
+	}
+	if (m.plt_kind != SIM_PLT_UNKNOWN && (m.plt & 3)) {
+		free(name);
+		return perr(c, f[2], -1, "module: the ftrace PLT at %s is not "
+			    "4-byte aligned", excerpt(f[2], fl[2], buf, sizeof(buf)));
+	}
+	if (m.plt_kind == SIM_PLT_OFFSET && !m.has_mem) {
+		free(name);
+		return perr(c, f[2], -1, "module: a PLT offset needs the module's "
+			    "memory sizes (a module read from its file)");
+	}
+	if (m.plt_kind == SIM_PLT_ADDR && m.has_mem) {
+		free(name);
+		return perr(c, f[2], -1, "module: a PLT address belongs to a loaded "
+			    "module, whose memory sizes are '-'");
+	}
+	m.name = name;
+	sim_layout_add_module(c->l, &m);
+	free(name);
+	if (VEC_PUSH(c->module_line, c->nmodule_line, c->cap_module_line, c->lineno))
+		abort(); /* out of host memory */
 	return 0;
 }
 
@@ -202,7 +348,7 @@ static int parse_header(struct pctx *c)
 	if (k == NHDR)
 		return perr(c, c->line + 2, -1, "unknown header key '%s'",
 			    excerpt(c->line + 2, klen, buf, sizeof(buf)));
-	if (c->seen[k] && k != H_TEXT)
+	if (c->seen[k] && k != H_TEXT && k != H_MODULE)
 		return perr(c, c->line + 2, -1, "header key '%s' repeated",
 			    hdr_names[k]);
 	c->seen[k] = true;
@@ -265,12 +411,143 @@ static int parse_header(struct pctx *c)
 		return 0;
 	case H_TEXT:
 		return parse_text(c, v, n);
+	case H_IMAGE:
+		return parse_image(c, v, n);
+	case H_MODULE:
+		return parse_module(c, v, n);
 	case H_FIELDS:
 		if (n != strlen(FIELDS_LINE) || memcmp(v, FIELDS_LINE, n))
 			return perr(c, v, -1, "fields: expected '" FIELDS_LINE "'");
 		return 0;
 	}
 	return 0;
+}
+
+/* An error about an earlier header line (checked once the header is
+ * complete): "NAME:LINE:1: what". */
+static int herr(struct pctx *c, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int herr(struct pctx *c, size_t line, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ftv_errf(c->err, "%s:%zu:1: %s", c->name, line, msg);
+}
+
+/* A piece of a module's memory: a placed text range or the ftrace PLT. */
+struct piece {
+	const char *module; /* interned */
+	int mem;
+	uint64_t lo, hi;
+	size_t line;
+	const char *what; /* the header key of that line */
+};
+
+static int piece_cmp(const void *pa, const void *pb)
+{
+	const struct piece *a = pa, *b = pb;
+
+	if (a->module != b->module)
+		return a->module < b->module ? -1 : 1;
+	if (a->mem != b->mem)
+		return a->mem < b->mem ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+static size_t module_index(const struct pctx *c, const struct sim_layout_module *m)
+{
+	return (size_t)(m - c->l->modules);
+}
+
+/* What ties the module records and the placed text ranges together: a
+ * module read from its file has every text range placed inside its
+ * memories and its PLT in its text, with no two pieces overlapping; the
+ * other modules have no placed text. */
+static int check_modules(struct pctx *c)
+{
+	const struct sim_layout *l = c->l;
+	struct piece *v = calloc(l->ntexts + l->nmodules + 1, sizeof(*v));
+	size_t n = 0;
+	int rc = -1;
+
+	if (!v)
+		abort(); /* out of host memory */
+	for (size_t i = 0; i < l->nmodules; i++) {
+		const struct sim_layout_module *m = &l->modules[i];
+
+		if (m->plt_kind != SIM_PLT_OFFSET)
+			continue;
+		if (m->plt + c->arch->ftrace_plt_size > m->mem[SIM_MOD_TEXT] ||
+		    m->plt + c->arch->ftrace_plt_size < m->plt) {
+			herr(c, c->module_line[i], "module: %s's ftrace PLT at text+%"
+			     PRIx64 " (%" PRIu64 " bytes) lies beyond its text "
+			     "(size %" PRIx64 ")", m->name, m->plt,
+			     c->arch->ftrace_plt_size, m->mem[SIM_MOD_TEXT]);
+			goto out;
+		}
+		v[n++] = (struct piece){ m->name, SIM_MOD_TEXT, m->plt,
+					 m->plt + c->arch->ftrace_plt_size,
+					 c->module_line[i], "module" };
+	}
+	for (size_t i = 0; i < l->ntexts; i++) {
+		const struct sim_layout_text *t = &l->texts[i];
+		const struct sim_layout_module *m = sim_layout_module_named(l, t->module);
+		uint64_t lo = t->mem_off + t->start, hi = t->mem_off + t->end;
+
+		if (t->mem < 0) {
+			if (m && m->has_mem) {
+				herr(c, c->text_line[i], "text: %s/%s lacks its place in "
+				     "the module (text+OFFSET or init_text+OFFSET): "
+				     "module %s was read from its file (line %zu)",
+				     t->module, t->section, t->module,
+				     c->module_line[module_index(c, m)]);
+				goto out;
+			}
+			continue;
+		}
+		if (!m || !m->has_mem) {
+			herr(c, c->text_line[i], "text: %s/%s is placed in %s, but no "
+			     "'module:' line gives the memory sizes of %s",
+			     t->module, t->section, sim_mod_mem_name(t->mem), t->module);
+			goto out;
+		}
+		if (lo < t->mem_off || hi < lo || hi > m->mem[t->mem]) {
+			herr(c, c->text_line[i], "text: %s/%s at %s+%" PRIx64 " ends at "
+			     "%s+%" PRIx64 ", beyond the module's %s (size %" PRIx64
+			     ", line %zu)", t->module, t->section,
+			     sim_mod_mem_name(t->mem), lo, sim_mod_mem_name(t->mem),
+			     hi, sim_mod_mem_name(t->mem), m->mem[t->mem],
+			     c->module_line[module_index(c, m)]);
+			goto out;
+		}
+		v[n++] = (struct piece){ m->name, t->mem, lo, hi, c->text_line[i],
+					 "text" };
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), piece_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (v[i].module == v[i - 1].module && v[i].mem == v[i - 1].mem &&
+		    v[i].lo < v[i - 1].hi) {
+			size_t a = v[i].line > v[i - 1].line ? i : i - 1;
+			size_t b = a == i ? i - 1 : i;
+
+			herr(c, v[a].line, "%s: [%s+%" PRIx64 ", %s+%" PRIx64 ") of "
+			     "module %s overlaps what line %zu places there",
+			     v[a].what, sim_mod_mem_name(v[a].mem), v[a].lo,
+			     sim_mod_mem_name(v[a].mem), v[a].hi, v[a].module,
+			     v[b].line);
+			goto out;
+		}
+	rc = 0;
+out:
+	free(v);
+	return rc;
 }
 
 /* Checks the header once, before the first site or at the end. */
@@ -288,7 +565,7 @@ static int header_complete(struct pctx *c)
 		return perr(c, c->line, -1, "header: table-null %" PRIu64
 			    " exceeds table-entries %" PRIu64,
 			    c->l->table_null, c->l->table_entries);
-	return 0;
+	return check_modules(c);
 }
 
 static int parse_words(struct pctx *c, const char *s, size_t n,
@@ -316,6 +593,23 @@ static int parse_words(struct pctx *c, const char *s, size_t n,
 			return perr(c, s + i - 1, F_WORDS, "trailing ':'");
 	}
 	return 0;
+}
+
+/* sim_layout_text_at(), remembering the last answer: sites come sorted,
+ * so most lie in the range the previous one did (a layout with its
+ * modules has thousands of ranges). */
+static bool text_at(struct pctx *c, const struct sim_layout_site *s,
+		    uint64_t addr)
+{
+	const struct sim_layout_text *t = c->last_text;
+
+	if (t && addr >= t->start && addr < t->end && !strcmp(t->module, s->module) &&
+	    (!s->section || (t->section && !strcmp(t->section, s->section))))
+		return true;
+	t = sim_layout_text_at(c->l, s->module, s->section, addr);
+	if (t)
+		c->last_text = t;
+	return t != NULL;
 }
 
 /* Checks that hold between fields: the kind's geometry, the words, the
@@ -361,14 +655,41 @@ static int check_site(struct pctx *c, const char *const *f,
 		const int fld[3] = { F_ENTRY, F_IP, F_FADDR };
 
 		for (int i = 0; i < 3; i++)
-			if (has[i] && !sim_layout_text_at(c->l, s->module,
-							  s->section, addr[i]))
+			if (has[i] && !text_at(c, s, addr[i]))
 				return perr(c, f[fld[i]], fld[i], "%016" PRIx64
 					    " is in no text range of %s %s%s%s",
 					    addr[i], where, s->module,
 					    s->section ? "/" : "",
 					    s->section ? s->section : "");
 	}
+	return 0;
+}
+
+/* A module read from its file has section-relative sites, a loaded one
+ * addresses. Sites come sorted by module: the last record is kept. */
+static int check_site_module(struct pctx *c, const char *at,
+			     const char *module, const char *section)
+{
+	const struct sim_layout_module *m;
+
+	if (!c->last_mod_name || strcmp(c->last_mod_name, module)) {
+		free(c->last_mod_name);
+		c->last_mod_name = strdup(module);
+		if (!c->last_mod_name)
+			abort(); /* out of host memory */
+		c->last_mod = sim_layout_module_named(c->l, module);
+	}
+	m = c->last_mod;
+	if (!m)
+		return 0;
+	if (m->has_mem && !section)
+		return perr(c, at, F_MODULE, "module %s was read from its file "
+			    "(line %zu): its sites are MODULE/SECTION offsets",
+			    m->name, c->module_line[module_index(c, m)]);
+	if (!m->has_mem && m->plt_kind == SIM_PLT_ADDR && section)
+		return perr(c, at, F_MODULE, "module %s was loaded (line %zu): its "
+			    "sites have addresses, not sections", m->name,
+			    c->module_line[module_index(c, m)]);
 	return 0;
 }
 
@@ -443,6 +764,10 @@ static int parse_site(struct pctx *c)
 		rc = perr(c, f[F_MODULE], F_MODULE, "%s with 'addresses: %s'",
 			  section ? "a section" : "no section",
 			  c->addresses ? "section-relative" : "absolute");
+		goto out;
+	}
+	if (check_site_module(c, f[F_MODULE], module, section)) {
+		rc = -1;
 		goto out;
 	}
 	kind = sim_layout_kind_parse(f[F_KIND], fl[F_KIND]);
@@ -583,9 +908,15 @@ struct sim_layout *sim_layout_parse(const char *buf, size_t len,
 		goto fail;
 	}
 	free(c.site_line);
+	free(c.text_line);
+	free(c.module_line);
+	free(c.last_mod_name);
 	return c.l;
 fail:
 	free(c.site_line);
+	free(c.text_line);
+	free(c.module_line);
+	free(c.last_mod_name);
 	sim_layout_free(c.l);
 	return NULL;
 }

@@ -29,6 +29,22 @@ static void put_where(FILE *f, const char *module, const char *section)
 		fprintf(f, "/%s", section);
 }
 
+/* "# module: NAME MEM PLT" */
+static void put_module(FILE *f, const struct sim_layout_module *m)
+{
+	fprintf(f, "# module: %s ", m->name);
+	if (!m->has_mem)
+		fputc('-', f);
+	for (int k = 0; m->has_mem && k < SIM_MOD_NMEM; k++)
+		fprintf(f, "%s%" PRIx64, k ? "," : "", m->mem[k]);
+	if (m->plt_kind == SIM_PLT_OFFSET)
+		fprintf(f, " %s+%" PRIx64 "\n", sim_mod_mem_name(SIM_MOD_TEXT), m->plt);
+	else if (m->plt_kind == SIM_PLT_ADDR)
+		fprintf(f, " %016" PRIx64 "\n", m->plt);
+	else
+		fputs(" -\n", f);
+}
+
 int sim_layout_write(FILE *f, const struct sim_layout *l, struct ftv_err *err)
 {
 	fprintf(f, "# ftv-layout %d\n", SIM_LAYOUT_VERSION);
@@ -36,17 +52,24 @@ int sim_layout_write(FILE *f, const struct sim_layout *l, struct ftv_err *err)
 	fprintf(f, "# kernel: %s\n", l->kernel ? l->kernel : "-");
 	fprintf(f, "# arch: %s\n", l->arch ? l->arch : "arm64");
 	fprintf(f, "# addresses: %s\n", sim_layout_addresses(l));
+	if (l->has_image)
+		fprintf(f, "# image: %016" PRIx64 " %016" PRIx64 "\n", l->image_start,
+			l->image_end);
 	if (l->has_table)
 		fprintf(f, "# table-entries: %" PRIu64 "\n# table-null: %" PRIu64 "\n",
 			l->table_entries, l->table_null);
 	else
 		fprintf(f, "# table-entries: -\n# table-null: -\n");
 	fprintf(f, "# sites: %zu\n", l->nsites);
+	for (size_t i = 0; i < l->nmodules; i++)
+		put_module(f, &l->modules[i]);
 	for (size_t i = 0; i < l->ntexts; i++) {
 		const struct sim_layout_text *t = &l->texts[i];
 
 		fprintf(f, "# text: %016" PRIx64 " %016" PRIx64 " ", t->start, t->end);
 		put_where(f, t->module, t->section);
+		if (t->mem >= 0)
+			fprintf(f, " %s+%" PRIx64, sim_mod_mem_name(t->mem), t->mem_off);
 		fputc('\n', f);
 	}
 	fprintf(f, "# fields: entry ip func faddr fsize module kind words\n");

@@ -1,7 +1,8 @@
 # ftv capture's test inputs: a tiny vmlinux linked three ways (RELA with
 # --no-apply-dynamic-relocs as arm64 links vmlinux, RELA applied in place,
 # a static ET_EXEC) and a tiny module (.ko, .ko.xz, .ko.zst, .ko.gz, and one
-# built for another kernel release).
+# built for another kernel release), linked with the placeholder PLT
+# sections every arm64 module has.
 CAP_DIR   := $(BUILD)/capture
 CAP_CC    := $(CROSS_AARCH64)gcc
 CAP_LD    := $(CROSS_AARCH64)ld
@@ -39,8 +40,8 @@ $(CAP_DIR)/ftvmod.o: corpus/capture/module.c
 $(CAP_DIR)/ftvmod-other.o: corpus/capture/module.c
 	@mkdir -p $(dir $@)
 	$(CAP_CC) $(CAP_FLAGS) -DFTV_VERMAGIC='"6.2.0-other SMP aarch64"' -c $< -o $@
-$(CAP_DIR)/%.ko: $(CAP_DIR)/%.o
-	$(CAP_LD) -r $< -o $@
+$(CAP_DIR)/%.ko: $(CAP_DIR)/%.o corpus/capture/module.lds
+	$(CAP_LD) -r -T corpus/capture/module.lds $< -o $@
 $(CAP_DIR)/ftvmod.ko.xz: $(CAP_DIR)/ftvmod.ko
 	xz -9 -c $< > $@
 $(CAP_DIR)/ftvmod.ko.zst: $(CAP_DIR)/ftvmod.ko

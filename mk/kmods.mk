@@ -11,3 +11,14 @@ $(KMOD_DIR)/.unpacked: tools/fetch-debian-kernel.sh
 	touch $@
 
 CHECK_DEPS += corpus-kernel
+
+# The loader layouts `ftv capture` records for these modules ("module:" and
+# placed "text:" lines), checked against an independent reading with
+# pyelftools (tools/kmod-layout.py). A few minutes of Python: not part of
+# make check.
+.PHONY: kmod-layout
+kmod-layout: $(FTV) corpus-kernel
+	moddir=$$(ls -d $(KMOD_DIR)/usr/lib/modules/*/ | tail -n 1); \
+	$(FTV) capture $$(sed "s|^|$$moddir|; s|\$$|.xz|" $$moddir/modules.order) \
+		-o $(BUILD)/kmods.layout.xz && \
+	$(PYTHON) tools/kmod-layout.py $$moddir $(BUILD)/kmods.layout.xz

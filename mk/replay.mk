@@ -1,5 +1,6 @@
 # ftv replay's bench figure (issue 7): wall time and peak RSS of replaying
-# the Debian kernel layout on 4 CPUs, median of BENCH_REPLAY_RUNS runs.
+# the Debian kernel layout (the kernel and its 1,083 modules) on 4 CPUs, median
+# of BENCH_REPLAY_RUNS runs.
 # Printed by `make bench` (a prerequisite of it, so it comes first).
 BENCH_REPLAY := $(BUILD)/bench/replay_bench
 BENCH_REPLAY_RUNS ?= 3

@@ -238,12 +238,14 @@ int ftrace_module_enable(struct ftrace_core *c, const char *module,
 	for (size_t i = 0; i < c->nrecs; i++) {
 		struct ftrace_rec *r = &c->recs[i];
 
-		if (!r->site.module || strcmp(r->site.module, module))
+		if (!r->site.module || (module && strcmp(r->site.module, module)))
 			continue;
 		found = 1;
 		if (!(r->flags & FTRACE_FL_FAILED))
 			r->flags &= ~FTRACE_FL_DISABLED;
 	}
+	if (!found && !module)
+		return 0;
 	if (!found)
 		return ftv_errf(err, "ftrace: no records for module %s", module);
 	/* Nothing runs the module's code yet: no stop_machine. */

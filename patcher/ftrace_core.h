@@ -195,7 +195,8 @@ void ftrace_core_free(struct ftrace_core *c); /* host memory only */
  * DISABLED (ftrace_module_init): no update touches it until
  * ftrace_module_enable(), which enables it for the ops registered then, as
  * the kernel does just before the module's init function runs (without
- * stop_machine: nobody runs that code yet). */
+ * stop_machine: nobody runs that code yet); module NULL: every module that
+ * has records, at once (no record of a module: nothing to do). */
 int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 			 struct plan *p, struct ftv_err *err);
 int ftrace_module_enable(struct ftrace_core *c, const char *module,

@@ -142,6 +142,9 @@ struct sim_site {
 	const char *module;   /* module name for modules, NULL for kernel objects */
 	const char *section;  /* section holding the function */
 	uint64_t section_align;
+	/* The module's ftrace PLT when whoever made the site knows it (ftv
+	 * replay builds each module's); 0: the world makes one. */
+	uint64_t plt;
 };
 
 enum sim_diag_kind {

@@ -184,6 +184,86 @@ START_TEST(module_ko_and_ko_xz_capture_section_relative_sites)
 }
 END_TEST
 
+/* A module read from its file says how arm64's module loader lays it out
+ * (module_frob_arch_sections(), then layout_sections()): its text memory
+ * holds .text (0x20 bytes at 0), .plt (64-aligned at 0x40, one spare entry:
+ * .text calls nothing outside itself) and the ftrace PLT at 0x4c; its
+ * init_text .init.text, then .init.plt at 0x80 with two entries (init_module
+ * calls ftvmod_work, in another section). A relocatable object without
+ * the PLT sections, which the loader refuses, is captured unplaced and
+ * says why. */
+START_TEST(module_capture_says_how_the_loader_lays_it_out)
+{
+	char *out, *a = fixture("capture/t-lay.layout"), *b = fixture("capture/t-obj.layout");
+	struct sim_layout *l;
+
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.ko"), "-o", a, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	l = load(a);
+	ck_assert_uint_eq(l->nmodules, 1);
+	ck_assert_str_eq(l->modules[0].name, "ftvmod");
+	ck_assert(l->modules[0].has_mem);
+	ck_assert_uint_eq(l->modules[0].mem[SIM_MOD_TEXT], 0x58);
+	ck_assert_uint_eq(l->modules[0].mem[SIM_MOD_INIT_TEXT], 0x98);
+	ck_assert_int_eq(l->modules[0].plt_kind, SIM_PLT_OFFSET);
+	ck_assert_uint_eq(l->modules[0].plt, 0x4c);
+	ck_assert_uint_eq(l->ntexts, 2);
+	for (size_t i = 0; i < l->ntexts; i++) {
+		ck_assert_int_eq(l->texts[i].mem, strcmp(l->texts[i].section, ".text") ?
+				 SIM_MOD_INIT_TEXT : SIM_MOD_TEXT);
+		ck_assert_uint_eq(l->texts[i].mem_off, 0);
+	}
+	sim_layout_free(l);
+	ck_assert_int_eq(capture(&out, fixture("capture/ftvmod.o"), "-o", b, NULL,
+				 NULL, NULL), 0);
+	free(out);
+	l = load(b);
+	ck_assert_uint_eq(l->nmodules, 0);
+	ck_assert_uint_eq(l->nsites, 2);
+	ck_assert_msg(strstr(l->source, "module ftvmod not laid out: ") &&
+		      strstr(l->source, "ftvmod.o: no .plt and .init.plt sections: "
+			     "arm64's module loader refuses it"), "%s", l->source);
+	sim_layout_free(l);
+}
+END_TEST
+
+/* From the files to the replay: the test vmlinux gives the image line
+ * (_text, _end), the test module its loader layout, and ftv replay places
+ * the module in the 128 MiB window below the image (its start rounded up
+ * to a page, as vmalloc aligns) and replays its two sites with the
+ * kernel's; with --far-modules both call ftrace_caller through the
+ * module's PLT. */
+START_TEST(captured_kernel_and_module_replay_together)
+{
+	char *out, *lay = fixture("capture/t-e2e.layout");
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", "--cpus", "2", lay,
+			 NULL, NULL };
+
+	ck_assert_int_eq(capture(&out, fixture("capture/vmlinux-rela"),
+				 fixture("capture/ftvmod.ko"), "-o", lay, NULL, NULL), 0);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "modules: 1 with 2 sites: 0 at their captured addresses, "
+			     "1 placed by the loader in the direct window "
+			     "[0xffff800078001054, 0xffff800080001054)") &&
+		      strstr(out, "module sites: 2, 0 not placed, 0 calling ftrace_caller "
+			     "through their module's PLT\n") &&
+		      strstr(out, "init_nop: 6 records, 0 refused\n") &&
+		      strstr(out, "replayed: 6 sites enabled and disabled in 1 batch of 1; ") &&
+		      strstr(out, "violations: 0\n"), "%s", out);
+	free(out);
+	argv[4] = "--far-modules";
+	argv[5] = lay;
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "module sites: 2, 0 not placed, 2 calling ftrace_caller "
+			     "through their module's PLT\n") &&
+		      strstr(out, "violations: 0\n") && !strstr(out, " 0 tracer calls"),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
 /* Modules compressed the other ways kbuild can (zstd, gzip) capture the
  * same sites, kinds and words as the plain .ko. */
 START_TEST(module_ko_zst_and_ko_gz_capture_the_same_sites)
@@ -374,12 +454,14 @@ END_TEST
 
 /* A live arm64 system with CALL_OPS, in the two files' formats. */
 static const char kallsyms[] =
+	"ffff800080000000 T _text\n"
 	"ffff800080010000 T _stext\n"
 	"ffff800080010008 T gic_handle_irq\n"
 	"ffff800080010090 t gic_eoi\n"
 	"ffff8000800100a8 T do_bti_thing\n"
 	"ffff800080010100 T _etext\n"
 	"ffff800080e00000 D some_data\n"
+	"ffff800081e70000 B _end\n"
 	"ffff80007b000008 t mod_fn\t[ftvmod]\n"
 	"ffff80007b000040 t mod_other\t[ftvmod]\n"
 	"ffff80007b000080 d mod_data\t[ftvmod]\n";
@@ -427,6 +509,8 @@ START_TEST(live_system_sites_take_sizes_from_kallsyms)
 		"ffff800080010088 ffff800080010094 gic_eoi ffff800080010090 18 vmlinux callops -\n"
 		"ffff8000800100a0 ffff8000800100b0 do_bti_thing ffff8000800100a8 58 vmlinux callops-bti -\n"));
 	ck_assert_ptr_nonnull(strstr(text, "# table-entries: -\n"));
+	/* kallsyms' _text and _end: the image the module region is around */
+	ck_assert_ptr_nonnull(strstr(text, "# image: ffff800080000000 ffff800081e70000\n"));
 	free(text);
 	sim_layout_free(load(lay));
 }
@@ -517,6 +601,8 @@ static Suite *capture_suite(void)
 	tcase_add_test(tc, vmlinux_link_styles_capture_the_same_sites);
 	tcase_add_test(tc, module_ko_and_ko_xz_capture_section_relative_sites);
 	tcase_add_test(tc, module_ko_zst_and_ko_gz_capture_the_same_sites);
+	tcase_add_test(tc, module_capture_says_how_the_loader_lays_it_out);
+	tcase_add_test(tc, captured_kernel_and_module_replay_together);
 	tcase_add_test(tc, vmlinux_and_module_together_make_a_mixed_layout);
 	tcase_add_loop_test(tc, bad_input_is_one_line_and_exit_2, 0,
 			    sizeof(bad_inputs) / sizeof(bad_inputs[0]));

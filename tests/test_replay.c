@@ -1,7 +1,10 @@
 /* ftv replay: a captured kernel layout's callsites mapped at their addresses,
  * init_nop'ed and patched in batches while CPUs call them. The fixture
  * (tests/data/replay-fixture.layout) has one site of each kind the report
- * names; the Debian layout is replayed whole (`make bench` times it). */
+ * names; the module fixture (tests/data/replay-modules.layout) one module
+ * of each kind (placed by the loader, loaded far away with its PLT, live
+ * without it, unplaceable); the Debian layout, kernel and 1,083 modules, is
+ * replayed whole (`make bench` times it). */
 #include "tests/suite.h"
 #include "sim/image.h"
 
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #define FIXTURE "tests/data/replay-fixture.layout"
+#define MODULES "tests/data/replay-modules.layout"
 #define DEBIAN "corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz"
 
 static int replay(char **out, const char *layout, const char *a1,
@@ -127,11 +131,13 @@ START_TEST(bad_usage_and_missing_file_exit_2)
 }
 END_TEST
 
-/* The Debian kernel, the whole of it: all 43,880
- * sites counted against the kernel's own table, init_nop'ed, and every one
- * enabled and disabled while 4 CPUs call them, without a violation. The
- * counts are pinned: the same seed replays the same run. Under the
- * sanitizers (ten times slower) only the first 3 batches run. */
+/* The Debian kernel and its modules, the whole of them: all 96,618 sites
+ * counted against the kernels' own tables, every module placed where the
+ * loader puts it (all 1,083 fit in the 128 MiB below the image, so no site
+ * needs a PLT), init_nop'ed, and every site enabled and disabled while 4
+ * CPUs call them, without a violation. The counts are pinned: the same
+ * seed replays the same run. Under the sanitizers (ten times slower) only
+ * the first 3 batches run. */
 START_TEST(debian_full_replay_matches_the_table_and_runs_clean)
 {
 	int san = getenv("FTV_SANITIZED") != NULL;
@@ -140,19 +146,144 @@ START_TEST(debian_full_replay_matches_the_table_and_runs_clean)
 		     : replay(&out, DEBIAN, NULL, NULL, NULL, NULL);
 
 	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
-	HAS(out, "kernel: 6.12.107+deb13-cloud-arm64, arch arm64, absolute addresses, 5 text ranges\n");
-	HAS(out, "sites: 43880 in the layout, 43880 in the kernel's table "
-		 "(44216 entries - 336 null): match\n");
-	HAS(out, san ? "batches: 43 of up to 1024 sites on 4 CPUs, seed 1, running 3\n"
-		     : "batches: 43 of up to 1024 sites on 4 CPUs, seed 1, running 43\n");
+	HAS(out, "kernel: 6.12.107+deb13-cloud-arm64, arch arm64, mixed addresses, "
+		 "2172 text ranges\n");
+	HAS(out, "modules: 1083 with 52738 sites: 0 at their captured addresses, 1083 "
+		 "placed by the loader in the direct window [0xffff800079e70000, "
+		 "0xffff800081e70000), 0 in the PLT window [0xffff800001e70000, "
+		 "0xffff800081e70000), 0 not placed\n");
+	HAS(out, "sites: 96618 in the layout, 96618 in the kernel's table "
+		 "(96954 entries - 336 null): match\n");
+	HAS(out, san ? "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 3\n"
+		     : "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 95\n");
 	HAS(out, "misaligned 0, out of range 0, needing a PLT 0, validate failures 0, "
 		 "other kinds 0\n");
-	HAS(out, "init_nop: 43880 records, 0 refused\n");
+	HAS(out, "module sites: 52738, 0 not placed, 0 calling ftrace_caller through "
+		 "their module's PLT\n");
+	/* the kernel's records in every batch, a module's in its batches */
+	HAS(out, san ? "init_nop: 43880 records, 0 refused\n"
+		     : "init_nop: 96618 records, 0 refused\n");
 	if (!san)
-		HAS(out, "replayed: 43880 sites enabled and disabled in 43 batches of 43; "
-			 "790144 calls, 105993 tracer calls, 86 plans, 1757267 steps\n");
+		HAS(out, "replayed: 96618 sites enabled and disabled in 95 batches of 95; "
+			 "1740416 calls, 227314 tracer calls, 190 plans, 3869907 steps\n");
 	HAS(out, "violations: 0\n");
 	free(out);
+}
+END_TEST
+
+/* The same modules as if the 128 MiB window were full: the loader puts
+ * them all in the 2 GiB one, and every module site calls ftrace_caller
+ * through its module's PLT. One batch of module sites. */
+START_TEST(debian_far_modules_call_through_their_plts)
+{
+	char *out = NULL;
+	int rc = replay(&out, DEBIAN, "--far-modules", "--first-batch", "60",
+			"--batches=1");
+
+	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+	HAS(out, "1083 in the PLT window [0xffff800001e70000, 0xffff800081e70000) "
+		 "(--far-modules), 0 not placed\n");
+	HAS(out, "batches: 95 of up to 1024 sites on 4 CPUs, seed 1, running 1 from "
+		 "batch 60\n");
+	HAS(out, "module sites: 52738, 0 not placed, 52738 calling ftrace_caller "
+		 "through their module's PLT\n");
+	HAS(out, "replayed: 1024 sites enabled and disabled in 1 batch of 95; ");
+	ck_assert_msg(!strstr(out, " 0 tracer calls"), "%s", out);
+	HAS(out, "violations: 0\n");
+	free(out);
+}
+END_TEST
+
+/* One module of each kind: m_file (read from its file: the loader model
+ * places it in the direct window, within BL range), m_far (loaded 1.75
+ * GiB below the kernel with its ftrace PLT captured: its two sites go
+ * through it), m_live (captured live, no PLT recorded: ftv puts one after
+ * its text), m_old (an older capture's section-relative sites: reported,
+ * not replayed). */
+START_TEST(module_fixture_places_modules_and_calls_through_plts)
+{
+	char *out = NULL, *again = NULL;
+	int rc = replay(&out, MODULES, "--cpus", "2", "--seed", "7");
+
+	ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+	HAS(out, "kernel: 6.12.0-ftv-fixture, arch arm64, mixed addresses, 6 text ranges\n"
+		 "modules: 4 with 6 sites: 2 at their captured addresses, 1 placed by the "
+		 "loader in the direct window [0xffff800078100000, 0xffff800080100000), "
+		 "0 in the PLT window [0xffff800000100000, 0xffff800080100000), 1 not "
+		 "placed\n");
+	HAS(out, "modules not placed: 1 (1 site not replayed)\n  m_old (1 site): read "
+		 "from its file, but the layout does not say how the loader lays it out "
+		 "(no 'module:' line: recapture it)\n");
+	HAS(out, "misaligned 0, out of range 0, needing a PLT 0, validate failures 0, "
+		 "other kinds 0\n");
+	HAS(out, "module sites: 6, 1 not placed, 3 calling ftrace_caller through their "
+		 "module's PLT\n");
+	HAS(out, "init_nop: 7 records, 0 refused\n");
+	HAS(out, "replayed: 7 sites enabled and disabled in 1 batch of 1; ");
+	ck_assert_msg(!strstr(out, " 0 tracer calls"), "%s", out);
+	HAS(out, "violations: 0\n");
+	ck_assert_int_eq(replay(&again, MODULES, "--cpus", "2", "--seed", "7"), 0);
+	ck_assert_str_eq(without_time(out), without_time(again));
+	free(out);
+	free(again);
+	/* in the PLT window the file's module needs its PLT too */
+	ck_assert_int_eq(replay(&out, MODULES, "--cpus", "2", "--far-modules", "--json"), 0);
+	HAS(out, "\"modules\":4,\"modules_captured\":2,\"modules_direct\":0,"
+		 "\"modules_plt\":1,\"modules_unplaced\":1,\"module_sites\":6,"
+		 "\"unplaced\":1,\"via_plt\":5,");
+	HAS(out, "\"replayed\":7,");
+	HAS(out, "\"violations\":0,");
+	free(out);
+}
+END_TEST
+
+/* The no-range-check mutant truncates the BL of a site beyond ftrace_caller's
+ * reach instead of using the module's PLT: the CPUs calling m_far fault,
+ * and the report says why. The fixture above is its corrected twin. */
+START_TEST(no_range_check_mutant_is_caught_on_a_far_module)
+{
+	char *out = NULL;
+	int rc = replay(&out, MODULES, "--cpus", "2", "--mutate", "no-range-check");
+
+	ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out);
+	HAS(out, "batch 1: ");
+	HAS(out, "VIOLATION bad-branch ");
+	HAS(out, " [m_far] is 0x");
+	HAS(out, "is beyond the BL's +/-128 MiB reach, so the offset was truncated "
+		 "instead of going through the module's PLT");
+	ck_assert_msg(!strstr(out, "violations: 0\n"), "%s", out);
+	free(out);
+	ck_assert_int_eq(replay(&out, MODULES, "--mutate", "atomic-rewrite-auipc", NULL,
+				NULL), 2);
+	HAS(out, "ftv replay: --mutate: 'atomic-rewrite-auipc' is not for ftv replay: ");
+	free(out);
+}
+END_TEST
+
+/* A bad module record: exit 2, one line naming the file and line. */
+START_TEST(bad_module_record_is_named_by_file_and_line)
+{
+	char src[4096], path[4200], line[1024], *out = NULL;
+	FILE *in, *f;
+
+	ftv_test_path(src, sizeof(src), "FTV_TOP", MODULES);
+	snprintf(path, sizeof(path), "%s/replay-badmod.layout", ftv_test_env("FTV_BUILD"));
+	in = fopen(src, "r");
+	f = fopen(path, "w");
+	ck_assert(in && f);
+	while (fgets(line, sizeof(line), in))
+		fputs(strncmp(line, "# module: m_file ", 17) ? line :
+		      "# module: m_file 1000,200,100,0,80,40,1 text+ffc\n", f);
+	fclose(in);
+	fclose(f);
+	char *argv[] = { (char *)ftv_test_env("FTV"), "replay", path, NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 2);
+	HAS(out, "replay-badmod.layout:10:1: module: m_file's ftrace PLT at text+ffc "
+		 "(12 bytes) lies beyond its text (size 1000)\n");
+	ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+	free(out);
+	remove(path);
 }
 END_TEST
 
@@ -188,8 +319,17 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, json_carries_the_counts);
 	tcase_add_test(tc, count_mismatch_with_the_table_fails);
 	tcase_add_test(tc, bad_usage_and_missing_file_exit_2);
-	tcase_add_test(tc, debian_full_replay_matches_the_table_and_runs_clean);
 	tcase_add_test(tc, image_without_module_regions_refuses_modules);
+	tcase_add_test(tc, module_fixture_places_modules_and_calls_through_plts);
+	tcase_add_test(tc, no_range_check_mutant_is_caught_on_a_far_module);
+	tcase_add_test(tc, bad_module_record_is_named_by_file_and_line);
+	suite_add_tcase(s, tc);
+	/* the whole kernel and its modules: about a minute of CPU, twice that
+	 * on a loaded machine (more under the sanitizers: fewer batches) */
+	tc = tcase_create("debian");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, debian_full_replay_matches_the_table_and_runs_clean);
+	tcase_add_test(tc, debian_far_modules_call_through_their_plts);
 	suite_add_tcase(s, tc);
 	return s;
 }

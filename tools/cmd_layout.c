@@ -48,6 +48,22 @@ static int cmd_layout(int argc, char **argv)
 		       (unsigned long long)l->table_null);
 	for (int k = 0; k < SIM_LAYOUT_NKINDS; k++)
 		printf("%-12s %zu\n", sim_layout_kind_name(k), n[k]);
+	if (l->has_image)
+		printf("image: [0x%016llx, 0x%016llx), _text to _end, %llu KiB\n",
+		       (unsigned long long)l->image_start,
+		       (unsigned long long)l->image_end,
+		       (unsigned long long)(l->image_end - l->image_start) >> 10);
+	if (l->nmodules) {
+		size_t file = 0, plt = 0;
+
+		for (size_t i = 0; i < l->nmodules; i++) {
+			file += l->modules[i].has_mem;
+			plt += l->modules[i].plt_kind != SIM_PLT_UNKNOWN;
+		}
+		printf("modules: %zu described, %zu read from their files (laid out "
+		       "for the loader), %zu loaded, %zu with their ftrace PLT\n",
+		       l->nmodules, file, l->nmodules - file, plt);
+	}
 	sim_layout_free(l);
 	return FTV_EXIT_OK;
 }
@@ -58,5 +74,6 @@ FTV_COMMAND(layout, cmd_layout,
 	    .words = FTV_WORDS_FILE,
 	    .doc = "Reads a layout file (written by 'ftv capture', optionally xz-compressed)\n"
 		   "with the strict parser that 'ftv replay' uses, and prints its kernel,\n"
-		   "arch, address kind, and the number of callsites of each kind. Any\n"
-		   "malformed line is reported as FILE:LINE:COLUMN.\n")
+		   "arch, address kind, the number of callsites of each kind, the kernel\n"
+		   "image and the modules it describes. Any malformed line is reported\n"
+		   "as FILE:LINE:COLUMN.\n")

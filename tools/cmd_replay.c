@@ -9,6 +9,7 @@
 #include "util/err.h"
 #include "util/num.h"
 #include "util/opt.h"
+#include "verify/mutant.h"
 #include "verify/replay.h"
 
 #include <malloc.h>
@@ -17,7 +18,20 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_SEED = 256, O_CPUS, O_BATCH, O_BATCHES, O_ROUNDS, O_CALLS, O_JSON };
+enum {
+	O_SEED = 256, O_CPUS, O_BATCH, O_BATCHES, O_ROUNDS, O_CALLS, O_JSON,
+	O_FAR, O_MUTATE, O_FIRST,
+};
+
+static const char *mutant_word(unsigned i)
+{
+	const struct ftv_mutant *m = NULL;
+
+	do
+		m = ftv_mutant_next(m);
+	while (m && i--);
+	return m ? m->name : NULL;
+}
 
 static const struct ftv_opt replay_opts[] = {
 	{ .name = "cpus", .key = O_CPUS, .arg = "N",
@@ -27,11 +41,19 @@ static const struct ftv_opt replay_opts[] = {
 	{ .name = "batch", .key = O_BATCH, .arg = "N",
 	  .help = "sites enabled and disabled together, one world each (default 1024)" },
 	{ .name = "batches", .key = O_BATCHES, .arg = "K",
-	  .help = "run only the first K batches" },
+	  .help = "run only K batches" },
+	{ .name = "first-batch", .key = O_FIRST, .arg = "B",
+	  .help = "start at batch B (from 1; a batch replays alone as in the whole run)" },
 	{ .name = "rounds", .key = O_ROUNDS, .arg = "R",
 	  .help = "workload rounds per CPU and batch (1-1000, default 16 + batch/8)" },
 	{ .name = "calls", .key = O_CALLS, .arg = "C",
 	  .help = "calls per CPU and round (1-4096, default 32)" },
+	{ .name = "far-modules", .key = O_FAR,
+	  .help = "load the modules in the 2 GiB PLT window, as if the direct one "
+		  "were full (every module site calls through its PLT)" },
+	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
+	  .help = "inject the known bug NAME into the patcher (an arm64 or core one)",
+	  .word = mutant_word },
 	{ .name = "json", .key = O_JSON,
 	  .help = "print one JSON object instead of the text report" },
 	FTV_PATHS_OPTION,
@@ -57,6 +79,20 @@ static int cmd_replay(int argc, char **argv)
 		case O_JSON:
 			c.json = 1;
 			break;
+		case O_FAR:
+			c.far_modules = 1;
+			break;
+		case O_MUTATE: {
+			const struct ftv_mutant *m = ftv_mutant_find(g.val);
+			struct ftv_err merr;
+
+			if (!m)
+				return ftv_opt_bad_choice(&g);
+			if (ftv_mutant_check(m, FTV_SCHEME_CALLOPS, &merr))
+				return ftv_opt_bad(&g, "is not for ftv replay: %s", merr.msg);
+			c.mutate = m->name;
+			break;
+		}
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
 			break;
@@ -77,6 +113,11 @@ static int cmd_replay(int argc, char **argv)
 			if (ftv_opt_u64(&g, 1, SIZE_MAX, &v))
 				return FTV_EXIT_USAGE;
 			c.max_batches = v;
+			break;
+		case O_FIRST:
+			if (ftv_opt_u64(&g, 1, SIZE_MAX, &v))
+				return FTV_EXIT_USAGE;
+			c.first_batch = v - 1;
 			break;
 		case O_ROUNDS:
 			if (ftv_opt_unsigned(&g, 1, 1000, &c.rounds))
@@ -127,7 +168,10 @@ FTV_COMMAND(replay, cmd_replay,
 		   "('ftv capture') at its address, with synthetic function bodies around\n"
 		   "it, counts the sites against the kernel's own table, init_nop's them\n"
 		   "and then enables and disables them in batches with the arm64\n"
-		   "CALL_OPS backend while CPUs call them. Reports the sites that cannot\n"
-		   "be patched (misaligned, out of BL range of ftrace_caller, needing a\n"
-		   "module PLT) and any violation. On a terminal a progress line per\n"
-		   "batch goes to stderr.\n")
+		   "CALL_OPS backend while CPUs call them. Modules go where they were\n"
+		   "captured, or (read from their .ko) where the arm64 module loader puts\n"
+		   "them, each with its ftrace PLT; their sites are init_nop'ed at load\n"
+		   "and replayed after the kernel's. Reports the sites that cannot be\n"
+		   "patched (misaligned, out of BL range of ftrace_caller and of any\n"
+		   "module PLT, modules that cannot be placed) and any violation. On a\n"
+		   "terminal a progress line per batch goes to stderr.\n")

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Golden outputs: what ftv prints for a fixed set of runs (every conformance
 scenario with its trace hash, short fuzz campaigns of every scheme, a mutant
-found and shrunk, two replays and the litmus catalogue), with the figures
+found and shrunk, four replays (two of modules) and the litmus catalogue), with the figures
 that depend on the machine (wall time, rates, peak RSS, temporary paths)
 blanked.
 
@@ -38,7 +38,11 @@ def runs(top, tmp):
     yield ["fuzz", "--seed", "1", "--iterations", "4", "--mutate",
            "bl-before-literal", "--out", os.path.join(tmp, "finding.scn")]
     yield ["replay", "tests/data/replay-fixture.layout"]
+    yield ["replay", "tests/data/replay-modules.layout"]
     yield ["replay", "--batches", "2", DEBIAN]
+    # a batch of module sites, every module beyond BL range (PLT window)
+    yield ["replay", "--far-modules", "--first-batch", "60", "--batches", "1",
+           DEBIAN]
     yield ["litmus"] + [os.path.relpath(p, top) for p in
                         sorted(glob.glob(os.path.join(top, "corpus/litmus/*.litmus")))]
 

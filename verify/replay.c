@@ -10,6 +10,8 @@
 
 #include "patcher/arm64.h"
 #include "util/json.h"
+#include "util/vec.h"
+#include "verify/mutant.h"
 
 /* Lines of each kind printed before "... and N more". */
 #define REPLAY_LIST_MAX 10
@@ -24,7 +26,14 @@ struct replay_ctx {
 	uint64_t *ips;
 	int have_caller;
 	struct world_boot_failure *bootfail;
-	size_t nbootfail;
+	size_t nbootfail, capbootfail;
+	const struct ftv_mutant *mutant;
+	/* the batch's world: its records and which are called, the modules
+	 * it loads (and whether any), the modules any world loaded */
+	struct sim_site *bsites;
+	unsigned char *bactive, *mod_loaded, *mod_ever;
+	size_t nbsites;
+	int world_modules;
 };
 
 static double wall(void)
@@ -85,32 +94,75 @@ static void words(const struct sim_layout_site *s, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
-/* The first world tells where ftrace_caller landed and which sites init_nop
- * refused; both are the same in every world of the run. */
-static void learn_from_first_world(struct replay_ctx *x, struct world *w)
+/* The first world tells where ftrace_caller landed, which is the same in
+ * every world of the run. */
+static void learn_caller(struct replay_ctx *x, struct world *w)
 {
-	const struct world_boot_failure *bf;
-	size_t nbf = world_boot_failures(w, &bf);
-
 	x->res->caller = w->caller;
 	x->have_caller = 1;
+	/* ftrace_find_callable_addr(): out of BL range of ftrace_caller, a
+	 * module's site calls its module's PLT, if that is in range. */
 	for (size_t i = 0; i < x->m.nsites; i++) {
 		size_t li = x->m.site_of[i];
 		const struct sim_site *s = &x->m.sites[i];
 
-		if (x->m.status[li] == RS_OK &&
-		    !arm64_bl_in_range(s->addr, w->caller))
+		if (x->m.status[li] != RS_OK || arm64_bl_in_range(s->addr, w->caller))
+			continue;
+		if (s->module && s->plt && arm64_bl_in_range(s->addr, s->plt))
+			x->res->via_plt++;
+		else
 			x->m.status[li] = s->module ? RS_MODULE : RS_RANGE;
 	}
-	x->bootfail = calloc(nbf ? nbf : 1, sizeof(*bf));
-	if (x->bootfail && nbf)
-		memcpy(x->bootfail, bf, nbf * sizeof(*bf));
-	x->nbootfail = x->bootfail ? nbf : 0;
-	for (size_t i = 0; i < x->nbootfail; i++) {
+}
+
+/* The sites init_nop refused in this world (the kernel's in every world,
+ * a module's in each world that loads it): each is reported once. */
+static int learn_boot_failures(struct replay_ctx *x, struct world *w,
+			       struct ftv_err *err)
+{
+	const struct world_boot_failure *bf;
+	size_t nbf = world_boot_failures(w, &bf);
+
+	for (size_t i = 0; i < nbf; i++) {
 		long si = site_at_ip(&x->m, bf[i].ip);
 
+		if (si >= 0 && x->m.status[x->m.site_of[si]] == RS_VALIDATE)
+			continue;
+		if (VEC_RESERVE(x->bootfail, x->capbootfail, x->nbootfail + 1))
+			return ftv_errf(err, "out of memory");
+		x->bootfail[x->nbootfail++] = bf[i];
 		if (si >= 0)
 			x->m.status[x->m.site_of[si]] = RS_VALIDATE;
+	}
+	return 0;
+}
+
+/* The records of the batch's world: the kernel's, and those of every
+ * module the batch has sites of (the modules loaded in that world); the
+ * others' modules are not loaded there. */
+static void batch_records(struct replay_ctx *x, const size_t *members, size_t n)
+{
+	const struct replay_map *m = &x->m;
+
+	memset(x->active, 0, m->nsites ? m->nsites : 1);
+	memset(x->mod_loaded, 0, m->place.nmods ? m->place.nmods : 1);
+	for (size_t i = 0; i < n; i++) {
+		int mi = m->mod_of[m->site_of[members[i]]];
+
+		x->active[members[i]] = 1;
+		if (mi >= 0)
+			x->mod_loaded[mi] = x->mod_ever[mi] = 1;
+	}
+	x->nbsites = 0;
+	x->world_modules = 0;
+	for (size_t i = 0; i < m->nsites; i++) {
+		int mi = m->mod_of[m->site_of[i]];
+
+		if (mi >= 0 && !x->mod_loaded[mi])
+			continue;
+		x->world_modules |= mi >= 0;
+		x->bsites[x->nbsites] = m->sites[i];
+		x->bactive[x->nbsites++] = x->active[i];
 	}
 }
 
@@ -135,9 +187,7 @@ static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
 	size_t nips = 0, nv;
 	int ret = -1;
 
-	memset(x->active, 0, x->m.nsites ? x->m.nsites : 1);
-	for (size_t i = 0; i < n; i++)
-		x->active[members[i]] = 1;
+	batch_records(x, members, n);
 	/* Every batch's seed derives from the run's and the batch number, so
 	 * one batch replays alone with the same --seed. */
 	ftv_rng_seed(&rng, c->seed);
@@ -149,6 +199,7 @@ static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
 	wc.exec.seed = ftv_rng_next(&child);
 	wc.exec.quiet_obs = 1;
 	wc.mutant_name = "none";
+	ftv_mutant_apply(x->mutant, &wc);
 	/* The enable and the disable of n sites take a number of patcher
 	 * steps proportional to n; the CPUs, which share the steps with the
 	 * patcher, must still be calling when the BLs land: rounds grow with
@@ -156,18 +207,24 @@ static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
 	wc.rounds = c->rounds ? c->rounds : 16 + (unsigned)(n / 8);
 	wc.calls = c->calls ? c->calls : 32;
 	wc.callable_prefix = ""; /* every synthetic body takes integers */
-	wc.sites = x->m.sites;
-	wc.nsites = x->m.nsites;
-	wc.site_active = x->active;
+	wc.sites = x->bsites;
+	wc.nsites = x->nbsites;
+	wc.site_active = x->bactive;
 	wc.keep_boot_failures = 1;
 
 	w = world_alloc(&wc, err);
 	if (!w)
 		return -1;
-	if (replay_load(w, &x->m, err) || world_setup(w, err))
+	if (replay_load(w, &x->m, x->mod_loaded, err) || world_setup(w, err))
 		goto out;
 	if (!x->have_caller)
-		learn_from_first_world(x, w);
+		learn_caller(x, w);
+	if (learn_boot_failures(x, w, err))
+		goto out;
+	/* The modules were loaded (init_nop'ed) with the kernel; each one's
+	 * ftrace_module_enable() ran before its init, with no ops yet. */
+	if (x->world_modules && world_enable_modules(w, NULL, err))
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (x->m.status[x->m.site_of[members[i]]] == RS_OK)
 			x->ips[nips++] = x->m.sites[members[i]].addr;
@@ -189,7 +246,7 @@ static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
 		goto out;
 	nv = world_report(w, x->vout);
 	if (nv && x->out)
-		fprintf(x->out, "batch %zu: %zu violation%s (see below)\n", b, nv,
+		fprintf(x->out, "batch %zu: %zu violation%s (see below)\n", b + 1, nv,
 			nv == 1 ? "" : "s");
 	x->res->violations += nv;
 	x->res->replayed += nips;
@@ -211,6 +268,85 @@ static size_t count(const struct replay_ctx *x, enum replay_status st)
 	for (size_t i = 0; i < x->m.l->nsites; i++)
 		n += x->m.status[i] == st;
 	return n;
+}
+
+/* Why a module's site out of ftrace_caller's reach has no PLT to use. */
+static const char *module_plt_why(const struct replay_ctx *x, size_t li,
+				  char *buf, size_t n)
+{
+	int mi = x->m.mod_of[li];
+	uint64_t plt = mi >= 0 ? x->m.place.mods[mi].plt : 0;
+
+	if (!plt)
+		snprintf(buf, n, ": the module's ftrace PLT is unknown, not replayed");
+	else
+		snprintf(buf, n, ": nor its module's ftrace PLT at 0x%016" PRIx64
+			 ", not replayed", plt);
+	return buf;
+}
+
+/* The modules that could not be placed, with why, and their sites. */
+static void list_unplaced(struct replay_ctx *x)
+{
+	const struct sim_layout_placement *p = &x->m.place;
+	size_t shown = 0;
+
+	if (!p->none)
+		return;
+	fprintf(x->out, "modules not placed: %zu (%zu site%s not replayed)\n",
+		p->none, x->res->unplaced, x->res->unplaced == 1 ? "" : "s");
+	for (size_t i = 0; i < p->nmods; i++) {
+		size_t n = 0;
+
+		if (p->mods[i].how != SIM_PLACE_NONE)
+			continue;
+		if (++shown > REPLAY_LIST_MAX)
+			continue;
+		for (size_t k = 0; k < x->m.l->nsites; k++)
+			n += x->m.mod_of[k] == (int)i;
+		fprintf(x->out, "  %s (%zu site%s): %s\n", p->mods[i].name, n,
+			n == 1 ? "" : "s", p->mods[i].why);
+	}
+	if (shown > REPLAY_LIST_MAX)
+		fprintf(x->out, "  ... and %zu more\n", shown - REPLAY_LIST_MAX);
+}
+
+/* "modules: ..." under the kernel line: where the loader model put them. */
+static void print_modules(const struct replay_ctx *x, FILE *out)
+{
+	const struct sim_layout_placement *p = &x->m.place;
+	const struct replay_result *r = x->res;
+
+	if (!p->nmods)
+		return;
+	fprintf(out, "modules: %zu with %zu sites: %zu at their captured addresses, "
+		"%zu placed by the loader in the direct window", p->nmods,
+		r->module_sites, p->captured, p->direct);
+	if (p->direct_hi)
+		fprintf(out, " [0x%016" PRIx64 ", 0x%016" PRIx64 ")", p->direct_lo,
+			p->direct_hi);
+	fprintf(out, ", %zu in the PLT window", p->plt);
+	if (p->plt_hi)
+		fprintf(out, " [0x%016" PRIx64 ", 0x%016" PRIx64 ")", p->plt_lo,
+			p->plt_hi);
+	fprintf(out, "%s, %zu not placed\n", x->cfg->far_modules ?
+		" (--far-modules)" : "", p->none);
+}
+
+static void count_modules(struct replay_ctx *x)
+{
+	const struct sim_layout_placement *p = &x->m.place;
+	struct replay_result *r = x->res;
+
+	r->modules = p->nmods;
+	r->modules_direct = p->direct;
+	r->modules_plt = p->plt;
+	r->modules_captured = p->captured;
+	r->modules_unplaced = p->none;
+	for (size_t i = 0; i < x->m.l->nsites; i++) {
+		r->module_sites += x->m.mod_of[i] >= 0;
+		r->unplaced += x->m.status[i] == RS_UNPLACED;
+	}
 }
 
 static void list_sites(struct replay_ctx *x, enum replay_status want,
@@ -246,8 +382,8 @@ static void list_sites(struct replay_ctx *x, enum replay_status want,
 				"BL reaches +/-128 MiB)%s\n",
 				where(s, s->ip, a, sizeof(a)), s->module, s->ip,
 				x->res->caller, d >> 20,
-				want == RS_MODULE ? ": needs the module's ftrace PLT, "
-				"not replayed" : ": not replayed");
+				want == RS_MODULE ? module_plt_why(x, i, b, sizeof(b))
+						  : ": not replayed");
 			break;
 		}
 		case RS_OTHER:
@@ -316,6 +452,15 @@ static void print_json(FILE *out, const struct replay_config *c,
 	json_key_u64(&j, "plans", r->plans);
 	json_key_u64(&j, "steps", r->steps);
 	json_key_u64(&j, "violations", r->violations);
+	json_key_u64(&j, "modules", r->modules);
+	json_key_u64(&j, "modules_captured", r->modules_captured);
+	json_key_u64(&j, "modules_direct", r->modules_direct);
+	json_key_u64(&j, "modules_plt", r->modules_plt);
+	json_key_u64(&j, "modules_unplaced", r->modules_unplaced);
+	json_key_u64(&j, "module_sites", r->module_sites);
+	json_key_u64(&j, "unplaced", r->unplaced);
+	json_key_u64(&j, "via_plt", r->via_plt);
+	json_key_str(&j, "mutate", c->mutate ? c->mutate : "none");
 	json_key_double(&j, "wall_s", r->wall_s, 3);
 	json_key(&j, "peak_rss_kb");
 	json_i64(&j, r->peak_rss_kb);
@@ -326,15 +471,10 @@ static void print_json(FILE *out, const struct replay_config *c,
 static int check_header(const struct replay_config *c, struct sim_layout *l,
 			struct replay_result *r, struct ftv_err *err)
 {
-	const char *addrs = sim_layout_addresses(l);
-
 	r->layout_sites = l->nsites;
 	if (!l->arch || strcmp(l->arch, "arm64"))
 		return ftv_errf(err, "%s: arch %s: replay models arm64 kernels", c->layout,
 				l->arch ? l->arch : "-");
-	if (strcmp(addrs, "absolute"))
-		return ftv_errf(err, "%s: %s addresses: replay needs a layout captured "
-				"from a linked kernel (absolute addresses)", c->layout, addrs);
 	if (l->has_table) {
 		r->table_sites = l->table_entries - l->table_null;
 		if (r->table_sites != l->nsites)
@@ -344,6 +484,30 @@ static int check_header(const struct replay_config *c, struct sim_layout *l,
 					l->table_entries, l->table_null, r->table_sites);
 	}
 	return 0;
+}
+
+/* The records init_nop'ed in the worlds run: the kernel's, and those of
+ * every module some batch loaded. */
+static size_t inited(const struct replay_ctx *x)
+{
+	size_t n = 0;
+
+	if (!x->res->batches)
+		return 0;
+	for (size_t i = 0; i < x->m.nsites; i++) {
+		int mi = x->m.mod_of[x->m.site_of[i]];
+
+		n += mi < 0 || x->mod_ever[mi];
+	}
+	return n;
+}
+
+/* How many batches of nb the run runs. */
+static size_t running(const struct replay_config *c, size_t nb)
+{
+	size_t left = c->first_batch < nb ? nb - c->first_batch : 0;
+
+	return c->max_batches && c->max_batches < left ? c->max_batches : left;
 }
 
 int replay_run(const struct replay_config *c, FILE *out,
@@ -359,30 +523,50 @@ int replay_run(const struct replay_config *c, FILE *out,
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (c->mutate) {
+		x.mutant = ftv_mutant_find(c->mutate);
+		if (!x.mutant)
+			return ftv_errf(err, "no mutant named '%s'", c->mutate);
+		if (ftv_mutant_check(x.mutant, FTV_SCHEME_CALLOPS, err))
+			return -1;
+	}
 	l = sim_layout_load(c->layout, err);
 	if (!l)
 		return -1;
 	if (check_header(c, l, res, err) ||
-	    replay_map_build(&x.m, l, c->layout, err))
+	    replay_map_build(&x.m, l, c->layout, c->far_modules, err))
 		goto out;
+	count_modules(&x);
 	x.out = c->json ? NULL : out;
 	x.vout = open_memstream(&vbuf, &vlen);
 	x.active = calloc(x.m.nsites ? x.m.nsites : 1, 1);
+	x.bactive = calloc(x.m.nsites ? x.m.nsites : 1, 1);
+	x.bsites = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*x.bsites));
+	x.mod_loaded = calloc(x.m.place.nmods ? x.m.place.nmods : 1, 1);
+	x.mod_ever = calloc(x.m.place.nmods ? x.m.place.nmods : 1, 1);
 	x.ips = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*x.ips));
 	elig = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*elig));
-	if (!x.vout || !x.active || !x.ips || !elig) {
+	if (!x.vout || !x.active || !x.ips || !elig || !x.bactive || !x.bsites ||
+	    !x.mod_loaded || !x.mod_ever) {
 		ftv_errf(err, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < x.m.nsites; i++)
-		elig[nelig++] = i;
+		elig[nelig++] = x.m.order[i];
 	res->callops_sites = x.m.nsites;
 	res->nbatches = nb = (nelig + batch - 1) / batch;
+	if (c->first_batch && c->first_batch >= nb) {
+		ftv_errf(err, "%s: --first-batch %zu, but the layout makes %zu "
+			 "batch%s of %zu sites", c->layout, c->first_batch + 1, nb,
+			 nb == 1 ? "" : "es", batch);
+		goto out;
+	}
 	if (x.out) {
 		fprintf(out, "replay: %s\n", c->layout);
 		fprintf(out, "kernel: %s, arch %s, %s addresses, %zu text range%s\n",
 			l->kernel ? l->kernel : "-", l->arch, sim_layout_addresses(l),
 			l->ntexts, l->ntexts == 1 ? "" : "s");
+		print_modules(&x, out);
 		if (l->has_table)
 			fprintf(out, "sites: %zu in the layout, %zu in the kernel's table "
 				"(%" PRIu64 " entries - %" PRIu64 " null): match\n",
@@ -391,11 +575,15 @@ int replay_run(const struct replay_config *c, FILE *out,
 			fprintf(out, "sites: %zu in the layout (no kernel table to count "
 				"against)\n", l->nsites);
 		fprintf(out, "batches: %zu of up to %zu sites on %u CPUs, seed %" PRIu64
-			", running %zu\n", nb, batch, c->ncpus ? c->ncpus : 4, c->seed,
-			c->max_batches && c->max_batches < nb ? c->max_batches : nb);
+			", running %zu", nb, batch, c->ncpus ? c->ncpus : 4, c->seed,
+			running(c, nb));
+		if (c->first_batch)
+			fprintf(out, " from batch %zu", c->first_batch + 1);
+		fputc('\n', out);
 		fflush(out);
 	}
-	for (size_t b = 0; b < nb && (!c->max_batches || b < c->max_batches); b++) {
+	for (size_t b = c->first_batch;
+	     b < nb && (!c->max_batches || b < c->first_batch + c->max_batches); b++) {
 		size_t first = b * batch, n = nelig - first < batch ? nelig - first : batch;
 
 		if (run_batch(&x, b, elig + first, n, err))
@@ -423,13 +611,18 @@ int replay_run(const struct replay_config *c, FILE *out,
 		list_sites(&x, RS_MODULE, "needing a PLT");
 		list_sites(&x, RS_OTHER, "not CALL_OPS");
 		list_sites(&x, RS_NOROOM, "no room for a body");
+		list_unplaced(&x);
 		list_validate(&x);
 		fprintf(out, "misaligned %zu, out of range %zu, needing a PLT %zu, "
 			"validate failures %zu, other kinds %zu\n", res->misaligned,
 			res->out_of_range, res->need_plt, res->validate, res->other_kind);
 		if (x.have_caller)
 			fprintf(out, "ftrace_caller: 0x%016" PRIx64 "\n", res->caller);
-		fprintf(out, "init_nop: %zu records, %zu refused\n", x.m.nsites,
+		if (res->modules)
+			fprintf(out, "module sites: %zu, %zu not placed, %zu calling "
+				"ftrace_caller through their module's PLT\n",
+				res->module_sites, res->unplaced, res->via_plt);
+		fprintf(out, "init_nop: %zu records, %zu refused\n", inited(&x),
 			x.nbootfail);
 		fprintf(out, "replayed: %zu sites enabled and disabled in "
 			"%zu batch%s of %zu; %" PRIu64 " calls, %" PRIu64 " tracer calls, "
@@ -449,6 +642,10 @@ out:
 	free(vbuf);
 	free(elig);
 	free(x.active);
+	free(x.bactive);
+	free(x.bsites);
+	free(x.mod_loaded);
+	free(x.mod_ever);
 	free(x.ips);
 	free(x.bootfail);
 	replay_map_free(&x.m);

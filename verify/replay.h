@@ -18,19 +18,36 @@
  * RET (or only RET for a leaf): it returns its first argument, untraced,
  * whatever its real code did.
  *
- * The batches. Each batch is a fresh world over the whole kernel (all sites
- * are ftrace records, all init_nop'ed at boot, validate failures collected)
- * in which only the batch's sites are called and checked: an ops with
+ * The batches. Each batch is a fresh world over the whole kernel and the
+ * modules the batch has sites of (all their sites are ftrace records, all
+ * init_nop'ed at boot or module load, validate failures collected) in
+ * which only the batch's sites are called and checked: an ops with
  * tracer_a and a filter over the batch is registered, the CPUs call the
  * batch's functions through their call tables while the plan applies and
  * after, the ops is unregistered, the world finishes and its checks run.
  * A world per batch keeps the executor's watched words, literal hooks and
- * breakpoints to one batch (they are never removed within a world).
+ * breakpoints to one batch (they are never removed within a world); the
+ * other modules stay out of it (loading all 1,083 of Debian's in every
+ * world would double each world's records and text).
+ *
+ * Modules. A module loaded when it was captured (absolute addresses) sits
+ * where it was; one read from its .ko goes where the kernel's module
+ * loader would put it, in load order (layout/layout_place.h: the direct
+ * window below the kernel image, then the PLT window). Each gets its
+ * ftrace PLT as module_init_ftrace_plt() builds it (at the offset of its
+ * .text.ftrace_trampoline; for a live capture, which does not say, right
+ * after its text). Its sites are ftrace records like the kernel's,
+ * init_nop'ed at load (ftrace_module_init) and enabled by
+ * ftrace_module_enable before any batch; a site out of BL range of
+ * ftrace_caller calls through its module's PLT (the backend's
+ * ftrace_find_callable_addr()). Batches take the kernel's sites first,
+ * then module after module in load order.
  *
  * What cannot be replayed is reported, not skipped silently: misaligned
  * literals (the kernel's "Misaligned patch-site"), sites out of BL range
- * of ftrace_caller (vmlinux) or needing a module PLT, layouts of other
- * kinds than CALL_OPS, and init_nop validate failures. */
+ * of ftrace_caller (vmlinux) or of their module's PLT, modules that could
+ * not be placed, layouts of other kinds than CALL_OPS, and init_nop
+ * validate failures. */
 #ifndef FTV_VERIFY_REPLAY_H
 #define FTV_VERIFY_REPLAY_H
 
@@ -49,11 +66,19 @@ struct replay_config {
 	uint64_t seed;
 	size_t batch;          /* sites per batch (0: REPLAY_DEFAULT_BATCH) */
 	size_t max_batches;    /* 0: every batch */
+	size_t first_batch;    /* start at this batch (0-based): a batch's
+				  seed depends only on the run's and its
+				  number, so it replays alone as in the run */
 	unsigned rounds;       /* workload rounds per CPU per batch (0: 16 +
 				  batch / 8) */
 	unsigned calls;        /* calls per round per CPU (0: 32) */
 	int json;              /* one JSON object instead of the text report */
 	FILE *progress;        /* a line per batch as it ends, or NULL */
+	/* Modules read from their files go to the PLT window, as if the
+	 * direct one were full: every module site calls through its PLT. */
+	int far_modules;
+	const char *mutate;    /* a known bug to inject (verify/mutant.h), or
+				  NULL */
 };
 
 struct replay_result {
@@ -63,6 +88,10 @@ struct replay_result {
 	size_t replayable, replayed, batches, nbatches;
 	uint64_t func_calls, tracer_calls, plans, steps;
 	size_t violations;
+	/* modules: how many, placed how (layout/layout_place.h), their sites,
+	 * those that could not be placed, those replayed through a PLT */
+	size_t modules, modules_direct, modules_plt, modules_captured;
+	size_t modules_unplaced, module_sites, unplaced, via_plt;
 	double wall_s;
 	long peak_rss_kb;
 	uint64_t caller;       /* ftrace_caller's address */

@@ -2,6 +2,8 @@
  * (see verify/replay.h for the rules). */
 #include "verify/replay_int.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +59,7 @@ static int has_body(const struct replay_map *m, size_t i)
 	const struct sim_layout_site *s = &m->l->sites[i];
 
 	return sim_layout_kind_is_callops(s->kind) && s->has_ip && s->func &&
-	       m->status[i] != RS_NOROOM;
+	       m->status[i] != RS_NOROOM && m->status[i] != RS_UNPLACED;
 }
 
 static enum replay_status classify(const struct sim_layout_site *s)
@@ -91,6 +93,12 @@ static enum replay_status classify(const struct sim_layout_site *s)
 	return RS_OK;
 }
 
+/* Spans outside the kernel.text window closer than this share one region:
+ * a module's text memories and the next module's sit a few pages apart,
+ * and a region per piece would make thousands of them. The pages between
+ * stay 0 (UDF #0), as between functions. */
+#define REPLAY_SPAN_GAP (1ull << 20)
+
 static int cmp_span(const void *a, const void *b)
 {
 	const struct replay_span *x = a, *y = b;
@@ -109,8 +117,13 @@ static int add_span(struct replay_map *m, size_t *cap, uint64_t start,
 	return 0;
 }
 
-/* The text ranges of the header and every site's extent (words, body),
- * page-rounded and merged. */
+static int in_ktext(uint64_t a)
+{
+	return a >= SIM_KERNEL_TEXT_BASE && a - SIM_KERNEL_TEXT_BASE < SIM_KTEXT_SIZE;
+}
+
+/* The text ranges of the header, every site's extent (words, body) and
+ * the modules' PLTs, page-rounded and merged. */
 static int build_spans(struct replay_map *m, struct ftv_err *err)
 {
 	const struct sim_layout *l = m->l;
@@ -122,6 +135,8 @@ static int build_spans(struct replay_map *m, struct ftv_err *err)
 	for (size_t i = 0; i < l->nsites; i++) {
 		uint64_t lo, hi, b0, b1;
 
+		if (m->status[i] == RS_UNPLACED)
+			continue;
 		sim_layout_site_span(&l->sites[i], &lo, &hi);
 		if (has_body(m, i)) {
 			body_range(&l->sites[i], &b0, &b1);
@@ -131,11 +146,25 @@ static int build_spans(struct replay_map *m, struct ftv_err *err)
 		if (add_span(m, &cap, lo, hi, err))
 			return -1;
 	}
-	qsort(m->spans, m->nspans, sizeof(*m->spans), cmp_span);
+	for (size_t i = 0; i < m->place.nmods; i++) {
+		const struct sim_placed_module *pm = &m->place.mods[i];
+
+		if (pm->plt && pm->how != SIM_PLACE_NONE &&
+		    add_span(m, &cap, pm->plt, pm->plt + sim_layout_arm64.ftrace_plt_size,
+			     err))
+			return -1;
+	}
+	if (m->nspans)
+		qsort(m->spans, m->nspans, sizeof(*m->spans), cmp_span);
 	for (size_t i = 0; i < m->nspans; i++) {
-		if (k && m->spans[i].start <= m->spans[k - 1].end) {
-			if (m->spans[i].end > m->spans[k - 1].end)
-				m->spans[k - 1].end = m->spans[i].end;
+		struct replay_span *p = k ? &m->spans[k - 1] : NULL;
+		uint64_t gap = in_ktext(m->spans[i].start) ? 0 : REPLAY_SPAN_GAP;
+
+		/* never across the kernel.text window's edges */
+		if (p && in_ktext(p->start) == in_ktext(m->spans[i].start) &&
+		    m->spans[i].start <= p->end + gap) {
+			if (m->spans[i].end > p->end)
+				p->end = m->spans[i].end;
 			continue;
 		}
 		m->spans[k++] = m->spans[i];
@@ -144,47 +173,136 @@ static int build_spans(struct replay_map *m, struct ftv_err *err)
 	return 0;
 }
 
-int replay_map_build(struct replay_map *m, struct sim_layout *l,
-		     const char *path, struct ftv_err *err)
+/* A captured module whose ftrace PLT the capture did not record (a live
+ * system's files do not say where .text.ftrace_trampoline is): ftv puts
+ * it right after the module's captured text, in the same text memory. */
+static void plts_after_text(struct replay_map *m)
 {
-	size_t n = l->nsites;
+	for (size_t i = 0; i < m->place.nmods; i++) {
+		struct sim_placed_module *pm = &m->place.mods[i];
+
+		if (pm->how == SIM_PLACE_CAPTURED && !pm->plt && pm->text_end)
+			pm->plt = (pm->text_end + 15) & ~15ull;
+	}
+}
+
+struct ipkey {
+	uint64_t ip;
+	size_t site;
+	long rank; /* -1 vmlinux, else the module's load order */
+};
+
+static int cmp_ip(const void *a, const void *b)
+{
+	const struct ipkey *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct ipkey *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* sim/image.h's SIM_SITE_CALL_OPS: literal at func-8, the NOP init turns
+ * into MOV X9, X30 right before the patched one. */
+static void make_record(struct replay_map *m, size_t li, struct sim_site *r)
+{
+	const struct sim_layout_site *s = &m->l->sites[li];
+	uint32_t pac;
+
+	memset(r, 0, sizeof(*r));
+	r->layout = SIM_SITE_CALL_OPS;
+	r->addr = s->ip;
+	r->mov_addr = s->ip - 4;
+	r->func = s->faddr;
+	r->literal = s->faddr - 8;
+	r->entry = s->has_entry ? s->entry : s->faddr - 8;
+	r->bti = s->kind == SIM_LAYOUT_CALLOPS_BTI;
+	r->pac = site_pac(s, &pac);
+	r->aligned = !(r->literal & 7);
+	r->aligned_by_chance = 0;
+	r->funcname = s->func;
+	r->object = m->object;
+	r->module = m->mod_of[li] >= 0 ? s->module : NULL;
+	r->section = s->section;
+	r->section_align = 8;
+	r->plt = m->mod_of[li] >= 0 ? m->place.mods[m->mod_of[li]].plt : 0;
+}
+
+static int build_records(struct replay_map *m, struct ftv_err *err)
+{
+	size_t n = m->l->nsites, k = 0;
+	struct ipkey *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (m->status[i] == RS_OK)
+			v[k++] = (struct ipkey){ m->l->sites[i].ip, i, m->mod_of[i] };
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_ip);
+	for (size_t i = 0; i < k; i++) {
+		if (i && v[i].ip == v[i - 1].ip) {
+			const struct sim_layout_site *a = &m->l->sites[v[i - 1].site];
+			const struct sim_layout_site *b = &m->l->sites[v[i].site];
+
+			free(v);
+			return ftv_errf(err, "%s: %s [%s] and %s [%s] both patch "
+					"0x%016" PRIx64 " once placed", m->object, a->func,
+					a->module, b->func, b->module, a->ip);
+		}
+		m->site_of[i] = v[i].site;
+		make_record(m, v[i].site, &m->sites[i]);
+		v[i].site = i; /* from here on: the record */
+	}
+	m->nsites = k;
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_rank);
+	for (size_t i = 0; i < k; i++)
+		m->order[i] = v[i].site;
+	free(v);
+	return 0;
+}
+
+int replay_map_build(struct replay_map *m, const struct sim_layout *in,
+		     const char *path, bool far, struct ftv_err *err)
+{
+	size_t n = in->nsites;
+	const struct sim_layout *l;
+	long last = -1;
 
 	memset(m, 0, sizeof(*m));
-	m->l = l;
 	m->object = path;
+	if (sim_layout_place(in, &sim_layout_arm64, far, &m->place, err))
+		return -1;
+	l = m->l = sim_layout_placed(in, &m->place);
+	plts_after_text(m);
 	m->status = calloc(n ? n : 1, sizeof(*m->status));
 	m->sites = calloc(n ? n : 1, sizeof(*m->sites));
 	m->site_of = calloc(n ? n : 1, sizeof(*m->site_of));
-	if (!m->status || !m->sites || !m->site_of)
+	m->order = calloc(n ? n : 1, sizeof(*m->order));
+	m->mod_of = calloc(n ? n : 1, sizeof(*m->mod_of));
+	if (!m->status || !m->sites || !m->site_of || !m->order || !m->mod_of)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const struct sim_layout_site *s = &l->sites[i];
-		struct sim_site *r;
-		uint32_t pac;
 
-		m->status[i] = classify(s);
-		if (m->status[i] != RS_OK)
-			continue;
-		r = &m->sites[m->nsites];
-		m->site_of[m->nsites++] = i;
-		/* sim/image.h's SIM_SITE_CALL_OPS: literal at func-8, the NOP
-		 * init turns into MOV X9, X30 right before the patched one. */
-		r->layout = SIM_SITE_CALL_OPS;
-		r->addr = s->ip;
-		r->mov_addr = s->ip - 4;
-		r->func = s->faddr;
-		r->literal = s->faddr - 8;
-		r->entry = s->has_entry ? s->entry : s->faddr - 8;
-		r->bti = s->kind == SIM_LAYOUT_CALLOPS_BTI;
-		r->pac = site_pac(s, &pac);
-		r->aligned = !(r->literal & 7);
-		r->aligned_by_chance = 0;
-		r->funcname = s->func;
-		r->object = path;
-		r->module = strcmp(s->module, "vmlinux") ? s->module : NULL;
-		r->section = s->section;
-		r->section_align = 8;
+		m->mod_of[i] = -1;
+		if (strcmp(s->module, "vmlinux")) {
+			if (last < 0 || strcmp(m->place.mods[last].name, s->module))
+				last = (long)(sim_layout_placed_module(&m->place, s->module) -
+					      m->place.mods);
+			m->mod_of[i] = (int)last;
+		}
+		m->status[i] = s->section ? RS_UNPLACED : classify(s);
 	}
+	if (build_records(m, err))
+		return -1;
 	return build_spans(m, err);
 }
 
@@ -194,6 +312,10 @@ void replay_map_free(struct replay_map *m)
 	free(m->spans);
 	free(m->sites);
 	free(m->site_of);
+	free(m->order);
+	free(m->mod_of);
+	sim_layout_placement_free(&m->place);
+	sim_layout_free(m->l);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -227,6 +349,14 @@ static int back_spans(struct world *w, const struct replay_map *m,
 	if (kend && !sim_region_alloc(kt, kend - kt->base, 1, err))
 		return -1;
 	return 0;
+}
+
+/* Whether site i is in this world: the kernel's, or a loaded module's. */
+static int in_world(const struct replay_map *m, const unsigned char *loaded,
+		    size_t i)
+{
+	return m->status[i] != RS_UNPLACED &&
+	       (m->mod_of[i] < 0 || !loaded || loaded[m->mod_of[i]]);
 }
 
 static void write_site(struct world *w, const struct replay_map *m, size_t i)
@@ -268,8 +398,44 @@ static void write_site(struct world *w, const struct replay_map *m, size_t i)
 		}
 }
 
+/* module_init_ftrace_plt() (arch/arm64/kernel/module.c): the module's one
+ * ftrace PLT entry, get_plt_entry(FTRACE_ADDR) (module-plts.c): ADRP X16
+ * and ADD X16, X16 to ftrace_caller, BR X16, which leaves LR (the
+ * callsite's return address, from which ftrace_caller finds the ops
+ * literal) untouched. Written at module load, before ftrace_module_init()
+ * init_nop's the module's sites. */
+static int write_plts(struct world *w, const struct replay_map *m,
+		      const unsigned char *loaded, struct ftv_err *err)
+{
+	uint64_t caller = sim_image_lookup(w->img, "ftrace_caller");
+	char text[64];
+
+	if (!caller)
+		return ftv_errf(err, "trampolines: symbol ftrace_caller not found");
+	snprintf(text, sizeof(text), "add x16, x16, #0x%" PRIx64, caller & 0xfff);
+	for (size_t i = 0; i < m->place.nmods; i++) {
+		const struct sim_placed_module *pm = &m->place.mods[i];
+		uint32_t words[3];
+
+		if (!pm->plt || pm->how == SIM_PLACE_NONE || (loaded && !loaded[i]))
+			continue;
+		if (a64_gen_adrp(pm->plt, caller, 16, &words[0], err) ||
+		    a64_assemble(text, pm->plt + 4, &words[1], err) ||
+		    a64_assemble("br x16", pm->plt + 8, &words[2], err))
+			return ftv_err_prefix(err, "%s: ftrace PLT at 0x%016" PRIx64,
+					      pm->name, pm->plt);
+		for (int k = 0; k < 3; k++)
+			sim_write32(w->as, pm->plt + 4 * (uint64_t)k, words[k]);
+		if (!sim_sym_add(w->as, "ftrace_plt", pm->plt,
+				 sim_layout_arm64.ftrace_plt_size, SIM_SYM_OTHER,
+				 pm->name))
+			return ftv_errf(err, "out of memory");
+	}
+	return 0;
+}
+
 int replay_load(struct world *w, const struct replay_map *m,
-		struct ftv_err *err)
+		const unsigned char *loaded, struct ftv_err *err)
 {
 	const struct sim_layout *l = m->l;
 	struct sim_load_opts lo = { .stub_undefined = 1, .no_modules = 1 };
@@ -284,20 +450,21 @@ int replay_load(struct world *w, const struct replay_map *m,
 	if (back_spans(w, m, err))
 		return -1;
 	for (size_t i = 0; i < l->nsites; i++)
-		write_site(w, m, i);
-	/* One symbol per function, for reports ("func+0x4/0x84"). */
+		if (in_world(m, loaded, i))
+			write_site(w, m, i);
+	/* One symbol per function, for reports ("func+0x4/0x84 [module]"). */
 	for (size_t i = 0; i < l->nsites; i++) {
 		const struct sim_layout_site *s = &l->sites[i];
 		uint64_t size = s->has_fsize ? s->fsize : 16;
 
-		if (!s->func || s->faddr == last)
+		if (!s->func || s->faddr == last || !in_world(m, loaded, i))
 			continue;
 		last = s->faddr;
 		if (!sim_sym_add(w->as, s->func, s->faddr, size, SIM_SYM_FUNC,
-				 strcmp(s->module, "vmlinux") ? s->module : NULL))
+				 m->mod_of[i] >= 0 ? s->module : NULL))
 			return ftv_errf(err, "out of memory");
 	}
-	if (world_add_trampolines(w, err))
+	if (world_add_trampolines(w, err) || sim_image_link(w->img, err))
 		return -1;
-	return sim_image_link(w->img, err);
+	return write_plts(w, m, loaded, err);
 }

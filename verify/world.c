@@ -249,7 +249,8 @@ static int make_core(struct world *w, struct ftv_err *err)
 					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
-		if (fs.module && w->ad->module_plt)
+		fs.plt = r->site->plt;
+		if (fs.module && !fs.plt && w->ad->module_plt)
 			fs.plt = w->ad->module_plt(w, fs.module, err);
 		idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
 		if (idx < 0)

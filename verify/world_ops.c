@@ -402,6 +402,16 @@ int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 {
 	int found = 0;
 
+	/* A world made from given sites (ftv replay): every module its
+	 * records name was loaded with the kernel. */
+	if (!name && w->cfg.sites) {
+		if (ftrace_module_enable(w->core, NULL, &w->scratch, err)) {
+			plan_reset(&w->scratch);
+			return -1;
+		}
+		return world_submit(w, "ftrace_module_enable", err);
+	}
+
 	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
 		const struct sim_object_info *oi = NULL;
 
