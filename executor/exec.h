@@ -301,6 +301,9 @@ typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);
+/* From the outcome callback: end the exploration after this run (a budget
+ * ran out); stats.complete stays 0. */
+void exec_explore_stop(struct ftv_exec *ex);
 
 const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);

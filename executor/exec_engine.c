@@ -92,7 +92,9 @@ static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 
 /* --- lifecycle ----------------------------------------------------------- */
 
-static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
+/* Opens cpu's Unicorn engine over the regions (its text copies already
+ * made) with the executor's hooks. */
+static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 {
 	uc_err ue = uc_open((uc_arch)e->arch->uarch, (uc_mode)e->arch->umode,
 			    &c->uc);
@@ -100,32 +102,12 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	if (ue != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
 				uc_strerror(ue));
-	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
-	if (!c->copy)
-		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
-		uint8_t *host = r->host;
 		uc_hook h;
 
-		if (r->perms & SIM_X) {
-			/* Text is private: each CPU fetches from its own copy,
-			 * which the fetch model keeps per CPU. Only the pages
-			 * that hold something are copied: the rest of a
-			 * fresh mapping reads as zeros already. */
-			uint8_t *nz = malloc(r->size / XPG_SIZE);
-
-			c->copy[i] = xpg_alloc(r->size);
-			if (!c->copy[i] || !nz) {
-				free(nz);
-				return ftv_errf(err, "out of memory");
-			}
-			xpg_nonzero(r->host, r->size, nz);
-			xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
-			free(nz);
-			host = c->copy[i];
-		}
-		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL, host);
+		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL,
+				    c->copy[i] ? c->copy[i] : r->host);
 		if (ue != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: map %s at 0x%llx: %s",
 					c->idx, r->name,
@@ -152,6 +134,61 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
 				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: fault hook", c->idx);
+	}
+	if (c->loads_hooked) {
+		uc_hook h;
+
+		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
+				c, 1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: load hook", c->idx);
+	}
+	return 0;
+}
+
+static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
+{
+	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
+	if (!c->copy)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+		uint8_t *nz;
+
+		if (!(r->perms & SIM_X))
+			continue;
+		/* Text is private: each CPU fetches from its own copy, which
+		 * the fetch model keeps per CPU. Only the pages that hold
+		 * something are copied: the rest of a fresh mapping reads as
+		 * zeros already. */
+		nz = malloc(r->size / XPG_SIZE);
+		c->copy[i] = xpg_alloc(r->size);
+		if (!c->copy[i] || !nz) {
+			free(nz);
+			return ftv_errf(err, "out of memory");
+		}
+		xpg_nonzero(r->host, r->size, nz);
+		xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
+		free(nz);
+	}
+	return engine_open(e, c, err);
+}
+
+/* Unicorn 2.0.1 translates into a code buffer of 1 GiB per engine that it
+ * never reuses before it is full (and then crashes flushing it, or leaks
+ * when asked to flush), and every run of an exploration retranslates the
+ * words the fetch model changed: an engine grows by a few KiB per run. A
+ * new engine over the same memory starts empty. Between runs only: the
+ * registers and memory come back from the snapshot at the next reset. */
+int xe_recycle(struct xengine *e, struct ftv_err *err)
+{
+	xw_free(&e->wd); /* it may hold an engine we close */
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		uc_close(c->uc);
+		c->uc = NULL;
+		if (engine_open(e, c, err))
+			return -1;
 	}
 	return 0;
 }

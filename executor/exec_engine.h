@@ -127,6 +127,11 @@ uint64_t xe_pc(struct xengine *e, unsigned cpu);
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st);
 
+/* Closes and reopens every engine over the same memory and hooks, with no
+ * translations (Unicorn's code buffer only grows); between runs, before a
+ * reset. */
+int xe_recycle(struct xengine *e, struct ftv_err *err);
+
 /* The snapshot of memory and registers that xe_reset puts back. */
 int xe_snapshot(struct xengine *e, struct ftv_err *err);
 int xe_has_snapshot(const struct xengine *e);

@@ -95,6 +95,7 @@ struct ftv_exec {
 	struct xspecials sp;
 	struct xcpu cpu[EXEC_MAX_CPUS];
 	int truncated;           /* a run stopped at its step budget */
+	int explore_stop;        /* exec_explore_stop was called */
 	struct exec_stats stats;
 };
 

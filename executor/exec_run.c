@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Runs of an exploration between two engine recycles (xe_recycle): a few
+ * MiB of translations per engine at most. */
+#define XRUN_RECYCLE 2048
+
 /* A plan is in flight: the queue is not empty or a store is buffered. */
 static int in_flight(struct ftv_exec *ex)
 {
@@ -301,6 +305,11 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 	return 0;
 }
 
+void exec_explore_stop(struct ftv_exec *ex)
+{
+	ex->explore_stop = 1;
+}
+
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err)
@@ -310,7 +319,11 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 	xs_explore_start(&ex->sched);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
-	for (uint64_t r = 0; r < max_runs; r++) {
+	ex->explore_stop = 0;
+	for (uint64_t r = 0; r < max_runs && !ex->explore_stop; r++) {
+		/* A fresh engine now and then: see xe_recycle. */
+		if (r && r % XRUN_RECYCLE == 0 && xe_recycle(&ex->eng, err))
+			return -1;
 		if (exec_reset(ex, err))
 			return -1;
 		ex->log.run = r;

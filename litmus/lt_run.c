@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Every thread ends by branching here: the CPUs' common exit, so that a
  * thread running off the end of code it branched into ends there, as in
@@ -229,6 +230,7 @@ struct lrun {
 	struct litmus_result *res;
 	size_t capstates;
 	uint64_t t0_ms, next_progress_ms;
+	uint64_t runs;
 	int oom;
 };
 
@@ -336,6 +338,45 @@ static void add_state(struct lrun *r, const uint64_t *val, int sat)
 	res->nstates++;
 }
 
+/* The resident set now, in MiB (/proc/self/statm), or 0 if unknown. */
+static long rss_mb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (long)(res * (unsigned long)(page > 0 ? page : 4096) >> 20);
+}
+
+/* The budgets, checked after every run: wall clock and memory. */
+static void check_budgets(struct lrun *r, struct ftv_exec *ex, uint64_t runs)
+{
+	uint64_t t = now_ms();
+	uint64_t mem = r->o->mem_mb ? r->o->mem_mb : 1024;
+
+	if (r->o->time_ms && t - r->t0_ms >= r->o->time_ms) {
+		r->res->budget = LT_BUDGET_TIME;
+		r->res->budget_limit = r->o->time_ms;
+		exec_explore_stop(ex);
+	}
+	/* /proc costs a system call: every 64 runs is enough, each run
+	 * being short (a bounded number of steps). */
+	if (runs % 64 == 1 && (uint64_t)rss_mb() >= mem) {
+		r->res->budget = LT_BUDGET_MEMORY;
+		r->res->budget_limit = mem;
+		exec_explore_stop(ex);
+	}
+	if (r->o->progress && t >= r->next_progress_ms) {
+		r->o->progress(r->lt, runs, t - r->t0_ms, r->o->progress_arg);
+		r->next_progress_ms = t + 100;
+	}
+}
+
 static void outcome(struct ftv_exec *ex, void *arg)
 {
 	struct lrun *r = arg;
@@ -343,18 +384,7 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	uint64_t val[LT_MAX_ITEMS];
 	int sat;
 
-	if (r->o->progress) {
-		uint64_t t = now_ms();
-
-		if (t >= r->next_progress_ms) {
-			struct exec_stats st;
-
-			exec_get_stats(ex, &st);
-			r->o->progress(lt, st.runs + 1, t - r->t0_ms,
-				       r->o->progress_arg);
-			r->next_progress_ms = t + 100;
-		}
-	}
+	check_budgets(r, ex, ++r->runs);
 	for (int t = 0; t < lt->nthreads; t++)
 		if (!exec_cpu_done(ex, (unsigned)t))
 			return;
@@ -590,8 +620,12 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	exec_get_stats(ex, &st);
 	res->runs = st.runs;
 	res->complete = st.complete;
-	if (!st.complete && st.runs >= max_runs)
+	if (st.complete)
+		res->budget = LT_BUDGET_NONE;
+	else if (!res->budget && st.runs >= max_runs) {
 		res->budget = LT_BUDGET_RUNS;
+		res->budget_limit = max_runs;
+	}
 	res->allowed = res->witnesses > 0;
 	res->elapsed_ms = now_ms() - r.t0_ms;
 	res->peak_rss_mb = peak_rss_mb();
