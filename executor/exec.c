@@ -59,6 +59,8 @@ void exec_free(struct ftv_exec *ex)
 		return;
 	xe_free(&ex->eng);
 	xm_free(&ex->model);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++)
+		free(ex->cpu[i].faults);
 	xb_free(&ex->sb);
 	xp_free(&ex->plans);
 	xsp_free(&ex->sp);
@@ -107,6 +109,29 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 	c->exit_pc = exit_pc ? exit_pc : EXEC_NO_EXIT;
 	c->st = XCPU_RUN;
 	return 0;
+}
+
+int exec_cpu_on_undef(struct ftv_exec *ex, unsigned cpu, uint64_t handler,
+		      struct ftv_err *err)
+{
+	if (cpu >= ex->cfg.ncpus)
+		return ftv_errf(err, "cpu%u: only %u CPUs", cpu, ex->cfg.ncpus);
+	if (!ex->arch->take_exception)
+		return ftv_errf(err, "%s: undefined instructions as exceptions are not modelled",
+				ftv_arch_name(ex->arch->arch));
+	ex->cpu[cpu].undef = 1;
+	ex->cpu[cpu].handler = handler;
+	return 0;
+}
+
+size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs)
+{
+	if (cpu >= ex->cfg.ncpus) {
+		*pcs = NULL;
+		return 0;
+	}
+	*pcs = ex->cpu[cpu].faults;
+	return ex->cpu[cpu].nfaults;
 }
 
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,

@@ -258,6 +258,15 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
 int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
+/* Litmus tests' faults (herd's fault handlers): an undefined instruction
+ * on cpu is taken as an exception, not reported as EXEC_V_FAULT. With
+ * handler != 0 the CPU continues there (arm64: ELR_EL1 = the faulting
+ * instruction, SPSR_EL1 = PSTATE, so that ERET returns to it); with 0 the
+ * CPU ends at the instruction, as herd ends a thread at a fatal fault.
+ * exec_cpu_faults lists the pcs of the exceptions taken this run. */
+int exec_cpu_on_undef(struct ftv_exec *ex, unsigned cpu, uint64_t handler,
+		      struct ftv_err *err);
+size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs);
 /* A quiescent point (PLAN_QUIESCE, PLAN_STOP_MACHINE): e.g. the top of the
  * CPU's outer loop, where it holds no reference to patched code. */
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,

@@ -22,7 +22,10 @@ struct winsn;
 /* The system instructions the fetch model acts on when a CPU executes
  * them. */
 enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU,
-	      XS_FENCE, XS_FENCE_I };
+	      XS_FENCE, XS_FENCE_I,
+	      XS_ERET,     /* exception return: a context synchronisation */
+	      XS_IC_ALL,   /* IC IALLU: every watched word */
+};
 
 struct xarch {
 	enum ftv_arch arch;
@@ -59,6 +62,13 @@ struct xarch {
 	 * addr: the pc of the faulting instruction. NULL: pc is right. */
 	uint64_t (*fault_pc)(struct xengine *e, unsigned cpu, uint64_t pc,
 			     uint64_t addr);
+	/* Whether the word at a faulting pc is an undefined instruction
+	 * (UDF, or unallocated), and entering the exception for it: the CPU
+	 * continues at handler and returns to pc with its exception return.
+	 * NULL: the arch has no such model (the fault stays a fault). */
+	int (*is_undef)(uint32_t w);
+	void (*take_exception)(struct xengine *e, unsigned cpu, uint64_t pc,
+			       uint64_t handler);
 	/* PLAN_SYNC_ALL, the IPI every CPU takes after a patch: what it
 	 * makes fetchable (xm_context_sync_all or xm_flush_icache_all). */
 	void (*sync_all)(struct xmodel *m);

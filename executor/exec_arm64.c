@@ -10,6 +10,7 @@
 
 #include "encoders/a64.h"
 #include "executor/exec_arch.h"
+#include "executor/exec_engine.h"
 #include "executor/exec_model.h"
 
 static const int a64_regs[] = {
@@ -39,6 +40,10 @@ static enum xsysop a64_sysop(uint32_t w, int *reg)
 	 * the conservative reading: they drain at least what a DSB drains. */
 	if (a64_is_isb(w))
 		return XS_ISB;
+	if (a64_is_eret(w))
+		return XS_ERET;
+	if (a64_is_ic_iallu(w))
+		return XS_IC_ALL;
 	if (a64_is_dsb(w))
 		return XS_DSB;
 	if (a64_is_dmb(w))
@@ -84,6 +89,36 @@ static int a64_cmodx(uint32_t old, uint32_t new)
 	return a64_cmodx_safe(old, new) ? 1 : 0;
 }
 
+/* An undefined instruction (Arm ARM C6.2.387 UDF, or an unallocated
+ * encoding): what Unicorn raises UC_ERR_EXCEPTION for, other than the
+ * exception-generating instructions (SVC, HVC, SMC, BRK). */
+static int a64_is_undef(uint32_t w)
+{
+	struct a64_insn in;
+
+	if (a64_decode(w, 0, &in))
+		return a64_lookup(w) == A64_UNKNOWN;
+	return in.id == A64_UDF;
+}
+
+/* Taking the exception at EL1 (Arm ARM D1.10 "Exception entry"): the
+ * preferred return address of an undefined instruction is the instruction
+ * itself (ELR_EL1), the PSTATE at the time goes to SPSR_EL1 (so that ERET
+ * comes back to EL1 as it was), and the CPU continues at the handler. */
+static void a64_take_exception(struct xengine *e, unsigned cpu, uint64_t pc,
+			       uint64_t handler)
+{
+	uc_arm64_cp_reg spsr = { .crn = 4, .crm = 0, .op0 = 3, .op1 = 0,
+				 .op2 = 0 };
+	uint64_t pstate = 0;
+
+	xe_uc_reg(e, cpu, UC_ARM64_REG_PSTATE, &pstate, 0);
+	spsr.val = pstate;
+	xe_uc_reg(e, cpu, UC_ARM64_REG_CP_REG, &spsr, 1);
+	xe_uc_reg(e, cpu, UC_ARM64_REG_ELR_EL1, &pc, 1);
+	xe_uc_reg(e, cpu, UC_ARM64_REG_PC, &handler, 1);
+}
+
 const struct xarch xarch_arm64 = {
 	.arch = FTV_ARCH_ARM64,
 	.uarch = UC_ARCH_ARM64,
@@ -105,6 +140,8 @@ const struct xarch xarch_arm64 = {
 	.cmodx_safe = a64_cmodx,
 	.exception_why = NULL,
 	.fault_pc = NULL,
+	.is_undef = a64_is_undef,
+	.take_exception = a64_take_exception,
 	/* The IPI's exception return is a context synchronisation event on
 	 * every CPU: each sees what IC IVAU has completed for. */
 	.sync_all = xm_context_sync_all,

@@ -346,6 +346,15 @@ uint64_t xe_pc(struct xengine *e, unsigned cpu)
 	return pc;
 }
 
+int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
+	      int write)
+{
+	uc_engine *uc = e->cpu[cpu].uc;
+
+	return (write ? uc_reg_write(uc, uc_reg, val)
+		      : uc_reg_read(uc, uc_reg, val)) == UC_ERR_OK ? 0 : -1;
+}
+
 static void set_pc(struct xengine *e, unsigned cpu, uint64_t pc)
 {
 	uc_reg_write(e->cpu[cpu].uc, e->arch->regs[e->arch->pc_reg], &pc);

@@ -119,6 +119,11 @@ void xe_stop(struct xengine *e, unsigned cpu);
 int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v);
 uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg);
 uint64_t xe_pc(struct xengine *e, unsigned cpu);
+/* A register by Unicorn's own number, for the arch files (exec_<arch>.c):
+ * *val is what uc_reg_read/uc_reg_write take (a uint64_t, or the arch's
+ * coprocessor register struct). */
+int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
+	      int write);
 
 /* Runs cpu from pc until it reaches until, count instructions ran (0: no
  * limit) or a hook stops it, for at most timeout_us of wall-clock time (0:

@@ -532,6 +532,12 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 	}
 }
 
+void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic)
+{
+	for (size_t i = 0; i < m->nwi; i++)
+		xm_cache_op(m, pend, ic, m->wi[i]->addr, 4);
+}
+
 void xm_dsb(struct xmodel *m, struct xpendv *pend)
 {
 	/* DSB waits for the issuer's cache maintenance to complete. */

@@ -146,5 +146,7 @@ void xm_flush_icache_all(struct xmodel *m);
 void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 uint64_t addr, uint64_t len);
 void xm_dsb(struct xmodel *m, struct xpendv *pend);
+/* The same over every watched word (IC IALLU). */
+void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic);
 
 #endif

@@ -2,6 +2,7 @@
  * fetches, system instructions, breakpoints, quiescent points), one CPU
  * turn, the steps of a run, reset and exhaustive exploration. */
 #include "executor/exec_int.h"
+#include "util/vec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +33,13 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	op = ex->arch->sysop(w, &reg);
 	switch (op) {
 	case XS_ISB:
+	case XS_ERET:
+		/* ISB and exception returns are context synchronisation
+		 * events (Arm ARM D1.10 "Context synchronization event") */
 		xm_context_sync(&ex->model, cpu);
+		break;
+	case XS_IC_ALL:
+		xm_cache_op_all(&ex->model, &ex->model.cpu[cpu].pend, 1);
 		break;
 	case XS_FENCE_I:
 		xm_fence_i(&ex->model, cpu);
@@ -98,7 +105,9 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 effects:
 	for (size_t i = 0; i < s->nbrk; i++)
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
-	if (s->flags & SP_SYSOP)
+	/* A watched word is whatever this CPU fetched there: it may have
+	 * become a system instruction (a store of an ISB over a branch). */
+	if (s->flags & (SP_SYSOP | SP_WATCH))
 		sysop_effect(ex, cpu, pc);
 }
 
@@ -142,6 +151,29 @@ static int next_is_visible(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	return ex->arch->is_memory(w);
 }
 
+/* An undefined instruction on a CPU that takes it as an exception
+ * (exec_cpu_on_undef): recorded, then to the handler or the CPU's end.
+ * 1 if it was taken. */
+static int take_undef(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+		      uint32_t w)
+{
+	struct xcpu *c = &ex->cpu[cpu];
+
+	if (!c->undef || !ex->arch->is_undef || !ex->arch->is_undef(w))
+		return 0;
+	if (VEC_PUSH(c->faults, c->nfaults, c->capfaults, pc))
+		ex->oom = 1;
+	if (!c->handler) {
+		/* herd's fatal fault: the thread ends there */
+		c->st = XCPU_DONE;
+		return 1;
+	}
+	/* Exception entry is a context synchronisation event too. */
+	ex->arch->take_exception(&ex->eng, cpu, pc, c->handler);
+	xm_context_sync(&ex->model, cpu);
+	return 1;
+}
+
 static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 		      const struct xe_stop *st)
 {
@@ -153,6 +185,8 @@ static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 
 	if (p)
 		memcpy(&w, p, 4);
+	if (st->exception && take_undef(ex, cpu, pc, w))
+		return;
 	if (st->exception && ex->arch->exception_why)
 		why = ex->arch->exception_why(w);
 	sim_symbolize(ex->eng.as, pc, where, sizeof(where), 0);
@@ -294,6 +328,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		struct xcpu *c = &ex->cpu[i];
 
 		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
+		c->nfaults = 0;
 		c->qs_count = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;

@@ -152,10 +152,11 @@ static void print_state(FILE *f, const struct litmus *lt,
 		for (int i = 0; i < lt->nobs; i++) {
 			const struct lt_obs *o = &lt->obs[i];
 
+			/* a fault that happened has its kind, the one
+			 * ftv models */
 			if (o->kind == LC_FAULT && s->val[i])
-				fprintf(f, "%sFault(P%d:%s%s%s);", k++ ? " " : "",
-					o->lthread, o->label, o->fault[0] ? "," : "",
-					o->fault);
+				fprintf(f, "%sFault(P%d:%s,UndefinedInstruction);",
+					k++ ? " " : "", o->lthread, o->label);
 		}
 		for (int i = 0; i < lt->nobs; i++) {
 			const struct lt_obs *o = &lt->obs[i];

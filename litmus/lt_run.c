@@ -242,6 +242,22 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* Whether thread t took an exception at its (or another's) label. */
+static int faulted_at(const struct litmus *lt, struct ftv_exec *ex, int t,
+		      int lthread, const char *label)
+{
+	const uint64_t *pcs;
+	size_t n = exec_cpu_faults(ex, (unsigned)t, &pcs);
+	uint64_t a;
+
+	if (lt_find_label(lt, lthread, label, &a))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (pcs[i] == a)
+			return 1;
+	return 0;
+}
+
 static uint64_t obs_value(struct lrun *r, struct ftv_exec *ex,
 			  const struct lt_obs *ob)
 {
@@ -258,6 +274,9 @@ static uint64_t obs_value(struct lrun *r, struct ftv_exec *ex,
 		sim_read64(r->as, lt_loc_addr(lt, ob->loc), &v);
 		return li >= 0 && lt->loc_size[li] == 4 ? (uint32_t)v : v;
 	}
+	case LC_FAULT:
+		return (uint64_t)faulted_at(lt, ex, ob->lthread, ob->lthread,
+					    ob->label);
 	default:
 		return 0;
 	}
@@ -300,7 +319,7 @@ static int eval(struct lrun *r, struct ftv_exec *ex, int k)
 			return 0;
 		return w == r->cval[k];
 	case LC_FAULT:
-		return 0;
+		return faulted_at(lt, ex, c->lthread, c->lthread, c->label);
 	}
 	return 0;
 }
@@ -546,10 +565,6 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
-	for (int t = 0; t < lt->nthreads; t++)
-		if (lt->handler[t].present)
-			return ftv_errf(err, "%s: P%d.F: fault handlers are not modelled by ftv yet",
-					lt->path, t);
 	if (check_aliases(lt, err))
 		return -1;
 	r.as = sim_aspace_new();
@@ -573,6 +588,14 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 				   NULL, 0, exit_addr(lt), err))
 			goto out;
 	}
+	/* herd's faults: an undefined instruction ends the thread, or goes
+	 * to its fault handler (Pn.F); ftv's own syntax keeps them errors */
+	for (int t = 0; t < lt->nthreads; t++)
+		if ((lt->syntax == LT_SYNTAX_HERD || lt->handler[t].present) &&
+		    exec_cpu_on_undef(ex, (unsigned)t,
+				      lt->handler[t].present ? lt_block_base(t, 1) : 0,
+				      err))
+			goto out;
 	for (int i = 0; i < lt->ninit; i++) {
 		const struct lt_init *in = &lt->init[i];
 		uint64_t v;

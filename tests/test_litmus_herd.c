@@ -216,6 +216,51 @@ START_TEST(unmodelled_constructs_name_file_line_and_construct)
 }
 END_TEST
 
+/* herd's fault handlers: a thread stores UDF over its own next
+ * instruction with full synchronisation; executing it takes the exception
+ * to P0.F, which returns past it with ERET; without a handler the thread
+ * ends at the fault. fault() conditions see either. */
+START_TEST(fault_handlers_and_fatal_faults)
+{
+	static const char *const body =
+		"{ 0:X0=0; 0:X1=P0:L1; 0:X2=0; }\n"
+		" P0           %s ;\n"
+		" STR W0,[X1]  %s ;\n"
+		" DC CVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" IC IVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" ISB          %s ;\n"
+		"L1: MOV W2,#1 %s ;\n"
+		"L2:           %s ;\n"
+		"%s\n";
+	static const char *const fh[] = { "| P0.F", "| ADD W2,W2,#10",
+					   "| ADR X9,L2", "| MSR ELR_EL1,X9",
+					   "| ERET", "|", "|", "|", "|" };
+	char text[1024], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 fh\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, fh[0],
+		 fh[1], fh[2], fh[3], fh[4], fh[5], fh[6], fh[7], fh[8],
+		 "forall (0:X2=10 /\\ fault(P0:L1,UndefinedInstruction))");
+	f = write_tmp("fh.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Test fh Required\nStates 1\n"
+				  "0:X2=10; Fault(P0:L1,UndefinedInstruction);\nOk\n"),
+		      "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 fatal\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, "", "",
+		 "", "", "", "", "", "", "", "exists (0:X2=0 /\\ fault(P0:L1))");
+	f = write_tmp("fatal.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation fatal Always 1 0"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
 static Suite *litmus_herd_suite(void)
 {
 	Suite *s = suite_create("litmus_herd");
@@ -227,6 +272,7 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, condition_operators_and_quantifiers);
 	tcase_add_test(tc, columns_labels_and_code_addresses_in_data);
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
+	tcase_add_test(tc, fault_handlers_and_fatal_faults);
 	suite_add_tcase(s, tc);
 	return s;
 }
