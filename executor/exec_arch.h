@@ -23,6 +23,8 @@ struct winsn;
  * them. */
 enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU,
 	      XS_FENCE, XS_FENCE_I,
+	      /* the load-only and store-only barriers (DMB/DSB LD, ST) */
+	      XS_DMB_LD, XS_DMB_ST, XS_DSB_LD, XS_DSB_ST,
 	      XS_ERET,     /* exception return: a context synchronisation */
 	      XS_IC_ALL,   /* IC IALLU: every watched word */
 };

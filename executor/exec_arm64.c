@@ -44,10 +44,14 @@ static enum xsysop a64_sysop(uint32_t w, int *reg)
 		return XS_ERET;
 	if (a64_is_ic_iallu(w))
 		return XS_IC_ALL;
+	/* CRm's access types (C6.2.90): xx01 loads, xx10 stores, otherwise
+	 * all accesses (herd's dsb.full, dmb.full) */
 	if (a64_is_dsb(w))
-		return XS_DSB;
+		return ((w >> 8) & 3) == 1 ? XS_DSB_LD
+		       : ((w >> 8) & 3) == 2 ? XS_DSB_ST : XS_DSB;
 	if (a64_is_dmb(w))
-		return XS_DMB;
+		return ((w >> 8) & 3) == 1 ? XS_DMB_LD
+		       : ((w >> 8) & 3) == 2 ? XS_DMB_ST : XS_DMB;
 	/* DC CVAU, DC CVAC and DC CIVAC all clean to at least the PoU (the
 	 * PoC is at or beyond it); IC IVAU invalidates to the PoU (Arm ARM
 	 * C5.3). Every Xt is canonical, so a64_decode names it; Xt = 31 is

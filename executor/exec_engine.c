@@ -57,9 +57,9 @@ static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	c->e->ops->load(c->e->ctx, c->idx, addr, size);
 }
 
-/* A CPU's store into private (text) memory: the model routes it so that
- * every CPU's view follows the rules (the store itself lands in the
- * writer's copy right after this hook). */
+/* A CPU's store into private memory (text, or any with private_data):
+ * the model routes it so that every CPU's view follows the rules (the
+ * store itself lands in the writer's copy right after this hook). */
 static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 			    int size, int64_t value, void *user)
 {
@@ -113,7 +113,7 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 					c->idx, r->name,
 					(unsigned long long)r->base,
 					uc_strerror(ue));
-		if ((r->perms & SIM_X) &&
+		if (c->copy[i] &&
 		    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE,
 				(void *)text_write_hook, c, r->base,
 				r->base + r->size - 1) != UC_ERR_OK)
@@ -154,12 +154,13 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		struct sim_region *r = sim_region_get(e->as, i);
 		uint8_t *nz;
 
-		if (!(r->perms & SIM_X))
+		if (!(r->perms & SIM_X) && !e->private_data)
 			continue;
 		/* Text is private: each CPU fetches from its own copy, which
-		 * the fetch model keeps per CPU. Only the pages that hold
-		 * something are copied: the rest of a fresh mapping reads as
-		 * zeros already. */
+		 * the fetch model keeps per CPU (and, with private_data, data
+		 * too: a CPU sees its own buffered stores). Only the pages
+		 * that hold something are copied: the rest of a fresh
+		 * mapping reads as zeros already. */
 		nz = malloc(r->size / XPG_SIZE);
 		c->copy[i] = xpg_alloc(r->size);
 		if (!c->copy[i] || !nz) {
@@ -194,10 +195,11 @@ int xe_recycle(struct xengine *e, struct ftv_err *err)
 }
 
 int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
-	    unsigned ncpus, const struct xe_ops *ops, void *ctx,
-	    struct ftv_err *err)
+	    unsigned ncpus, int private_data, const struct xe_ops *ops,
+	    void *ctx, struct ftv_err *err)
 {
 	e->as = as;
+	e->private_data = private_data;
 	e->arch = arch;
 	e->ops = ops;
 	e->ctx = ctx;
@@ -249,6 +251,13 @@ int xe_region(const struct xengine *e, uint64_t addr)
 			return (int)i;
 	}
 	return -1;
+}
+
+int xe_private(const struct xengine *e, uint64_t addr)
+{
+	int ri = xe_region(e, addr);
+
+	return ri >= 0 && e->cpu[0].copy && e->cpu[0].copy[ri];
 }
 
 uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)

@@ -91,6 +91,7 @@ struct ftv_exec {
 	struct xengine eng;
 	struct xmodel model;
 	struct xsbuf sb;         /* the patcher's stores */
+	struct xsbuf csb[EXEC_MAX_CPUS]; /* each CPU's (exec_config.cpu_sbuf) */
 	struct xplans plans;
 	struct xspecials sp;
 	struct xcpu cpu[EXEC_MAX_CPUS];

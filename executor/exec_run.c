@@ -36,7 +36,12 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	case XS_ERET:
 		/* ISB and exception returns are context synchronisation
 		 * events (Arm ARM D1.10 "Context synchronization event") */
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
 		xm_context_sync(&ex->model, cpu);
+		break;
+	case XS_DSB_LD:
+	case XS_DSB_ST:
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
 		break;
 	case XS_IC_ALL:
 		xm_cache_op_all(&ex->model, &ex->model.cpu[cpu].pend, 1);
@@ -45,14 +50,26 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 		xm_fence_i(&ex->model, cpu);
 		break;
 	case XS_DSB:
-		xm_dsb(&ex->model, &ex->model.cpu[cpu].pend);
+		/* only a full DSB completes cache maintenance (herd's
+		 * dsb.full, Arm ARM D7.5.9) */
+		xm_cpu_barrier(&ex->model, cpu, XM_DSB);
+		break;
+	case XS_DMB:
+		xm_cpu_barrier(&ex->model, cpu, XM_DMB);
+		break;
+	case XS_DMB_ST:
+		/* later stores drain after the earlier ones */
+		xb_barrier(&ex->csb[cpu]);
 		break;
 	case XS_DC_CVAU:
+		if (reg >= 0)
+			va = xe_reg(&ex->eng, cpu, reg);
+		xm_cpu_dc(&ex->model, cpu, va);
+		break;
 	case XS_IC_IVAU:
 		if (reg >= 0)
 			va = xe_reg(&ex->eng, cpu, reg);
-		xm_cache_op(&ex->model, &ex->model.cpu[cpu].pend,
-			    op == XS_IC_IVAU, va, 4);
+		xm_cache_op(&ex->model, &ex->model.cpu[cpu].pend, 1, va, 4);
 		break;
 	default:
 		break;
@@ -117,6 +134,18 @@ static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
 {
 	struct ftv_exec *ex = ctx;
 
+	if (ex->cfg.text_loads && ex->cfg.cpu_sbuf) {
+		/* memory under the CPU's own buffered stores */
+		for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
+			struct winsn *w = xm_insn(&ex->model, a);
+
+			if (w)
+				xm_text_load_word(&ex->model, cpu, w,
+						  (uint32_t)xb_read(&ex->csb[cpu], a, 4));
+		}
+	} else if (ex->cfg.text_loads) {
+		xm_text_load(&ex->model, cpu, addr, size);
+	}
 	xm_load(&ex->model, cpu, addr, size,
 		!ex->cfg.quiet_obs || in_flight(ex));
 }
@@ -125,8 +154,20 @@ static void on_text_store(void *ctx, unsigned cpu, uint64_t addr,
 			  unsigned size, uint64_t val)
 {
 	struct ftv_exec *ex = ctx;
+	int wid;
 
-	xm_cpu_store(&ex->model, cpu, addr, size, val);
+	if (!ex->cfg.cpu_sbuf) {
+		xm_cpu_store(&ex->model, cpu, addr, size, val);
+		return;
+	}
+	/* Into the CPU's store buffer; the CPU's own copy has it already
+	 * (the store lands there after this hook). */
+	wid = xm_write(&ex->model, addr, val, size, -1, -1, (int)cpu,
+		       "cpu store");
+	if (wid < 0)
+		return;
+	xb_push(&ex->csb[cpu], addr, size, val, wid);
+	xm_cpu_store_buffered(&ex->model, cpu, addr, size);
 }
 
 const struct xe_ops xrun_ops = {
@@ -262,14 +303,48 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 static int all_settled(struct ftv_exec *ex)
 {
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
-		if (ex->cpu[i].st == XCPU_RUN || ex->cpu[i].st == XCPU_PARKED)
+		if (ex->cpu[i].st == XCPU_RUN || ex->cpu[i].st == XCPU_PARKED ||
+		    ex->csb[i].n)
 			return 0;
 	return !in_flight(ex);
 }
 
+/* With store buffers: the instruction cpu is about to execute waits for
+ * stores still in its buffer. A full DSB or DMB, and DSB ST, wait for all
+ * of them (Arm ARM B2.3.10: the DMB orders them before every later access;
+ * herd's bob and DSB-ob); DC CVAU waits for those to its line (herd: a DC
+ * is ordered after earlier accesses to the same cache line). */
+static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
+{
+	const struct xsbuf *b = &ex->csb[cpu];
+	uint64_t pc = xe_pc(&ex->eng, cpu), va = 0;
+	uint8_t *p;
+	uint32_t w;
+	int reg;
+
+	if (!b->n || !(p = xe_copy_ptr(&ex->eng, cpu, pc)))
+		return 0;
+	memcpy(&w, p, 4);
+	switch (ex->arch->sysop(w, &reg)) {
+	case XS_DSB:
+	case XS_DSB_ST:
+	case XS_DMB:
+	/* FENCE.I makes the hart's own stores fetchable to it: they must
+	 * have left its buffer */
+	case XS_FENCE_I:
+		return 1;
+	case XS_DC_CVAU:
+		if (reg >= 0)
+			va = xe_reg(&ex->eng, cpu, reg);
+		return xb_holds(b, va & ~63ULL, 64);
+	default:
+		return 0;
+	}
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
-	unsigned ready[EXEC_MAX_CPUS + 2];
+	unsigned ready[2 * EXEC_MAX_CPUS + 2];
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
@@ -284,12 +359,16 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		 * parked wherever it is (multi_cpu_stop runs on it). */
 		for (unsigned i = 0; i < n; i++)
 			if (ex->cpu[i].st == XCPU_RUN &&
-			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs))
+			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs) &&
+			    !waits_for_stores(ex, i))
 				ready[nr++] = i;
 		if (pready)
 			ready[nr++] = XS_PATCHER(n);
 		if (ex->sb.n)
 			ready[nr++] = XS_SBUF(n);
+		for (unsigned i = 0; i < n; i++)
+			if (ex->csb[i].n)
+				ready[nr++] = XS_CPU_SBUF(n, i);
 		if (!nr) {
 			if (!all_settled(ex))
 				xl_violation(&ex->log, EXEC_V_STUCK, -1, 0,
@@ -306,8 +385,10 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			cpu_turn(ex, ready[pick]);
 		else if (ready[pick] == XS_PATCHER(n))
 			xp_step(&ex->plans);
-		else
+		else if (ready[pick] == XS_SBUF(n))
 			xb_drain(&ex->sb);
+		else
+			xb_drain(&ex->csb[ready[pick] - XS_CPU_SBUF(n, 0)]);
 		ex->log.step++;
 		ex->stats.steps++;
 	}
@@ -335,6 +416,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 	}
 	xp_reset(&ex->plans);
 	xb_reset(&ex->sb);
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
+		xb_reset(&ex->csb[i]);
 	xl_reset(&ex->log);
 	xm_reset(&ex->model);
 	return 0;

@@ -557,7 +557,10 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 {
 	struct exec_config cfg = { .arch = lt->arch->arch,
 				   .ncpus = (unsigned)lt->nthreads,
-				   .policy = EXEC_EXHAUSTIVE, .fine = 1 };
+				   .policy = EXEC_EXHAUSTIVE, .fine = 1,
+				   .dic = o->dic >= 0 ? o->dic : lt->dic,
+				   .idc = o->idc >= 0 ? o->idc : lt->idc,
+				   .text_loads = 1, .cpu_sbuf = 1 };
 	struct lrun r = { .lt = lt, .o = o, .res = res };
 	struct ftv_exec *ex = NULL;
 	struct exec_stats st;

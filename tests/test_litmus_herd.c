@@ -64,9 +64,9 @@ START_TEST(herd_file_runs_and_prints_herds_shape)
 
 	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
 	ck_assert_msg(strstr(out, "Test SM.B+isb-test Allowed\nStates 2\n0:X9=0;\n0:X9=1;\nOk\n"
-			      "Witnesses\nPositive: 1 Negative: 1\n"
+			      "Witnesses\nPositive: 3 Negative: 2\n"
 			      "Condition exists (0:X9=0)\n"
-			      "Observation SM.B+isb-test Sometimes 1 1\nTime SM.B+isb-test "),
+			      "Observation SM.B+isb-test Sometimes 3 2\nTime SM.B+isb-test "),
 		      "%s", out);
 	free(out);
 	/* ftv's own line, with no expectation given */
@@ -261,6 +261,32 @@ START_TEST(fault_handlers_and_fatal_faults)
 }
 END_TEST
 
+/* herd's CacheType line reaches the model: DIC (which herd takes as DIC
+ * and IDC) needs no cache maintenance before the ISB. */
+START_TEST(cache_type_line_selects_dic_and_idc)
+{
+	static const char body[] =
+		"{ 0:X0=NOP; 0:X1=P0:L0; }\n"
+		" P0 ;\n STR W0,[X1] ;\n DSB ISH ;\n ISB ;\n"
+		"L0: ;\n B L1 ;\n MOV W9,#1 ;\nL1: ;\n"
+		"exists 0:X9=0\n";
+	char text[512], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 dic\nCacheType=DIC\n%s", body);
+	f = write_tmp("dic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation dic Never 0 1"), "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 nodic\n%s", body);
+	f = write_tmp("nodic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation nodic Sometimes 1 1"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
 static Suite *litmus_herd_suite(void)
 {
 	Suite *s = suite_create("litmus_herd");
@@ -273,6 +299,7 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, columns_labels_and_code_addresses_in_data);
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
 	tcase_add_test(tc, fault_handlers_and_fatal_faults);
+	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
 	suite_add_tcase(s, tc);
 	return s;
 }
