@@ -78,7 +78,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 		exec_free(ex);
 		return NULL;
 	}
-	if (xsp_scan_sysops(&ex->sp, err)) {
+	if (xsp_scan_sysops(&ex->sp, cfg->cpu_sbuf, err)) {
 		exec_free(ex);
 		return NULL;
 	}

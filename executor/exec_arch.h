@@ -51,6 +51,9 @@ struct xarch {
 	 * for the zero register. */
 	enum xsysop (*sysop)(uint32_t w, int *reg);
 	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
+	/* A conditional branch: with exec_config.cpu_sbuf, the model takes
+	 * one between a load and an ISB as a control dependency. */
+	int (*is_cond_branch)(uint32_t w);
 	/* "%08x (text)" for reports: the instruction at pc, and a watched
 	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);

@@ -77,6 +77,12 @@ static int a64_is_memory(uint32_t w)
 	return a64_sysop(w, &reg) != XS_NONE;
 }
 
+static int a64_is_cond_branch(uint32_t w)
+{
+	return a64_is_b_cond(w) || a64_is_cbz(w) || a64_is_cbnz(w) ||
+	       a64_is_tbz(w) || a64_is_tbnz(w);
+}
+
 static void a64_insn_text(uint32_t w, uint64_t pc, char *buf, size_t n)
 {
 	char d[A64_TEXT_MAX];
@@ -139,6 +145,7 @@ const struct xarch xarch_arm64 = {
 	.unaligned_watch = "instruction not 4-byte aligned",
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,
+	.is_cond_branch = a64_is_cond_branch,
 	.insn = a64_insn_text,
 	.word = a64_insn_text,
 	.cmodx_safe = a64_cmodx,

@@ -84,6 +84,7 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].ic_applied = 0;
 		m->cpu[c].barrier_vseq = 0;
 		m->cpu[c].fetch_vseq = 0;
+		m->cpu[c].ctrl_icev = 0;
 	}
 	m->nicev = 0;
 	m->vseq = 0;
@@ -564,6 +565,25 @@ void xm_context_sync(struct xmodel *m, unsigned cpu)
 	/* A context synchronisation event discards what the CPU fetched
 	 * before it: it now sees every write IC IVAU has completed for. */
 	ic_apply(m, cpu, m->nicev);
+}
+
+void xm_context_sync_early(struct xmodel *m, unsigned cpu)
+{
+	size_t lo = m->cpu[cpu].ctrl_icev;
+
+	if (lo < m->cpu[cpu].ic_applied)
+		lo = m->cpu[cpu].ic_applied;
+	if (lo >= m->nicev) {
+		ic_apply(m, cpu, m->nicev);
+		return;
+	}
+	ic_apply(m, cpu, lo + xs_choose(m->sched, XCH_FETCH,
+					 (unsigned)(m->nicev - lo + 1)));
+}
+
+void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
+{
+	m->cpu[cpu].ctrl_icev = m->nicev;
 }
 
 void xm_context_sync_all(struct xmodel *m)

@@ -83,6 +83,8 @@ struct xmcpu {
 	size_t ic_applied;       /* IC completions its floors include */
 	uint64_t barrier_vseq;   /* vseq at its last full barrier */
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
+	size_t ctrl_icev;        /* IC completions at its last control
+				    dependency or DSB (xm_cpu_ctrl) */
 };
 
 struct xmodel {
@@ -165,6 +167,14 @@ void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
 /* A context synchronisation event on cpu (ISB, exception return): it sees
  * every write IC IVAU has completed for. */
 void xm_context_sync(struct xmodel *m, unsigned cpu);
+/* An ISB that may have taken effect as early as cpu's last control
+ * dependency or DSB (herd: an ISB is ordered after an earlier load only
+ * through a control dependency on it, CSE-ob, or a DSB): it sees the IC
+ * completions up to a point the scheduler picks since then. */
+void xm_context_sync_early(struct xmodel *m, unsigned cpu);
+/* cpu executed a conditional branch (or a DSB): its later ISBs come after
+ * everything it has loaded. */
+void xm_cpu_ctrl(struct xmodel *m, unsigned cpu);
 void xm_context_sync_all(struct xmodel *m);
 /* RISC-V FENCE.I on cpu, and on every hart after the store buffer drained
  * (flush_icache_all). */

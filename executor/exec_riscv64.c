@@ -55,6 +55,14 @@ static enum xsysop rv_sysop(uint32_t w, int *reg)
 	return XS_NONE;
 }
 
+/* BEQ, BNE (the encoder table's conditional branches) */
+static int rv_is_cond_branch(uint32_t w)
+{
+	struct rv_insn in;
+
+	return !rv_decode(w, 0, &in) && (in.op == RV_OP_BEQ || in.op == RV_OP_BNE);
+}
+
 static int rv_is_memory(uint32_t w)
 {
 	unsigned f3 = (w >> 13) & 7;
@@ -155,6 +163,7 @@ const struct xarch xarch_riscv64 = {
 			   "a 2-aligned word may be fetched in two halves",
 	.sysop = rv_sysop,
 	.is_memory = rv_is_memory,
+	.is_cond_branch = rv_is_cond_branch,
 	.insn = rv_insn_text,
 	.word = rv_word_text,
 	.cmodx_safe = rv_cmodx,

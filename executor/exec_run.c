@@ -37,9 +37,15 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 		/* ISB and exception returns are context synchronisation
 		 * events (Arm ARM D1.10 "Context synchronization event") */
 		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
-		xm_context_sync(&ex->model, cpu);
+		if (ex->cfg.cpu_sbuf)
+			xm_context_sync_early(&ex->model, cpu);
+		else
+			xm_context_sync(&ex->model, cpu);
 		break;
 	case XS_DSB_LD:
+		xm_cpu_ctrl(&ex->model, cpu);
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
+		break;
 	case XS_DSB_ST:
 		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
 		break;
@@ -53,6 +59,7 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 		/* only a full DSB completes cache maintenance (herd's
 		 * dsb.full, Arm ARM D7.5.9) */
 		xm_cpu_barrier(&ex->model, cpu, XM_DSB);
+		xm_cpu_ctrl(&ex->model, cpu);
 		break;
 	case XS_DMB:
 		xm_cpu_barrier(&ex->model, cpu, XM_DMB);
@@ -126,6 +133,8 @@ effects:
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
 		sysop_effect(ex, cpu, pc);
+	if (s->flags & SP_BRANCH)
+		xm_cpu_ctrl(&ex->model, cpu);
 }
 
 /* Quiet mode keeps loads made while nothing is in flight out of the record
