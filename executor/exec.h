@@ -25,9 +25,8 @@
  * Data accesses are coherent (sequentially consistent between CPUs); the
  * patcher's stores sit in a store buffer that the scheduler drains in any
  * order allowed by its barriers: stores separated by a DMB drain in order,
- * a DSB waits for the buffer to be empty. (The CPUs' own data stores are not
- * buffered: litmus tests that need store-store reordering on a CPU, such as
- * MP+po, are outside this model.) Cache maintenance acts on 64-byte lines and
+ * a DSB waits for the buffer to be empty; with exec_config.cpu_sbuf (litmus
+ * tests) every CPU's stores are buffered the same way. Cache maintenance acts on 64-byte lines and
  * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
  * buffered stores to the range they maintain.
  *
@@ -138,6 +137,24 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* CTR_EL0.DIC and IDC of the world's cores (Arm ARM D13.2.34): with
+	 * IDC, a write is at the PoU as soon as it is visible (no DC CVAU
+	 * needed); with DIC, what is at the PoU is what IC IVAU would expose
+	 * (no IC IVAU needed). A context synchronisation is still needed.
+	 * 0 and 0: Neoverse N1 and most cores before it; both 1: Neoverse
+	 * V1/N2 and later, Apple M1. */
+	int dic, idc;
+	/* Loads of watched instruction words read memory (the newest
+	 * visible write) rather than the loading CPU's fetched view: litmus
+	 * tests load instructions as data. Costs a hook on every load. */
+	int text_loads;
+	/* Each CPU's stores wait in a store buffer of its own, drained by
+	 * the scheduler in any order its barriers allow (DMB ST orders
+	 * stores, DMB SY/ISH and DSB wait for the buffer, DC CVAU waits for
+	 * the stores to its line; stores to one location stay in order),
+	 * while the CPU reads its own (store forwarding). Loads stay in
+	 * program order. Every region becomes private to each CPU. */
+	int cpu_sbuf;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -258,6 +275,15 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
 int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
+/* Litmus tests' faults (herd's fault handlers): an undefined instruction
+ * on cpu is taken as an exception, not reported as EXEC_V_FAULT. With
+ * handler != 0 the CPU continues there (arm64: ELR_EL1 = the faulting
+ * instruction, SPSR_EL1 = PSTATE, so that ERET returns to it); with 0 the
+ * CPU ends at the instruction, as herd ends a thread at a fatal fault.
+ * exec_cpu_faults lists the pcs of the exceptions taken this run. */
+int exec_cpu_on_undef(struct ftv_exec *ex, unsigned cpu, uint64_t handler,
+		      struct ftv_err *err);
+size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs);
 /* A quiescent point (PLAN_QUIESCE, PLAN_STOP_MACHINE): e.g. the top of the
  * CPU's outer loop, where it holds no reference to patched code. */
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
@@ -301,6 +327,9 @@ typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);
+/* From the outcome callback: end the exploration after this run (a budget
+ * ran out); stats.complete stays 0. */
+void exec_explore_stop(struct ftv_exec *ex);
 
 const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);

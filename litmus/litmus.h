@@ -97,6 +97,7 @@ struct litmus_result {
 	uint64_t finished;  /* runs where every thread finished */
 	uint64_t elapsed_ms;
 	long peak_rss_mb;
+	uint64_t budget_limit;  /* the limit that ran out: runs, ms or MiB */
 	char *witness;      /* with want_witness: the first witness run's
 			     * trace (exec_trace_print), malloc'd, or NULL */
 	struct litmus_state *states; /* distinct final states, sorted */
@@ -107,8 +108,11 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	       struct litmus_result *res, struct ftv_err *err);
 void litmus_result_free(struct litmus_result *res);
 
-/* 1 when the result bears out the expectation (a Forbidden verdict needs
- * a complete exploration), 0 when not, -1 with no expectation. */
+/* How a result compares with the expectation. */
+enum { LT_NO_EXPECTATION = -1, LT_MISMATCH = 0, LT_OK = 1,
+       /* Forbidden (or Required) expected, no run says otherwise, but not
+	* every run was explored: not established either way */
+       LT_UNPROVEN = 2 };
 int litmus_verdict_ok(const struct litmus *lt, const struct litmus_result *r);
 /* ftv's one line:
  *   "MP.FF+dmb.st+po   Allowed   expected Allowed   ok   (21 runs, ...)" */

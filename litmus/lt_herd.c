@@ -107,8 +107,9 @@ static int parse_info(struct litmus *lt, char *s, struct ftv_err *err)
 	val = ftv_trim(eq + 1);
 	if (!strcmp(key, "CacheType")) {
 		for (char *t = strtok(val, " \t,"); t; t = strtok(NULL, " \t,")) {
+			/* herd (lib/cacheType.mll): "DIC implies IDC" */
 			if (!strcmp(t, "DIC"))
-				lt->dic = 1;
+				lt->dic = lt->idc = 1;
 			else if (!strcmp(t, "IDC"))
 				lt->idc = 1;
 			else

@@ -23,15 +23,19 @@ int litmus_verdict_ok(const struct litmus *lt, const struct litmus_result *r)
 	int v = verdict(lt, r);
 
 	if (lt->expect < 0)
-		return -1;
-	/* Without a witness, Forbidden holds only if every run was
-	 * explored; Required likewise needs every run. */
-	if (v == LT_K_FORBIDDEN || lt->expect == LT_K_REQUIRED)
-		if (!r->complete)
-			return 0;
+		return LT_NO_EXPECTATION;
 	if (lt->expect == LT_K_ALLOWED)
-		return v != LT_K_FORBIDDEN;
-	return v == lt->expect;
+		return v == LT_K_FORBIDDEN ? (r->complete ? LT_MISMATCH
+							  : LT_UNPROVEN)
+					   : LT_OK;
+	/* Forbidden: a witness refutes it; without one it holds only if
+	 * every run was explored. Required: a run not satisfying the
+	 * condition refutes it. */
+	if (lt->expect == LT_K_FORBIDDEN && r->witnesses)
+		return LT_MISMATCH;
+	if (lt->expect == LT_K_REQUIRED && r->witnesses < r->finished)
+		return LT_MISMATCH;
+	return r->complete ? LT_OK : LT_UNPROVEN;
 }
 
 static const char *budget_text(const struct litmus_result *r, char *buf,
@@ -40,19 +44,19 @@ static const char *budget_text(const struct litmus_result *r, char *buf,
 	switch (r->budget) {
 	case LT_BUDGET_RUNS:
 		snprintf(buf, n, ", INCOMPLETE (budget: %" PRIu64 " runs)",
-			 r->runs);
+			 r->budget_limit);
 		break;
 	case LT_BUDGET_TIME:
-		snprintf(buf, n, ", INCOMPLETE (budget: %" PRIu64 " ms)",
-			 r->elapsed_ms);
+		snprintf(buf, n, ", INCOMPLETE (budget: %" PRIu64 " s)",
+			 r->budget_limit / 1000);
 		break;
 	case LT_BUDGET_MEMORY:
-		snprintf(buf, n, ", INCOMPLETE (budget: memory, %ld MiB)",
-			 r->peak_rss_mb);
+		snprintf(buf, n, ", INCOMPLETE (budget: %" PRIu64 " MiB of memory)",
+			 r->budget_limit);
 		break;
 	default:
 		snprintf(buf, n, "%s",
-			 r->complete ? ", complete" : ", INCOMPLETE");
+			 r->complete ? ", complete" : ", INCOMPLETE (a run hit its step limit)");
 	}
 	return buf;
 }
@@ -70,7 +74,9 @@ void litmus_print_line(FILE *f, const struct litmus *lt,
 								 : "Allowed")
 			     : "Forbidden",
 		litmus_kind_name(lt->expect),
-		ok < 0 ? "-" : ok ? "ok" : "MISMATCH", r->runs, r->finished,
+		ok == LT_NO_EXPECTATION ? "-" : ok == LT_OK ? "ok"
+			: ok == LT_UNPROVEN ? "unproven" : "MISMATCH",
+		r->runs, r->finished,
 		r->witnesses, budget_text(r, b, sizeof(b)));
 }
 
@@ -146,10 +152,11 @@ static void print_state(FILE *f, const struct litmus *lt,
 		for (int i = 0; i < lt->nobs; i++) {
 			const struct lt_obs *o = &lt->obs[i];
 
+			/* a fault that happened has its kind, the one
+			 * ftv models */
 			if (o->kind == LC_FAULT && s->val[i])
-				fprintf(f, "%sFault(P%d:%s%s%s);", k++ ? " " : "",
-					o->lthread, o->label, o->fault[0] ? "," : "",
-					o->fault);
+				fprintf(f, "%sFault(P%d:%s,UndefinedInstruction);",
+					k++ ? " " : "", o->lthread, o->label);
 		}
 		for (int i = 0; i < lt->nobs; i++) {
 			const struct lt_obs *o = &lt->obs[i];

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Every thread ends by branching here: the CPUs' common exit, so that a
  * thread running off the end of code it branched into ends there, as in
@@ -229,6 +230,8 @@ struct lrun {
 	struct litmus_result *res;
 	size_t capstates;
 	uint64_t t0_ms, next_progress_ms;
+	uint64_t time_ms;           /* the walk's share of the budget */
+	uint64_t runs, random_runs;
 	int oom;
 };
 
@@ -238,6 +241,22 @@ static uint64_t now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Whether thread t took an exception at its (or another's) label. */
+static int faulted_at(const struct litmus *lt, struct ftv_exec *ex, int t,
+		      int lthread, const char *label)
+{
+	const uint64_t *pcs;
+	size_t n = exec_cpu_faults(ex, (unsigned)t, &pcs);
+	uint64_t a;
+
+	if (lt_find_label(lt, lthread, label, &a))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (pcs[i] == a)
+			return 1;
+	return 0;
 }
 
 static uint64_t obs_value(struct lrun *r, struct ftv_exec *ex,
@@ -256,6 +275,9 @@ static uint64_t obs_value(struct lrun *r, struct ftv_exec *ex,
 		sim_read64(r->as, lt_loc_addr(lt, ob->loc), &v);
 		return li >= 0 && lt->loc_size[li] == 4 ? (uint32_t)v : v;
 	}
+	case LC_FAULT:
+		return (uint64_t)faulted_at(lt, ex, ob->lthread, ob->lthread,
+					    ob->label);
 	default:
 		return 0;
 	}
@@ -298,7 +320,7 @@ static int eval(struct lrun *r, struct ftv_exec *ex, int k)
 			return 0;
 		return w == r->cval[k];
 	case LC_FAULT:
-		return 0;
+		return faulted_at(lt, ex, c->lthread, c->lthread, c->label);
 	}
 	return 0;
 }
@@ -336,6 +358,45 @@ static void add_state(struct lrun *r, const uint64_t *val, int sat)
 	res->nstates++;
 }
 
+/* The resident set now, in MiB (/proc/self/statm), or 0 if unknown. */
+static long rss_mb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu %lu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (long)(res * (unsigned long)(page > 0 ? page : 4096) >> 20);
+}
+
+/* The budgets, checked after every run: wall clock and memory. */
+static void check_budgets(struct lrun *r, struct ftv_exec *ex, uint64_t runs)
+{
+	uint64_t t = now_ms();
+	uint64_t mem = r->o->mem_mb ? r->o->mem_mb : 1024;
+
+	if (r->time_ms && t - r->t0_ms >= r->time_ms) {
+		r->res->budget = LT_BUDGET_TIME;
+		r->res->budget_limit = r->o->time_ms;
+		exec_explore_stop(ex);
+	}
+	/* /proc costs a system call: every 64 runs is enough, each run
+	 * being short (a bounded number of steps). */
+	if (runs % 64 == 1 && (uint64_t)rss_mb() >= mem) {
+		r->res->budget = LT_BUDGET_MEMORY;
+		r->res->budget_limit = mem;
+		exec_explore_stop(ex);
+	}
+	if (r->o->progress && t >= r->next_progress_ms) {
+		r->o->progress(r->lt, runs, t - r->t0_ms, r->o->progress_arg);
+		r->next_progress_ms = t + 100;
+	}
+}
+
 static void outcome(struct ftv_exec *ex, void *arg)
 {
 	struct lrun *r = arg;
@@ -343,18 +404,7 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	uint64_t val[LT_MAX_ITEMS];
 	int sat;
 
-	if (r->o->progress) {
-		uint64_t t = now_ms();
-
-		if (t >= r->next_progress_ms) {
-			struct exec_stats st;
-
-			exec_get_stats(ex, &st);
-			r->o->progress(lt, st.runs + 1, t - r->t0_ms,
-				       r->o->progress_arg);
-			r->next_progress_ms = t + 100;
-		}
-	}
+	check_budgets(r, ex, ++r->runs);
 	for (int t = 0; t < lt->nthreads; t++)
 		if (!exec_cpu_done(ex, (unsigned)t))
 			return;
@@ -503,12 +553,111 @@ static int check_violations(const struct litmus *lt, struct ftv_exec *ex,
 	return 0;
 }
 
+/* An executor for the test: CPUs at their threads, registers, watches. */
+static struct ftv_exec *setup_exec(const struct litmus *lt,
+				   const struct exec_config *cfg,
+				   struct sim_aspace *as, struct ftv_err *err)
+{
+	struct ftv_exec *ex = exec_new(as, cfg, err);
+
+	if (!ex)
+		return NULL;
+	for (int t = 0; t < lt->nthreads; t++) {
+		uint64_t base = lt_block_base(t, 0);
+
+		if (exec_cpu_setup(ex, (unsigned)t, base,
+				   SIM_STACK_BASE + SIM_PAGE * (uint64_t)(t + 1),
+				   NULL, 0, exit_addr(lt), err))
+			goto bad;
+	}
+	/* herd's faults: an undefined instruction ends the thread, or goes
+	 * to its fault handler (Pn.F); ftv's own syntax keeps them errors */
+	for (int t = 0; t < lt->nthreads; t++)
+		if ((lt->syntax == LT_SYNTAX_HERD || lt->handler[t].present) &&
+		    exec_cpu_on_undef(ex, (unsigned)t,
+				      lt->handler[t].present ? lt_block_base(t, 1) : 0,
+				      err))
+			goto bad;
+	for (int i = 0; i < lt->ninit; i++) {
+		const struct lt_init *in = &lt->init[i];
+		uint64_t v;
+
+		if (in->v.kind == LV_CODE &&
+		    watch_code(lt, ex, in->v.thread, in->v.name, in->v.line, err))
+			goto bad;
+		if (in->reg < 0)
+			continue;
+		if (in->thread >= lt->nthreads) {
+			ftv_errf(err, "%s:%d: init names thread %d of %d",
+				 lt->path, in->v.line, in->thread,
+				 lt->nthreads);
+			goto bad;
+		}
+		if (resolve_value(lt, &in->v, &v, err))
+			goto bad;
+		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
+	}
+	/* a location placed at a code label: stores to it are stores to code */
+	for (int k = 0; k < lt->nalias; k++)
+		for (int t = 0; t < lt->nthreads; t++) {
+			uint64_t a;
+
+			if (!lt_find_label(lt, t, lt->alias[k].va, &a) &&
+			    watch_code(lt, ex, t, lt->alias[k].va,
+				       lt->alias[k].line, err))
+				goto bad;
+		}
+	for (int i = 0; i < lt->ncond; i++)
+		if (lt->cond[i].kind == LC_FETCH &&
+		    watch_code(lt, ex, lt->cond[i].lthread, lt->cond[i].label,
+			       lt->cond[i].v.line, err))
+			goto bad;
+	return ex;
+bad:
+	exec_free(ex);
+	return NULL;
+}
+
+/* When the exhaustive walk ran out of time without a witness: seeded
+ * random runs for the rest of the budget. A witness they find settles
+ * Allowed (one run is proof); they prove nothing else. The depth-first
+ * walk reaches a witness that needs every CPU to go in turn late. */
+static int random_search(const struct litmus *lt, struct lrun *r,
+			 struct exec_config cfg, uint64_t until_ms,
+			 struct ftv_err *err)
+{
+	struct ftv_exec *ex;
+	int rc = -1;
+
+	cfg.policy = EXEC_RANDOM;
+	cfg.seed = 1;
+	ex = setup_exec(lt, &cfg, r->as, err);
+	if (!ex)
+		return -1;
+	while (!r->res->witnesses && now_ms() < until_ms) {
+		if (exec_reset(ex, err) || exec_run(ex, 4096, err))
+			goto out;
+		r->random_runs++;
+		outcome(ex, r);
+	}
+	rc = check_violations(lt, ex, err);
+	/* memory as it was, for whoever runs next */
+	if (!rc)
+		rc = exec_reset(ex, err);
+out:
+	exec_free(ex);
+	return rc;
+}
+
 int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	       struct litmus_result *res, struct ftv_err *err)
 {
 	struct exec_config cfg = { .arch = lt->arch->arch,
 				   .ncpus = (unsigned)lt->nthreads,
-				   .policy = EXEC_EXHAUSTIVE, .fine = 1 };
+				   .policy = EXEC_EXHAUSTIVE, .fine = 1,
+				   .dic = o->dic >= 0 ? o->dic : lt->dic,
+				   .idc = o->idc >= 0 ? o->idc : lt->idc,
+				   .text_loads = 1, .cpu_sbuf = 1 };
 	struct lrun r = { .lt = lt, .o = o, .res = res };
 	struct ftv_exec *ex = NULL;
 	struct exec_stats st;
@@ -516,10 +665,6 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
-	for (int t = 0; t < lt->nthreads; t++)
-		if (lt->handler[t].present)
-			return ftv_errf(err, "%s: P%d.F: fault handlers are not modelled by ftv yet",
-					lt->path, t);
 	if (check_aliases(lt, err))
 		return -1;
 	r.as = sim_aspace_new();
@@ -532,53 +677,14 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 		     lt->cond[i].kind == LC_FETCH) &&
 		    resolve_value(lt, &lt->cond[i].v, &r.cval[i], err))
 			goto out;
-	ex = exec_new(r.as, &cfg, err);
+	ex = setup_exec(lt, &cfg, r.as, err);
 	if (!ex)
 		goto out;
-	for (int t = 0; t < lt->nthreads; t++) {
-		uint64_t base = lt_block_base(t, 0);
-
-		if (exec_cpu_setup(ex, (unsigned)t, base,
-				   SIM_STACK_BASE + SIM_PAGE * (uint64_t)(t + 1),
-				   NULL, 0, exit_addr(lt), err))
-			goto out;
-	}
-	for (int i = 0; i < lt->ninit; i++) {
-		const struct lt_init *in = &lt->init[i];
-		uint64_t v;
-
-		if (in->v.kind == LV_CODE &&
-		    watch_code(lt, ex, in->v.thread, in->v.name, in->v.line, err))
-			goto out;
-		if (in->reg < 0)
-			continue;
-		if (in->thread >= lt->nthreads) {
-			ftv_errf(err, "%s:%d: init names thread %d of %d",
-				 lt->path, in->v.line, in->thread,
-				 lt->nthreads);
-			goto out;
-		}
-		if (resolve_value(lt, &in->v, &v, err))
-			goto out;
-		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
-	}
-	/* a location placed at a code label: stores to it are stores to code */
-	for (int k = 0; k < lt->nalias; k++)
-		for (int t = 0; t < lt->nthreads; t++) {
-			uint64_t a;
-
-			if (!lt_find_label(lt, t, lt->alias[k].va, &a) &&
-			    watch_code(lt, ex, t, lt->alias[k].va,
-				       lt->alias[k].line, err))
-				goto out;
-		}
-	for (int i = 0; i < lt->ncond; i++)
-		if (lt->cond[i].kind == LC_FETCH &&
-		    watch_code(lt, ex, lt->cond[i].lthread, lt->cond[i].label,
-			       lt->cond[i].v.line, err))
-			goto out;
 	r.t0_ms = now_ms();
 	r.next_progress_ms = r.t0_ms + 100;
+	/* three quarters of the time for the walk, the rest for a random
+	 * search if the walk found no witness */
+	r.time_ms = o->time_ms - o->time_ms / 4;
 	if (exec_explore(ex, max_runs, 4096, outcome, &r, err))
 		goto out;
 	if (r.oom) {
@@ -590,8 +696,23 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	exec_get_stats(ex, &st);
 	res->runs = st.runs;
 	res->complete = st.complete;
-	if (!st.complete && st.runs >= max_runs)
+	if (st.complete)
+		res->budget = LT_BUDGET_NONE;
+	else if (!res->budget && st.runs >= max_runs) {
 		res->budget = LT_BUDGET_RUNS;
+		res->budget_limit = max_runs;
+	}
+	if (res->budget == LT_BUDGET_TIME && !res->witnesses) {
+		res->budget_limit = o->time_ms;
+		r.time_ms = 0;
+		if (exec_reset(ex, err))
+			goto out;
+		exec_free(ex);
+		ex = NULL;
+		if (random_search(lt, &r, cfg, r.t0_ms + o->time_ms, err))
+			goto out;
+		res->runs += r.random_runs;
+	}
 	res->allowed = res->witnesses > 0;
 	res->elapsed_ms = now_ms() - r.t0_ms;
 	res->peak_rss_mb = peak_rss_mb();

@@ -64,9 +64,9 @@ START_TEST(herd_file_runs_and_prints_herds_shape)
 
 	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
 	ck_assert_msg(strstr(out, "Test SM.B+isb-test Allowed\nStates 2\n0:X9=0;\n0:X9=1;\nOk\n"
-			      "Witnesses\nPositive: 1 Negative: 1\n"
+			      "Witnesses\nPositive: 3 Negative: 2\n"
 			      "Condition exists (0:X9=0)\n"
-			      "Observation SM.B+isb-test Sometimes 1 1\nTime SM.B+isb-test "),
+			      "Observation SM.B+isb-test Sometimes 3 2\nTime SM.B+isb-test "),
 		      "%s", out);
 	free(out);
 	/* ftv's own line, with no expectation given */
@@ -216,6 +216,77 @@ START_TEST(unmodelled_constructs_name_file_line_and_construct)
 }
 END_TEST
 
+/* herd's fault handlers: a thread stores UDF over its own next
+ * instruction with full synchronisation; executing it takes the exception
+ * to P0.F, which returns past it with ERET; without a handler the thread
+ * ends at the fault. fault() conditions see either. */
+START_TEST(fault_handlers_and_fatal_faults)
+{
+	static const char *const body =
+		"{ 0:X0=0; 0:X1=P0:L1; 0:X2=0; }\n"
+		" P0           %s ;\n"
+		" STR W0,[X1]  %s ;\n"
+		" DC CVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" IC IVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" ISB          %s ;\n"
+		"L1: MOV W2,#1 %s ;\n"
+		"L2:           %s ;\n"
+		"%s\n";
+	static const char *const fh[] = { "| P0.F", "| ADD W2,W2,#10",
+					   "| ADR X9,L2", "| MSR ELR_EL1,X9",
+					   "| ERET", "|", "|", "|", "|" };
+	char text[1024], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 fh\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, fh[0],
+		 fh[1], fh[2], fh[3], fh[4], fh[5], fh[6], fh[7], fh[8],
+		 "forall (0:X2=10 /\\ fault(P0:L1,UndefinedInstruction))");
+	f = write_tmp("fh.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Test fh Required\nStates 1\n"
+				  "0:X2=10; Fault(P0:L1,UndefinedInstruction);\nOk\n"),
+		      "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 fatal\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, "", "",
+		 "", "", "", "", "", "", "", "exists (0:X2=0 /\\ fault(P0:L1))");
+	f = write_tmp("fatal.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation fatal Always 1 0"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+/* herd's CacheType line reaches the model: DIC (which herd takes as DIC
+ * and IDC) needs no cache maintenance before the ISB. */
+START_TEST(cache_type_line_selects_dic_and_idc)
+{
+	static const char body[] =
+		"{ 0:X0=NOP; 0:X1=P0:L0; }\n"
+		" P0 ;\n STR W0,[X1] ;\n DSB ISH ;\n ISB ;\n"
+		"L0: ;\n B L1 ;\n MOV W9,#1 ;\nL1: ;\n"
+		"exists 0:X9=0\n";
+	char text[512], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 dic\nCacheType=DIC\n%s", body);
+	f = write_tmp("dic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation dic Never 0 1"), "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 nodic\n%s", body);
+	f = write_tmp("nodic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation nodic Sometimes 1 1"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
 static Suite *litmus_herd_suite(void)
 {
 	Suite *s = suite_create("litmus_herd");
@@ -227,6 +298,8 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, condition_operators_and_quantifiers);
 	tcase_add_test(tc, columns_labels_and_code_addresses_in_data);
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
+	tcase_add_test(tc, fault_handlers_and_fatal_faults);
+	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
 	suite_add_tcase(s, tc);
 	return s;
 }

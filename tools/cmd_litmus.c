@@ -126,7 +126,9 @@ static int cmd_litmus(int argc, char **argv)
 			litmus_print_herd(stdout, lt, &res);
 		else
 			litmus_print_line(stdout, lt, &res);
-		if (!litmus_verdict_ok(lt, &res))
+		/* a mismatch, or a verdict a budget left unproven */
+		if (litmus_verdict_ok(lt, &res) == LT_MISMATCH ||
+		    litmus_verdict_ok(lt, &res) == LT_UNPROVEN)
 			mismatches++;
 		if (lo.want_witness && res.witness)
 			printf("  a run satisfying the condition:\n%s", res.witness);
