@@ -8,10 +8,12 @@ For every .litmus file (each directory argument: its files, one table row
 per directory) it runs `herd7 -variant ifetch FILE` and `ftv litmus --herd
 FILE`, reads both outputs (herd's shape) and compares the Observation: the
 proposition is never satisfied (Forbidden) or it is (Allowed). It prints one
-row per directory (tests, agree, and the disagreements by direction: herd
-Allowed / ftv Forbidden is the dangerous one, ftv would miss real
-behaviour), then every disagreement and every test ftv could not run.
-Whether the sets of final states are equal as well is counted apart.
+row per directory (tests, agree, of them the Forbidden verdicts an
+exploration cut by its budget leaves unproven, and the disagreements by
+direction: herd Allowed / ftv Forbidden is the dangerous one, ftv would
+miss real behaviour), then every disagreement, every unproven agreement
+and every test ftv could not run. Whether the sets of final states are
+equal as well is counted apart.
 
 --kinds-out FILE writes herd's verdicts as a kinds file (`NAME Allowed|
 Forbidden`), the format `ftv litmus --kinds` reads.
@@ -104,8 +106,9 @@ def main():
     rows, details, kinds = [], [], []
     all_ok = True
     for gname, files in groups:
-        row = {"tests": 0, "agree": 0, "h_allow_f_forbid": 0, "h_forbid_f_allow": 0,
-               "ftv_error": 0, "herd_error": 0, "incomplete": 0, "states_equal": 0}
+        row = {"tests": 0, "agree": 0, "unproven": 0, "h_allow_f_forbid": 0,
+               "h_forbid_f_allow": 0, "ftv_error": 0, "herd_error": 0, "incomplete": 0,
+               "states_equal": 0}
         for path in files:
             name = test_name(path)
             row["tests"] += 1
@@ -133,6 +136,11 @@ def main():
                 row["states_equal"] += 1
             if fv == hv:
                 row["agree"] += 1
+                # Forbidden from an exploration a budget cut: not proven
+                if fv == "Forbidden" and f["loop"]:
+                    row["unproven"] += 1
+                    details.append("%s: agrees, Forbidden unproven (exploration cut by "
+                                   "its budget)" % name)
                 continue
             if hv == "Allowed":
                 row["h_allow_f_forbid"] += 1
@@ -145,21 +153,22 @@ def main():
                 sorted(h["states"]), sorted(f["states"])))
         rows.append((gname, row))
 
-    hdr = ("| folder | tests | agree | herd Allowed, ftv Forbidden | "
+    hdr = ("| folder | tests | agree | of them unproven | herd Allowed, ftv Forbidden | "
            "herd Forbidden, ftv Allowed | ftv error | ftv incomplete | same states |")
     print(hdr)
-    print("|" + " --- |" * 8)
+    print("|" + " --- |" * 9)
     tot = {}
     for gname, r in rows:
         for k, v in r.items():
             tot[k] = tot.get(k, 0) + v
-        print("| %s | %d | %d | %d | %d | %d | %d | %d |" % (
-            gname, r["tests"], r["agree"], r["h_allow_f_forbid"], r["h_forbid_f_allow"],
-            r["ftv_error"], r["incomplete"], r["states_equal"]))
+        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            gname, r["tests"], r["agree"], r["unproven"], r["h_allow_f_forbid"],
+            r["h_forbid_f_allow"], r["ftv_error"], r["incomplete"], r["states_equal"]))
     if len(rows) > 1:
-        print("| all | %d | %d | %d | %d | %d | %d | %d |" % (
-            tot["tests"], tot["agree"], tot["h_allow_f_forbid"], tot["h_forbid_f_allow"],
-            tot["ftv_error"], tot["incomplete"], tot["states_equal"]))
+        print("| all | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            tot["tests"], tot["agree"], tot["unproven"], tot["h_allow_f_forbid"],
+            tot["h_forbid_f_allow"], tot["ftv_error"], tot["incomplete"],
+            tot["states_equal"]))
     if tot.get("tests"):
         print("\nagreement: %d of %d (%.1f%%)" % (tot["agree"], tot["tests"],
                                               100.0 * tot["agree"] / tot["tests"]))
