@@ -1,5 +1,4 @@
-/* Loading a litmus file in either syntax, the expected verdicts (expect
- * lines, kinds files). */
+/* Loading a litmus file in either syntax. */
 #include "litmus/lt_int.h"
 #include "util/str.h"
 
@@ -26,31 +25,6 @@ void litmus_set_expected(struct litmus *lt, int kind)
 void litmus_free(struct litmus *lt)
 {
 	free(lt);
-}
-
-int litmus_kind_parse(const char *s)
-{
-	if (!strcmp(s, "Allowed") || !strcmp(s, "Allow"))
-		return LT_K_ALLOWED;
-	if (!strcmp(s, "Forbidden") || !strcmp(s, "Forbid"))
-		return LT_K_FORBIDDEN;
-	if (!strcmp(s, "Required") || !strcmp(s, "Require"))
-		return LT_K_REQUIRED;
-	return -1;
-}
-
-const char *litmus_kind_name(int kind)
-{
-	switch (kind) {
-	case LT_K_ALLOWED:
-		return "Allowed";
-	case LT_K_FORBIDDEN:
-		return "Forbidden";
-	case LT_K_REQUIRED:
-		return "Required";
-	default:
-		return "-";
-	}
 }
 
 /* The first word of the first line that is neither blank nor a comment
@@ -133,89 +107,4 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 	}
 	qsort(lt->obs, (size_t)lt->nobs, sizeof(lt->obs[0]), cmp_obs);
 	return lt;
-}
-
-/* --- kinds files ----------------------------------------------------------- */
-
-struct litmus_kinds {
-	struct kind {
-		char *name;
-		int kind;
-	} *k;
-	size_t n;
-};
-
-struct litmus_kinds *litmus_kinds_load(const char *path, struct ftv_err *err)
-{
-	FILE *f = fopen(path, "r");
-	struct litmus_kinds *ks;
-	char line[512];
-	int lineno = 0;
-	size_t cap = 0;
-
-	if (!f) {
-		ftv_errf(err, "%s: cannot open", path);
-		return NULL;
-	}
-	ks = calloc(1, sizeof(*ks));
-	if (!ks)
-		goto oom;
-	while (fgets(line, sizeof(line), f)) {
-		char *s = ftv_trim(line), *name, *kind, *extra;
-		int k;
-
-		lineno++;
-		if (!*s || *s == '#')
-			continue;
-		name = strtok(s, " \t");
-		kind = strtok(NULL, " \t");
-		extra = strtok(NULL, " \t");
-		k = kind ? litmus_kind_parse(kind) : -1;
-		if (k < 0 || extra) {
-			ftv_errf(err, "%s:%d: expected 'NAME Allowed|Forbidden|Required'",
-				 path, lineno);
-			litmus_kinds_free(ks);
-			fclose(f);
-			return NULL;
-		}
-		if (ks->n == cap) {
-			struct kind *nk;
-
-			cap = cap ? cap * 2 : 64;
-			nk = realloc(ks->k, cap * sizeof(*nk));
-			if (!nk)
-				goto oom;
-			ks->k = nk;
-		}
-		ks->k[ks->n].name = strdup(name);
-		if (!ks->k[ks->n].name)
-			goto oom;
-		ks->k[ks->n++].kind = k;
-	}
-	fclose(f);
-	return ks;
-oom:
-	litmus_kinds_free(ks);
-	fclose(f);
-	ftv_errf(err, "out of memory");
-	return NULL;
-}
-
-int litmus_kinds_get(const struct litmus_kinds *ks, const char *name)
-{
-	/* The last line naming a test wins, as a later file would. */
-	for (size_t i = ks->n; i-- > 0;)
-		if (!strcmp(ks->k[i].name, name))
-			return ks->k[i].kind;
-	return -1;
-}
-
-void litmus_kinds_free(struct litmus_kinds *ks)
-{
-	if (!ks)
-		return;
-	for (size_t i = 0; i < ks->n; i++)
-		free(ks->k[i].name);
-	free(ks->k);
-	free(ks);
 }

@@ -87,11 +87,19 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
  * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
  * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
  * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
- * a NOP or a BL, which the Arm ARM allows to change under execution. */
+ * a NOP or a BL, which the Arm ARM allows to change under execution.
+ *
+ * The word is stored through the fixmap (__aarch64_insn_write() ->
+ * patch_map(), arch/arm64/kernel/patching.c, since v4.0), and installing
+ * that mapping ends in __set_pte()'s dsb(ishst) (asm/pgtable.h): every
+ * store made before, such as the ftrace core's new filter pointer, is
+ * visible before the new instruction can be, so a CPU that takes the new
+ * branch never reads older ftrace data than the update wrote first. */
 static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, const char *what, struct ftv_err *err)
 {
-	if (plan_write_insn(p, addr, old, new, 1, -1, what) ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, addr, old, new, 1, -1, what) ||
 	    plan_cache_sync(p, addr, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
 		return ftv_errf(err, "out of memory building a plan");
@@ -223,10 +231,34 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 
 	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
 		return ftv_err_prefix(e, "ftrace_call");
-	if (plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
+	/* through the fixmap, as patch_word() */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
 			    "update_ftrace_func: ftrace_call -> bl func") ||
 	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* The same where updates run live, with no stop_machine() to
+ * context-synchronise every CPU on its way out: ftrace_modify_all_code()
+ * (kernel/trace/ftrace.c) switches ftrace_call to ftrace_ops_list_func
+ * before any site changes and relies on no CPU calling the old tracer
+ * directly once that returns, or a site the update enables would call a
+ * single ops' func for a function outside its filter. The per-ops
+ * trampoline scheme is x86's, whose every text change goes through the
+ * breakpoint method and syncs all cores after it (text_poke_bp(),
+ * run_sync()/text_poke_sync(): on_each_cpu(do_sync_core), "ftrace/x86:
+ * Have arch x86_64 use breakpoints instead of stop machine", v3.5); without
+ * it a CPU that has not context-synchronised may still fetch the old BL
+ * (Arm ARM B2.2.5). */
+static int update_ftrace_func_sync(void *ctx, uint64_t func, struct plan *p,
+				   struct ftv_err *e)
+{
+	if (update_ftrace_func(ctx, func, p, e))
+		return -1;
+	if (plan_simple(p, PLAN_SYNC_ALL, -1, "update_ftrace_func: sync every CPU"))
 		return ftv_errf(e, "out of memory building a plan");
 	return 0;
 }
@@ -291,7 +323,7 @@ const struct ftrace_arch arm64_ftrace_args = {
 	.make_call = make_call,
 	.make_nop = make_nop,
 	.modify_call = modify_call,
-	.update_ftrace_func = update_ftrace_func,
+	.update_ftrace_func = update_ftrace_func_sync,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {

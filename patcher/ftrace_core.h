@@ -140,6 +140,10 @@ struct ftrace_core_config {
 	 * ftrace_caller loads function_trace_op; 0 = allocate them. */
 	uint64_t list_head_addr;
 	uint64_t trace_op_addr;
+	/* The -pg scheme's ftrace_graph_entry: where ftrace_graph_caller
+	 * finds the graph ops whose filter it tests (0 there: no graph
+	 * entry); 0 = the trampolines have none. */
+	uint64_t graph_ops_addr;
 	/* ftrace_ops_assist_func: what ftrace_call calls for a single ops
 	 * that needs recursion/RCU protection; 0 = the list function. */
 	uint64_t assist_func;

@@ -150,6 +150,50 @@ START_TEST(graph_caller_toggles_after_the_calls)
 }
 END_TEST
 
+/* The graph ops is the kernel's graph_ops (func ftrace_stub): whatever func
+ * it was given, ftrace_call never calls it, and ftrace_graph_caller finds
+ * it (ftrace_graph_entry) before ftrace_graph_call is patched in and no
+ * more before it is patched out. */
+START_TEST(graph_ops_is_entered_through_the_graph_caller_only)
+{
+	struct ftrace_ops *g = fw_ops(&w, "graph", FK_TRACER1, 0, 0);
+	long set, toggle;
+	uint64_t v;
+
+	OK(ftrace_register_graph(w.core, g, &w.plan, &err));
+	ck_assert_uint_eq(ftrace_core_trace_func(w.core), FK_STUB);
+	for (int i = 0; i < w.fa.n; i++)
+		if (w.fa.log[i].verb == FV_FUNC)
+			ck_assert_uint_eq(w.fa.log[i].new_target, FK_STUB);
+	fw_apply_data(&w, 0);
+	sim_read64(w.as, ftrace_ops_addr(g) + FTV_OPS_FUNC, &v);
+	ck_assert_uint_eq(v, FK_STUB);
+	sim_read64(w.as, w.graph_ops_var, &v);
+	ck_assert_uint_eq(v, ftrace_ops_addr(g));
+	set = -1;
+	for (size_t i = 0; i < w.plan.n; i++)
+		if (w.plan.steps[i].op == PLAN_WRITE_DATA64 &&
+		    w.plan.steps[i].addr == w.graph_ops_var)
+			set = (long)i;
+	toggle = fw_step(&w, 0, PLAN_STOP_MACHINE);
+	ck_assert_int_ge(set, 0);
+	ck_assert_int_lt(set, toggle);
+
+	plan_reset(&w.plan);
+	OK(ftrace_unregister_graph(w.core, g, &w.plan, &err));
+	fw_apply_data(&w, 0);
+	sim_read64(w.as, w.graph_ops_var, &v);
+	ck_assert_uint_eq(v, 0);
+	set = -1;
+	for (size_t i = 0; i < w.plan.n && set < 0; i++)
+		if (w.plan.steps[i].op == PLAN_WRITE_DATA64 &&
+		    w.plan.steps[i].addr == w.graph_ops_var)
+			set = (long)i;
+	ck_assert_int_ge(set, 0);
+	ck_assert_int_lt(set, fw_step(&w, 0, PLAN_STOP_MACHINE));
+}
+END_TEST
+
 START_TEST(graph_needs_an_arch_graph_call)
 {
 	struct fake_world c;
@@ -233,6 +277,7 @@ static Suite *ftrace_core_global_suite(void)
 	tcase_add_test(tc, function_trace_op_is_set_before_the_direct_func);
 	tcase_add_test(tc, update_runs_under_stop_machine);
 	tcase_add_test(tc, graph_caller_toggles_after_the_calls);
+	tcase_add_test(tc, graph_ops_is_entered_through_the_graph_caller_only);
 	tcase_add_test(tc, graph_needs_an_arch_graph_call);
 	tcase_add_test(tc, single_ops_needing_protection_goes_through_the_assist_func);
 	tcase_add_test(tc, module_enable_patches_without_stop_machine);

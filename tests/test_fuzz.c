@@ -207,6 +207,68 @@ START_TEST(scenario_verbs_read_both_spellings)
 }
 END_TEST
 
+/* What a scenario's fields cannot hold is refused with FILE:LINE, never
+ * cut: a kind or an argument too long, a count past 32 bits, too many
+ * kinds, a line past the reader's buffer; and a \r or \v inside a word
+ * separates words, as trimming a line already treats them (the fuzz
+ * harness found a kind cut to 23 characters that then read back
+ * different). */
+static void refused(const char *body, const char *want)
+{
+	static struct scenario s;
+	char path[] = "/tmp/ftv-scn-refused-XXXXXX", *out;
+	struct ftv_err err;
+	int fd = mkstemp(path);
+	FILE *f;
+	int rc;
+
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "name r\nscheme callops\nobjects rand1\n%s", body);
+	fclose(f);
+	ck_assert_msg(scenario_load(path, &s, &err), "accepted: %s", body);
+	ck_assert_msg(!strncmp(err.msg, path, strlen(path)) && strstr(err.msg, want),
+		      "'%s' for: %s", err.msg, body);
+	rc = FTV_RUN(&out, "scenario", path);
+	ck_assert_msg(rc == 2 && strchr(out, '\n') == out + strlen(out) - 1 &&
+		      strstr(out, want), "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
+}
+
+START_TEST(scenario_refuses_what_its_fields_cannot_hold)
+{
+	static struct scenario s;
+	char long_line[2200], path[] = "/tmp/ftv-scn-cr-XXXXXX";
+	struct ftv_err err;
+	int fd;
+	FILE *f;
+
+	refused("expect violation no-grace-period-and-then-some\n",
+		":4: 'no-grace-period-and-then-some...' is too long for expect (at most 23 ");
+	refused("expect ok\nrounds 4294967297\n", ":5: rounds: 4294967297 is too large");
+	refused("expect violation a b c d e f g h i\n", ":4: more than 8 violation kinds");
+	refused("expect ok\nops t1 tracer_a\nfilter t1 r1_f1 add-and-more-than-16\n",
+		":6: 'add-and-more-than-16...' is too long for filter (at most 15 ");
+	memset(long_line, 'x', sizeof(long_line) - 2);
+	memcpy(long_line, "# ", 2);
+	long_line[sizeof(long_line) - 2] = '\n';
+	long_line[sizeof(long_line) - 1] = 0;
+	refused(long_line, ":4: line longer than 2046 characters");
+
+	fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "name r\nscheme callops\nobjects rand1\nexpect violation nop-ops\rfault\v\n");
+	fclose(f);
+	ck_assert_msg(!scenario_load(path, &s, &err), "%s", err.msg);
+	unlink(path);
+	ck_assert_uint_eq(s.nexpect, 2);
+	ck_assert_str_eq(s.expect[0], "nop-ops");
+	ck_assert_str_eq(s.expect[1], "fault");
+}
+END_TEST
+
 /* Every generated sequence keeps to the API: an ops is created before it
  * is used, never used after its unregistration or direct-remove, and a
  * register never hits an ops already registered. */
@@ -318,6 +380,7 @@ static Suite *fuzz_suite(void)
 	tcase_add_test(tc, fuzz_generate_is_a_function_of_the_seed_and_round_trips);
 	tcase_add_test(tc, fuzz_generate_only_emits_valid_sequences);
 	tcase_add_test(tc, scenario_verbs_read_both_spellings);
+	tcase_add_test(tc, scenario_refuses_what_its_fields_cannot_hold);
 	tcase_add_test(tc, fuzz_bad_usage_is_one_line_and_exit_2);
 	tcase_add_test(tc, fuzz_seed_1_finds_nothing_on_the_faithful_corpus);
 	tcase_add_test(tc, fuzz_jobs_and_shards_run_the_iterations_of_their_seeds);

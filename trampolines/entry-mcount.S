@@ -51,7 +51,7 @@ ftrace_graph_caller:
 	add	x0, x0, #8			/* &its saved lr */
 	ldr	x1, [x29, #8]
 	sub	x1, x1, #4			/* ip */
-	bl	ftv_prepare_return
+	bl	ftv_graph_caller_entry		/* prepare_ftrace_return */
 	b	ftrace_caller_return
 	.size	ftrace_caller, . - ftrace_caller
 

@@ -119,7 +119,13 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 		if (!ftrace_ops_registered(o->ops) ||
 		    !ftrace_ops_traces_ip(o->ops, w->recs[ri].ip))
 			continue;
-		if (ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB)
+		/* A STUB ops' func is never called, except that the -pg
+		 * scheme's graph ops (graph_ops: func ftrace_stub) is entered
+		 * once per call through ftrace_graph_caller while that is
+		 * patched in (on_graph_entry). */
+		if ((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB) &&
+		    !((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_GRAPH) &&
+		      ftrace_core_graph_enabled(w->core)))
 			continue;
 		/* a direct ops is seen through its trampoline's log, and
 		 * only the logging trampoline can be seen */
@@ -152,6 +158,23 @@ static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	(void)ex;
 	(void)pc;
 	finish_call(arg, cpu);
+}
+
+/* Ops o ran for the call of record ri in progress on cpu: once at most. */
+static void count_call(struct world *w, int cpu, int ri, struct wops *o,
+		       uint64_t step)
+{
+	struct wcall *c = &w->cpu[cpu].call;
+	size_t oi = (size_t)(o - w->ops);
+	char b[160];
+
+	if (!c->active || c->rec != ri)
+		return;
+	if (c->seen[oi])
+		world_add_violation(w, "count", cpu, step,
+				    "ops %s called twice for one call of %s", o->name,
+				    where(w, w->recs[ri].func, b, sizeof(b)));
+	c->seen[oi] = 1;
 }
 
 /* tracer_a, tracer_b, the graph ops' func: func(ip, parent_ip, op, fregs) */
@@ -203,16 +226,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    "ops %s called for %s with parent_ip %s, which follows no call",
 				    o->name, where(w, ip, b1, sizeof(b1)),
 				    where(w, parent, b2, sizeof(b2)));
-	struct wcall *c = &w->cpu[cpu].call;
-	size_t oi = (size_t)(o - w->ops);
-
-	if (c->active && c->rec == ri) {
-		if (c->seen[oi])
-			world_add_violation(w, "count", cpu, st.steps,
-					    "ops %s called twice for one call of %s", o->name,
-					    where(w, w->recs[ri].func, b1, sizeof(b1)));
-		c->seen[oi] = 1;
-	}
+	count_call(w, cpu, ri, o, st.steps);
 }
 
 /* The direct trampoline logs (ip, parent_ip). */
@@ -304,6 +318,40 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	}
 }
 
+/* ftrace_graph_caller entered the graph tracer for ip with graph ops op
+ * (the -pg scheme): the checks of a tracer call that apply to it. */
+static void graph_ops_entry(struct world *w, int cpu, uint64_t ip, uint64_t op)
+{
+	struct wops *o = world_ops_at(w, op);
+	int ri = world_rec_at_ip(w, ip);
+	uint64_t step = exec_steps(w->ex);
+	char b[160];
+
+	w->st.tracer_calls++;
+	if (ri < 0) {
+		world_add_violation(w, "bad-ip", cpu, step,
+				    "ftrace_graph_caller entered the graph tracer for %s, "
+				    "which is no patch site", where(w, ip, b, sizeof(b)));
+		return;
+	}
+	if (!o) {
+		world_add_violation(w, "bad-ops", cpu, step,
+				    "graph entry for %s with ops 0x%016llx, which ftrace "
+				    "never allocated", where(w, ip, b, sizeof(b)),
+				    (unsigned long long)op);
+		return;
+	}
+	if (o->freed)
+		world_add_violation(w, "use-after-free", cpu, step,
+				    "graph ops %s (0x%016llx) used for %s after it was freed",
+				    o->name, (unsigned long long)op, where(w, ip, b, sizeof(b)));
+	if (!o->ever[ri])
+		world_add_violation(w, "wrong-ops", cpu, step,
+				    "graph ops %s entered for %s, which it never asked to trace",
+				    o->name, where(w, ip, b, sizeof(b)));
+	count_call(w, cpu, ri, o, step);
+}
+
 static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
@@ -315,15 +363,11 @@ static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	if (c->gdepth < WORLD_GRAPH_DEPTH)
 		c->gstack[c->gdepth] = ip;
 	c->gdepth++;
-	/* where the graph tracer is called through the patched
-	 * ftrace_graph_call (the -pg scheme), it has no ops call: count it
-	 * here */
-	if (w->backend->modify_graph_caller) {
-		int ri = world_rec_at_ip(w, ip);
-
-		if (c->call.active && c->call.rec == ri)
-			c->call.direct_seen++;
-	}
+	/* Where the graph tracer is entered through the patched
+	 * ftrace_graph_call (the -pg scheme), the graph ops' func is
+	 * ftrace_stub: this entry, through ftrace_graph_caller, is its call. */
+	if (w->backend->modify_graph_caller)
+		graph_ops_entry(w, cpu, ip, cpu_arg(w, cpu, 2));
 }
 
 static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)

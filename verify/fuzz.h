@@ -66,20 +66,32 @@ int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
 	       const char *tramp_dir, struct scn_result *res,
 	       struct ftv_err *err);
 
+/* Why a shrink ended. */
+enum fuzz_shrink_end {
+	FUZZ_SHRINK_DONE,    /* a full round of passes kept nothing */
+	FUZZ_SHRINK_BUDGET,  /* the budget of runs was spent */
+	FUZZ_SHRINK_STOPPED, /* stop() said so (a deadline, a signal) */
+};
+
 struct fuzz_shrink {
 	const char *corpus_dir, *tramp_dir;
 	unsigned budget;     /* at most this many candidate runs (0: 100) */
 	unsigned tried;      /* out: candidates run */
 	unsigned accepted;   /* out: candidates that still failed */
+	enum fuzz_shrink_end end; /* out */
 	/* Called after each candidate (may be NULL), for progress. */
 	void (*progress)(void *ctx, const struct fuzz_shrink *sh);
+	/* Called before each candidate (may be NULL): nonzero ends the
+	 * shrink there, with the smallest failing case found so far. */
+	int (*stop)(void *ctx);
 	void *ctx;
 };
 
 /* Shrinks the failing scenario s in place, greedily and deterministically:
  * each pass tries smaller variants and keeps one that still reports a
- * violation of kind, until a full round of passes keeps nothing or the
- * budget is spent. */
+ * violation of kind, until a full round of passes keeps nothing, the
+ * budget is spent or stop() says so; s is always the smallest failing
+ * case found. */
 int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
 		struct ftv_err *err);
 

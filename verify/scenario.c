@@ -10,12 +10,29 @@
 #include "util/num.h"
 #include "verify/mutant.h"
 
+static int copy_word(char *dst, size_t size, const char *word)
+{
+	size_t l = strlen(word);
+
+	if (l >= size)
+		return -1;
+	memcpy(dst, word, l + 1);
+	return 0;
+}
+
+/* Splits at any white space (the same isspace() that trims a line, so a
+ * word never holds a \r or \v that writing it back would lose); -1 if
+ * there are more than max words. */
 static int words(char *s, char **w, int max)
 {
+	static const char ws[] = " \t\r\n\v\f";
 	int n = 0;
 
-	for (char *t = strtok(s, " \t"); t && n < max; t = strtok(NULL, " \t"))
+	for (char *t = strtok(s, ws); t; t = strtok(NULL, ws)) {
+		if (n == max)
+			return -1;
 		w[n++] = t;
+	}
 	return n;
 }
 
@@ -110,11 +127,17 @@ static int op_args(const struct scn_op *op, char **av)
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char line[2048];
-	int ln = 0;
 
 	if (!f)
 		return ftv_errf(err, "%s: cannot open", path);
+	return scenario_read(f, path, s, err);
+}
+
+int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err *err)
+{
+	char line[2048];
+	int ln = 0;
+
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	s->cfg.exec.ncpus = 4;
@@ -124,22 +147,37 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 	s->expect_ok = -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *hash, *t, *w[WORLD_MAX_OBJECTS + 1] = { 0 };
+		size_t len = strlen(line);
 		int n;
 		uint64_t v;
 
 		ln++;
+#define BAD(...) do { fclose(f); ftv_errf(err, "%s:%d: ", path, ln); \
+	size_t l_ = strlen(err ? err->msg : ""); if (err) snprintf(err->msg + l_, sizeof(err->msg) - l_, __VA_ARGS__); \
+	return -1; } while (0)
+#define NUM(i) do { if (n <= (i) || ftv_parse_u64(w[i], &v)) BAD("%s needs a number", w[0]); } while (0)
+/* an unsigned field: no silent truncation of 2^32 + 1 to 1 */
+#define NUM32(i) do { NUM(i); if (v > UINT32_MAX) BAD("%s: %s is too large", w[0], w[i]); } while (0)
+/* a word into a fixed field: refused, not cut, when it does not fit */
+#define WORD(dst, size, word) do { \
+		if (copy_word(dst, size, word)) \
+			BAD("'%.40s...' is too long for %s (at most %d characters)", word, \
+			    w[0], (int)(size) - 1); \
+	} while (0)
+		/* a full buffer without its newline: a longer line, unless the
+		 * file ends right there */
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && fgetc(f) != EOF)
+			BAD("line longer than %d characters", (int)sizeof(line) - 2);
 		if ((hash = strchr(line, '#')))
 			*hash = 0;
 		t = ftv_trim(line);
 		if (!*t)
 			continue;
 		n = words(t, w, WORLD_MAX_OBJECTS + 1);
-#define BAD(...) do { fclose(f); ftv_errf(err, "%s:%d: ", path, ln); \
-	size_t l_ = strlen(err ? err->msg : ""); if (err) snprintf(err->msg + l_, sizeof(err->msg) - l_, __VA_ARGS__); \
-	return -1; } while (0)
-#define NUM(i) do { if (n <= (i) || ftv_parse_u64(w[i], &v)) BAD("%s needs a number", w[0]); } while (0)
+		if (n < 0)
+			BAD("%s: more than %d words", w[0], WORLD_MAX_OBJECTS + 1);
 		if (!strcmp(w[0], "name") && n == 2) {
-			snprintf(s->name, sizeof(s->name), "%s", w[1]);
+			WORD(s->name, sizeof(s->name), w[1]);
 		} else if (!strcmp(w[0], "scheme") && n == 2) {
 			if (ftv_scheme_parse(w[1], &s->cfg.scheme))
 				BAD("unknown scheme '%s' (callops, tramp, mcount, pair, atomic)",
@@ -157,7 +195,8 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 
 				if (*cnt >= WORLD_MAX_OBJECTS)
 					BAD("too many %s", w[0]);
-				snprintf(mod ? s->modules[*cnt] : s->objects[*cnt], 64, "%s", w[i]);
+				WORD(mod ? s->modules[*cnt] : s->objects[*cnt], sizeof(s->objects[0]),
+				     w[i]);
 				(*cnt)++;
 			}
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
@@ -172,7 +211,7 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 			    s->cfg.exec.policy == EXEC_EXHAUSTIVE)
 				BAD("policy must be random, quantum or pct");
 		} else if (!strcmp(w[0], "quantum")) {
-			NUM(1);
+			NUM32(1);
 			s->cfg.exec.quantum = (unsigned)v;
 		} else if (!strcmp(w[0], "cachetype") && n >= 2) {
 			for (int i = 1; i < n; i++) {
@@ -184,16 +223,16 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 					BAD("cachetype takes DIC and/or IDC, not '%s'", w[i]);
 			}
 		} else if (!strcmp(w[0], "pct-depth")) {
-			NUM(1);
+			NUM32(1);
 			s->cfg.exec.pct_depth = (unsigned)v;
 		} else if (!strcmp(w[0], "seed")) {
 			NUM(1);
 			s->cfg.exec.seed = v;
 		} else if (!strcmp(w[0], "rounds")) {
-			NUM(1);
+			NUM32(1);
 			s->cfg.rounds = (unsigned)v;
 		} else if (!strcmp(w[0], "calls")) {
-			NUM(1);
+			NUM32(1);
 			s->cfg.calls = (unsigned)v;
 		} else if (!strcmp(w[0], "steps")) {
 			NUM(1);
@@ -210,8 +249,12 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 				s->expect_ok = 1;
 			} else if (!strcmp(w[1], "violation")) {
 				s->expect_ok = 0;
-				for (int i = 2; i < n && s->nexpect < SCN_MAX_KINDS; i++)
-					snprintf(s->expect[s->nexpect++], 24, "%s", w[i]);
+				for (int i = 2; i < n; i++) {
+					if (s->nexpect == SCN_MAX_KINDS)
+						BAD("more than %d violation kinds", SCN_MAX_KINDS);
+					WORD(s->expect[s->nexpect], sizeof(s->expect[0]), w[i]);
+					s->nexpect++;
+				}
 			} else {
 				BAD("expect ok, or expect violation [KIND...]");
 			}
@@ -232,13 +275,15 @@ int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 			/* the verb's own name, whichever spelling the file used */
 			snprintf(op->verb, sizeof(op->verb), "%s", vb->name);
 			if (n > 1)
-				snprintf(op->a, sizeof(op->a), "%s", w[1]);
+				WORD(op->a, sizeof(op->a), w[1]);
 			if (n > 2)
-				snprintf(op->b, sizeof(op->b), "%s", w[2]);
+				WORD(op->b, sizeof(op->b), w[2]);
 			if (n > 3)
-				snprintf(op->c, sizeof(op->c), "%s", w[3]);
+				WORD(op->c, sizeof(op->c), w[3]);
 			op->line = ln;
 		}
+#undef WORD
+#undef NUM32
 #undef NUM
 #undef BAD
 	}

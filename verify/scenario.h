@@ -79,6 +79,9 @@ struct scenario {
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err);
+/* The same from an open stream (closed on return), path naming it in
+ * errors: a replay text in memory (fmemopen), a fuzz harness' input. */
+int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err *err);
 /* Writes s as a scenario file scenario_load reads back to the same
  * scenario; header (may be NULL) is written first as '#' comment lines. */
 void scenario_write(FILE *f, const struct scenario *s, const char *header);

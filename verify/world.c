@@ -191,6 +191,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
 	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
+	cc.graph_ops_addr = sim_image_lookup(w->img, "ftv_graph_ops");
 	w->recs = calloc(n ? n : 1, sizeof(*w->recs));
 	if (!w->recs)
 		return ftv_errf(err, "out of memory");

@@ -184,7 +184,20 @@ static struct wops *wops_of(struct world *w, struct ftrace_ops *ops)
 }
 
 /* A per-ops trampoline (FTRACE_FL_TRAMP): the template copied into fresh text and
- * its two literals filled, all before anything can branch to it. */
+ * its two literals filled, all before anything can branch to it.
+ *
+ * Cache maintenance alone does not make fresh text safe to run: a CPU
+ * that has not context-synchronised since may still fetch what the memory
+ * held before (Arm ARM B2.2.5), here the zeros of the unused page. The
+ * kernel makes new text executable on every CPU before anything can reach
+ * it: x86's create_trampoline() (arch/x86/kernel/ftrace.c, v3.17 onwards)
+ * writes the copy, and the call sites are only pointed at it through
+ * text_poke_bp_batch(), whose first text_poke_sync() (on_each_cpu(
+ * do_sync_core)) serialises every CPU after the copy and before any site
+ * can call it; arm64 does the same for any new text with
+ * flush_icache_range() (arch/arm64/include/asm/cacheflush.h:
+ * caches_clean_inval_pou() then kick_all_cpus_sync()). Hence the sync on
+ * every CPU after the copy's cache maintenance. */
 static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 				    uint64_t *size, struct ftv_err *err)
 {
@@ -209,6 +222,8 @@ static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 	plan_write_data64(&w->scratch, at + (w->tramp_body_slot - w->tramp_template),
 			  0, w->ops_known, 0, -1, "ops trampoline: body");
 	plan_cache_sync(&w->scratch, at, len, -1);
+	plan_simple(&w->scratch, PLAN_SYNC_ALL, -1,
+		    "ops trampoline: kick_all_cpus_sync");
 	*size = len;
 	return at;
 }
@@ -231,7 +246,11 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 		if (!w->graph_func)
 			return ftv_errf(err, "tracer graph: no function-graph tracer in the "
 					"%s trampolines", ftv_arch_name(w->sd->arch)), NULL;
-		d.func = w->graph_func;
+		/* -pg: the graph tracer is entered through ftrace_graph_caller
+		 * and its ops' func is ftrace_stub (ftrace_register_graph);
+		 * otherwise ftrace_graph_func is the ops' func, called like
+		 * any tracer (arm64 DYNAMIC_FTRACE_WITH_ARGS). */
+		d.func = w->backend->modify_graph_caller ? w->stub : w->graph_func;
 		d.flags = FTRACE_OPS_FL_GRAPH;
 	} else if (!strcmp(tracer, "direct"))
 		d.func = w->direct_func;
