@@ -11,9 +11,11 @@ proposition is never satisfied (Forbidden) or it is (Allowed). It prints one
 row per directory (tests, agree, of them the Forbidden verdicts an
 exploration cut by its budget leaves unproven, and the disagreements by
 direction: herd Allowed / ftv Forbidden is the dangerous one, ftv would
-miss real behaviour), then every disagreement, every unproven agreement
-and every test ftv could not run. Whether the sets of final states are
-equal as well is counted apart.
+miss real behaviour), then every disagreement, every agreement from an
+exploration a budget cut (an Allowed one rests on a witness, a Forbidden
+one is unproven), every agreement whose sets of final states differ, and
+every test ftv could not run. Whether the sets of final states are equal
+is counted apart.
 
 --kinds-out FILE writes herd's verdicts as a kinds file (`NAME Allowed|
 Forbidden`), the format `ftv litmus --kinds` reads.
@@ -141,6 +143,13 @@ def main():
                     row["unproven"] += 1
                     details.append("%s: agrees, Forbidden unproven (exploration cut by "
                                    "its budget)" % name)
+                elif f["loop"]:
+                    details.append("%s: agrees, Allowed by a witness (exploration cut by "
+                                   "its budget)" % name)
+                if f["states"] != h["states"]:
+                    details.append("%s: agrees; final states only herd has %s, only ftv "
+                                   "has %s" % (name, sorted(h["states"] - f["states"]),
+                                               sorted(f["states"] - h["states"])))
                 continue
             if hv == "Allowed":
                 row["h_allow_f_forbid"] += 1
