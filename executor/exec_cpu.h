@@ -23,6 +23,12 @@ struct xcpu {
 	/* exec_config.verify: the quiescent point where the CPU parked was
 	 * passed already (not again when it resumes there) */
 	int qs_counted;
+	/* exec_cpu_on_undef: an undefined instruction is taken as an
+	 * exception (to handler, or ending the CPU when 0), not a fault */
+	int undef;
+	uint64_t handler;
+	uint64_t *faults;        /* pcs of the exceptions taken this run */
+	size_t nfaults, capfaults;
 };
 
 #endif

@@ -32,7 +32,9 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	struct ftv_rng root;
 
 	s->policy = cfg->policy;
-	s->nagents = cfg->ncpus + 2;
+	/* CPUs, the patcher, its store buffer, and each CPU's */
+	s->nagents = cfg->ncpus * (cfg->cpu_sbuf ? 2 : 1) + 2;
+	s->ncpus = cfg->ncpus;
 	s->pct_depth = cfg->pct_depth;
 	s->pct_length = cfg->pct_length;
 	s->oom = oom;
@@ -133,7 +135,7 @@ void xs_set_drains(struct xsched *s, const int *chan, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		/* (channels beyond the agents the walk has: unsound, and
 		 * counted as such) */
-		if (chan[i] < 0 || chan[i] + s->nagents - 1 >= XD_MAX_AGENTS) {
+		if (chan[i] < 0 || XD_CHAN0(s->ncpus) + (unsigned)chan[i] >= XD_MAX_AGENTS) {
 			xd_unsound(s->dpor);
 			continue;
 		}
@@ -188,7 +190,9 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 		/* A schedule being replayed: its agent, if it is ready. */
 		const struct exec_choice *c = &s->force[s->force_pos++];
 		unsigned want = c->agent >= 0 ? (unsigned)c->agent
-			: c->agent == EXEC_AGENT_PATCHER ? na - 2 : na - 1;
+			: c->agent == EXEC_AGENT_PATCHER ? XS_PATCHER(s->ncpus)
+			: c->agent == EXEC_AGENT_PATCHER_TEXT ? XS_PATCHER_TEXT(s->ncpus)
+			: XS_SBUF(s->ncpus);
 
 		s->force_step = 1;
 		for (unsigned i = 0; i < n; i++)
@@ -200,22 +204,27 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 		return 0;
 	}
 	if (s->dpor) {
-		/* CPUs, the patcher, then each channel of the store buffer
-		 * with a store that may drain */
+		/* The walk's agents (exec_verify: no CPU store buffers):
+		 * the CPUs, the two patchers, then each channel of the
+		 * store buffer with a store that may drain. */
 		uint64_t mask = 0;
-		unsigned sb = na - 1;
+		unsigned nc = s->ncpus, sb = XD_CHAN0(nc);
 		int a;
 
 		s->drain_pick = -1;
 		for (unsigned i = 0; i < n; i++)
-			if (ready[i] != sb)
+			if (ready[i] < nc || ready[i] == XS_PATCHER(nc))
 				mask |= 1ULL << ready[i];
+			else if (ready[i] == XS_PATCHER_TEXT(nc))
+				mask |= 1ULL << XD_TEXT(nc);
 		mask |= s->drain_chans << sb;
 		s->drain_chans = 0; /* xs_set_drains sets it for each pick */
 		a = xd_pick(s->dpor, mask);
 		if (a >= (int)sb) {
 			s->drain_pick = (int)s->drain_cand[a - sb];
-			a = (int)sb;
+			a = (int)XS_SBUF(nc);
+		} else if (a == (int)XD_TEXT(nc)) {
+			a = (int)XS_PATCHER_TEXT(nc);
 		}
 		for (unsigned i = 0; a >= 0 && i < n; i++)
 			if (ready[i] == (unsigned)a)
@@ -230,12 +239,13 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	case EXEC_EXHAUSTIVE:
 		return (int)dfs_choose(s, XCH_AGENT, n);
 	case EXEC_QUANTUM:
-		/* Round robin: the first ready agent at or after the cursor. */
+		/* Round robin: the first ready agent at or after the cursor
+		 * (the second patcher in the first one's place). */
 		for (unsigned k = 0; k < na; k++) {
 			unsigned a = (s->rr_next + k) % na;
 
 			for (unsigned i = 0; i < n; i++)
-				if (ready[i] == a) {
+				if ((ready[i] >= na ? na - 2 : ready[i]) == a) {
 					s->rr_next = (a + 1) % na;
 					return (int)i;
 				}
@@ -244,20 +254,21 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	case EXEC_PCT:
 		if (!s->prio)
 			return 0;
+#define PRIO(r) (s->prio[(r) >= na ? na - 2 : (r)])
 		for (unsigned i = 1; i < n; i++)
-			if (s->prio[ready[i]] > s->prio[ready[best]])
+			if (PRIO(ready[i]) > PRIO(ready[best]))
 				best = i;
 		for (unsigned i = 0; i < s->pct_depth; i++)
 			if (s->pct_change[i] == step) {
 				/* Demote the agent that would run, then pick
 				 * again among the ready ones. */
-				s->prio[ready[best]] = i + 1;
+				PRIO(ready[best]) = i + 1;
 				best = 0;
 				for (unsigned j = 1; j < n; j++)
-					if (s->prio[ready[j]] >
-					    s->prio[ready[best]])
+					if (PRIO(ready[j]) > PRIO(ready[best]))
 						best = j;
 			}
+#undef PRIO
 		return (int)best;
 	}
 	return 0;

@@ -3,9 +3,11 @@
  * drains next (xs_choose) are drawn from the seeded streams or, under
  * EXEC_EXHAUSTIVE, from a depth-first walk of the tree of choices.
  *
- * Agents are numbered 0 .. ncpus-1 for the CPUs, XS_PATCHER (ncpus) and
- * XS_SBUF (ncpus + 1). Each choice says its kind, so that an exploration
- * can tell a scheduling choice from a value choice. */
+ * Agents are numbered 0 .. ncpus-1 for the CPUs, XS_PATCHER (ncpus),
+ * XS_SBUF (ncpus + 1) and XS_PATCHER_TEXT (ncpus + 2), the second patcher,
+ * which round robin and PCT treat as XS_PATCHER (the first of the two
+ * ready runs). Each choice says its kind, so that an exploration can tell a
+ * scheduling choice from a value choice. */
 #ifndef FTV_EXECUTOR_EXEC_SCHED_H
 #define FTV_EXECUTOR_EXEC_SCHED_H
 
@@ -18,6 +20,8 @@
 
 #define XS_PATCHER(ncpus) (ncpus)
 #define XS_SBUF(ncpus) ((ncpus) + 1)
+#define XS_PATCHER_TEXT(ncpus) ((ncpus) + 2)
+#define XS_CPU_SBUF(ncpus, cpu) ((ncpus) + 3 + (cpu))
 
 enum xchoice_kind {
 	XCH_AGENT, /* which ready agent takes the step */
@@ -34,6 +38,7 @@ struct xchoice {
 struct xsched {
 	enum exec_policy policy;
 	unsigned nagents;        /* ncpus + 2 */
+	unsigned ncpus;
 	unsigned pct_depth;
 	uint64_t pct_length;
 	struct ftv_rng rng_sched, rng_fetch;
@@ -71,6 +76,12 @@ void xs_start_run(struct xsched *s);
  * another). */
 int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	    uint64_t step);
+/* The agents of exec_verify's walk (exec_dpor.h): the CPUs, the ftrace
+ * patcher (XS_PATCHER), the text patcher, then the store buffer's
+ * channels. */
+#define XD_TEXT(ncpus) ((ncpus) + 1)
+#define XD_CHAN0(ncpus) ((ncpus) + 2)
+
 /* exec_verify: before xs_pick, the channels of the store buffer's n
  * drainable stores (xb_candidates). */
 void xs_set_drains(struct xsched *s, const int *chan, unsigned n);

@@ -112,8 +112,8 @@ size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 		xd_step(d, idx[i], &a, &v);
 		/* a store buffer step names its channel */
 		out[i].agent = a < nc ? (int)a : a == nc ? EXEC_AGENT_PATCHER
-						      : EXEC_AGENT_SBUF;
-		out[i].value = a > nc ? a - nc - 1 : v;
+			: a == XD_TEXT(nc) ? EXEC_AGENT_PATCHER_TEXT : EXEC_AGENT_SBUF;
+		out[i].value = a >= XD_CHAN0(nc) ? a - XD_CHAN0(nc) : v;
 	}
 	free(idx);
 	return n;
@@ -187,6 +187,8 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	memset(st, 0, sizeof(*st));
 	if (!ex->cfg.verify || ex->cfg.policy != EXEC_EXHAUSTIVE)
 		return ftv_errf(err, "exec_verify needs the exhaustive policy and exec_config.verify");
+	if (ex->cfg.cpu_sbuf)
+		return ftv_errf(err, "exec_verify does not explore CPU store buffers");
 	if (cfg->shard >= nshards)
 		return ftv_errf(err, "shard %u of %u", cfg->shard, nshards);
 	if (!xe_has_snapshot(&ex->eng) && exec_snapshot(ex, err))

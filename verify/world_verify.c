@@ -334,7 +334,8 @@ void verify_schedule_format(const struct exec_choice *c, size_t n, char *buf,
 			snprintf(tok, sizeof(tok), "cpu%d", c[i].agent);
 		else
 			snprintf(tok, sizeof(tok), "%s",
-				 c[i].agent == EXEC_AGENT_PATCHER ? "patcher" : "sbuf");
+				 c[i].agent == EXEC_AGENT_PATCHER ? "patcher"
+				 : c[i].agent == EXEC_AGENT_PATCHER_TEXT ? "text" : "sbuf");
 		if (c[i].value)
 			snprintf(tok + strlen(tok), sizeof(tok) - strlen(tok), ":%u",
 				 c[i].value);
@@ -353,6 +354,8 @@ int verify_step_parse(const char *tok, unsigned ncpus, struct exec_choice *out)
 		out->agent = EXEC_AGENT_PATCHER;
 	} else if (l == 4 && !strncmp(tok, "sbuf", 4)) {
 		out->agent = EXEC_AGENT_SBUF;
+	} else if (l == 4 && !strncmp(tok, "text", 4)) {
+		out->agent = EXEC_AGENT_PATCHER_TEXT;
 	} else if (l > 3 && !strncmp(tok, "cpu", 3)) {
 		unsigned long c = strtoul(tok + 3, &end, 10);
 
