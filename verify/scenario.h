@@ -40,11 +40,15 @@
  *                                    before this instruction (what ftv
  *                                    verify found loading watched data)
  *   schedule cpu0 patcher sbuf:1 ... exhaustive: replay this one
- *                                    execution (each step's agent, and
- *                                    after ':' the write a fetch saw or
- *                                    the store drained; then the first
- *                                    ready agent): ftv verify's
- *                                    counterexamples; may span lines
+ *                                    execution (each step's agent: cpuN,
+ *                                    patcher, text (the text_poke
+ *                                    patcher) or sbuf; after ':' the
+ *                                    write a fetch saw, or for sbuf the
+ *                                    channel that drained: the Nth
+ *                                    address the patcher buffered a store
+ *                                    to; then the first ready agent):
+ *                                    ftv verify's counterexamples; may
+ *                                    span lines
  *   ops      t1 tracer_a             then operations, in order: the ftrace
  *   filter   t1 r1_f3,r1_f7          verbs (patcher/ftrace_verbs.h, the
  *   notrace  t1 r1_f5                language of the core scripts too);
