@@ -218,7 +218,8 @@ static int tr_add(struct xdpor *d, struct xdnode *n, struct xdtr **v,
 		d->oom = 1;
 		return -1;
 	}
-	memcpy(n->pool + n->npool, fp, len * sizeof(*fp));
+	if (len)
+		memcpy(n->pool + n->npool, fp, len * sizeof(*fp));
 	n->npool += len;
 	return 0;
 }

@@ -651,7 +651,8 @@ static void counterexample(const struct scenario *s, struct world *w,
 	     t = strtok_r(NULL, " ", &save))
 		snprintf(cx->expect[cx->nexpect++], sizeof(cx->expect[0]), "%s", t);
 	cx->nsched = n < SCN_MAX_SCHED ? n : SCN_MAX_SCHED;
-	memcpy(cx->sched, sched, cx->nsched * sizeof(cx->sched[0]));
+	if (cx->nsched)
+		memcpy(cx->sched, sched, cx->nsched * sizeof(cx->sched[0]));
 	cx->npreempt = 0;
 	for (size_t i = 0; i < vr->npoints && cx->npreempt < SCN_MAX_PREEMPT; i++)
 		world_preempt_name(w, vr->points[i], cx->preempt[cx->npreempt++],
@@ -698,7 +699,8 @@ static int replay_cx(const struct scenario *s, struct world *w, struct verify_re
 	vr->cx = malloc((vr->nfull ? vr->nfull : 1) * sizeof(*vr->cx));
 	if (!vr->cx)
 		return ftv_errf(err, "out of memory");
-	memcpy(vr->cx, vr->full, vr->nfull * sizeof(*vr->cx));
+	if (vr->nfull)
+		memcpy(vr->cx, vr->full, vr->nfull * sizeof(*vr->cx));
 	vr->ncx = vr->cx_steps = vr->nfull;
 	return 0;
 }

@@ -273,7 +273,8 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	res->points = malloc((res->npoints ? res->npoints : 1) * sizeof(*pts));
 	if (!res->points)
 		return ftv_errf(err, "out of memory");
-	memcpy(res->points, pts, res->npoints * sizeof(*pts));
+	if (res->npoints)
+		memcpy(res->points, pts, res->npoints * sizeof(*pts));
 	exec_watched(w->ex, &res->nwords, &res->ndata);
 	return 0;
 }
