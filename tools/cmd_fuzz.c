@@ -20,6 +20,7 @@
 #include "verify/fuzz.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,7 @@ struct campaign {
 	double time_s;
 	unsigned jobs, shard, nshards, shrink_budget;
 	int json, tty, trace;
+	struct trace_json *tj; /* --trace FILE: the finding's timeline */
 	char out[1024];
 	char cmdline[2048];
 	struct timespec t0;
@@ -94,7 +96,8 @@ static double elapsed(const struct campaign *c)
  * `ftv fuzz --replay` reads it back: the scenario's header line, every
  * violation as the world reports it, the counters and the verdict. */
 static int replay_report(const char *path, FILE *out, struct scn_result *res,
-			 const struct ftv_paths *paths, int trace, struct ftv_err *err)
+			 const struct ftv_paths *paths, int trace, struct trace_json *tj,
+			 struct ftv_err *err)
 {
 	struct scenario *s = malloc(sizeof(*s));
 	int ret = -1;
@@ -105,6 +108,7 @@ static int replay_report(const char *path, FILE *out, struct scn_result *res,
 		goto out;
 	if (trace)
 		s->cfg.trace_out = out;
+	s->cfg.trace_json = tj;
 	fprintf(out, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		s->name, ftv_scheme_name(s->cfg.scheme), s->cfg.exec.ncpus,
 		exec_policy_name(s->cfg.exec.policy), (unsigned long long)s->cfg.exec.seed,
@@ -284,7 +288,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 
-	if (!mem || replay_report(m->text, mem, &res, &c->paths, c->trace, &err)) {
+	if (!mem || replay_report(m->text, mem, &res, &c->paths, c->trace, c->tj, &err)) {
 		if (mem)
 			fclose(mem);
 		free(text);
@@ -531,6 +535,7 @@ static void summary(struct campaign *c)
 enum {
 	O_SEED = 256, O_CPUS, O_ITERATIONS, O_TIME, O_SCHEME, O_ARCH, O_MUTATE, O_JOBS,
 	O_SHARD, O_REPLAY, O_OUT, O_SHRINK_BUDGET, O_JSON, O_TRACE, O_OBJECTS,
+	O_TRACE_TEXT,
 };
 
 static const char *scheme_word(unsigned i)
@@ -582,7 +587,10 @@ static const struct ftv_opt fuzz_opts[] = {
 	{ .name = "replay", .key = O_REPLAY, .arg = "FILE",
 	  .help = "run a replay file (any scenario) and print its report",
 	  .words = FTV_WORDS_FILE },
-	{ .name = "trace", .key = O_TRACE,
+	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
+	  .help = "the finding's or replay's timeline as Chrome trace-event JSON (Perfetto)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "trace-text", .key = O_TRACE_TEXT,
 	  .help = "after a report, the executor's step trace: who ran, what each fetch saw" },
 	FTV_PATHS_OPTION,
 	{ 0 },
@@ -591,7 +599,7 @@ static const struct ftv_opt fuzz_opts[] = {
 static int cmd_fuzz(int argc, char **argv)
 {
 	static struct campaign c;
-	const char *replay = NULL;
+	const char *replay = NULL, *trace = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
 	int arch_set = 0, scheme_set = 0, o, last = 0;
 	enum ftv_arch arch = FTV_ARCH_ARM64;
@@ -612,8 +620,11 @@ static int cmd_fuzz(int argc, char **argv)
 		case O_JSON:
 			c.json = 1;
 			break;
-		case O_TRACE:
+		case O_TRACE_TEXT:
 			c.trace = 1;
+			break;
+		case O_TRACE:
+			trace = g.val;
 			break;
 		case FTV_OPT_ARG:
 			/* --objects NAME... takes the arguments after it */
@@ -703,15 +714,21 @@ static int cmd_fuzz(int argc, char **argv)
 		return ftv_cmd_error(g.cmd, "%s", err.msg);
 	if (time_set)
 		c.iterations = 0;
+	/* created before the campaign, so a bad path fails at once */
+	if (trace && !(c.tj = trace_json_create(trace, &err)))
+		return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 	if (replay) {
 		struct scn_result res;
 
 		use_stderr();
 
-		if (replay_report(replay, stdout, &res, &c.paths, c.trace, &err)) {
+		if (replay_report(replay, stdout, &res, &c.paths, c.trace, c.tj, &err)) {
 			fprintf(errout, "ftv fuzz: %s\n", err.msg);
+			trace_json_finish(c.tj, &err);
 			return FTV_EXIT_USAGE;
 		}
+		if (trace_json_finish(c.tj, &err))
+			return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 		return res.violated ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 	}
 	if (!have_objects) {
@@ -742,6 +759,7 @@ static int cmd_fuzz(int argc, char **argv)
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 	if (fuzz_targets(&c.g, c.paths.corpus, c.paths.tramp, &err)) {
 		fprintf(stderr, "ftv fuzz: %s\n", err.msg);
+		trace_json_finish(c.tj, &err);
 		return FTV_EXIT_USAGE;
 	}
 	/* --time and the rates count the campaign, not the probe */
@@ -763,9 +781,13 @@ static int cmd_fuzz(int argc, char **argv)
 		       c.jobs == 1 ? "" : "s");
 		fflush(stdout);
 	}
-	if (run_jobs(&c))
+	if (run_jobs(&c)) {
+		trace_json_finish(c.tj, &err);
 		return FTV_EXIT_USAGE;
+	}
 	summary(&c);
+	if (trace_json_finish(c.tj, &err))
+		return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 	if (c.found)
 		return FTV_EXIT_VIOLATION;
 	return c.error ? FTV_EXIT_USAGE : FTV_EXIT_OK;
@@ -784,4 +806,9 @@ FTV_COMMAND(fuzz, cmd_fuzz,
 		   "campaign over processes and machines without changing what runs.\n"
 		   "\n"
 		   "An iteration the model rejects is a fuzzer bug and ends the campaign\n"
-		   "with exit status 2.\n")
+		   "with exit status 2.\n"
+		   "\n"
+		   "--trace FILE writes the timeline of the finding's replay (or of\n"
+		   "--replay FILE) as Chrome trace-event JSON for ui.perfetto.dev (see\n"
+		   "'ftv help scenario'); --trace-text prints the executor's step trace\n"
+		   "after the report.\n")

@@ -7,12 +7,13 @@
 #include "util/opt.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS };
+enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT };
 
 static const char *mutant_word(unsigned i)
 {
@@ -37,6 +38,11 @@ static const struct ftv_opt scenario_opts[] = {
 	  .word = mutant_word },
 	{ .name = "plans", .key = O_PLANS,
 	  .help = "print every update's plan" },
+	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
+	  .help = "write the runs' timelines to FILE as Chrome trace-event JSON (Perfetto)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "trace-text", .key = O_TRACE_TEXT,
+	  .help = "after each report, the executor's step trace: who ran, what each fetch saw" },
 	FTV_PATHS_OPTION,
 	{ 0 },
 };
@@ -48,7 +54,10 @@ static int cmd_scenario(int argc, char **argv)
 	int status = FTV_EXIT_OK, nfiles = 0, o;
 	uint64_t seed = 0;
 	unsigned cpus = 0;
-	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0;
+	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0, trace_text = 0;
+	const char *trace = NULL;
+	struct trace_json *tj = NULL;
+	struct ftv_err terr;
 	const struct ftv_mutant *mutant = NULL;
 	enum ftv_arch arch = FTV_ARCH_ARM64;
 	const char **files = calloc((size_t)argc, sizeof(*files));
@@ -61,6 +70,12 @@ static int cmd_scenario(int argc, char **argv)
 		switch (o) {
 		case O_PLANS:
 			plans = 1;
+			break;
+		case O_TRACE:
+			trace = g.val;
+			break;
+		case O_TRACE_TEXT:
+			trace_text = 1;
 			break;
 		case O_SEED:
 			if (ftv_opt_u64(&g, 0, UINT64_MAX, &seed))
@@ -102,6 +117,11 @@ static int cmd_scenario(int argc, char **argv)
 		free(files);
 		return ftv_usage_error(g.cmd, "missing FILE");
 	}
+	/* one process per scenario in the one file */
+	if (trace && !(tj = trace_json_create(trace, &terr))) {
+		ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);
+		goto usage;
+	}
 	for (int i = 0; i < nfiles; i++) {
 		char buf[4200];
 		struct scenario s;
@@ -118,6 +138,9 @@ static int cmd_scenario(int argc, char **argv)
 		}
 		if (plans)
 			s.cfg.plans_out = stdout;
+		if (trace_text)
+			s.cfg.trace_out = stdout;
+		s.cfg.trace_json = tj;
 		s.cfg.notes_out = stdout;
 		if (seed_set)
 			s.cfg.exec.seed = seed;
@@ -156,9 +179,13 @@ static int cmd_scenario(int argc, char **argv)
 			status = FTV_EXIT_VIOLATION;
 	}
 	free(files);
+	if (trace_json_finish(tj, &terr))
+		return ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);
 	return status;
 usage:
 	free(files);
+	/* what ran so far stays a valid trace */
+	trace_json_finish(tj, &terr);
 	return FTV_EXIT_USAGE;
 }
 FTV_COMMAND(scenario, cmd_scenario,
@@ -171,4 +198,13 @@ FTV_COMMAND(scenario, cmd_scenario,
 		   "call the traced functions) and prints its report: every violation\n"
 		   "with the CPU, the step, the site as func+off/size and the words\n"
 		   "involved, then the counters and the trace hash. The verdict the file\n"
-		   "expects is not compared; 'ftv conform' does that.\n")
+		   "expects is not compared; 'ftv conform' does that.\n"
+		   "\n"
+		   "--trace FILE writes each run's timeline as Chrome trace-event JSON,\n"
+		   "one process per scenario: a track per CPU (the traced functions it\n"
+		   "entered, each fetch of a patched word with its disassembly, the\n"
+		   "tracer calls), one for the patcher (each update's plan and its\n"
+		   "steps) and one for the store buffer, with arrows from each write to\n"
+		   "the fetches that saw it and the violations as instants. One\n"
+		   "scheduler step is 1 ms of the timeline. Open it in ui.perfetto.dev\n"
+		   "or chrome://tracing, or draw it with tools/timeline.py.\n")

@@ -1,5 +1,6 @@
 #include "util/str.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -358,6 +359,10 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 		world_report(w, out);
 	if (s->cfg.trace_out)
 		exec_trace_print(world_exec(w), s->cfg.trace_out);
+	if (s->cfg.trace_json && trace_json_world(s->cfg.trace_json, w, s->name)) {
+		world_free(w);
+		return ftv_errf(err, "%s: out of memory writing its trace", s->path);
+	}
 	world_stats(w, &res->stats);
 	res->trace_hash = exec_trace_hash(world_exec(w));
 	world_free(w);

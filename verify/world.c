@@ -474,6 +474,7 @@ void world_free(struct world *w)
 	free(w->viol);
 	free(w->bootfail);
 	free(w->arch_ctx);
+	timeline_free(w->tl);
 	plan_free(&w->scratch);
 	free(w);
 }

@@ -61,6 +61,8 @@ unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
 
+struct trace_json;
+
 struct world_config {
 	enum ftv_scheme scheme;
 	const char *objects[WORLD_MAX_OBJECTS];  /* kernel objects */
@@ -90,6 +92,12 @@ struct world_config {
 	FILE *plans_out;          /* print every update's plan here, or NULL */
 	FILE *trace_out;          /* after the report, the executor's step
 				     trace (exec_trace_print), or NULL */
+	/* Record the run's timeline (the functions each CPU entered and
+	 * left, its tracer calls) for a Chrome trace-event writer
+	 * (verify/trace_json.h): timeline set, or trace_json, the writer
+	 * scenario_run adds the world to. Neither: nothing recorded. */
+	int timeline;
+	struct trace_json *trace_json;
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
 	/* Sites from elsewhere than the loaded objects (a captured layout,
