@@ -5,6 +5,7 @@
 #   $(PREFIX)/share/ftv/corpus/<set>/*.o, random-<set>/*.o   the schemes' sets
 #   $(PREFIX)/share/ftv/trampolines/*.o, riscv64/*.o
 #   $(PREFIX)/share/ftv/scenarios/*.scn, litmus/*.litmus, layouts/*.layout.xz
+#   $(PREFIX)/share/ftv/campaigns/*   GNU parallel, Slurm, Kubernetes recipes
 #   $(MANDIR)/man1/ftv.1
 #   $(BASHCOMPDIR)/ftv
 #
@@ -42,6 +43,8 @@ INSTALL_CORPUS = \
 INSTALL_BUILT = $(INSTALL_CORPUS) $(TRAMP_OBJS) $(RV_TRAMP_OBJS)
 INSTALL_SOURCE = $(wildcard corpus/scenarios/*.scn) $(wildcard corpus/litmus/*.litmus) \
 	$(wildcard corpus/layouts/*.layout.xz)
+# the fuzz campaign recipes (docs/campaigns.md)
+INSTALL_CAMPAIGNS = $(wildcard docs/campaigns/*)
 
 # plain `make`: what the commands use, and the other corpus sets the
 # README's `ftv load` examples name
@@ -63,6 +66,8 @@ install: $(FTV) $$(INSTALL_BUILT) $(MAN) $(COMPLETION)
 		echo "install -D -m 644 corpus/$$f $(DESTDIR)$(FTV_DATADIR)/$$f"; \
 		install -D -m 644 corpus/$$f $(DESTDIR)$(FTV_DATADIR)/$$f; \
 	done
+	install -d $(DESTDIR)$(FTV_DATADIR)/campaigns
+	install -m 644 $(INSTALL_CAMPAIGNS) $(DESTDIR)$(FTV_DATADIR)/campaigns
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftv $(DESTDIR)$(MANDIR)/man1/ftv.1 \

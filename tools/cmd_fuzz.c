@@ -518,6 +518,23 @@ static void summary(struct campaign *c)
 		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
 		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
 		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		/* what ftv fuzz-merge checks the shards agree on, with the
+		 * above */
+		{
+			char objs[WORLD_MAX_OBJECTS * 66] = "", budget[64];
+
+			for (unsigned i = 0; i < c->g.nobjects; i++)
+				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
+					 i ? " " : "", c->g.objects[i]);
+			json_key_str(&j, "objects", objs);
+			json_key_u64(&j, "cpus", c->g.cpus);
+			if (c->iterations)
+				snprintf(budget, sizeof(budget), "%llu iterations",
+					 (unsigned long long)c->iterations);
+			else
+				snprintf(budget, sizeof(budget), "%g s", c->time_s);
+			json_key_str(&j, "budget", budget);
+		}
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
