@@ -1,6 +1,9 @@
-/* The executor: N emulated arm64 CPUs (one Unicorn engine each) running over
- * one sim_aspace, a seeded scheduler, the patcher as one more agent applying
- * plans (patcher/plan.h), and an explicit instruction-fetch model.
+/* The executor: N emulated CPUs of one architecture (arm64 or riscv64, one
+ * Unicorn engine each) running over one sim_aspace, a seeded scheduler, the
+ * patcher as one more agent applying plans (patcher/plan.h), and an explicit
+ * instruction-fetch model. What differs per architecture is one table
+ * (executor/exec_arch.h); the internals' layers are listed in
+ * executor/exec_int.h.
  *
  * Memory. Regions with SIM_X are mapped privately per CPU (each engine gets
  * its own copy of the text), every other region is shared (the sim_region
@@ -28,7 +31,7 @@
  * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
  * buffered stores to the range they maintain.
  *
- * RISC-V (cfg.arch = FTV_ARCH_RISCV64; the same per-word machinery). Facts:
+ * RISC-V (cfg.arch riscv64; the same per-word machinery). Facts:
  *  - Zifencei (Unprivileged ISA, "Zifencei" chapter): stores become
  *    visible to a hart's own instruction fetches only after it executes
  *    FENCE.I; FENCE.I orders nothing for other harts, so a remote hart
@@ -54,7 +57,8 @@
  *
  * Checks, run on every fetch and load (see exec_viol_kind): torn literals,
  * fetches of a word being changed whose old/new pair is not CMODX-safe
- * (a64_cmodx_safe), and stale literals after a new instruction.
+ * (the arch table's cmodx_safe: a64_cmodx_safe on arm64), stale literals
+ * after a new instruction, and on riscv64 the AUIPC + JALR pair check.
  *
  * Scheduling. Each step gives the turn to one agent: a CPU (which runs up to
  * its next scheduling point: a fetch of a watched word, its quantum, or in
@@ -96,7 +100,7 @@ enum exec_policy {
 };
 
 struct exec_config {
-	/* FTV_ARCH_ARM64 (0, the default) or FTV_ARCH_RISCV64. */
+	/* The architecture (util/arch.h); 0, the default, is arm64. */
 	enum ftv_arch arch;
 	unsigned ncpus;          /* 1 .. EXEC_MAX_CPUS */
 	enum exec_policy policy;
@@ -147,7 +151,7 @@ enum exec_viol_kind {
 	EXEC_V_FAULT,      /* the CPU took an exception (poisoned memory, UDF) */
 	EXEC_V_STUCK,      /* nobody can move (the patcher waits forever) */
 	/* riscv64: a CPU executed the two words of an AUIPC + JALR call site
-	 * from different generations of the site (executor/exec_pair.c):
+	 * from different generations of the site (executor/exec_riscv64_pair.c):
 	 * "pair: cpu0 step 23 executed 00000297 (auipc t0, 0x0) from write #2
 	 * (plan 0 step 1 "make_call: auipc"), then fetched 140282e7 (jalr t0,
 	 * 320(t0)) at func+0x4/0x10 from write #7 (plan 2 step 2 "make_call:

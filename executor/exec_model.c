@@ -1,30 +1,95 @@
-/* The memory model: coherence order of watched instruction words, what each
- * CPU may fetch, cache maintenance, the patcher's store buffer, the plan
- * steps, and the three checks (torn, cmodx, stale-data). See exec.h for the
+/* The fetch model (exec_model.h): coherence order of watched instruction
+ * words, what each CPU may fetch, cache maintenance, store visibility, and
+ * the three generic checks (torn, cmodx, stale-data). See exec.h for the
  * rules and their sources. */
-#include "executor/exec_int.h"
+#include "executor/exec_model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "executor/exec_report.h"
+#include "util/vec.h"
 
 /* Cache maintenance by VA acts on whole lines; 64 bytes is the line size of
  * every arm64 core Linux supports today (CTR_EL0.{I,D}minLine = 4). */
 #define XM_LINE 64ULL
 
-#define GROW(ex, arr, n, cap) \
-	((arr) = xc_grow((arr), &(cap), (n) + 1, sizeof(*(arr)), &(ex)->oom), \
-	 !(ex)->oom)
-
-struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
+int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
+	    struct xlog *log, struct xengine *eng, struct xsched *sched,
+	    unsigned ncpus, int quiet_obs, int *oom, struct ftv_err *err)
 {
-	size_t lo = 0, hi = ex->nwi;
+	m->as = as;
+	m->arch = arch;
+	m->log = log;
+	m->eng = eng;
+	m->sched = sched;
+	m->ncpus = ncpus;
+	m->quiet_obs = quiet_obs;
+	m->oom = oom;
+	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
+		m->cpu[c].last_fetch_wid = -1;
+	if (arch->ctx_new && !(m->arch_ctx = arch->ctx_new()))
+		return ftv_errf(err, "out of memory");
+	return 0;
+}
+
+void xm_free(struct xmodel *m)
+{
+	for (size_t i = 0; i < m->nwi; i++) {
+		free(m->wi[i]->coh);
+		free(m->wi[i]);
+	}
+	for (size_t i = 0; i < m->nwd; i++) {
+		free(m->wd[i]->wids);
+		free(m->wd[i]);
+	}
+	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
+		free(m->cpu[c].pend.v);
+	free(m->wi);
+	free(m->wd);
+	free(m->wds);
+	if (m->arch_ctx)
+		m->arch->ctx_free(m->arch_ctx);
+}
+
+void xm_reset(struct xmodel *m)
+{
+	for (size_t i = 0; i < m->nwi; i++) {
+		struct winsn *w = m->wi[i];
+
+		w->ncoh = 1;
+		w->pou = w->ic = 0;
+		for (unsigned c = 0; c < EXEC_MAX_CPUS; c++) {
+			w->floor[c] = 0;
+			w->last[c] = -1;
+			w->view_ok[c] = 0;
+		}
+	}
+	for (size_t i = 0; i < m->nwd; i++) {
+		m->wd[i]->wid[0] = m->wd[i]->wid[1] = m->wd[i]->init_wid;
+		m->wd[i]->nw = 0;
+	}
+	for (unsigned c = 0; c < m->ncpus; c++) {
+		m->cpu[c].pend.n = 0;
+		m->cpu[c].last_fetch_wid = -1;
+	}
+	if (m->arch_ctx)
+		m->arch->ctx_reset(m->arch_ctx);
+}
+
+/* --- watched locations --------------------------------------------------- */
+
+struct winsn *xm_insn(struct xmodel *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nwi;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (ex->wi[mid]->addr == addr)
-			return ex->wi[mid];
-		if (ex->wi[mid]->addr < addr)
+		if (m->wi[mid]->addr == addr)
+			return m->wi[mid];
+		if (m->wi[mid]->addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -32,21 +97,15 @@ struct winsn *xm_insn(struct ftv_exec *ex, uint64_t addr)
 	return NULL;
 }
 
-struct wlit *xm_lit(struct ftv_exec *ex, uint64_t addr)
+/* The first index of m->wds whose location starts at or above addr. */
+static size_t data_lower(struct xmodel *m, uint64_t addr)
 {
-	size_t i = xm_lit_lower(ex, addr);
-
-	return i < ex->nwl && ex->wls[i]->addr == addr ? ex->wls[i] : NULL;
-}
-
-size_t xm_lit_lower(struct ftv_exec *ex, uint64_t addr)
-{
-	size_t lo = 0, hi = ex->nwl;
+	size_t lo = 0, hi = m->nwd;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (ex->wls[mid]->addr < addr)
+		if (m->wds[mid]->addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -54,79 +113,137 @@ size_t xm_lit_lower(struct ftv_exec *ex, uint64_t addr)
 	return lo;
 }
 
-int xm_new_write(struct ftv_exec *ex, uint64_t addr, uint64_t val,
-		 unsigned size, int plan, int step, int cpu, const char *what)
+struct wdata *xm_data(struct xmodel *m, uint64_t addr)
 {
+	size_t i = data_lower(m, addr);
+
+	return i < m->nwd && m->wds[i]->addr == addr ? m->wds[i] : NULL;
+}
+
+struct winsn *xm_watch_insn(struct xmodel *m, uint64_t addr)
+{
+	struct winsn *w;
+	uint32_t v;
+	int wid;
+	size_t i;
+
+	if (VEC_RESERVE(m->wi, m->capwi, m->nwi + 1))
+		return NULL;
+	sim_read32(m->as, addr, &v);
+	wid = xl_write(m->log, addr, v, 4, -1, -1, -1, "initial");
+	if (wid < 0)
+		return NULL;
+	xl_mark_initial(m->log);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	for (i = m->nwi; i > 0 && m->wi[i - 1]->addr > addr; i--)
+		m->wi[i] = m->wi[i - 1];
+	m->wi[i] = w;
+	w->id = m->nwi++;
+	w->addr = addr;
+	if (VEC_RESERVE(w->coh, w->capcoh, 1))
+		return NULL;
+	w->coh[0] = (struct xcoh){ wid, 0 };
+	w->ncoh = 1;
+	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
+		w->last[c] = -1;
+	return w;
+}
+
+struct wdata *xm_watch_data(struct xmodel *m, uint64_t addr, unsigned size,
+			    uint64_t val)
+{
+	struct wdata *l;
+	size_t at;
 	int wid;
 
-	if (!GROW(ex, ex->wr, ex->nwr, ex->capwr))
-		return -1;
-	wid = (int)ex->nwr++;
-	ex->wr[wid] = (struct exec_write){ addr, val, size, plan, step, cpu,
-					   what };
-	/* Literal writes are remembered in issue order for stale-data. */
-	if (plan >= 0 || cpu >= 0)
-		for (size_t i = 0; i < ex->nwl; i++) {
-			struct wlit *l = ex->wl[i];
+	if (VEC_RESERVE(m->wd, m->capwd, m->nwd + 1) ||
+	    VEC_RESERVE(m->wds, m->capwds, m->nwd + 1))
+		return NULL;
+	wid = xl_write(m->log, addr, val, size, -1, -1, -1, "initial");
+	if (wid < 0)
+		return NULL;
+	xl_mark_initial(m->log);
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->id = m->nwd;
+	l->addr = addr;
+	l->size = size;
+	l->wid[0] = l->wid[1] = l->init_wid = wid;
+	m->wd[m->nwd] = l;
+	at = data_lower(m, addr);
+	memmove(&m->wds[at + 1], &m->wds[at],
+		(m->nwd - at) * sizeof(*m->wds));
+	m->wds[at] = l;
+	m->nwd++;
+	return l;
+}
 
-			if (addr < l->addr + 8 && addr + size > l->addr &&
-			    GROW(ex, l->wids, l->nw, l->capw))
-				l->wids[l->nw++] = wid;
+/* --- writes -------------------------------------------------------------- */
+
+int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
+	     int plan, int step, int cpu, const char *what)
+{
+	int wid = xl_write(m->log, addr, val, size, plan, step, cpu, what);
+
+	if (wid < 0)
+		return -1;
+	/* Writes to data locations are remembered in issue order for
+	 * stale-data. */
+	if (plan >= 0 || cpu >= 0)
+		for (size_t i = 0; i < m->nwd; i++) {
+			struct wdata *l = m->wd[i];
+
+			if (addr < l->addr + l->size && addr + size > l->addr) {
+				if (VEC_PUSH(l->wids, l->nw, l->capw, wid))
+					*m->oom = 1;
+			}
 		}
 	return wid;
 }
 
-static void coh_append(struct ftv_exec *ex, struct winsn *w, int wid)
+static void coh_append(struct xmodel *m, struct winsn *w, int wid)
 {
-	size_t cap = w->capcoh;
-
-	if (!GROW(ex, w->coh, w->ncoh, w->capcoh))
+	if (VEC_RESERVE(w->coh, w->capcoh, w->ncoh + 1)) {
+		*m->oom = 1;
 		return;
-	if (w->capcoh != cap) {
-		size_t *f = realloc(w->icfloor, w->capcoh * sizeof(*f));
-
-		if (!f) {
-			ex->oom = 1;
-			return;
-		}
-		w->icfloor = f;
 	}
-	w->coh[w->ncoh] = wid;
 	/* What IC IVAU had pushed to fetch when this write was made: a CPU
 	 * that fetches this write can never again fetch anything older. */
-	w->icfloor[w->ncoh] = w->ic;
-	w->ncoh++;
+	w->coh[w->ncoh++] = (struct xcoh){ wid, w->ic };
 }
 
-static int is_private(struct ftv_exec *ex, uint64_t addr)
+static int is_private(struct xmodel *m, uint64_t addr)
 {
-	struct sim_region *r = sim_region_at(ex->as, addr);
+	struct sim_region *r = sim_region_at(m->as, addr);
 
 	return r && (r->perms & SIM_X);
 }
 
-void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
+void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
 	uint8_t bytes[8];
 
 	memcpy(bytes, &val, 8);
 	/* The coherent view (and, for shared regions, the memory itself). */
-	sim_write(ex->as, addr, bytes, size, NULL);
-	if (is_private(ex, addr)) {
+	sim_write(m->as, addr, bytes, size, NULL);
+	if (is_private(m, addr)) {
 		for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
-			struct winsn *w = xm_insn(ex, a);
+			struct winsn *w = xm_insn(m, a);
 			uint32_t word;
 
 			if (w) {
 				/* A watched word: CPUs see it through the
 				 * fetch model only. */
-				sim_read32(ex->as, a, &word);
-				ex->wr[wid].val = word;
-				coh_append(ex, w, wid);
+				sim_read32(m->as, a, &word);
+				m->log->wr[wid].val = word;
+				coh_append(m, w, wid);
 				continue;
 			}
-			for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
+			for (unsigned c = 0; c < m->ncpus; c++) {
 				uint64_t lo = a > addr ? a : addr;
 				uint64_t hi = a + 4 < addr + size ? a + 4
 								  : addr + size;
@@ -134,54 +251,86 @@ void xm_store_visible(struct ftv_exec *ex, uint64_t addr, unsigned size,
 
 				if ((int)c == skip_cpu)
 					continue;
-				p = xc_copy_ptr(&ex->cpu[c], lo);
+				p = xe_copy_ptr(m->eng, c, lo);
 				if (p)
 					memcpy(p, bytes + (lo - addr), hi - lo);
-				if (!xm_lit(ex, a & ~7ULL))
-					xc_remove_cache(&ex->cpu[c], a, 4);
+				if (!xm_data(m, a & ~7ULL))
+					xe_invalidate(m->eng, c, a, 4);
 			}
 		}
 	}
-	for (size_t i = 0; i < ex->nwl; i++) {
-		struct wlit *l = ex->wl[i];
+	for (size_t i = 0; i < m->nwd; i++) {
+		struct wdata *l = m->wd[i];
 
 		if (addr < l->addr + 4 && addr + size > l->addr)
 			l->wid[0] = wid;
-		if (addr < l->addr + 8 && addr + size > l->addr + 4)
+		if (addr < l->addr + l->size && addr + size > l->addr + 4)
 			l->wid[1] = wid;
 	}
 }
 
-static void record_obs(struct ftv_exec *ex, enum exec_obs_kind kind, int cpu,
-		       uint64_t addr, uint64_t val, int w0, int w1)
+void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
+		  unsigned size, uint64_t val)
 {
-	if (ex->nobs >= xc_record_max(ex)) {
-		ex->stats.dropped++;
+	int wid = xm_write(m, addr, val, size, -1, -1, (int)cpu, "cpu store");
+
+	if (wid < 0)
 		return;
+	xm_store_visible(m, addr, size, val, wid, (int)cpu);
+	/* The writer's own view of a watched word is the model's business:
+	 * make its next fetch re-install the value. */
+	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
+		struct winsn *w = xm_insn(m, a);
+
+		if (w)
+			w->view_ok[cpu] = 0;
 	}
-	if (!GROW(ex, ex->obs, ex->nobs, ex->capobs))
-		return;
-	ex->obs[ex->nobs++] = (struct exec_obs){ kind, cpu, ex->step, addr,
-						 val, { w0, w1 } };
 }
 
-static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
+void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
+{
+	for (uint64_t a = addr; a < addr + len; a++) {
+		/* Text: zero words are UDF #0, permanently undefined (Arm ARM
+		 * C6.2.365), and on RISC-V the all-zero 16-bit parcel is
+		 * defined illegal (Unprivileged ISA, "Base Instruction-Length
+		 * Encoding"), so the same poison traps on both; data:
+		 * POISON_FREE (include/linux/poison.h). */
+		uint8_t b = is_private(m, a) ? 0 : 0x6b;
+
+		sim_write(m->as, a, &b, 1, NULL);
+		if (is_private(m, a))
+			for (unsigned c = 0; c < m->ncpus; c++) {
+				uint8_t *p = xe_copy_ptr(m->eng, c, a);
+
+				if (p)
+					*p = b;
+			}
+	}
+	if (is_private(m, addr))
+		xe_invalidate_all(m->eng, addr, len);
+}
+
+/* --- fetches ------------------------------------------------------------- */
+
+static void check_cmodx(struct xmodel *m, unsigned cpu, struct winsn *w,
 			size_t lo)
 {
+	const struct exec_write *wr = m->log->wr;
+
 	for (size_t i = lo + 1; i < w->ncoh; i++) {
-		uint32_t o = (uint32_t)ex->wr[w->coh[i - 1]].val;
-		uint32_t n = (uint32_t)ex->wr[w->coh[i]].val;
+		uint32_t o = (uint32_t)wr[w->coh[i - 1].wid].val;
+		uint32_t n = (uint32_t)wr[w->coh[i].wid].val;
 		char where[128], so[128], sn[128], wd[160];
 
-		if (o == n || ex->arch->cmodx_safe(o, n))
+		if (o == n || m->arch->cmodx_safe(o, n))
 			continue;
-		sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-		xr_word(ex, o, w->addr, so, sizeof(so));
-		xr_word(ex, n, w->addr, sn, sizeof(sn));
-		xr_write_desc(ex, w->coh[i], wd, sizeof(wd));
-		xc_violation(ex, EXEC_V_CMODX, (int)c->idx, w->addr,
+		sim_symbolize(m->as, w->addr, where, sizeof(where), 0);
+		m->arch->word(o, w->addr, so, sizeof(so));
+		m->arch->word(n, w->addr, sn, sizeof(sn));
+		xr_write_desc(m->log, w->coh[i].wid, wd, sizeof(wd));
+		xl_violation(m->log, EXEC_V_CMODX, (int)cpu, w->addr,
 			     "cmodx: cpu%u step %llu fetched %s while it was being changed: %s -> %s %s; %s",
-			     c->idx, (unsigned long long)ex->step, where, so,
+			     cpu, (unsigned long long)m->log->step, where, so,
 			     sn,
 			     "is not a concurrent-modification-safe pair (Arm ARM B2.2.5)",
 			     wd);
@@ -191,162 +340,87 @@ static void check_cmodx(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 
 /* Only one value can be fetched and the engine already has it translated:
  * nothing to choose, nothing to check, no need to stop the engine. */
-int xm_fetch_is_quiet(struct ftv_exec *ex, struct xcpu *c, struct winsn *w)
+int xm_fetch_is_quiet(struct xmodel *m, unsigned cpu, struct winsn *w)
 {
-	unsigned ci = c->idx;
-
-	return w->ncoh - 1 == w->floor[ci] && w->view_ok[ci] &&
-	       w->view[ci] == (uint32_t)ex->wr[w->coh[w->ncoh - 1]].val;
+	return w->ncoh - 1 == w->floor[cpu] && w->view_ok[cpu] &&
+	       w->view[cpu] ==
+		       (uint32_t)m->log->wr[w->coh[w->ncoh - 1].wid].val;
 }
 
-void xm_fetch(struct ftv_exec *ex, struct xcpu *c, struct winsn *w, int quiet)
+void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 {
-	unsigned ci = c->idx;
-	size_t lo = w->floor[ci], k;
+	size_t lo = w->floor[cpu], k;
+	const struct exec_write *wr;
 	uint32_t val;
 	int wid;
 
 	/* Any write from the CPU's floor to the newest may be fetched
 	 * (SM.B+isb, coFF: allowed). */
 	if (w->ncoh - 1 > lo)
-		check_cmodx(ex, c, w, lo);
-	k = lo + xs_choose(ex, (unsigned)(w->ncoh - lo));
-	wid = w->coh[k];
-	val = (uint32_t)ex->wr[wid].val;
-	if (!w->view_ok[ci] || w->view[ci] != val) {
-		uint8_t *p = xc_copy_ptr(c, w->addr);
+		check_cmodx(m, cpu, w, lo);
+	k = lo + xs_choose(m->sched, XCH_FETCH, (unsigned)(w->ncoh - lo));
+	wid = w->coh[k].wid;
+	wr = &m->log->wr[wid];
+	val = (uint32_t)wr->val;
+	if (!w->view_ok[cpu] || w->view[cpu] != val) {
+		uint8_t *p = xe_copy_ptr(m->eng, cpu, w->addr);
 
 		memcpy(p, &val, 4);
-		xc_remove_cache(c, w->addr, 4);
-		w->view[ci] = val;
-		w->view_ok[ci] = 1;
+		xe_invalidate(m->eng, cpu, w->addr, 4);
+		w->view[cpu] = val;
+		w->view_ok[cpu] = 1;
 	}
-	if (w->icfloor[k] > w->floor[ci])
-		w->floor[ci] = w->icfloor[k];
-	w->last[ci] = (int)k;
-	if ((ex->wr[wid].plan >= 0 || ex->wr[wid].cpu >= 0) &&
-	    wid > c->last_fetch_wid)
-		c->last_fetch_wid = wid;
-	if (ex->arch->arch == FTV_ARCH_RISCV64) {
-		xp_pair_check(ex, c, w, wid);
-		c->prev_ok = 1;
-		c->prev_addr = w->addr;
-		c->prev_val = val;
-		c->prev_wid = wid;
-	}
-	ex->stats.fetches++;
-	if (quiet && ex->cfg.quiet_obs)
+	if (w->coh[k].icfloor > w->floor[cpu])
+		w->floor[cpu] = w->coh[k].icfloor;
+	w->last[cpu] = (int)k;
+	if ((wr->plan >= 0 || wr->cpu >= 0) &&
+	    wid > m->cpu[cpu].last_fetch_wid)
+		m->cpu[cpu].last_fetch_wid = wid;
+	if (m->arch->fetched)
+		m->arch->fetched(m, cpu, w, wid);
+	m->fetches++;
+	if (quiet && m->quiet_obs)
 		return;
-	record_obs(ex, EXEC_OBS_FETCH, (int)ci, w->addr, val, wid, wid);
-	xc_event(ex, (int)ci, EXEC_EV_FETCH, w->addr, val);
+	xl_obs(m->log, EXEC_OBS_FETCH, (int)cpu, w->addr, val, wid, wid);
+	xl_event(m->log, (int)cpu, EXEC_EV_FETCH, w->addr, val);
 }
 
-void xm_context_sync(struct ftv_exec *ex, struct xcpu *c)
+/* --- loads of watched data ----------------------------------------------- */
+
+static void data_load(struct xmodel *m, unsigned cpu, struct wdata *l,
+		      uint64_t addr, int size, int record)
 {
-	/* A context synchronisation event discards what the CPU fetched
-	 * before it: it now sees every write IC IVAU has completed for. */
-	for (size_t i = 0; i < ex->nwi; i++)
-		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ic)
-			ex->wi[i]->floor[c->idx] = ex->wi[i]->ic;
-}
-
-void xm_fence_i(struct ftv_exec *ex, struct xcpu *c)
-{
-	/* FENCE.I (Zifencei): this hart's later fetches see every store
-	 * visible before it, i.e. every write that left the store buffer. */
-	for (size_t i = 0; i < ex->nwi; i++)
-		if (ex->wi[i]->floor[c->idx] < ex->wi[i]->ncoh - 1)
-			ex->wi[i]->floor[c->idx] = ex->wi[i]->ncoh - 1;
-}
-
-void xm_cache_op(struct ftv_exec *ex, struct xpend **pend, size_t *npend,
-		 size_t *cap, int ic, uint64_t addr, uint64_t len)
-{
-	uint64_t lo = addr & ~(XM_LINE - 1);
-	uint64_t hi = (addr + (len ? len : 1) + XM_LINE - 1) & ~(XM_LINE - 1);
-
-	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = ex->wi[i];
-
-		if (w->addr < lo || w->addr >= hi)
-			continue;
-		*pend = xc_grow(*pend, cap, *npend + 1, sizeof(**pend),
-				&ex->oom);
-		if (ex->oom)
-			return;
-		/* DC CVAU cleans what is coherent now; IC IVAU can only
-		 * expose to fetch what had reached the PoU when it ran (with
-		 * IDC=0, DIC=0: no DSB between them, no ordering). */
-		(*pend)[(*npend)++] = (struct xpend){
-			ic, w->addr, ic ? w->pou : w->ncoh - 1 };
-	}
-}
-
-void xm_dsb(struct ftv_exec *ex, struct xpend *pend, size_t *npend)
-{
-	/* DSB waits for the issuer's cache maintenance to complete. */
-	for (size_t i = 0; i < *npend; i++) {
-		struct winsn *w = xm_insn(ex, pend[i].addr);
-
-		if (!w)
-			continue;
-		if (pend[i].ic && pend[i].idx > w->ic)
-			w->ic = pend[i].idx;
-		if (!pend[i].ic && pend[i].idx > w->pou)
-			w->pou = pend[i].idx;
-	}
-	*npend = 0;
-}
-
-/* A CALL_OPS literal sits just before its function: name it "func-0x8". */
-static void lit_where(struct ftv_exec *ex, uint64_t addr, char *buf, size_t n)
-{
-	const struct sim_symbol *s = sim_sym_at(ex->as, addr);
-
-	if (!s) {
-		s = sim_sym_at(ex->as, addr + 8);
-		if (s && s->addr == addr + 8) {
-			snprintf(buf, n, "%s-0x8", s->name);
-			return;
-		}
-	}
-	sim_symbolize(ex->as, addr, buf, n, 0);
-}
-
-void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
-		 uint64_t addr, int size)
-{
-	uint8_t *p = xc_copy_ptr(c, l->addr);
+	const struct exec_write *wr = m->log->wr;
+	uint8_t *p = xe_copy_ptr(m->eng, cpu, l->addr);
 	int lo = addr < l->addr + 4;
 	int hi = addr + (uint64_t)size > l->addr + 4;
+	int last_fetch = m->cpu[cpu].last_fetch_wid;
 	char where[128], wd[2][160];
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (!p)
 		return;
-	memcpy(&v, p, 8);
-	/* Quiet mode keeps loads made while nothing is in flight out of the
-	 * record (the checks below still run on every load). */
-	if (!ex->cfg.quiet_obs || ex->cur_plan < ex->nplans || ex->nsb)
-		record_obs(ex, EXEC_OBS_LOAD, (int)c->idx, l->addr, v,
-			   l->wid[0], l->wid[1]);
-	if (lo && hi && l->wid[0] != l->wid[1] &&
-	    ex->wr[l->wid[0]].val != v && ex->wr[l->wid[1]].val != v) {
-		lit_where(ex, l->addr, where, sizeof(where));
-		xr_write_desc(ex, l->wid[0], wd[0], sizeof(wd[0]));
-		xr_write_desc(ex, l->wid[1], wd[1], sizeof(wd[1]));
-		xc_violation(ex, EXEC_V_TORN, (int)c->idx, l->addr,
+	memcpy(&v, p, l->size);
+	if (record)
+		xl_obs(m->log, EXEC_OBS_LOAD, (int)cpu, l->addr, v, l->wid[0],
+		       l->wid[1]);
+	if (lo && hi && l->wid[0] != l->wid[1] && wr[l->wid[0]].val != v &&
+	    wr[l->wid[1]].val != v) {
+		xr_data_where(m->as, l->addr, where, sizeof(where));
+		xr_write_desc(m->log, l->wid[0], wd[0], sizeof(wd[0]));
+		xr_write_desc(m->log, l->wid[1], wd[1], sizeof(wd[1]));
+		xl_violation(m->log, EXEC_V_TORN, (int)cpu, l->addr,
 			     "torn: cpu%u step %llu read literal %s = 0x%016llx: low half from %s, high half from %s",
-			     c->idx, (unsigned long long)ex->step, where,
+			     cpu, (unsigned long long)m->log->step, where,
 			     (unsigned long long)v, wd[0], wd[1]);
 	}
-	if (c->last_fetch_wid >= 0) {
-		/* The newest write to this literal issued before the newest
+	if (last_fetch >= 0) {
+		/* The newest write to this location issued before the newest
 		 * instruction write this CPU has fetched. */
 		int want = -1;
 
 		for (size_t i = 0; i < l->nw; i++)
-			if (l->wids[i] < c->last_fetch_wid)
+			if (l->wids[i] < last_fetch)
 				want = l->wids[i];
 		for (int h = 0; h < 2 && want >= 0; h++) {
 			/* The initial contents predate every write. */
@@ -354,14 +428,13 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 
 			if (!(h ? hi : lo) || got >= want)
 				continue;
-			lit_where(ex, l->addr, where, sizeof(where));
-			xr_write_desc(ex, c->last_fetch_wid, wd[0],
-				      sizeof(wd[0]));
-			xr_write_desc(ex, l->wid[h], wd[1], sizeof(wd[1]));
-			xc_violation(ex, EXEC_V_STALE_DATA, (int)c->idx,
+			xr_data_where(m->as, l->addr, where, sizeof(where));
+			xr_write_desc(m->log, last_fetch, wd[0], sizeof(wd[0]));
+			xr_write_desc(m->log, l->wid[h], wd[1], sizeof(wd[1]));
+			xl_violation(m->log, EXEC_V_STALE_DATA, (int)cpu,
 				     l->addr,
 				     "stale-data: cpu%u step %llu fetched the instruction of %s, then read literal %s = 0x%016llx from %s, older than write #%d made before it",
-				     c->idx, (unsigned long long)ex->step,
+				     cpu, (unsigned long long)m->log->step,
 				     wd[0], where, (unsigned long long)v,
 				     wd[1], want);
 			break;
@@ -369,299 +442,108 @@ void xm_lit_load(struct ftv_exec *ex, struct xcpu *c, struct wlit *l,
 	}
 }
 
-void xm_reset(struct ftv_exec *ex)
+/* Every data location whose bytes hold the access's address gets the load,
+ * in the order the locations were watched (what per-location hooks, in the
+ * order they were added, gave when each had its own). */
+void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
+	     int record)
 {
-	ex->nwr = ex->nwr_init;
-	for (size_t i = 0; i < ex->nwi; i++) {
-		struct winsn *w = ex->wi[i];
+	struct wdata *hit[XM_DATA_MAX];
+	unsigned n = 0;
+	uint64_t from = addr >= XM_DATA_MAX - 1 ? addr - (XM_DATA_MAX - 1) : 0;
 
-		w->ncoh = 1;
-		w->pou = w->ic = 0;
-		w->pair_wid = -1;
-		for (unsigned c = 0; c < EXEC_MAX_CPUS; c++) {
-			w->floor[c] = 0;
-			w->last[c] = -1;
-			w->view_ok[c] = 0;
+	/* Distinct addresses: at most XM_DATA_MAX locations start in
+	 * [addr - (XM_DATA_MAX - 1), addr]. */
+	for (size_t i = data_lower(m, from);
+	     i < m->nwd && m->wds[i]->addr <= addr && n < XM_DATA_MAX; i++) {
+		struct wdata *l = m->wds[i];
+		unsigned k;
+
+		if (addr >= l->addr + l->size)
+			continue;
+		k = n++;
+		while (k > 0 && hit[k - 1]->id > l->id) {
+			hit[k] = hit[k - 1];
+			k--;
 		}
+		hit[k] = l;
 	}
-	for (size_t i = 0; i < ex->nwl; i++) {
-		ex->wl[i]->wid[0] = ex->wl[i]->wid[1] = ex->wl[i]->init_wid;
-		ex->wl[i]->nw = 0;
-	}
-	ex->nsb = 0;
-	ex->epoch = 0;
-	ex->nppend = 0;
-	ex->stop_machine = 0;
+	for (unsigned k = 0; k < n; k++)
+		data_load(m, cpu, hit[k], addr, size, record);
 }
 
-/* --- the patcher's store buffer ------------------------------------------ */
+/* --- synchronisation and cache maintenance ------------------------------- */
 
-uint64_t xm_read_coherent(struct ftv_exec *ex, uint64_t addr, unsigned size)
+void xm_context_sync(struct xmodel *m, unsigned cpu)
 {
-	uint8_t b[8] = { 0 };
-	uint64_t v = 0;
-
-	sim_read(ex->as, addr, b, size, NULL);
-	/* The patcher reads its own buffered stores (store forwarding). */
-	for (size_t i = 0; i < ex->nsb; i++) {
-		struct xstore *s = &ex->sb[i];
-
-		for (unsigned k = 0; k < s->size; k++)
-			if (s->addr + k >= addr && s->addr + k < addr + size)
-				b[s->addr + k - addr] = (uint8_t)(s->val >> (8 * k));
-	}
-	memcpy(&v, b, size);
-	return v;
+	/* A context synchronisation event discards what the CPU fetched
+	 * before it: it now sees every write IC IVAU has completed for. */
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->floor[cpu] < m->wi[i]->ic)
+			m->wi[i]->floor[cpu] = m->wi[i]->ic;
 }
 
-static void sb_push(struct ftv_exec *ex, uint64_t addr, unsigned size,
-		    uint64_t val, int wid)
+void xm_context_sync_all(struct xmodel *m)
 {
-	if (!GROW(ex, ex->sb, ex->nsb, ex->capsb))
-		return;
-	ex->sb[ex->nsb++] = (struct xstore){ addr, size, val, wid, ex->epoch };
+	for (unsigned c = 0; c < m->ncpus; c++)
+		xm_context_sync(m, c);
 }
 
-static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
+void xm_fence_i(struct xmodel *m, unsigned cpu)
 {
-	return a < b + bl && b < a + al;
-}
-
-void xm_drain(struct ftv_exec *ex)
-{
-	unsigned cand[64], nc = 0, k;
-	uint64_t minep = UINT64_MAX;
-	struct xstore s;
-
-	for (size_t i = 0; i < ex->nsb; i++)
-		if (ex->sb[i].epoch < minep)
-			minep = ex->sb[i].epoch;
-	/* Stores not separated by a DMB may become visible in any order,
-	 * except that stores to the same location stay in program order
-	 * (coherence). */
-	for (size_t i = 0; i < ex->nsb && nc < 64; i++) {
-		int blocked = ex->sb[i].epoch != minep;
-
-		for (size_t j = 0; j < i && !blocked; j++)
-			blocked = overlaps(ex->sb[j].addr, ex->sb[j].size,
-					   ex->sb[i].addr, ex->sb[i].size);
-		if (!blocked)
-			cand[nc++] = (unsigned)i;
-	}
-	k = cand[xs_choose(ex, nc)];
-	s = ex->sb[k];
-	memmove(&ex->sb[k], &ex->sb[k + 1], (ex->nsb - k - 1) * sizeof(s));
-	ex->nsb--;
-	xm_store_visible(ex, s.addr, s.size, s.val, s.wid, -1);
-	xc_event(ex, -2, EXEC_EV_DRAIN, s.addr, (uint64_t)s.wid);
-}
-
-/* --- plans ---------------------------------------------------------------- */
-
-static struct xplan *cur_plan(struct ftv_exec *ex)
-{
-	while (ex->cur_plan < ex->nplans &&
-	       (ex->plans[ex->cur_plan].res.status == EXEC_PLAN_DONE ||
-		ex->plans[ex->cur_plan].res.status == EXEC_PLAN_MISMATCH ||
-		ex->plans[ex->cur_plan].next >= ex->plans[ex->cur_plan].p.n)) {
-		struct xplan *xp = &ex->plans[ex->cur_plan];
-
-		if (xp->res.status != EXEC_PLAN_MISMATCH &&
-		    xp->res.status != EXEC_PLAN_DONE) {
-			xp->res.status = EXEC_PLAN_DONE;
-			if (xp->fn)
-				xp->fn(ex, (int)ex->cur_plan, &xp->res,
-				       xp->arg);
-		}
-		ex->cur_plan++;
-	}
-	return ex->cur_plan < ex->nplans ? &ex->plans[ex->cur_plan] : NULL;
-}
-
-int xm_patcher_ready(struct ftv_exec *ex)
-{
-	struct xplan *xp = cur_plan(ex);
-	const struct plan_step *s;
-
-	if (!xp)
-		return 0;
-	s = &xp->p.steps[xp->next];
-	switch (s->op) {
-	case PLAN_DSB:
-	case PLAN_SYNC_ALL:
-		/* DSB completes only when every earlier store is visible;
-		 * sending an IPI implies one (dsb(ishst) in the GIC driver). */
-		return ex->nsb == 0;
-	case PLAN_CACHE_CLEAN:
-	case PLAN_ICACHE_INVAL:
-		/* Maintenance by VA is ordered after earlier stores to the
-		 * same location (Arm ARM D7.5.9). */
-		for (size_t i = 0; i < ex->nsb; i++)
-			if (overlaps(ex->sb[i].addr, ex->sb[i].size, s->addr,
-				     s->len ? s->len : 1))
-				return 0;
-		return 1;
-	case PLAN_QUIESCE:
-		if (!xp->waiting) {
-			xp->waiting = 1;
-			for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-				xp->qs_snap[c] = ex->cpu[c].qs_count;
-		}
-		/* synchronize_rcu_tasks(): every CPU has passed a voluntary
-		 * quiescent point since (CPUs without one never hold a
-		 * reference across a turn). */
-		for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
-			struct xcpu *cp = &ex->cpu[c];
-
-			if (cp->st == XCPU_RUN && cp->has_qs &&
-			    cp->qs_count <= xp->qs_snap[c])
-				return 0;
-		}
-		return 1;
-	case PLAN_STOP_MACHINE:
-		ex->stop_machine = 1;
-		if (ex->cfg.stop_anywhere) {
-			/* The stopper thread preempts each CPU where it is:
-			 * between turns a CPU is at an instruction boundary
-			 * (a turn ends before a watched fetch, at a quantum
-			 * or at a hook), possibly between the two words of
-			 * a call pair. */
-			for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-				if (ex->cpu[c].st == XCPU_RUN)
-					ex->cpu[c].st = XCPU_PARKED;
-			return 1;
-		}
-		for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-			if (ex->cpu[c].st == XCPU_RUN && ex->cpu[c].has_qs)
-				return 0;
-		return 1;
-	default:
-		return 1;
-	}
-}
-
-static void poison(struct ftv_exec *ex, uint64_t addr, uint64_t len)
-{
-	for (uint64_t a = addr; a < addr + len; a++) {
-		/* Text: zero words are UDF #0, permanently undefined (Arm ARM
-		 * C6.2.365), and on RISC-V the all-zero 16-bit parcel is
-		 * defined illegal (Unprivileged ISA, "Base Instruction-Length
-		 * Encoding"), so the same poison traps on both; data:
-		 * POISON_FREE (include/linux/poison.h). */
-		uint8_t b = is_private(ex, a) ? 0 : 0x6b;
-
-		sim_write(ex->as, a, &b, 1, NULL);
-		if (is_private(ex, a))
-			for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
-				uint8_t *p = xc_copy_ptr(&ex->cpu[c], a);
-
-				if (p)
-					*p = b;
-			}
-	}
-	if (is_private(ex, addr))
-		xc_remove_cache_all(ex, addr, len);
-}
-
-static void sync_all(struct ftv_exec *ex)
-{
-	for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-		xm_context_sync(ex, &ex->cpu[c]);
+	/* FENCE.I (Zifencei): this hart's later fetches see every store
+	 * visible before it, i.e. every write that left the store buffer. */
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->floor[cpu] < m->wi[i]->ncoh - 1)
+			m->wi[i]->floor[cpu] = m->wi[i]->ncoh - 1;
 }
 
 /* RISC-V flush_icache_all(): every hart executes FENCE.I (an IPI or SBI
  * remote fence.i), after every store has drained (PLAN_SYNC_ALL waits for
  * the store buffer): all writes so far become fetchable everywhere and stay
  * the floor of later context synchronisations. */
-static void flush_icache_all(struct ftv_exec *ex)
+void xm_flush_icache_all(struct xmodel *m)
 {
-	for (size_t i = 0; i < ex->nwi; i++)
-		ex->wi[i]->ic = ex->wi[i]->ncoh - 1;
-	for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-		xm_context_sync(ex, &ex->cpu[c]);
+	for (size_t i = 0; i < m->nwi; i++)
+		m->wi[i]->ic = m->wi[i]->ncoh - 1;
+	xm_context_sync_all(m);
 }
 
-void xm_patcher_step(struct ftv_exec *ex)
+void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
+		 uint64_t addr, uint64_t len)
 {
-	struct xplan *xp = cur_plan(ex);
-	int id = (int)(xp - ex->plans);
-	size_t idx = xp->next;
-	const struct plan_step *s = &xp->p.steps[idx];
-	unsigned size = s->op == PLAN_WRITE_INSN ? 4 : 8;
-	int wid;
+	uint64_t lo = addr & ~(XM_LINE - 1);
+	uint64_t hi = (addr + (len ? len : 1) + XM_LINE - 1) & ~(XM_LINE - 1);
 
-	xp->res.status = EXEC_PLAN_RUNNING;
-	xc_event(ex, -1, EXEC_EV_PLAN, (uint64_t)id << 32 | idx, s->op);
-	switch (s->op) {
-	case PLAN_WRITE_INSN:
-	case PLAN_WRITE_DATA64:
-		if (s->validate) {
-			uint64_t cur = xm_read_coherent(ex, s->addr, size);
-			uint64_t old = size == 4 ? (uint32_t)s->old : s->old;
+	for (size_t i = 0; i < m->nwi; i++) {
+		struct winsn *w = m->wi[i];
 
-			if (cur != old) {
-				/* ftrace_modify_code(): -EINVAL, nothing is
-				 * written and the update stops (ftrace_bug). */
-				xp->res = (struct exec_plan_result){
-					EXEC_PLAN_MISMATCH, idx, cur };
-				if (xp->fn)
-					xp->fn(ex, id, &xp->res, xp->arg);
-				ex->cur_plan++;
-				return;
-			}
-		}
-		wid = xm_new_write(ex, s->addr,
-				   size == 4 ? (uint32_t)s->new : s->new, size,
-				   id, (int)idx, -1, s->what);
-		if (wid < 0)
+		if (w->addr < lo || w->addr >= hi)
+			continue;
+		if (VEC_RESERVE(pend->v, pend->cap, pend->n + 1)) {
+			*m->oom = 1;
 			return;
-		if (size == 8 && (s->addr & 7)) {
-			/* Not single-copy atomic: two 32-bit stores that may
-			 * become visible separately (Arm ARM B2.2.1). */
-			sb_push(ex, s->addr, 4, s->new & 0xffffffffu, wid);
-			sb_push(ex, s->addr + 4, 4, s->new >> 32, wid);
-		} else {
-			sb_push(ex, s->addr, size, s->new, wid);
 		}
-		break;
-	case PLAN_CACHE_CLEAN:
-	case PLAN_ICACHE_INVAL:
-		xm_cache_op(ex, &ex->ppend, &ex->nppend, &ex->capppend,
-			    s->op == PLAN_ICACHE_INVAL, s->addr, s->len);
-		break;
-	case PLAN_DSB:
-		xm_dsb(ex, ex->ppend, &ex->nppend);
-		break;
-	case PLAN_DMB:
-		ex->epoch++;
-		break;
-	case PLAN_ISB:
-		/* The patching agent runs no patched code itself. */
-		break;
-	case PLAN_SYNC_ALL:
-		if (ex->arch->arch == FTV_ARCH_RISCV64)
-			flush_icache_all(ex);
-		else
-			sync_all(ex);
-		break;
-	case PLAN_QUIESCE:
-		xp->waiting = 0;
-		break;
-	case PLAN_FREE:
-		poison(ex, s->addr, s->len);
-		break;
-	case PLAN_STOP_MACHINE:
-		break;
-	case PLAN_RESUME_MACHINE:
-		/* Leaving multi_cpu_stop() each CPU returns through an
-		 * exception return: a context synchronisation event. */
-		ex->stop_machine = 0;
-		for (unsigned c = 0; c < ex->cfg.ncpus; c++)
-			if (ex->cpu[c].st == XCPU_PARKED)
-				ex->cpu[c].st = XCPU_RUN;
-		sync_all(ex);
-		break;
+		/* DC CVAU cleans what is coherent now; IC IVAU can only
+		 * expose to fetch what had reached the PoU when it ran (with
+		 * IDC=0, DIC=0: no DSB between them, no ordering). */
+		pend->v[pend->n++] = (struct xpend){
+			ic, w->addr, ic ? w->pou : w->ncoh - 1 };
 	}
-	xp->next++;
-	cur_plan(ex);
+}
+
+void xm_dsb(struct xmodel *m, struct xpendv *pend)
+{
+	/* DSB waits for the issuer's cache maintenance to complete. */
+	for (size_t i = 0; i < pend->n; i++) {
+		struct winsn *w = xm_insn(m, pend->v[i].addr);
+
+		if (!w)
+			continue;
+		if (pend->v[i].ic && pend->v[i].idx > w->ic)
+			w->ic = pend->v[i].idx;
+		if (!pend->v[i].ic && pend->v[i].idx > w->pou)
+			w->pou = pend->v[i].idx;
+	}
+	pend->n = 0;
 }

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "executor/exec_int.h"
+#include "executor/exec_pages.h"
 
 #define PM_PRESENT (1ULL << 63)
 #define PM_SWAPPED (1ULL << 62)

@@ -6,15 +6,15 @@
  * and joining those threads cost more than the emulation itself. One
  * thread per executor does the same job here: it sleeps on a condition
  * variable until the armed turn's deadline and then stops that engine with
- * uc_emu_stop(), which is what Unicorn's own timer thread calls (it may be
- * called from another thread; on an engine that is not emulating it does
- * nothing). Which turns time out is wall-clock dependent either way; a turn
+ * its stop function: the engine's calls uc_emu_stop(), which is what
+ * Unicorn's own timer thread calls (it may be called from another thread;
+ * on an engine that is not emulating it does nothing). Which turns time out is wall-clock dependent either way; a turn
  * that reaches a scheduling point in time runs exactly as before. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "executor/exec_int.h"
+#include "executor/exec_watchdog.h"
 
 struct xwatchdog {
 	pthread_t th;
@@ -23,7 +23,8 @@ struct xwatchdog {
 	int quit;
 	int idle;                /* waiting with no deadline */
 	struct timespec waiting; /* else the deadline it waits for */
-	uc_engine *uc;           /* the armed turn's engine, or NULL */
+	void (*stop)(void *);    /* the armed turn's stop, or NULL */
+	void *arg;
 	struct timespec deadline;
 	int fired;
 };
@@ -42,7 +43,7 @@ static void *watchdog_main(void *arg)
 	while (!w->quit) {
 		struct timespec now, dl;
 
-		if (!w->uc) {
+		if (!w->stop) {
 			w->idle = 1;
 			pthread_cond_wait(&w->cv, &w->mu);
 			w->idle = 0;
@@ -51,8 +52,8 @@ static void *watchdog_main(void *arg)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (!before(&now, &w->deadline)) {
 			w->fired = 1;
-			uc_emu_stop(w->uc);
-			w->uc = NULL;
+			w->stop(w->arg);
+			w->stop = NULL;
 			continue;
 		}
 		/* Turns armed meanwhile have later deadlines (the same
@@ -93,13 +94,14 @@ static struct xwatchdog *watchdog_start(void)
 	return w;
 }
 
-int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us)
+int xw_arm(struct xwatchdog **wd, void (*stop)(void *arg), void *arg,
+	   uint64_t timeout_us)
 {
 	struct xwatchdog *w;
 
-	if (!ex->wd && !(ex->wd = watchdog_start()))
+	if (!*wd && !(*wd = watchdog_start()))
 		return -1;
-	w = ex->wd;
+	w = *wd;
 	pthread_mutex_lock(&w->mu);
 	clock_gettime(CLOCK_MONOTONIC, &w->deadline);
 	w->deadline.tv_sec += (time_t)(timeout_us / 1000000);
@@ -108,7 +110,8 @@ int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us)
 		w->deadline.tv_sec++;
 		w->deadline.tv_nsec -= 1000000000L;
 	}
-	w->uc = uc;
+	w->stop = stop;
+	w->arg = arg;
 	w->fired = 0;
 	if (w->idle || before(&w->deadline, &w->waiting))
 		pthread_cond_signal(&w->cv);
@@ -116,22 +119,21 @@ int xw_arm(struct ftv_exec *ex, uc_engine *uc, uint64_t timeout_us)
 	return 0;
 }
 
-int xw_disarm(struct ftv_exec *ex)
+int xw_disarm(struct xwatchdog *w)
 {
-	struct xwatchdog *w = ex->wd;
 	int fired;
 
 	pthread_mutex_lock(&w->mu);
-	w->uc = NULL;
+	w->stop = NULL;
 	fired = w->fired;
 	w->fired = 0;
 	pthread_mutex_unlock(&w->mu);
 	return fired;
 }
 
-void xw_free(struct ftv_exec *ex)
+void xw_free(struct xwatchdog **wd)
 {
-	struct xwatchdog *w = ex->wd;
+	struct xwatchdog *w = *wd;
 
 	if (!w)
 		return;
@@ -143,5 +145,5 @@ void xw_free(struct ftv_exec *ex)
 	pthread_cond_destroy(&w->cv);
 	pthread_mutex_destroy(&w->mu);
 	free(w);
-	ex->wd = NULL;
+	*wd = NULL;
 }

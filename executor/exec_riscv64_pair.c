@@ -1,4 +1,4 @@
-/* The RISC-V call-pair hazard (issue #8): a call site is two words,
+/* The RISC-V call-pair hazard: a call site is two words,
  * `auipc t0, hi` at A-4 and `jalr t0, lo(t0)` at A. Ziccif makes each word's
  * fetch atomic but nothing orders the two fetches, and a hart may be
  * preempted (or stopped by stop_machine()) between them for as long as the
@@ -16,10 +16,58 @@
  * that plan had written everything. The 6.16 "atomic"
  * scheme writes the AUIPC once (ftrace_init_nop) and then toggles only the
  * JALR word, so it never fires there. */
-#include "executor/exec_int.h"
-#include "encoders/riscv.h"
-
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/riscv.h"
+#include "executor/exec_model.h"
+#include "executor/exec_report.h"
+#include "executor/exec_riscv64.h"
+#include "util/vec.h"
+
+/* The last watched word a CPU fetched. */
+struct rv_prev {
+	int ok;
+	uint64_t addr;
+	uint32_t val;
+	int wid;
+};
+
+/* Per watched JALR word (winsn.id): the partner of its JALR write wid. */
+struct rv_partner {
+	int ok;
+	int wid, partner;
+};
+
+struct rv_pair {
+	struct rv_prev prev[EXEC_MAX_CPUS];
+	struct rv_partner *cache;
+	size_t cap;
+};
+
+void *xrv_pair_new(void)
+{
+	return calloc(1, sizeof(struct rv_pair));
+}
+
+void xrv_pair_free(void *ctx)
+{
+	struct rv_pair *p = ctx;
+
+	free(p->cache);
+	free(p);
+}
+
+void xrv_pair_reset(void *ctx)
+{
+	struct rv_pair *p = ctx;
+
+	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
+		p->prev[c].ok = 0;
+	if (p->cache)
+		memset(p->cache, 0, p->cap * sizeof(*p->cache));
+}
 
 /* The write to the AUIPC word a4 that the JALR write `wid` (at w) was made
  * to pair with. Writes are issued in plan order and, per word, in
@@ -27,26 +75,27 @@
  * such in issue order, buffered or not. Cached per JALR word once the
  * JALR's plan has finished (no later write can change the answer): a site
  * runs the same JALR many times. */
-static int partner_write(struct ftv_exec *ex, struct winsn *w,
-			 struct winsn *a4, int wid)
+static int partner_write(struct rv_pair *pp, const struct xlog *log,
+			 struct winsn *w, struct winsn *a4, int wid)
 {
-	int plan = ex->wr[wid].plan;
+	int plan = log->wr[wid].plan;
+	struct rv_partner *c = NULL;
 
-	if (w->pair_wid == wid)
-		return w->pair_partner;
-	for (size_t i = ex->nwr; plan >= 0 && i-- > 0;) {
-		const struct exec_write *x = &ex->wr[i];
+	if (!VEC_RESERVE(pp->cache, pp->cap, w->id + 1))
+		c = &pp->cache[w->id]; /* else no cache: the same answer */
+	if (c && c->ok && c->wid == wid)
+		return c->partner;
+	for (size_t i = log->nwr; plan >= 0 && i-- > 0;) {
+		const struct exec_write *x = &log->wr[i];
 
 		if (x->addr == a4->addr && x->size == 4 && x->plan >= 0 &&
 		    x->plan <= plan) {
-			if ((size_t)plan < ex->cur_plan) {
-				w->pair_wid = wid;
-				w->pair_partner = (int)i;
-			}
+			if ((size_t)plan < log->plans_closed && c)
+				*c = (struct rv_partner){ 1, wid, (int)i };
 			return (int)i;
 		}
 	}
-	return a4->coh[0]; /* the initial contents */
+	return a4->coh[0].wid; /* the initial contents */
 }
 
 /* Whether control can only have fallen through from the word at A-4 to A:
@@ -74,33 +123,35 @@ static int falls_through(uint32_t w)
 	return 1;
 }
 
-void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
-		   int wid)
+static void pair_check(struct xmodel *m, struct rv_pair *pp, unsigned cpu,
+		       struct winsn *w, int wid)
 {
+	const struct rv_prev *prev = &pp->prev[cpu];
+	const struct xlog *log = m->log;
 	struct rv_insn jalr, exe, want;
 	struct winsn *a4;
 	uint64_t rs1 = 0, auipc_pc = w->addr - 4, got_t, want_t;
-	uint32_t val = (uint32_t)ex->wr[wid].val, wantv;
+	uint32_t val = (uint32_t)log->wr[wid].val, wantv;
 	char where[128], se[128], sj[128], sw[128], de[160], dj[160], dw[160];
 	char intended[96];
 	int pw, exe_auipc;
 
-	if (!c->prev_ok || c->prev_addr != auipc_pc)
+	if (!prev->ok || prev->addr != auipc_pc)
 		return;
 	if (rv_decode(val, w->addr, &jalr) || jalr.op != RV_OP_JALR)
 		return;
 	/* A JALR stored by a CPU is no plan's: nothing to pair it with. */
-	if (ex->wr[wid].plan < 0 && ex->wr[wid].cpu >= 0)
+	if (log->wr[wid].plan < 0 && log->wr[wid].cpu >= 0)
 		return;
-	a4 = xm_insn(ex, auipc_pc);
+	a4 = xm_insn(m, auipc_pc);
 	if (!a4)
 		return;
-	pw = partner_write(ex, w, a4, wid);
-	wantv = (uint32_t)ex->wr[pw].val;
-	if (wantv == c->prev_val)
+	pw = partner_write(pp, log, w, a4, wid);
+	wantv = (uint32_t)log->wr[pw].val;
+	if (wantv == prev->val)
 		return;
-	uc_reg_read(c->uc, ex->arch->regs[jalr.rs1], &rs1);
-	exe_auipc = !rv_decode(c->prev_val, auipc_pc, &exe) &&
+	rs1 = xe_reg(m->eng, cpu, (int)jalr.rs1);
+	exe_auipc = !rv_decode(prev->val, auipc_pc, &exe) &&
 		    exe.op == RV_OP_AUIPC;
 	if (exe_auipc) {
 		/* "Immediately before": rs1 is that AUIPC's rd and still
@@ -114,7 +165,7 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		 * an AUIPC result it never computed. A function's second
 		 * word is no branch target, so the last watched fetch at A-4
 		 * means it came from there. */
-		if (!falls_through(c->prev_val) ||
+		if (!falls_through(prev->val) ||
 		    rv_decode(wantv, auipc_pc, &want) ||
 		    want.op != RV_OP_AUIPC || want.rd != jalr.rs1)
 			return;
@@ -129,17 +180,27 @@ void xp_pair_check(struct ftv_exec *ex, struct xcpu *c, struct winsn *w,
 		snprintf(intended, sizeof(intended),
 			 "none (the JALR's partner is no AUIPC)");
 	}
-	sim_symbolize(ex->as, w->addr, where, sizeof(where), 0);
-	xr_word(ex, c->prev_val, auipc_pc, se, sizeof(se));
-	xr_word(ex, val, w->addr, sj, sizeof(sj));
-	xr_word(ex, wantv, auipc_pc, sw, sizeof(sw));
-	xr_write_desc(ex, c->prev_wid, de, sizeof(de));
-	xr_write_desc(ex, wid, dj, sizeof(dj));
-	xr_write_desc(ex, pw, dw, sizeof(dw));
-	xc_violation(ex, EXEC_V_PAIR, (int)c->idx, w->addr,
+	sim_symbolize(m->as, w->addr, where, sizeof(where), 0);
+	m->arch->word(prev->val, auipc_pc, se, sizeof(se));
+	m->arch->word(val, w->addr, sj, sizeof(sj));
+	m->arch->word(wantv, auipc_pc, sw, sizeof(sw));
+	xr_write_desc(log, prev->wid, de, sizeof(de));
+	xr_write_desc(log, wid, dj, sizeof(dj));
+	xr_write_desc(log, pw, dw, sizeof(dw));
+	xl_violation(m->log, EXEC_V_PAIR, (int)cpu, w->addr,
 		     "pair: cpu%u step %llu executed %s from %s, then fetched %s at %s from %s, "
 		     "which was written to pair with %s from %s: the call mixes two generations "
 		     "of the site and jumps to 0x%llx instead of %s",
-		     c->idx, (unsigned long long)ex->step, se, de, sj, where,
+		     cpu, (unsigned long long)log->step, se, de, sj, where,
 		     dj, sw, dw, (unsigned long long)got_t, intended);
+}
+
+void xrv_pair_fetched(struct xmodel *m, unsigned cpu, struct winsn *w,
+		      int wid)
+{
+	struct rv_pair *pp = m->arch_ctx;
+
+	pair_check(m, pp, cpu, w, wid);
+	pp->prev[cpu] = (struct rv_prev){ 1, w->addr,
+					  (uint32_t)m->log->wr[wid].val, wid };
 }

@@ -2,7 +2,7 @@
  * bring a RISC-V guest's pc up to date before a load or store (checked: after
  * READ_UNMAPPED pc is the start of the translation block, or the last hooked
  * instruction, with the instructions before the faulting one executed). So
- * the executor records the faulting address (UC_HOOK_MEM_UNMAPPED / PROT)
+ * the engine records the faulting address (UC_HOOK_MEM_UNMAPPED / PROT)
  * and walks the straight-line code from that pc to the first load or store
  * whose effective address, computed from the registers as they are now, is
  * that address. A translation block ends at the first control transfer, so
@@ -12,9 +12,10 @@
  * rs1 + imm[11:0]), S-type stores (STORE, STORE-FP: rs1 + imm[11:5|4:0]),
  * AMOs (rs1), and the RVC loads/stores ("C" extension: c.lw/c.ld/c.sw/c.sd
  * and their FP forms on rs1' = x8..x15, the sp-relative c.*sp forms). */
-#include "executor/exec_int.h"
-
 #include <string.h>
+
+#include "executor/exec_engine.h"
+#include "executor/exec_riscv64.h"
 
 static int64_t sext(uint64_t v, unsigned bits)
 {
@@ -96,13 +97,13 @@ static int mem_operand(uint32_t w, unsigned *rs1, int64_t *off, unsigned *len)
 	return 0;
 }
 
-uint64_t xf_rv_fault_pc(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
-			uint64_t addr)
+uint64_t xrv_fault_pc(struct xengine *e, unsigned cpu, uint64_t pc,
+		      uint64_t addr)
 {
 	uint64_t at = pc;
 
 	for (int i = 0; i < 512; i++) {
-		uint8_t *p = xc_copy_ptr(c, at);
+		uint8_t *p = xe_copy_ptr(e, cpu, at);
 		uint16_t lo;
 		uint32_t w;
 		unsigned rs1 = 0, len;
@@ -114,7 +115,7 @@ uint64_t xf_rv_fault_pc(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
 		memcpy(&lo, p, 2);
 		w = lo;
 		if ((w & 3) == 3) {
-			if (xc_copy_ptr(c, at + 2) != p + 2)
+			if (xe_copy_ptr(e, cpu, at + 2) != p + 2)
 				break; /* the word runs off its region */
 			memcpy(&w, p, 4);
 		}
@@ -122,10 +123,8 @@ uint64_t xf_rv_fault_pc(struct ftv_exec *ex, struct xcpu *c, uint64_t pc,
 		if (k < 0)
 			break;
 		if (k > 0) {
-			uint64_t base = 0;
+			uint64_t base = xe_reg(e, cpu, (int)rs1);
 
-			if (rs1)
-				uc_reg_read(c->uc, ex->arch->regs[rs1], &base);
 			if (base + (uint64_t)off == addr)
 				return at;
 		}

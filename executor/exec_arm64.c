@@ -1,0 +1,111 @@
+/* arm64 in the executor: the engine's registers, the handful of system
+ * instructions the fetch model reacts to when a CPU executes them
+ * (barriers, cache maintenance by VA, ISB), which words access memory, how
+ * reports print a word, and which concurrent changes of a word are allowed.
+ * The encodings come from the one table in encoders/a64_table.h (a64_is_<id>
+ * tests its mask/value lines, a64_in_ldst its top-level group), not from
+ * masks here. */
+#include <stdio.h>
+#include <unicorn/unicorn.h>
+
+#include "encoders/a64.h"
+#include "executor/exec_arch.h"
+#include "executor/exec_model.h"
+
+static const int a64_regs[] = {
+	UC_ARM64_REG_X0, UC_ARM64_REG_X1, UC_ARM64_REG_X2, UC_ARM64_REG_X3,
+	UC_ARM64_REG_X4, UC_ARM64_REG_X5, UC_ARM64_REG_X6, UC_ARM64_REG_X7,
+	UC_ARM64_REG_X8, UC_ARM64_REG_X9, UC_ARM64_REG_X10, UC_ARM64_REG_X11,
+	UC_ARM64_REG_X12, UC_ARM64_REG_X13, UC_ARM64_REG_X14, UC_ARM64_REG_X15,
+	UC_ARM64_REG_X16, UC_ARM64_REG_X17, UC_ARM64_REG_X18, UC_ARM64_REG_X19,
+	UC_ARM64_REG_X20, UC_ARM64_REG_X21, UC_ARM64_REG_X22, UC_ARM64_REG_X23,
+	UC_ARM64_REG_X24, UC_ARM64_REG_X25, UC_ARM64_REG_X26, UC_ARM64_REG_X27,
+	UC_ARM64_REG_X28, UC_ARM64_REG_X29, UC_ARM64_REG_X30, UC_ARM64_REG_SP,
+	UC_ARM64_REG_PC,
+	UC_ARM64_REG_TPIDR_EL1,
+};
+
+_Static_assert(sizeof(a64_regs) / sizeof(a64_regs[0]) <= EXEC_NREGS,
+	       "arm64 registers");
+
+static enum xsysop a64_sysop(uint32_t w, int *reg)
+{
+	struct a64_insn in;
+
+	*reg = -1;
+	/* The whole barrier classes by CRm (Arm ARM C6.2.134/90/88): every
+	 * ISB option is an ISB, and DSB's CRm 0000/0100 (SSBB/PSSBB, which
+	 * a64_decode declines as not a DSB) are treated as a DSB here too,
+	 * the conservative reading: they drain at least what a DSB drains. */
+	if (a64_is_isb(w))
+		return XS_ISB;
+	if (a64_is_dsb(w))
+		return XS_DSB;
+	if (a64_is_dmb(w))
+		return XS_DMB;
+	/* DC CVAU, DC CVAC and DC CIVAC all clean to at least the PoU (the
+	 * PoC is at or beyond it); IC IVAU invalidates to the PoU (Arm ARM
+	 * C5.3). Every Xt is canonical, so a64_decode names it; Xt = 31 is
+	 * XZR, not sp (register 31 of exec_cpu_set_reg). */
+	if (a64_is_ic_ivau(w) || a64_is_dc_cvau(w) || a64_is_dc_cvac(w) ||
+	    a64_is_dc_civac(w)) {
+		if (a64_decode(w, 0, &in))
+			return XS_NONE;
+		*reg = in.rd == 31 ? -1 : (int)in.rd;
+		return in.id == A64_IC_IVAU ? XS_IC_IVAU : XS_DC_CVAU;
+	}
+	return XS_NONE;
+}
+
+static int a64_is_memory(uint32_t w)
+{
+	int reg;
+
+	/* Loads and stores (C4.1 op0 = x1x0), and the barriers and cache
+	 * maintenance the model acts on. */
+	if (a64_in_ldst(w))
+		return 1;
+	return a64_sysop(w, &reg) != XS_NONE;
+}
+
+static void a64_insn_text(uint32_t w, uint64_t pc, char *buf, size_t n)
+{
+	char d[A64_TEXT_MAX];
+
+	if (a64_disasm(w, pc, d, sizeof(d)) > 0)
+		snprintf(buf, n, "%08x (%s)", w, d);
+	else
+		snprintf(buf, n, "%08x", w);
+}
+
+/* 1: both words are on the Arm ARM B2.2.5 list, 0: not. */
+static int a64_cmodx(uint32_t old, uint32_t new)
+{
+	return a64_cmodx_safe(old, new) ? 1 : 0;
+}
+
+const struct xarch xarch_arm64 = {
+	.arch = FTV_ARCH_ARM64,
+	.uarch = UC_ARCH_ARM64,
+	.umode = UC_MODE_ARM,
+	.regs = a64_regs,
+	.nregs = sizeof(a64_regs) / sizeof(a64_regs[0]),
+	.pc_reg = 32,
+	.sp_reg = 31,
+	.arg0_reg = 0,
+	.zero_reg = -1,
+	.flags_reg = UC_ARM64_REG_NZCV,
+	.insn_align = 4,
+	.fault_pc_skew = 0,
+	.unaligned_watch = "instruction not 4-byte aligned",
+	.sysop = a64_sysop,
+	.is_memory = a64_is_memory,
+	.insn = a64_insn_text,
+	.word = a64_insn_text,
+	.cmodx_safe = a64_cmodx,
+	.exception_why = NULL,
+	.fault_pc = NULL,
+	/* The IPI's exception return is a context synchronisation event on
+	 * every CPU: each sees what IC IVAU has completed for. */
+	.sync_all = xm_context_sync_all,
+};

@@ -1,0 +1,25 @@
+/* A CPU as the run loop and the plans see it: whether it runs, where it
+ * stops, its quiescent point. Its engine is in exec_engine.h, its fetch
+ * model state in exec_model.h. */
+#ifndef FTV_EXECUTOR_EXEC_CPU_H
+#define FTV_EXECUTOR_EXEC_CPU_H
+
+#include <stdint.h>
+
+#define EXEC_NO_EXIT 1ULL /* an "until" address no instruction can have */
+
+enum xcpu_state { XCPU_RUN, XCPU_DONE, XCPU_PARKED, XCPU_FAULT };
+
+struct xcpu {
+	enum xcpu_state st;
+	uint64_t exit_pc;
+	uint64_t qs_pc;
+	int has_qs;
+	uint64_t qs_count;       /* quiescent points passed this run */
+	int armed;               /* pass the hooks at armed_pc once */
+	uint64_t armed_pc;
+	int stopped_in_hook;
+	unsigned quiet_left;     /* quiet fetches left in this turn */
+};
+
+#endif

@@ -1,0 +1,472 @@
+/* The engines (exec_engine.h): opening them over the aspace, the per-CPU
+ * text copies, the hooks, translation invalidation, registers, running a
+ * turn, and the snapshot that exec_reset puts back.
+ *
+ * Facts about Unicorn 2.0.1 this file relies on (checked with small
+ * experiments on this machine):
+ *  - uc_emu_stop() called from a UC_HOOK_CODE callback stops *before* the
+ *    hooked instruction executes (pc is left at it), and restarting there
+ *    calls the hook again (exec_run.c passes through it once: "armed").
+ *  - a UC_HOOK_MEM_READ callback runs before the load, so the value in
+ *    memory when it returns is the value loaded.
+ *  - translated code is not invalidated when memory is changed behind the
+ *    engine's back; uc_ctl_remove_cache(begin, end) on that engine is needed,
+ *    and hooks added after translation only reach code translated later.
+ *  - engines start at EL1 (PSTATE 0x3c5). */
+#include "executor/exec_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unicorn/unicorn.h>
+
+#include "executor/exec_pages.h"
+#include "executor/exec_watchdog.h"
+
+/* --- hooks --------------------------------------------------------------- */
+
+/* Called before every instruction (one hook over the whole address space:
+ * Unicorn 2.0.1's helper_uc_tracecode walks every UC_HOOK_CODE hook of the
+ * engine on each hooked instruction, so one hook per marked pc made each
+ * instruction cost as many bound checks as there are marked pcs under the
+ * instruction-count hook of a quantum). A filter of hashed pcs lets only
+ * the marked ones through. */
+static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
+{
+	struct xecpu *c = user;
+	struct xengine *e = c->e;
+
+	(void)uc;
+	(void)size;
+	if (!xe_pc_marked(e, pc))
+		return;
+	e->ops->pc(e->ctx, c->idx, pc);
+}
+
+/* A load by a CPU whose translated code calls read hooks. Each engine has
+ * one such hook over the whole address space, added by the first
+ * xe_watch_loads (when the engine had one hook per watched location,
+ * Unicorn 2.0.1 walked all of them on every load). */
+static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
+		      int size, int64_t value, void *user)
+{
+	struct xecpu *c = user;
+
+	(void)uc;
+	(void)type;
+	(void)value;
+	c->e->ops->load(c->e->ctx, c->idx, addr, size);
+}
+
+/* A CPU's store into private (text) memory: the model routes it so that
+ * every CPU's view follows the rules (the store itself lands in the
+ * writer's copy right after this hook). */
+static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
+			    int size, int64_t value, void *user)
+{
+	struct xecpu *c = user;
+
+	(void)uc;
+	(void)type;
+	if (size <= 0 || size > 8)
+		return;
+	c->e->ops->text_store(c->e->ctx, c->idx, addr, (unsigned)size,
+			      (uint64_t)value);
+}
+
+/* Remember where a data access faulted (for xarch.fault_pc); the access
+ * still faults. */
+static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
+		       int size, int64_t value, void *user)
+{
+	struct xecpu *c = user;
+
+	(void)uc;
+	(void)size;
+	(void)value;
+	if (type != UC_MEM_FETCH_UNMAPPED && type != UC_MEM_FETCH_PROT) {
+		c->fault_ok = 1;
+		c->fault_addr = addr;
+	}
+	return false;
+}
+
+/* --- lifecycle ----------------------------------------------------------- */
+
+static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
+{
+	uc_err ue = uc_open((uc_arch)e->arch->uarch, (uc_mode)e->arch->umode,
+			    &c->uc);
+
+	if (ue != UC_ERR_OK)
+		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
+				uc_strerror(ue));
+	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
+	if (!c->copy)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+		uint8_t *host = r->host;
+		uc_hook h;
+
+		if (r->perms & SIM_X) {
+			/* Text is private: each CPU fetches from its own copy,
+			 * which the fetch model keeps per CPU. Only the pages
+			 * that hold something are copied: the rest of a
+			 * fresh mapping reads as zeros already. */
+			uint8_t *nz = malloc(r->size / XPG_SIZE);
+
+			c->copy[i] = xpg_alloc(r->size);
+			if (!c->copy[i] || !nz) {
+				free(nz);
+				return ftv_errf(err, "out of memory");
+			}
+			xpg_nonzero(r->host, r->size, nz);
+			xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
+			free(nz);
+			host = c->copy[i];
+		}
+		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL, host);
+		if (ue != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: map %s at 0x%llx: %s",
+					c->idx, r->name,
+					(unsigned long long)r->base,
+					uc_strerror(ue));
+		if ((r->perms & SIM_X) &&
+		    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE,
+				(void *)text_write_hook, c, r->base,
+				r->base + r->size - 1) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
+					r->name);
+	}
+	{
+		uc_hook h;
+
+		/* Begin > end: every address (see code_hook). */
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
+				1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: code hook", c->idx);
+	}
+	if (e->arch->fault_pc) {
+		uc_hook h;
+
+		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
+				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: fault hook", c->idx);
+	}
+	return 0;
+}
+
+int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
+	    unsigned ncpus, const struct xe_ops *ops, void *ctx,
+	    struct ftv_err *err)
+{
+	e->as = as;
+	e->arch = arch;
+	e->ops = ops;
+	e->ctx = ctx;
+	e->ncpus = ncpus;
+	e->nregions = sim_region_count(as);
+	e->rsize = calloc(e->nregions ? e->nregions : 1, sizeof(*e->rsize));
+	if (!e->rsize)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < e->nregions; i++)
+		e->rsize[i] = sim_region_get(as, i)->size;
+	for (unsigned i = 0; i < ncpus; i++) {
+		e->cpu[i].e = e;
+		e->cpu[i].idx = i;
+		if (cpu_open(e, &e->cpu[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+void xe_free(struct xengine *e)
+{
+	xw_free(&e->wd); /* before the engines it may stop */
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		if (c->uc)
+			uc_close(c->uc);
+		for (size_t r = 0; c->copy && r < e->nregions; r++)
+			xpg_free(c->copy[r], e->rsize[r]);
+		free(c->copy);
+	}
+	for (size_t i = 0; e->snap && i < e->nregions; i++)
+		xpg_free(e->snap[i], e->rsize[i]);
+	for (size_t i = 0; e->snap_nz && i < e->nregions; i++)
+		free(e->snap_nz[i]);
+	free(e->snap);
+	free(e->snap_nz);
+	free(e->rsize);
+}
+
+/* --- memory -------------------------------------------------------------- */
+
+int xe_region(const struct xengine *e, uint64_t addr)
+{
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		if (addr >= r->base && addr - r->base < r->size)
+			return (int)i;
+	}
+	return -1;
+}
+
+uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)
+{
+	int ri = xe_region(e, addr);
+	struct sim_region *r;
+	uint8_t *copy;
+
+	if (ri < 0)
+		return NULL;
+	r = sim_region_get(e->as, (size_t)ri);
+	copy = e->cpu[cpu].copy[ri];
+	return (copy ? copy : r->host) + (addr - r->base);
+}
+
+void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,
+		   uint64_t len)
+{
+	uc_ctl_remove_cache(e->cpu[cpu].uc, addr, addr + len);
+}
+
+void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
+{
+	for (unsigned i = 0; i < e->ncpus; i++)
+		xe_invalidate(e, i, addr, len);
+}
+
+/* A newly marked pc: every engine's one code hook (cpu_open) covers it
+ * already, but code translated while pc was not marked may hold bytes the
+ * fetch model has since changed in the copy: retranslate it, as when each
+ * marked pc had a hook of its own (hooks reach only code translated after
+ * they were added). */
+void xe_mark_pc(struct xengine *e, uint64_t pc)
+{
+	size_t b = (size_t)(pc >> 1) % XE_PC_BITS;
+
+	e->pcbits[b / 64] |= 1ULL << (b % 64);
+	xe_invalidate_all(e, pc, 4);
+}
+
+int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
+{
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		if (!c->loads_hooked) {
+			uc_hook h;
+			uc_err ue = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
+						(void *)load_hook, c, 1, 0);
+
+			if (ue != UC_ERR_OK)
+				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
+						i, (unsigned long long)addr,
+						uc_strerror(ue));
+			c->loads_hooked = 1;
+		}
+		xe_invalidate(e, i, addr & ~(SIM_PAGE - 1), SIM_PAGE);
+	}
+	return 0;
+}
+
+void xe_stop(struct xengine *e, unsigned cpu)
+{
+	uc_emu_stop(e->cpu[cpu].uc);
+}
+
+/* --- registers ----------------------------------------------------------- */
+
+int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v)
+{
+	if (reg < 0 || reg >= e->arch->nregs)
+		return -1;
+	if (reg == e->arch->zero_reg)
+		return 0;
+	if (!e->snap)
+		e->cpu[cpu].init[reg] = v;
+	return uc_reg_write(e->cpu[cpu].uc, e->arch->regs[reg], &v) ==
+			       UC_ERR_OK ? 0 : -1;
+}
+
+uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg)
+{
+	uint64_t v = 0;
+
+	if (reg >= 0 && reg < e->arch->nregs && reg != e->arch->zero_reg)
+		uc_reg_read(e->cpu[cpu].uc, e->arch->regs[reg], &v);
+	return v;
+}
+
+uint64_t xe_pc(struct xengine *e, unsigned cpu)
+{
+	uint64_t pc = 0;
+
+	uc_reg_read(e->cpu[cpu].uc, e->arch->regs[e->arch->pc_reg], &pc);
+	return pc;
+}
+
+static void set_pc(struct xengine *e, unsigned cpu, uint64_t pc)
+{
+	uc_reg_write(e->cpu[cpu].uc, e->arch->regs[e->arch->pc_reg], &pc);
+}
+
+/* --- running ------------------------------------------------------------- */
+
+static void stop_engine(void *uc)
+{
+	uc_emu_stop(uc);
+}
+
+uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
+		uint64_t timeout_us, size_t count, struct xe_stop *st)
+{
+	struct xecpu *c = &e->cpu[cpu];
+	size_t timed_out = 0;
+	/* Unicorn's own timeout costs a thread per call: use the
+	 * executor's one watchdog thread when it can be started. */
+	int own = timeout_us && !xw_arm(&e->wd, stop_engine, c->uc,
+					timeout_us);
+	uc_err ue;
+
+	memset(st, 0, sizeof(*st));
+	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, count);
+	if (own)
+		timed_out = (size_t)xw_disarm(e->wd);
+	pc = xe_pc(e, cpu);
+	if (ue != UC_ERR_OK) {
+		uint64_t at = pc;
+
+		if (ue == UC_ERR_EXCEPTION && e->arch->fault_pc_skew) {
+			at -= e->arch->fault_pc_skew;
+			set_pc(e, cpu, at);
+		}
+		if (e->arch->fault_pc && c->fault_ok &&
+		    ue != UC_ERR_FETCH_UNMAPPED && ue != UC_ERR_FETCH_PROT) {
+			at = e->arch->fault_pc(e, cpu, at, c->fault_addr);
+			set_pc(e, cpu, at);
+		}
+		c->fault_ok = 0;
+		st->fault = 1;
+		st->exception = ue == UC_ERR_EXCEPTION;
+		st->why = uc_strerror(ue);
+		st->fault_pc = at;
+		return pc;
+	}
+	if (timeout_us && !own &&
+	    uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) != UC_ERR_OK)
+		timed_out = 0;
+	st->timed_out = timed_out != 0;
+	return pc;
+}
+
+/* --- snapshot and reset -------------------------------------------------- */
+
+/* The snapshot keeps only the pages that hold something (see
+ * exec_pages.c): copying whole regions, most of them never written, cost
+ * seconds and hundreds of MiB per world. */
+int xe_snapshot(struct xengine *e, struct ftv_err *err)
+{
+	size_t n = e->nregions ? e->nregions : 1;
+
+	e->snap = calloc(n, sizeof(*e->snap));
+	e->snap_nz = calloc(n, sizeof(*e->snap_nz));
+	if (!e->snap || !e->snap_nz)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		e->snap[i] = xpg_alloc(r->size);
+		e->snap_nz[i] = malloc(r->size / XPG_SIZE);
+		if (!e->snap[i] || !e->snap_nz[i])
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, e->snap_nz[i]);
+		xpg_copy_nonzero(e->snap[i], r->host, r->size,
+				 e->snap_nz[i]);
+	}
+	return 0;
+}
+
+int xe_has_snapshot(const struct xengine *e)
+{
+	return e->snap != NULL;
+}
+
+/* Puts back the pages of buf that may differ from the snapshot: those that
+ * held something then (snap_nz) or hold something now (nz). */
+static void restore_pages(uint8_t *buf, const uint8_t *snap,
+			  const uint8_t *snap_nz, const uint8_t *nz,
+			  uint64_t size)
+{
+	for (uint64_t p = 0; p < size / XPG_SIZE; p++) {
+		uint64_t off = p * XPG_SIZE;
+
+		if (snap_nz[p])
+			memcpy(buf + off, snap + off, XPG_SIZE);
+		else if (nz[p])
+			memset(buf + off, 0, XPG_SIZE);
+	}
+}
+
+int xe_reset(struct xengine *e, struct ftv_err *err)
+{
+	static const uint8_t zero[XPG_SIZE];
+	uint8_t *nz = NULL;
+
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+		const uint8_t *snz = e->snap_nz[i];
+
+		free(nz);
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
+		restore_pages(r->host, e->snap[i], snz, nz, r->size);
+		for (unsigned c = 0; c < e->ncpus; c++) {
+			uint8_t *cp = e->cpu[c].copy[i];
+
+			if (!cp)
+				continue;
+			/* Put back only the words that changed, and drop
+			 * only their translations (never a whole cache).
+			 * Pages all zero in both the copy and the snapshot
+			 * have nothing to put back. */
+			xpg_nonzero(cp, r->size, nz);
+			for (uint64_t off = 0; off < r->size; off += 4) {
+				uint64_t pg = off / XPG_SIZE;
+				const uint8_t *s;
+
+				if (!snz[pg] && !nz[pg]) {
+					off += XPG_SIZE - 4;
+					continue;
+				}
+				s = snz[pg] ? e->snap[i] + off
+					    : zero + off % XPG_SIZE;
+				if (!memcmp(cp + off, s, 4))
+					continue;
+				memcpy(cp + off, s, 4);
+				xe_invalidate(e, c, r->base + off, 4);
+			}
+		}
+	}
+	free(nz);
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		for (int r = 0; r < e->arch->nregs; r++)
+			if (r != e->arch->zero_reg)
+				uc_reg_write(c->uc, e->arch->regs[r],
+					     &c->init[r]);
+		if (e->arch->flags_reg >= 0) {
+			uint64_t z = 0;
+
+			uc_reg_write(c->uc, e->arch->flags_reg, &z);
+		}
+		c->fault_ok = 0;
+	}
+	return 0;
+}

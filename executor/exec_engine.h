@@ -1,0 +1,135 @@
+/* The engines: one Unicorn engine per CPU over the regions of a sim_aspace,
+ * and the only part of the executor that calls Unicorn (exec_engine.c).
+ *
+ * Memory. Regions with SIM_X are mapped privately per CPU (each engine gets
+ * its own copy of the text, which the fetch model fills in); every other
+ * region is shared (the sim_region host buffer itself).
+ *
+ * Hooks. The engine reports to the executor through struct xe_ops: before
+ * an instruction at a pc marked with xe_mark_pc, on loads (once
+ * xe_watch_loads was called), and on a CPU's stores into its text copy.
+ * Between turns the executor may change a copy behind the engine's back;
+ * xe_invalidate drops the translations of what it changed. */
+#ifndef FTV_EXECUTOR_EXEC_ENGINE_H
+#define FTV_EXECUTOR_EXEC_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "executor/exec.h"
+#include "executor/exec_arch.h"
+#include "sim/aspace.h"
+#include "util/err.h"
+
+#define XE_PC_BITS 65536 /* the marked-pc filter's size, in bits */
+
+struct uc_struct;
+struct xwatchdog;
+
+/* The executor's side of the hooks; ctx is xe_init's. */
+struct xe_ops {
+	/* cpu is about to execute pc, a pc marked with xe_mark_pc (or one
+	 * sharing its filter bit). */
+	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
+	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
+	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
+	/* cpu stores size bytes (1..8) into its text copy; the store lands
+	 * in the copy right after this returns. */
+	void (*text_store)(void *ctx, unsigned cpu, uint64_t addr,
+			   unsigned size, uint64_t val);
+};
+
+struct xecpu {
+	struct xengine *e;
+	unsigned idx;
+	struct uc_struct *uc;
+	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
+	int loads_hooked;
+	/* the last data access fault, for xarch.fault_pc */
+	int fault_ok;
+	uint64_t fault_addr;
+	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
+};
+
+struct xengine {
+	struct sim_aspace *as;
+	const struct xarch *arch;
+	const struct xe_ops *ops;
+	void *ctx;
+	unsigned ncpus;
+	size_t nregions;         /* the regions mapped at xe_init */
+	uint64_t *rsize;         /* their sizes, for munmap */
+	struct xecpu cpu[EXEC_MAX_CPUS];
+	/* Region contents before the first run: per region a sparse copy
+	 * (xpg_alloc; only pages that held something are written) and its
+	 * page map (1: the page held a non-zero byte). */
+	uint8_t **snap;
+	uint8_t **snap_nz;
+	struct xwatchdog *wd;    /* started by the first timed turn */
+	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
+};
+
+/* How a turn ended (xe_run). */
+struct xe_stop {
+	int fault;               /* the CPU took an exception or a memory fault */
+	int exception;           /* ... an exception (UDF, illegal instruction) */
+	int timed_out;           /* the wall-clock limit stopped it */
+	const char *why;         /* the engine's words for a fault */
+	/* The faulting instruction: the engine's pc corrected for the
+	 * arch's skew (xarch.fault_pc_skew, xarch.fault_pc); the CPU's pc is
+	 * set to it. */
+	uint64_t fault_pc;
+};
+
+/* Opens one engine per CPU over every region mapped in as now. On failure
+ * the caller still calls xe_free. */
+int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
+	    unsigned ncpus, const struct xe_ops *ops, void *ctx,
+	    struct ftv_err *err);
+void xe_free(struct xengine *e);
+
+/* The index of the region (of those mapped at xe_init) holding addr, or
+ * -1. */
+int xe_region(const struct xengine *e, uint64_t addr);
+/* cpu's view of addr: its text copy or the shared memory; NULL if
+ * unmapped. */
+uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr);
+/* Drops cpu's translations of [addr, addr+len) (all CPUs': _all). */
+void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,
+		   uint64_t len);
+void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len);
+
+/* Makes ops->pc run before every instruction at pc, on every CPU. */
+void xe_mark_pc(struct xengine *e, uint64_t pc);
+static inline int xe_pc_marked(const struct xengine *e, uint64_t pc)
+{
+	size_t b = (size_t)(pc >> 1) % XE_PC_BITS;
+
+	return e->pcbits[b / 64] >> (b % 64) & 1;
+}
+/* Makes ops->load see the loads at addr on every CPU: code translated
+ * before the first call does not call it (Unicorn decides at translation
+ * whether a load calls read hooks), the page of addr is retranslated. */
+int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err);
+/* From a hook: stop cpu's turn before the hooked instruction. */
+void xe_stop(struct xengine *e, unsigned cpu);
+
+/* Registers by executor number (exec_cpu_set_reg). Before the snapshot a
+ * write also sets the value xe_reset restores. */
+int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v);
+uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg);
+uint64_t xe_pc(struct xengine *e, unsigned cpu);
+
+/* Runs cpu from pc until it reaches until, count instructions ran (0: no
+ * limit) or a hook stops it, for at most timeout_us of wall-clock time (0:
+ * no limit); returns the pc the engine stopped at (after a fault, before
+ * the correction to st->fault_pc). */
+uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
+		uint64_t timeout_us, size_t count, struct xe_stop *st);
+
+/* The snapshot of memory and registers that xe_reset puts back. */
+int xe_snapshot(struct xengine *e, struct ftv_err *err);
+int xe_has_snapshot(const struct xengine *e);
+int xe_reset(struct xengine *e, struct ftv_err *err);
+
+#endif

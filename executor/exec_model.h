@@ -1,0 +1,150 @@
+/* The fetch model (exec_model.c; the rules and their sources are in
+ * exec.h): the watched locations and the coherence order of their writes,
+ * what each CPU may fetch, context synchronisation, cache maintenance, the
+ * visibility of stores, and the checks run on every fetch and load (torn,
+ * cmodx, stale-data; the arch table adds its own through xarch.fetched).
+ *
+ * Watched locations come in two kinds: instruction words (4 bytes, fetched
+ * by CPUs through the model) and data locations (a range of bytes loaded by
+ * CPUs; today the 64-bit CALL_OPS literals). Each has an id, the order it
+ * was watched in, that stays fixed for the executor's life. */
+#ifndef FTV_EXECUTOR_EXEC_MODEL_H
+#define FTV_EXECUTOR_EXEC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "executor/exec_arch.h"
+#include "executor/exec_engine.h"
+#include "executor/exec_log.h"
+#include "executor/exec_sched.h"
+
+/* The most bytes of one watched data location. */
+#define XM_DATA_MAX 8
+
+/* A cache maintenance operation waiting for the issuer's next DSB. */
+struct xpend {
+	int ic;        /* 1: IC IVAU, 0: DC CVAU */
+	uint64_t addr; /* watched insn address */
+	size_t idx;    /* coherence index captured when it was issued */
+};
+
+/* An agent's pending cache maintenance. */
+struct xpendv {
+	struct xpend *v;
+	size_t n, cap;
+};
+
+/* One entry of a watched word's coherence order. */
+struct xcoh {
+	int wid;
+	size_t icfloor;          /* `ic` when that write was made */
+};
+
+/* A watched instruction word: the coherence order of its writes. */
+struct winsn {
+	size_t id;
+	uint64_t addr;
+	struct xcoh *coh;        /* oldest first; [0] is the initial contents */
+	size_t ncoh, capcoh;
+	size_t pou;              /* newest entry cleaned to the PoU */
+	size_t ic;               /* newest entry visible to fetch after CSE */
+	size_t floor[EXEC_MAX_CPUS];
+	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
+	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
+	int view_ok[EXEC_MAX_CPUS];
+};
+
+/* A watched data location [addr, addr+size): who wrote each 32-bit half. */
+struct wdata {
+	size_t id;               /* index in xmodel.wd */
+	uint64_t addr;
+	unsigned size;
+	int wid[2];
+	int init_wid;
+	int *wids;               /* every write to it, in issue order */
+	size_t nw, capw;
+};
+
+/* What the model keeps per CPU. */
+struct xmcpu {
+	struct xpendv pend;      /* its cache maintenance before a DSB */
+	int last_fetch_wid;      /* newest non-initial insn write fetched */
+};
+
+struct xmodel {
+	struct sim_aspace *as;
+	const struct xarch *arch;
+	void *arch_ctx;          /* the arch's fetch checks (xarch.ctx_new) */
+	struct xlog *log;
+	struct xengine *eng;
+	struct xsched *sched;
+	unsigned ncpus;
+	int quiet_obs;
+	int *oom;
+
+	struct winsn **wi;       /* sorted by address; entries never move */
+	size_t nwi, capwi;
+	struct wdata **wd;       /* in watch order; entries never move */
+	size_t nwd, capwd;
+	struct wdata **wds;      /* the same, sorted by address */
+	size_t capwds;
+	struct xmcpu cpu[EXEC_MAX_CPUS];
+	uint64_t fetches;        /* fetches of watched words */
+};
+
+int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
+	    struct xlog *log, struct xengine *eng, struct xsched *sched,
+	    unsigned ncpus, int quiet_obs, int *oom, struct ftv_err *err);
+void xm_free(struct xmodel *m);
+/* A new run: every location back to its initial contents. */
+void xm_reset(struct xmodel *m);
+
+struct winsn *xm_insn(struct xmodel *m, uint64_t addr);
+struct wdata *xm_data(struct xmodel *m, uint64_t addr);
+/* New watched locations (not watched yet), holding what memory holds now;
+ * NULL out of memory. */
+struct winsn *xm_watch_insn(struct xmodel *m, uint64_t addr);
+struct wdata *xm_watch_data(struct xmodel *m, uint64_t addr, unsigned size,
+			    uint64_t val);
+
+/* A new write (xl_write), remembered by the data locations it touches;
+ * its id or -1. */
+int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
+	     int plan, int step, int cpu, const char *what);
+/* Write wid becomes visible to every CPU (but skip_cpu, whose own store
+ * it is). */
+void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
+		      uint64_t val, int wid, int skip_cpu);
+/* cpu stores into text (a hook, before the store lands in its copy). */
+void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
+		  unsigned size, uint64_t val);
+/* Writes POISON over [addr, addr+len) in every view (PLAN_FREE). */
+void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len);
+
+/* cpu fetches w: picks the write it sees (xs_choose), installs it in the
+ * engine's copy and runs the checks. quiet: no choice was possible (not
+ * recorded under quiet_obs). */
+void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet);
+/* Only one value can be fetched and the engine already has it. */
+int xm_fetch_is_quiet(struct xmodel *m, unsigned cpu, struct winsn *w);
+/* cpu loads size bytes at addr: every data location holding addr sees it
+ * (record: keep the observation). */
+void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
+	     int record);
+
+/* A context synchronisation event on cpu (ISB, exception return): it sees
+ * every write IC IVAU has completed for. */
+void xm_context_sync(struct xmodel *m, unsigned cpu);
+void xm_context_sync_all(struct xmodel *m);
+/* RISC-V FENCE.I on cpu, and on every hart after the store buffer drained
+ * (flush_icache_all). */
+void xm_fence_i(struct xmodel *m, unsigned cpu);
+void xm_flush_icache_all(struct xmodel *m);
+/* DC CVAU (ic 0) or IC IVAU (ic 1) by an agent over [addr, addr+len),
+ * pending until its next DSB (xm_dsb). */
+void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
+		 uint64_t addr, uint64_t len);
+void xm_dsb(struct xmodel *m, struct xpendv *pend);
+
+#endif

@@ -1,0 +1,329 @@
+/* The run loop: what happens at the pcs the engines stop at (watched
+ * fetches, system instructions, breakpoints, quiescent points), one CPU
+ * turn, the steps of a run, reset and exhaustive exploration. */
+#include "executor/exec_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A plan is in flight: the queue is not empty or a store is buffered. */
+static int in_flight(struct ftv_exec *ex)
+{
+	return xp_busy(&ex->plans) || ex->sb.n;
+}
+
+/* --- the engine's hooks -------------------------------------------------- */
+
+static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
+{
+	uint8_t *p = xe_copy_ptr(&ex->eng, cpu, pc);
+	uint32_t w;
+	int reg;
+	uint64_t va = 0;
+	enum xsysop op;
+
+	if (!p)
+		return;
+	memcpy(&w, p, 4);
+	op = ex->arch->sysop(w, &reg);
+	switch (op) {
+	case XS_ISB:
+		xm_context_sync(&ex->model, cpu);
+		break;
+	case XS_FENCE_I:
+		xm_fence_i(&ex->model, cpu);
+		break;
+	case XS_DSB:
+		xm_dsb(&ex->model, &ex->model.cpu[cpu].pend);
+		break;
+	case XS_DC_CVAU:
+	case XS_IC_IVAU:
+		if (reg >= 0)
+			va = xe_reg(&ex->eng, cpu, reg);
+		xm_cache_op(&ex->model, &ex->model.cpu[cpu].pend,
+			    op == XS_IC_IVAU, va, 4);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Before the instruction at a special pc. */
+static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
+{
+	struct ftv_exec *ex = ctx;
+	struct xcpu *c = &ex->cpu[cpu];
+	struct xspecial *s = xsp_at(&ex->sp, pc);
+	int qs;
+
+	if (!s)
+		return;
+	qs = c->has_qs && c->qs_pc == pc;
+	if (c->armed && c->armed_pc == pc) {
+		/* Restarted at the instruction a hook stopped before: it
+		 * executes now; stopping actions were done already. */
+		c->armed = 0;
+	} else {
+		if (qs)
+			c->qs_count++;
+		if (qs && ex->plans.stop_machine) {
+			/* stop_machine(): park at the quiescent point. */
+			c->st = XCPU_PARKED;
+			c->stopped_in_hook = 1;
+			xe_stop(&ex->eng, cpu);
+			return;
+		}
+		if (s->flags & SP_WATCH) {
+			struct winsn *w = s->w;
+
+			if (!ex->cfg.fine && c->quiet_left && !in_flight(ex) &&
+			    w && xm_fetch_is_quiet(&ex->model, cpu, w)) {
+				/* Nothing is changing: run on (the sparse
+				 * patching fast path). */
+				c->quiet_left--;
+				xm_fetch(&ex->model, cpu, w, 1);
+				goto effects;
+			}
+			/* The fetch is a scheduling point; the model picks
+			 * the value when this CPU next gets its turn. */
+			c->stopped_in_hook = 1;
+			xe_stop(&ex->eng, cpu);
+			return;
+		}
+	}
+effects:
+	for (size_t i = 0; i < s->nbrk; i++)
+		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
+	if (s->flags & SP_SYSOP)
+		sysop_effect(ex, cpu, pc);
+}
+
+/* Quiet mode keeps loads made while nothing is in flight out of the record
+ * (the checks still run on every load). */
+static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
+{
+	struct ftv_exec *ex = ctx;
+
+	xm_load(&ex->model, cpu, addr, size,
+		!ex->cfg.quiet_obs || in_flight(ex));
+}
+
+static void on_text_store(void *ctx, unsigned cpu, uint64_t addr,
+			  unsigned size, uint64_t val)
+{
+	struct ftv_exec *ex = ctx;
+
+	xm_cpu_store(&ex->model, cpu, addr, size, val);
+}
+
+const struct xe_ops xrun_ops = {
+	.pc = on_pc,
+	.load = on_load,
+	.text_store = on_text_store,
+};
+
+/* --- a CPU's turn -------------------------------------------------------- */
+
+static int next_is_visible(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
+{
+	uint8_t *p = xe_copy_ptr(&ex->eng, cpu, pc);
+	struct xcpu *c = &ex->cpu[cpu];
+	uint32_t w;
+
+	if (!p || xm_insn(&ex->model, pc))
+		return 1;
+	if (c->has_qs && c->qs_pc == pc)
+		return 1;
+	memcpy(&w, p, 4);
+	return ex->arch->is_memory(w);
+}
+
+static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
+		      const struct xe_stop *st)
+{
+	char where[128], insn[128];
+	const char *why = st->why;
+	uint64_t pc = st->fault_pc;
+	uint8_t *p = xe_copy_ptr(&ex->eng, cpu, pc);
+	uint32_t w = 0;
+
+	if (p)
+		memcpy(&w, p, 4);
+	if (st->exception && ex->arch->exception_why)
+		why = ex->arch->exception_why(w);
+	sim_symbolize(ex->eng.as, pc, where, sizeof(where), 0);
+	ex->arch->insn(w, pc, insn, sizeof(insn));
+	ex->cpu[cpu].st = XCPU_FAULT;
+	xl_violation(&ex->log, EXEC_V_FAULT, (int)cpu, pc,
+		     "cpu%u step %llu: fault at %s executing %s: %s", cpu,
+		     (unsigned long long)ex->log.step, where, insn, why);
+}
+
+/* One turn of a CPU: perform the pending fetch of a watched word, then run up
+ * to the next scheduling point. */
+static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
+{
+	struct xcpu *c = &ex->cpu[cpu];
+	uint64_t pc = xe_pc(&ex->eng, cpu), start = pc;
+	struct winsn *w = xm_insn(&ex->model, pc);
+	unsigned n = 0;
+
+	if (w)
+		xm_fetch(&ex->model, cpu, w, 0);
+	c->quiet_left = ex->cfg.fetch_quantum ? ex->cfg.fetch_quantum : 1024;
+	if (w || c->stopped_in_hook) {
+		c->armed = 1;
+		c->armed_pc = pc;
+	}
+	c->stopped_in_hook = 0;
+	ex->stats.cpu_turns++;
+	for (;;) {
+		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;
+		/* Free-running turns have no instruction count; a CPU sent
+		 * astray by a bad patch could run forever without reaching a
+		 * scheduling point. The wall-clock limit only ever ends a run
+		 * that has already gone wrong. */
+		uint64_t timeout = count ? 0 : ex->cfg.turn_timeout_us;
+		struct xe_stop st;
+
+		pc = xe_run(&ex->eng, cpu, pc, c->exit_pc, timeout, count, &st);
+		if (st.fault) {
+			/* The turn's trace event keeps the engine's pc. */
+			cpu_fault(ex, cpu, &st);
+			break;
+		}
+		if (st.timed_out) {
+			char where[128];
+
+			c->st = XCPU_FAULT;
+			xl_violation(&ex->log, EXEC_V_STUCK, (int)cpu, pc,
+				     "cpu%u step %llu: ran %llu ms without reaching a watched "
+				     "word, a quiescent point or its exit; now at %s (a branch "
+				     "or return sent it astray)", cpu,
+				     (unsigned long long)ex->log.step,
+				     (unsigned long long)(timeout / 1000),
+				     sim_symbolize(ex->eng.as, pc, where,
+						   sizeof(where), 0));
+			break;
+		}
+		if (pc == c->exit_pc) {
+			c->st = XCPU_DONE;
+			break;
+		}
+		if (!ex->cfg.fine || c->stopped_in_hook || c->st != XCPU_RUN)
+			break;
+		/* Fine mode: go on through instructions only this CPU sees. */
+		if (next_is_visible(ex, cpu, pc) || ++n >= 4096)
+			break;
+	}
+	xl_event(&ex->log, (int)cpu, EXEC_EV_CPU, start, pc);
+}
+
+/* --- runs ---------------------------------------------------------------- */
+
+static int all_settled(struct ftv_exec *ex)
+{
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
+		if (ex->cpu[i].st == XCPU_RUN || ex->cpu[i].st == XCPU_PARKED)
+			return 0;
+	return !in_flight(ex);
+}
+
+int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
+{
+	unsigned ready[EXEC_MAX_CPUS + 2];
+	unsigned n = ex->cfg.ncpus;
+	uint64_t s;
+
+	if (!xe_has_snapshot(&ex->eng) && xe_snapshot(&ex->eng, err))
+		return -1;
+	xs_start_run(&ex->sched);
+	for (s = 0; s < max_steps; s++) {
+		unsigned nr = 0;
+		int pick, pready = xp_ready(&ex->plans);
+
+		/* Under stop_machine() a CPU without a quiescent point is
+		 * parked wherever it is (multi_cpu_stop runs on it). */
+		for (unsigned i = 0; i < n; i++)
+			if (ex->cpu[i].st == XCPU_RUN &&
+			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs))
+				ready[nr++] = i;
+		if (pready)
+			ready[nr++] = XS_PATCHER(n);
+		if (ex->sb.n)
+			ready[nr++] = XS_SBUF(n);
+		if (!nr) {
+			if (!all_settled(ex))
+				xl_violation(&ex->log, EXEC_V_STUCK, -1, 0,
+					     "step %llu: no CPU can run and the patcher waits at plan %zu step %zu",
+					     (unsigned long long)ex->log.step,
+					     ex->plans.cur,
+					     xp_busy(&ex->plans)
+						     ? ex->plans.v[ex->plans.cur].next
+						     : 0);
+			break;
+		}
+		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
+		if (ready[pick] < n)
+			cpu_turn(ex, ready[pick]);
+		else if (ready[pick] == XS_PATCHER(n))
+			xp_step(&ex->plans);
+		else
+			xb_drain(&ex->sb);
+		ex->log.step++;
+		ex->stats.steps++;
+	}
+	if (s == max_steps && !all_settled(ex))
+		ex->truncated = 1;
+	if (ex->oom)
+		return ftv_errf(err, "out of memory while running");
+	return 0;
+}
+
+int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
+{
+	if (!xe_has_snapshot(&ex->eng))
+		return 0;
+	if (xe_reset(&ex->eng, err))
+		return -1;
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
+		struct xcpu *c = &ex->cpu[i];
+
+		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
+		c->qs_count = 0;
+		c->armed = 0;
+		c->stopped_in_hook = 0;
+	}
+	xp_reset(&ex->plans);
+	xb_reset(&ex->sb);
+	xl_reset(&ex->log);
+	xm_reset(&ex->model);
+	return 0;
+}
+
+int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
+		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
+		 struct ftv_err *err)
+{
+	if (ex->cfg.policy != EXEC_EXHAUSTIVE)
+		return ftv_errf(err, "exploration needs the exhaustive policy");
+	xs_explore_start(&ex->sched);
+	ex->stats.complete = 0;
+	ex->truncated = 0;
+	for (uint64_t r = 0; r < max_runs; r++) {
+		if (exec_reset(ex, err))
+			return -1;
+		ex->log.run = r;
+		if (exec_run(ex, steps_per_run, err))
+			return -1;
+		ex->stats.runs++;
+		if (fn)
+			fn(ex, arg);
+		if (xs_dfs_next(&ex->sched)) {
+			/* Every choice explored, each run to its end. */
+			ex->stats.complete = !ex->truncated;
+			break;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* The pcs that need attention before they execute (exec_int.h). */
+#include "executor/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "executor/exec_pages.h"
+#include "util/vec.h"
+
+struct xspecial *xsp_get(struct xspecials *sp, uint64_t pc,
+			 struct ftv_err *err)
+{
+	struct xspecial *s = xsp_at(sp, pc);
+	size_t i;
+
+	if (s)
+		return s;
+	if (VEC_RESERVE(sp->v, sp->cap, sp->n + 1)) {
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	for (i = sp->n; i > 0 && sp->v[i - 1].pc > pc; i--)
+		sp->v[i] = sp->v[i - 1];
+	memset(&sp->v[i], 0, sizeof(sp->v[i]));
+	sp->v[i].pc = pc;
+	sp->n++;
+	xe_mark_pc(sp->eng, pc);
+	return &sp->v[i];
+}
+
+int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
+		  void *arg, struct ftv_err *err)
+{
+	struct xspecial *s = xsp_get(sp, pc, err);
+	struct xbreak b = { fn, arg };
+
+	if (!s)
+		return -1;
+	if (VEC_PUSH(s->brk, s->nbrk, s->capbrk, b))
+		return ftv_errf(err, "out of memory");
+	s->flags |= SP_BREAK;
+	return 0;
+}
+
+int xsp_scan_sysops(struct xspecials *sp, struct ftv_err *err)
+{
+	struct xengine *e = sp->eng;
+
+	for (size_t ri = 0; ri < e->nregions; ri++) {
+		struct sim_region *r = sim_region_get(e->as, ri);
+		uint8_t *nz;
+
+		if (!(r->perms & SIM_X))
+			continue;
+		nz = malloc(r->size / XPG_SIZE);
+		if (!nz)
+			return ftv_errf(err, "out of memory");
+		xpg_nonzero(r->host, r->size, nz);
+		/* Every possible instruction start: a hook at a parcel that
+		 * is never executed as one is never called. */
+		for (uint64_t off = 0; off + 4 <= r->size;
+		     off += e->arch->insn_align) {
+			uint32_t w;
+			int reg;
+			struct xspecial *s;
+
+			/* Every word wholly inside an all-zero page is 0:
+			 * go on with the last one, whose successors (riscv:
+			 * 2-aligned) may reach into the next page. */
+			if (off % XPG_SIZE == 0 && !nz[off / XPG_SIZE]) {
+				off += XPG_SIZE - 4;
+				continue;
+			}
+			memcpy(&w, r->host + off, 4);
+			if (w == 0 || e->arch->sysop(w, &reg) == XS_NONE)
+				continue;
+			s = xsp_get(sp, r->base + off, err);
+			if (!s) {
+				free(nz);
+				return -1;
+			}
+			s->flags |= SP_SYSOP;
+		}
+		free(nz);
+	}
+	return 0;
+}
+
+void xsp_free(struct xspecials *sp)
+{
+	for (size_t i = 0; i < sp->n; i++)
+		free(sp->v[i].brk);
+	free(sp->v);
+}
