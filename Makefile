@@ -6,6 +6,8 @@
 #   make check  install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench  throughput and overhead figures (never part of check)
+#   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
+#   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
 
 PYTHON  ?= /usr/bin/python3
 CC      ?= gcc
@@ -55,7 +57,8 @@ all: $(FTV) $(FTV_TESTS)
 DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-dev zlib1g-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools python3-yaml xz-utils zstd gzip gnuplot-nox man-db parallel
+	python3 python3-pyelftools python3-yaml xz-utils zstd gzip gnuplot-nox man-db parallel \
+	clang-14 libclang-rt-14-dev
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \

@@ -11,7 +11,7 @@ timeline-example: $(FTV)
 	$(FTV) scenario --trace $(BUILD)/timeline-example.json \
 		corpus/scenarios/mutant-bl-before-literal.scn > /dev/null; test $$? = 1
 	$(PYTHON) tools/timeline.py $(BUILD)/timeline-example.json \
-		-o $(BUILD)/timeline-example.html --from 110 --to 176 --width 1800
+		-o $(BUILD)/timeline-example.html --from 270 --to 310 --width 1800
 	$(CHROMIUM) $(CHROMIUM_FLAGS) --window-size=1800,840 \
 		--screenshot=$(abspath docs/timeline-bl-before-literal.png) \
 		file://$(abspath $(BUILD))/timeline-example.html 2>/dev/null

@@ -59,7 +59,7 @@ static int cmd_scenario(int argc, char **argv)
 	struct trace_json *tj = NULL;
 	struct ftv_err terr;
 	const struct ftv_mutant *mutant = NULL;
-	enum ftv_arch arch = FTV_ARCH_ARM64;
+	enum ftv_arch arch = FTV_ARCH_DEFAULT;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 
 	if (!files)
