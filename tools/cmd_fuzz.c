@@ -814,11 +814,14 @@ static void summary(struct campaign *c)
 		/* what ftv fuzz-merge checks the shards agree on, with the
 		 * above */
 		{
-			char objs[WORLD_MAX_OBJECTS * 66] = "", budget[64];
+			char objs[WORLD_MAX_OBJECTS * 66 + SCN_MAX_USER * 1026] = "", budget[64];
 
 			for (unsigned i = 0; i < c->g.nobjects; i++)
 				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
 					 i ? " " : "", c->g.objects[i]);
+			for (unsigned i = 0; i < c->g.nuser; i++)
+				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
+					 objs[0] ? " " : "", c->g.user[i]);
 			json_key_str(&j, "objects", objs);
 			json_key_u64(&j, "cpus", c->g.cpus);
 			if (c->iterations)
@@ -848,7 +851,7 @@ static void summary(struct campaign *c)
 enum {
 	O_SEED = 256, O_CPUS, O_ITERATIONS, O_TIME, O_SCHEME, O_ARCH, O_MUTATE, O_JOBS,
 	O_SHARD, O_REPLAY, O_OUT, O_SHRINK_BUDGET, O_JSON, O_TRACE, O_OBJECTS,
-	O_TRACE_TEXT,
+	O_TRACE_TEXT, O_OBJECT, O_CALL,
 };
 
 static const char *scheme_word(unsigned i)
@@ -886,6 +889,14 @@ static const struct ftv_opt fuzz_opts[] = {
 	  .help = "trace the corpus objects named (default rand1 rand2 weak hooks, "
 		  "and rand3 as a module: at boot, or loaded and unloaded while the "
 		  "CPUs run, near or beyond call range)" },
+	{ .name = "object", .key = O_OBJECT, .arg = "PATH...",
+	  .help = "trace your own object or module (.o, .ko, .ko.xz, .ko.zst, .ko.gz; "
+		  "modules loaded at boot), calling the functions the call probe finds "
+		  "safe; without --objects, no corpus object is loaded",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
+	  .help = "the workload calls these functions of --object (default: every one "
+		  "the call probe accepts); one it cannot call is an error naming why" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
@@ -944,10 +955,13 @@ static int cmd_fuzz(int argc, char **argv)
 			trace = g.val;
 			break;
 		case FTV_OPT_ARG:
-			/* --objects NAME... takes the arguments after it */
-			if (last != O_OBJECTS)
+			/* --objects NAME... and --object PATH... take the
+			 * arguments after them */
+			if (last != O_OBJECTS && last != O_OBJECT)
 				return ftv_usage_error(g.cmd, "unexpected argument '%s'", g.val);
-			o = O_OBJECTS;
+			o = last;
+			if (o == O_OBJECT)
+				goto object;
 			/* fall through */
 		case O_OBJECTS:
 			if (c.g.nobjects >= WORLD_MAX_OBJECTS)
@@ -956,6 +970,36 @@ static int cmd_fuzz(int argc, char **argv)
 			snprintf(c.g.objects[c.g.nobjects++], sizeof(c.g.objects[0]), "%s", g.val);
 			have_objects = 1;
 			break;
+		case O_OBJECT:
+		object: {
+			struct scenario *u = calloc(1, sizeof(*u));
+
+			/* made absolute, so the replay file finds it from
+			 * anywhere */
+			if (!u || scenario_add_object(u, "", g.val, &err)) {
+				free(u);
+				return ftv_cmd_error(g.cmd, "--object: %s", u ? err.msg : "out of memory");
+			}
+			if (c.g.nuser >= SCN_MAX_USER) {
+				free(u);
+				return ftv_cmd_error(g.cmd, "--object: more than %d objects",
+						     SCN_MAX_USER);
+			}
+			snprintf(c.g.user[c.g.nuser++], sizeof(c.g.user[0]), "%s",
+				 u->user_objects[0]);
+			free(u);
+			break;
+		}
+		case O_CALL: {
+			size_t l = strlen(c.g.call_list);
+
+			if (l + strlen(g.val) + 2 > sizeof(c.g.call_list))
+				return ftv_opt_bad(&g, "makes the list of functions longer than %zu bytes",
+						   sizeof(c.g.call_list) - 1);
+			snprintf(c.g.call_list + l, sizeof(c.g.call_list) - l, "%s%s", l ? "," : "",
+				 g.val);
+			break;
+		}
 		case O_SEED:
 			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.seed))
 				return FTV_EXIT_USAGE;
@@ -1041,7 +1085,9 @@ static int cmd_fuzz(int argc, char **argv)
 			return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 		return r;
 	}
-	if (!have_objects) {
+	if (c.g.call_list[0] && !c.g.nuser)
+		return ftv_usage_error(g.cmd, "--call names functions of --object, and there is none");
+	if (!have_objects && !c.g.nuser) {
 		snprintf(c.g.objects[0], sizeof(c.g.objects[0]), "rand1");
 		snprintf(c.g.objects[1], sizeof(c.g.objects[1]), "rand2");
 		/* weak hooks and their overrides: the kernel's table has
@@ -1087,14 +1133,18 @@ static int cmd_fuzz(int argc, char **argv)
 	fflush(stderr);
 	use_stderr();
 	if (!c.json) {
-		printf("fuzz: seed %llu, scheme %s (%s), objects", (unsigned long long)c.seed,
-		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
+		printf("fuzz: seed %llu, scheme %s (%s)%s", (unsigned long long)c.seed,
+		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)),
+		       c.g.nobjects ? ", objects" : "");
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
 		if (c.g.nmodules)
 			printf(", module%s", c.g.nmodules == 1 ? "" : "s");
 		for (unsigned i = 0; i < c.g.nmodules; i++)
 			printf(" %s", c.g.modules[i]);
+		for (unsigned i = 0; i < c.g.nuser; i++)
+			printf("%s %s", i ? "" : c.g.nuser == 1 ? ", object" : ", objects",
+			       c.g.user[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
 		       c.g.mutant ? c.g.mutant->name : "none");
 		if (c.iterations)

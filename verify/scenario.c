@@ -3,6 +3,8 @@
 #include "verify/trace_json.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -143,6 +145,62 @@ static int op_args(const struct scn_op *op, char **av)
 	return n;
 }
 
+int scenario_path_is_module(const char *path)
+{
+	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t l = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (l > strlen(ext[i]) && !strcmp(path + l - strlen(ext[i]), ext[i]))
+			return 1;
+	return 0;
+}
+
+int scenario_add_object(struct scenario *s, const char *dir, const char *path,
+			struct ftv_err *err)
+{
+	char joined[4096], real[PATH_MAX];
+
+	if (s->nuser >= SCN_MAX_USER)
+		return ftv_errf(err, "more than %d objects by path", SCN_MAX_USER);
+	if (path[0] != '/' && dir && dir[0])
+		snprintf(joined, sizeof(joined), "%s/%s", dir, path);
+	else
+		snprintf(joined, sizeof(joined), "%s", path);
+	if (access(joined, R_OK))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (!realpath(joined, real))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (strlen(real) >= sizeof(s->user_objects[0]))
+		return ftv_errf(err, "%s: path longer than %zu bytes", real,
+				sizeof(s->user_objects[0]) - 1);
+	snprintf(s->user_objects[s->nuser++], sizeof(s->user_objects[0]), "%s", real);
+	return 0;
+}
+
+int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *err)
+{
+	size_t l = strlen(s->call_list);
+
+	while (*names) {
+		size_t n = strcspn(names, ", \t");
+
+		if (n) {
+			if (l + n + 2 >= sizeof(s->call_list))
+				return ftv_errf(err, "more than %zu bytes of function names to call",
+						sizeof(s->call_list) - 1);
+			if (l)
+				s->call_list[l++] = ',';
+			memcpy(s->call_list + l, names, n);
+			l += n;
+			s->call_list[l] = 0;
+		}
+		names += n;
+		names += strspn(names, ", \t");
+	}
+	return 0;
+}
+
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -192,6 +250,21 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		t = ftv_trim(line);
 		if (!*t)
 			continue;
+		if (!strncmp(t, "object", 6) && (t[6] == ' ' || t[6] == '\t')) {
+			/* the rest of the line: a path may hold spaces */
+			char dir[1024];
+			const char *slash = strrchr(path, '/');
+			struct ftv_err oerr;
+
+			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+			if (slash == path)
+				snprintf(dir, sizeof(dir), "/");
+			if (scenario_add_object(s, dir, ftv_trim(t + 6), &oerr)) {
+				fclose(f);
+				return ftv_errf(err, "%s:%d: object: %s", path, ln, oerr.msg);
+			}
+			continue;
+		}
 		n = words(t, w, WORLD_MAX_OBJECTS + 1);
 		if (n < 0)
 			BAD("%s: more than %d words", w[0], WORLD_MAX_OBJECTS + 1);
@@ -221,6 +294,12 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 					s->cfg.module_late[*cnt] = (unsigned char)late;
 				(*cnt)++;
 			}
+		} else if (!strcmp(w[0], "call") && n >= 2) {
+			struct ftv_err cerr;
+
+			for (int i = 1; i < n; i++)
+				if (scenario_add_calls(s, w[i], &cerr))
+					BAD("%s", cerr.msg);
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
 			s->cfg.far_modules = 1;
 		} else if (!strcmp(w[0], "cpus")) {
@@ -316,8 +395,11 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
 		return ftv_errf(err, "%s: no expect line", path);
-	if (!s->cfg.nobjects)
-		return ftv_errf(err, "%s: no objects", path);
+	if (!s->cfg.nobjects && !s->nuser)
+		return ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", path);
+	if (s->call_list[0] && !s->nuser)
+		return ftv_errf(err, "%s: call names functions of objects given by path "
+				"(object PATH), and there is none", path);
 	return 0;
 }
 
@@ -367,6 +449,21 @@ void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenari
 				       s->modules[i]);
 		s->cfg.modules[i] = p->modules[i];
 	}
+	for (unsigned i = 0; i < s->nuser; i++) {
+		const char *u = s->user_objects[i];
+
+		if (scenario_path_is_module(u)) {
+			if (s->cfg.nmodules < WORLD_MAX_OBJECTS) {
+				s->cfg.module_late[s->cfg.nmodules] = 0;
+				s->cfg.probe_module[s->cfg.nmodules] = 1;
+				s->cfg.modules[s->cfg.nmodules++] = u;
+			}
+		} else if (s->cfg.nobjects < WORLD_MAX_OBJECTS) {
+			s->cfg.probe_object[s->cfg.nobjects] = 1;
+			s->cfg.objects[s->cfg.nobjects++] = u;
+		}
+	}
+	s->cfg.call_list = s->call_list[0] ? s->call_list : NULL;
 }
 
 /* The kinds found (each once) and the verdict. */
@@ -446,6 +543,7 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 		 struct ftv_err *err)
 {
 	struct scenario_paths *paths = malloc(sizeof(*paths));
+	unsigned nobjects = s->cfg.nobjects, nmodules = s->cfg.nmodules;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -454,11 +552,17 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 	scenario_objects(s, corpus_dir, paths);
 	s->cfg.tramp_dir = tramp_dir;
 	ret = run(s, out, res, err);
-	/* the paths lived as long as the world */
+	/* the paths lived as long as the world; the counts are the corpus
+	 * names' again */
 	for (unsigned i = 0; i < s->cfg.nobjects; i++)
 		s->cfg.objects[i] = NULL;
 	for (unsigned i = 0; i < s->cfg.nmodules; i++)
 		s->cfg.modules[i] = NULL;
+	s->cfg.nobjects = nobjects;
+	s->cfg.nmodules = nmodules;
+	s->cfg.call_list = NULL;
+	memset(s->cfg.probe_object, 0, sizeof(s->cfg.probe_object));
+	memset(s->cfg.probe_module, 0, sizeof(s->cfg.probe_module));
 	free(paths);
 	return ret;
 }
@@ -479,10 +583,27 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	}
 	fprintf(f, "name     %s\n", s->name);
 	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
-	fprintf(f, "objects ");
-	for (unsigned i = 0; i < s->cfg.nobjects; i++)
-		fprintf(f, " %s", s->objects[i]);
-	fprintf(f, "\n");
+	if (s->cfg.nobjects) {
+		fprintf(f, "objects ");
+		for (unsigned i = 0; i < s->cfg.nobjects; i++)
+			fprintf(f, " %s", s->objects[i]);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->nuser; i++)
+		fprintf(f, "object   %s\n", s->user_objects[i]);
+	/* a line a reader takes whole: names up to about 1000 bytes each */
+	for (const char *p = s->call_list; *p;) {
+		size_t n = 0, next;
+
+		while (p[n] && n < 1000) {
+			next = strcspn(p + n, ",");
+			if (n && n + next > 1000)
+				break;
+			n += next + (p[n + next] == ',');
+		}
+		fprintf(f, "call     %.*s\n", (int)(n && p[n - 1] == ',' ? n - 1 : n), p);
+		p += n;
+	}
 	for (int late = 0; late < 2; late++) {
 		int any = 0;
 

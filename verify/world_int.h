@@ -189,6 +189,21 @@ struct wops {
 	int freed;           /* that plan completed */
 };
 
+/* A function of a user's object probed for the workload (verify/
+ * world_probe.c): callable with the argument vectors that passed, or
+ * refused, and why. */
+#define PROBE_VECTORS 6
+/* the call probe's zeroed read-only buffer, an argument it tries */
+#define WORLD_PROBE_ZERO (SIM_DATA_BASE + (128ULL << 20))
+#define WORLD_PROBE_ZERO_SIZE (64ULL << 10)
+enum { WPROBE_UNTESTED, WPROBE_OK, WPROBE_REFUSED };
+struct wprobe {
+	int state;
+	unsigned nvec;
+	uint64_t args[PROBE_VECTORS][3];
+	char why[200];
+};
+
 /* A plan the world queued: the records it touches. */
 struct wplan {
 	int id;            /* executor plan id */
@@ -284,6 +299,12 @@ struct world {
 	/* the arch's explain hook's progress through the executor's
 	 * violations */
 	size_t xv_explained;
+	/* per wrec: the workload calls it */
+	unsigned char *called;
+	/* per wrec, the probe of a user's function (NULL: none probed) */
+	struct wprobe *probe;
+	void *probe_ctx;    /* the probe's executor while it runs */
+	struct sim_region *probe_zero; /* WORLD_PROBE_ZERO, when probing */
 	/* what the JSON timeline needs beyond the executor's event log,
 	 * recorded when cfg.trace_json is set (verify/timeline.c) */
 	struct wtimeline *tl;
@@ -347,6 +368,18 @@ uint64_t world_timeline_start(const struct world *w, size_t *nobs, size_t *nev);
 /* The events of cpu not kept after its TL_CUT. */
 uint64_t world_timeline_dropped(const struct world *w, int cpu);
 void timeline_free(struct wtimeline *tl);
+
+/* verify/world_probe.c: probes the function of wrec ri (once): 0 callable
+ * (w->probe[ri] has its argument vectors), 1 refused (w->probe[ri].why),
+ * -1 error. world_probe_free ends the probing (world_free does too). */
+int world_probe(struct world *w, size_t ri, struct ftv_err *err);
+/* Maps the probe's buffer when the configuration asks for probing (before
+ * any executor exists). */
+int world_probe_map(struct world *w, struct ftv_err *err);
+/* -1 with err naming the object when one whose functions are probed has
+ * no patch site the scheme patches (none at all, or another layout's). */
+int world_probe_check(struct world *w, struct ftv_err *err);
+void world_probe_free(struct world *w);
 
 /* verify/world_ops.c: queues w->scratch as a plan named what; resets
  * scratch. Nothing is queued when scratch is empty. */
