@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT };
+enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT, O_OBJECT,
+       O_CALL };
 
 static const char *mutant_word(unsigned i)
 {
@@ -36,6 +37,13 @@ static const struct ftv_opt scenario_opts[] = {
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
+	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
+	  .help = "add your own object or module to every scenario, as an `object PATH` "
+		  "line would (repeatable)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
+	  .help = "the functions of the objects given by path the workload calls, as a "
+		  "`call` line would" },
 	{ .name = "plans", .key = O_PLANS,
 	  .help = "print every update's plan" },
 	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
@@ -61,9 +69,16 @@ static int cmd_scenario(int argc, char **argv)
 	const struct ftv_mutant *mutant = NULL;
 	enum ftv_arch arch = FTV_ARCH_DEFAULT;
 	const char **files = calloc((size_t)argc, sizeof(*files));
+	const char **objects = calloc((size_t)argc, sizeof(*objects));
+	const char **calls = calloc((size_t)argc, sizeof(*calls));
+	int nobjects = 0, ncalls = 0;
 
-	if (!files)
+	if (!files || !objects || !calls) {
+		free(files);
+		free(objects);
+		free(calls);
 		return FTV_EXIT_USAGE;
+	}
 	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
 	while ((o = ftv_getopt(&g)) > 0) {
@@ -76,6 +91,12 @@ static int cmd_scenario(int argc, char **argv)
 			break;
 		case O_TRACE_TEXT:
 			trace_text = 1;
+			break;
+		case O_OBJECT:
+			objects[nobjects++] = g.val;
+			break;
+		case O_CALL:
+			calls[ncalls++] = g.val;
 			break;
 		case O_SEED:
 			if (ftv_opt_u64(&g, 0, UINT64_MAX, &seed))
@@ -109,13 +130,11 @@ static int cmd_scenario(int argc, char **argv)
 			break;
 		}
 	}
-	if (o < 0) {
+	if (o < 0 || !nfiles) {
 		free(files);
-		return g.exit;
-	}
-	if (!nfiles) {
-		free(files);
-		return ftv_usage_error(g.cmd, "missing FILE");
+		free(objects);
+		free(calls);
+		return o < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
 	/* one process per scenario in the one file */
 	if (trace && !(tj = trace_json_create(trace, &terr))) {
@@ -136,6 +155,16 @@ static int cmd_scenario(int argc, char **argv)
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
+		for (int k = 0; k < nobjects; k++)
+			if (scenario_add_object(&s, "", objects[k], &err)) {
+				fprintf(stderr, "ftv scenario: --object: %s\n", err.msg);
+				goto usage;
+			}
+		for (int k = 0; k < ncalls; k++)
+			if (scenario_add_calls(&s, calls[k], &err)) {
+				fprintf(stderr, "ftv scenario: --call: %s\n", err.msg);
+				goto usage;
+			}
 		if (plans)
 			s.cfg.plans_out = stdout;
 		if (trace_text)
@@ -179,11 +208,15 @@ static int cmd_scenario(int argc, char **argv)
 			status = FTV_EXIT_VIOLATION;
 	}
 	free(files);
+	free(objects);
+	free(calls);
 	if (trace_json_finish(tj, &terr))
 		return ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);
 	return status;
 usage:
 	free(files);
+	free(objects);
+	free(calls);
 	/* what ran so far stays a valid trace */
 	trace_json_finish(tj, &terr);
 	return FTV_EXIT_USAGE;
@@ -207,4 +240,16 @@ FTV_COMMAND(scenario, cmd_scenario,
 		   "steps) and one for the store buffer, with arrows from each write to\n"
 		   "the fetches that saw it and the violations as instants. One\n"
 		   "scheduler step is 1 ms of the timeline. Open it in ui.perfetto.dev\n"
-		   "or chrome://tracing, or draw it with tools/timeline.py.\n")
+		   "or chrome://tracing, or draw it with tools/timeline.py.\n"
+		   "\n"
+		   "Your own code: an `object PATH` line (or --object PATH) loads any\n"
+		   ".o, .ko, .ko.xz, .ko.zst or .ko.gz, e.g. from your kernel tree or a\n"
+		   "distribution's modules, a module at boot (`enable-modules` enables\n"
+		   "its sites). Its undefined symbols are bound to trap stubs. Before the\n"
+		   "run each of its traced functions is called on a CPU of its own with\n"
+		   "zeros, small integers and a pointer to a zeroed read-only buffer;\n"
+		   "the workload calls those that return, the same value twice, without\n"
+		   "a fault and without writing memory (a note lists them and says why\n"
+		   "the others were refused). `call F1,F2` (--call) names them instead.\n"
+		   "An object with no patch site for the scheme, of another arch, or\n"
+		   "with nothing callable is an error naming it and what is missing.\n")

@@ -395,11 +395,6 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
 		return ftv_errf(err, "%s: no expect line", path);
-	if (!s->cfg.nobjects && !s->nuser)
-		return ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", path);
-	if (s->call_list[0] && !s->nuser)
-		return ftv_errf(err, "%s: call names functions of objects given by path "
-				"(object PATH), and there is none", path);
 	return 0;
 }
 
@@ -547,8 +542,20 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (!paths)
-		return ftv_errf(err, "out of memory");
+	/* checked here, not when read: `ftv scenario --object` adds them */
+	if (!s->cfg.nobjects && !s->nuser)
+		ret = ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", s->path);
+	else if (s->call_list[0] && !s->nuser)
+		ret = ftv_errf(err, "%s: call names functions of objects given by path "
+			       "(object PATH), and there is none", s->path);
+	else if (!paths)
+		ret = ftv_errf(err, "out of memory");
+	else
+		ret = 0;
+	if (ret) {
+		free(paths);
+		return ret;
+	}
 	scenario_objects(s, corpus_dir, paths);
 	s->cfg.tramp_dir = tramp_dir;
 	ret = run(s, out, res, err);

@@ -261,7 +261,12 @@ static int call(struct world *w, uint64_t func, const uint64_t *args, uint64_t *
 		return 1;
 	}
 	if (at) {
-		snprintf(why, n, "writes memory at %s", sim_symbolize(w->as, at, b, sizeof(b), 0));
+		if (at >= WORLD_PROBE_ZERO && at < WORLD_PROBE_ZERO + WORLD_PROBE_ZERO_SIZE)
+			snprintf(why, n, "writes memory at 0x%llx, in the buffer it was given",
+				 (unsigned long long)at);
+		else
+			snprintf(why, n, "writes memory at %s",
+				 sim_symbolize(w->as, at, b, sizeof(b), 0));
 		return 1;
 	}
 	*ret = exec_cpu_reg(p->ex, 0, w->ad->reg_arg0);
