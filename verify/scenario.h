@@ -17,8 +17,9 @@
  *   object   /path/to/mymod.ko.xz    any object by path (repeatable; the rest
  *                                    of the line, relative to the file's
  *                                    directory): .o loaded with the kernel,
- *                                    .ko/.ko.xz/.ko.zst/.ko.gz as a module,
- *                                    its undefined symbols bound to traps
+ *                                    .ko/.ko.xz/.ko.zst/.ko.gz as a module
+ *                                    at boot (enable-modules enables it);
+ *                                    undefined symbols bound to trap stubs
  *   call     myfunc1,myfunc2         the functions of those objects the
  *                                    workload calls (repeatable); without
  *                                    it, every one the call probe accepts
