@@ -327,54 +327,45 @@ static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e
 	return arm64_site_usable(ctx, s, e);
 }
 
+/* What every arm64 scheme shares: the sites, the mutants and the
+ * per-site transitions; the schemes differ in flags and in how
+ * ftrace_call, the graph caller and code updates are handled. */
+#define ARM64_SITE_OPS                 \
+	.mutants = arm64_mutants,      \
+	.site_usable = site_usable,    \
+	.init_nop = init_nop,          \
+	.make_call = make_call,        \
+	.make_nop = make_nop,          \
+	.modify_call = modify_call
+
 const struct ftrace_arch arm64_ftrace_callops = {
+	ARM64_SITE_OPS,
 	.name = "arm64-callops",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_args = {
+	ARM64_SITE_OPS,
 	.name = "arm64-args",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = 0,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func_sync,
 };
 
 /* The per-ops trampoline scheme (x86's FTRACE_FL_TRAMP over arm64's
  * WITH_ARGS sites): ftrace_call updates serialise every CPU, as x86's. */
 const struct ftrace_arch arm64_ftrace_tramp = {
+	ARM64_SITE_OPS,
 	.name = "arm64-tramp",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = 0,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func_sync,
 	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {
+	ARM64_SITE_OPS,
 	.name = "arm64-mcount",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_STOP_MACHINE,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
 	.static_branch = static_branch,
@@ -386,28 +377,18 @@ const struct ftrace_arch arm64_ftrace_mcount = {
  * while ftrace_call changes, and a task may be preempted inside
  * ftrace_caller holding the function_trace_op it loaded. */
 const struct ftrace_arch arm64_ftrace_mcount_live = {
+	ARM64_SITE_OPS,
 	.name = "arm64-mcount-live",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = 0,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
 	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount_tasks = {
+	ARM64_SITE_OPS,
 	.name = "arm64-mcount-tasks",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
 	.static_branch = static_branch,
