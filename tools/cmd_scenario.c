@@ -38,12 +38,12 @@ static const struct ftv_opt scenario_opts[] = {
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
 	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
-	  .help = "add your own object or module to every scenario, as an `object PATH` "
+	  .help = "add your own object or module to every scenario, as an 'object PATH' "
 		  "line would (repeatable)",
 	  .words = FTV_WORDS_FILE },
 	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
 	  .help = "the functions of the objects given by path the workload calls, as a "
-		  "`call` line would" },
+		  "'call' line would" },
 	{ .name = "plans", .key = O_PLANS,
 	  .help = "print every update's plan" },
 	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
@@ -242,14 +242,14 @@ FTV_COMMAND(scenario, cmd_scenario,
 		   "scheduler step is 1 ms of the timeline. Open it in ui.perfetto.dev\n"
 		   "or chrome://tracing, or draw it with tools/timeline.py.\n"
 		   "\n"
-		   "Your own code: an `object PATH` line (or --object PATH) loads any\n"
+		   "Your own code: an 'object PATH' line (or --object PATH) loads any\n"
 		   ".o, .ko, .ko.xz, .ko.zst or .ko.gz, e.g. from your kernel tree or a\n"
-		   "distribution's modules, a module at boot (`enable-modules` enables\n"
+		   "distribution's modules, a module at boot ('enable-modules' enables\n"
 		   "its sites). Its undefined symbols are bound to trap stubs. Before the\n"
 		   "run each of its traced functions is called on a CPU of its own with\n"
 		   "zeros, small integers and a pointer to a zeroed read-only buffer;\n"
 		   "the workload calls those that return, the same value twice, without\n"
 		   "a fault and without writing memory (a note lists them and says why\n"
-		   "the others were refused). `call F1,F2` (--call) names them instead.\n"
+		   "the others were refused). 'call F1,F2' (--call) names them instead.\n"
 		   "An object with no patch site for the scheme, of another arch, or\n"
 		   "with nothing callable is an error naming it and what is missing.\n")
