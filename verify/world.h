@@ -237,7 +237,8 @@ size_t world_callables(const struct world *w, const char **names, size_t max);
 /* What the call probe refused and why, in a line: "45 of the 57 functions
  * probed cannot be called: 31 call functions that are not loaded (printk,
  * ...), 9 fault, 3 write memory, 2 run too long; e.g. foo: calls printk,
- * which is not loaded"; "" when nothing was refused. */
+ * which is not loaded" (a count of 1 in the singular: "1 faults"); "" when
+ * nothing was refused. */
 void world_probe_summary(const struct world *w, char *buf, size_t n);
 struct ftv_exec *world_exec(struct world *w);
 struct ftrace_core *world_core(struct world *w);

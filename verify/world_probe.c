@@ -313,13 +313,13 @@ int world_probe(struct world *w, size_t ri, struct ftv_err *err)
 void world_probe_summary(const struct world *w, char *buf, size_t n)
 {
 	static const struct {
-		const char *prefix, *what;
+		const char *prefix, *what, *one;
 	} kinds[] = {
-		{ "calls ", "call functions that are not loaded" },
-		{ "fault", "fault" },
-		{ "writes memory", "write memory" },
-		{ "runs more", "run too long" },
-		{ "returns ", "return different values" },
+		{ "calls ", "call functions that are not loaded", "calls a function that is not loaded" },
+		{ "fault", "fault", "faults" },
+		{ "writes memory", "write memory", "writes memory" },
+		{ "runs more", "run too long", "runs too long" },
+		{ "returns ", "return different values", "returns different values" },
 	};
 	unsigned count[sizeof(kinds) / sizeof(kinds[0]) + 1] = { 0 }, probed = 0, refused = 0;
 	char stubs[200] = "";
@@ -366,7 +366,8 @@ void world_probe_summary(const struct world *w, char *buf, size_t n)
 			continue;
 		l = strlen(buf);
 		snprintf(buf + l, n - l, " %u %s%s%s%s,", count[k],
-			 k < sizeof(kinds) / sizeof(kinds[0]) ? kinds[k].what : "other",
+			 k == sizeof(kinds) / sizeof(kinds[0]) ? "other"
+			 : count[k] == 1 ? kinds[k].one : kinds[k].what,
 			 k == 0 ? " (" : "", k == 0 ? stubs : "",
 			 k == 0 ? (more ? ", ...)" : ")") : "");
 	}
