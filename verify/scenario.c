@@ -186,6 +186,11 @@ int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *er
 		size_t n = strcspn(names, ", \t");
 
 		if (n) {
+			/* KSYM_NAME_LEN; and a line the writer makes stays
+			 * shorter than a line the reader takes */
+			if (n >= 512)
+				return ftv_errf(err, "'%.40s...' is longer than a kernel symbol "
+						"(511 characters)", names);
 			if (l + n + 2 >= sizeof(s->call_list))
 				return ftv_errf(err, "more than %zu bytes of function names to call",
 						sizeof(s->call_list) - 1);
