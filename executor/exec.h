@@ -138,6 +138,10 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* 1: every store outside the stacks faults (the data regions are
+	 * mapped read-only): a probe that a function writes no memory at all,
+	 * not even a lock it takes and releases (verify/world_probe.c). */
+	int ro_data;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */

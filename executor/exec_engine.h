@@ -57,6 +57,7 @@ struct xengine {
 	const struct xe_ops *ops;
 	void *ctx;
 	unsigned ncpus;
+	int ro_data;             /* exec_config.ro_data, set before xe_init */
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
 	struct xecpu cpu[EXEC_MAX_CPUS];

@@ -20,9 +20,11 @@
  *   - each call must return to its caller within PROBE_STEPS turns of
  *     PROBE_QUANTUM instructions, without a fault (an undefined symbol's
  *     trap stub, an unmapped address: `current` and per-CPU bases are 0
- *     here), and without writing any memory but its own stack: every
- *     non-stack writable region of the world (the objects' .data and .bss,
- *     the ftrace data) is compared before and after;
+ *     here), and without a single store but to its own stack: its
+ *     executor maps every other region read-only (exec_config.ro_data),
+ *     so a lock taken and released or a zero stored over a zero, which
+ *     would race with another CPU calling it or reading what it wrote, is
+ *     a fault; the regions are also compared before and after;
  *   - called again, it must return the same value.
  *
  * A function some vector passes is callable with the vectors that passed;
@@ -190,7 +192,7 @@ static int probe_start(struct world *w, struct ftv_err *err)
 {
 	struct exec_config ec = { .arch = w->sd->arch, .ncpus = 1, .seed = 1,
 				  .policy = EXEC_RANDOM, .quantum = PROBE_QUANTUM,
-				  .quiet_obs = 1 };
+				  .quiet_obs = 1, .ro_data = 1 };
 	struct wprobe_ctx *p = calloc(1, sizeof(*p));
 
 	if (!p)
@@ -254,7 +256,11 @@ static int call(struct world *w, uint64_t func, const uint64_t *args, uint64_t *
 				if (v[i].kind == EXEC_V_FAULT && (i >= nv0 || v[i].addr == pc)) {
 					const char *m = strstr(v[i].msg, ": fault at ");
 
-					snprintf(why, n, "%.390s", m ? m + 2 : v[i].msg);
+					m = m ? m + 2 : v[i].msg;
+					/* a store to read-only memory (its
+					 * argument buffer, rodata) */
+					snprintf(why, n, "%s%.380s",
+						 strstr(m, "WRITE_PROT") ? "writes memory: " : "", m);
 					break;
 				}
 		}
