@@ -153,6 +153,10 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* 1: every store outside the stacks faults (the data regions are
+	 * mapped read-only): a probe that a function writes no memory at all,
+	 * not even a lock it takes and releases (verify/world_probe.c). */
+	int ro_data;
 	/* CTR_EL0.DIC and IDC of the world's cores (Arm ARM D13.2.34): with
 	 * IDC, a write is at the PoU as soon as it is visible (no DC CVAU
 	 * needed); with DIC, what is at the PoU is what IC IVAU would expose

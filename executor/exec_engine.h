@@ -59,6 +59,7 @@ struct xengine {
 	const struct xe_ops *ops;
 	void *ctx;
 	unsigned ncpus;
+	int ro_data;             /* exec_config.ro_data, set before xe_init */
 	int private_data;        /* every region private, not only text */
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */

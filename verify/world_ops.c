@@ -334,9 +334,24 @@ static int after(struct world *w, struct wops *o, int ret, const char *what,
 		plan_reset(&w->scratch);
 		return -1;
 	}
+	size_t n = w->nplans;
+
 	if (o)
 		note_interest(w, o);
-	return world_submit(w, what, err);
+	if (world_submit(w, what, err))
+		return -1;
+	if (o && w->nplans > n)
+		w->plans[n].ops = o->name;
+	return 0;
+}
+
+/* Names the ops of the plan queued as the n-th, for an operation that
+ * after() was not given it (its interest is not noted). */
+static int after_named(struct world *w, const struct wops *o, int ret, size_t n)
+{
+	if (!ret && o && w->nplans > n)
+		w->plans[n].ops = o->name;
+	return ret;
 }
 
 int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
@@ -385,13 +400,14 @@ int world_unregister(struct world *w, struct ftrace_ops *ops,
 		     struct ftv_err *err)
 {
 	struct wops *o = wops_of(w, ops);
+	size_t n = w->nplans;
 	int ret;
 
 	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
-	return after(w, NULL, ret, "unregister", err);
+	return after_named(w, o, after(w, NULL, ret, "unregister", err), n);
 }
 
 static int tramp_addr(struct world *w, const char *tramp, uint64_t *addr,
@@ -434,9 +450,11 @@ int world_direct_modify(struct world *w, struct ftrace_ops *ops,
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err)
 {
-	return after(w, NULL,
-		     ftrace_unregister_direct(w->core, ops, &w->scratch, err),
-		     "unregister_ftrace_direct", err);
+	size_t n = w->nplans;
+
+	return after_named(w, wops_of(w, ops),
+			   after(w, NULL, ftrace_unregister_direct(w->core, ops, &w->scratch, err),
+				 "unregister_ftrace_direct", err), n);
 }
 
 int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
