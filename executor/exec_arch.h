@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "encoders/memread.h"
 #include "util/arch.h"
 
 /* The most registers of any arch: arm64's x0..x30, sp, pc, tpidr_el1. */
@@ -46,6 +47,10 @@ struct xarch {
 	 * for the zero register. */
 	enum xsysop (*sysop)(uint32_t w, int *reg);
 	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
+	/* What memory the instruction w reads (encoders/memread.h), decoded
+	 * before it runs; registers are executor numbers (arm64 base 31: SP,
+	 * index 31: XZR; riscv64 x0..x31). */
+	int (*memread)(uint32_t w, struct memread *m);
 	/* "%08x (text)" for reports: the instruction at pc, and a watched
 	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);

@@ -100,6 +100,7 @@ const struct xarch xarch_arm64 = {
 	.unaligned_watch = "instruction not 4-byte aligned",
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,
+	.memread = a64_memread,
 	.insn = a64_insn_text,
 	.word = a64_insn_text,
 	.cmodx_safe = a64_cmodx,

@@ -143,6 +143,7 @@ const struct xarch xarch_riscv64 = {
 			   "a 2-aligned word may be fetched in two halves",
 	.sysop = rv_sysop,
 	.is_memory = rv_is_memory,
+	.memread = rv_memread,
 	.insn = rv_insn_text,
 	.word = rv_word_text,
 	.cmodx_safe = rv_cmodx,
