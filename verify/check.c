@@ -71,8 +71,11 @@ static int touched_since(const struct world *w, size_t touch, uint64_t since)
  * and ftrace_ops_list_func(), kernel/trace/ftrace.c; add_ftrace_ops()
  * publishes a new ops' next link before the list head with
  * rcu_assign_pointer()). Such ops are the call's stable set, decided at its
- * entry: the site's last update ended before this CPU's last context
- * synchronisation, and no update of the ops is queued or running. */
+ * entry: the last update of the site and the last of the ops ended before
+ * this CPU's last context synchronisation. Until then the CPU may still
+ * run text older than either, such as the -pg scheme's ftrace_graph_call
+ * still a NOP after register_ftrace_graph() returned: arm64 patches it
+ * live with aarch64_insn_patch_text_nosync(), no IPI. */
 static void stable_ops(struct world *w, unsigned cpu, int ri)
 {
 	struct wcall *c = &w->cpu[cpu].call;
@@ -85,7 +88,7 @@ static void stable_ops(struct world *w, unsigned cpu, int ri)
 
 		if (o->direct || !ftrace_ops_registered(o->ops) ||
 		    !ftrace_ops_traces_ip(o->ops, r->ip) ||
-		    touched_since(w, o->touch_plan, UINT64_MAX))
+		    touched_since(w, o->touch_plan, w->cpu[cpu].last_sync))
 			continue;
 		/* as in on_entry: a STUB ops' func is never called, but for
 		 * the -pg scheme's graph ops entered through
