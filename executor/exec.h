@@ -278,6 +278,8 @@ struct exec_stats {
 	uint64_t steps;
 	uint64_t cpu_turns;
 	uint64_t fetches;     /* fetches of watched words */
+	/* turns ended before a load of bytes a buffered store holds */
+	uint64_t load_points;
 	uint64_t runs;        /* exploration runs */
 	int complete;         /* exhaustive: every choice was explored */
 	uint64_t dropped;     /* events and observations beyond record_max */

@@ -37,6 +37,8 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
+	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
+		return;
 	if (!xe_pc_marked(e, pc))
 		return;
 	e->ops->pc(e->ctx, c->idx, pc);

@@ -32,6 +32,9 @@ struct xe_ops {
 	/* cpu is about to execute pc, a pc marked with xe_mark_pc (or one
 	 * sharing its filter bit). */
 	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
+	/* While *xengine.load_gate is non-zero: cpu is about to execute pc,
+	 * any pc; returns 1 after stopping the turn before it (xe_stop). */
+	int (*pre_insn)(void *ctx, unsigned cpu, uint64_t pc);
 	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
 	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
 	/* cpu stores size bytes (1..8) into its private copy (text, or any
@@ -71,6 +74,9 @@ struct xengine {
 	uint8_t **snap_nz;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
+	/* Non-zero while every instruction goes to ops->pre_insn (the
+	 * executor points it at its store buffer's count); NULL: never. */
+	const size_t *load_gate;
 };
 
 /* How a turn ended (xe_run). */

@@ -175,6 +175,9 @@ struct wrec {
 	int last_plan;
 	int last_enable;
 	uint64_t settled_step; /* step when the last plan touching it ended */
+	/* 1 + the index (world.plans) of the newest plan writing its site or
+	 * its literal; 0: none */
+	size_t touch_plan;
 };
 
 struct wops {
@@ -187,6 +190,9 @@ struct wops {
 	unsigned char *ever; /* per wrec: ever had the record in its filter */
 	int free_plan;       /* plan that frees it, or -1 */
 	int freed;           /* that plan completed */
+	/* 1 + the index of the newest plan made by an operation on it
+	 * (register, unregister, filter, direct); 0: none */
+	size_t touch_plan;
 };
 
 /* A function of a user's object probed for the workload (verify/
@@ -229,6 +235,10 @@ struct wcall {
 	unsigned direct_seen;
 	int expect_direct;  /* a direct trampoline must run once */
 	size_t nplans;      /* plans queued when the call began */
+	/* wops indices that must be called: registered, tracing the
+	 * function and untouched by any plan, the site settled for this CPU
+	 * (struct world.cur_ops and check.c's stable_ops) */
+	unsigned char stable[WORLD_MAX_OPS];
 };
 
 struct wcpu {
@@ -291,6 +301,9 @@ struct world {
 	size_t nviol, capviol;
 
 	struct plan scratch;
+	/* the ops the operation being submitted acts on (wops index + 1; 0:
+	 * none), for the plan's touch marks (world_submit) */
+	size_t cur_ops;
 	struct world_stats st;
 	int finished;
 	int func_sorted;    /* recs are sorted by func too */
