@@ -38,6 +38,8 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	(void)uc;
 	(void)size;
 	c->pc_now = pc;
+	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
+		return;
 	if (!xe_pc_marked(e, pc))
 		return;
 	e->ops->pc(e->ctx, c->idx, pc);
@@ -107,7 +109,14 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		struct sim_region *r = sim_region_get(e->as, i);
 		uc_hook h;
 
-		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL,
+		/* a store to read-only data faults, as it would in the
+		 * kernel (rodata, the call probe's buffer), and with
+		 * ro_data every store but to a stack; a CPU sent there
+		 * still executes what it finds */
+		ue = uc_mem_map_ptr(c->uc, r->base, r->size,
+				    (r->perms & SIM_X) || r->kind == SIM_REGION_STACK ||
+				    ((r->perms & SIM_W) && !e->ro_data) ? UC_PROT_ALL
+				    : UC_PROT_READ | UC_PROT_EXEC,
 				    c->copy[i] ? c->copy[i] : r->host);
 		if (ue != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: map %s at 0x%llx: %s",

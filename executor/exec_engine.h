@@ -32,6 +32,9 @@ struct xe_ops {
 	/* cpu is about to execute pc, a pc marked with xe_mark_pc (or one
 	 * sharing its filter bit). */
 	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
+	/* While *xengine.load_gate is non-zero: cpu is about to execute pc,
+	 * any pc; returns 1 after stopping the turn before it (xe_stop). */
+	int (*pre_insn)(void *ctx, unsigned cpu, uint64_t pc);
 	/* cpu loads size bytes at addr with the instruction at pc (on
 	 * engines xe_watch_loads hooked). */
 	void (*load)(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
@@ -62,6 +65,7 @@ struct xengine {
 	const struct xe_ops *ops;
 	void *ctx;
 	unsigned ncpus;
+	int ro_data;             /* exec_config.ro_data, set before xe_init */
 	int private_data;        /* every region private, not only text */
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
@@ -73,6 +77,9 @@ struct xengine {
 	uint8_t **snap_nz;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
+	/* Non-zero while every instruction goes to ops->pre_insn (the
+	 * executor points it at its store buffer's count); NULL: never. */
+	const size_t *load_gate;
 };
 
 /* How a turn ended (xe_run). */

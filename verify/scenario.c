@@ -1,7 +1,10 @@
 #include "util/str.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,6 +145,67 @@ static int op_args(const struct scn_op *op, char **av)
 	return n;
 }
 
+int scenario_path_is_module(const char *path)
+{
+	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t l = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (l > strlen(ext[i]) && !strcmp(path + l - strlen(ext[i]), ext[i]))
+			return 1;
+	return 0;
+}
+
+int scenario_add_object(struct scenario *s, const char *dir, const char *path,
+			struct ftv_err *err)
+{
+	char joined[4096], real[PATH_MAX];
+
+	if (s->nuser >= SCN_MAX_USER)
+		return ftv_errf(err, "more than %d objects by path", SCN_MAX_USER);
+	if (path[0] != '/' && dir && dir[0])
+		snprintf(joined, sizeof(joined), "%s/%s", dir, path);
+	else
+		snprintf(joined, sizeof(joined), "%s", path);
+	if (access(joined, R_OK))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (!realpath(joined, real))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (strlen(real) >= sizeof(s->user_objects[0]))
+		return ftv_errf(err, "%s: path longer than %zu bytes", real,
+				sizeof(s->user_objects[0]) - 1);
+	snprintf(s->user_objects[s->nuser++], sizeof(s->user_objects[0]), "%s", real);
+	return 0;
+}
+
+int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *err)
+{
+	size_t l = strlen(s->call_list);
+
+	while (*names) {
+		size_t n = strcspn(names, ", \t");
+
+		if (n) {
+			/* KSYM_NAME_LEN; and a line the writer makes stays
+			 * shorter than a line the reader takes */
+			if (n >= 512)
+				return ftv_errf(err, "'%.40s...' is longer than a kernel symbol "
+						"(511 characters)", names);
+			if (l + n + 2 >= sizeof(s->call_list))
+				return ftv_errf(err, "more than %zu bytes of function names to call",
+						sizeof(s->call_list) - 1);
+			if (l)
+				s->call_list[l++] = ',';
+			memcpy(s->call_list + l, names, n);
+			l += n;
+			s->call_list[l] = 0;
+		}
+		names += n;
+		names += strspn(names, ", \t");
+	}
+	return 0;
+}
+
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -191,6 +255,21 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		t = ftv_trim(line);
 		if (!*t)
 			continue;
+		if (!strncmp(t, "object", 6) && (t[6] == ' ' || t[6] == '\t')) {
+			/* the rest of the line: a path may hold spaces */
+			char dir[1024];
+			const char *slash = strrchr(path, '/');
+			struct ftv_err oerr;
+
+			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+			if (slash == path)
+				snprintf(dir, sizeof(dir), "/");
+			if (scenario_add_object(s, dir, ftv_trim(t + 6), &oerr)) {
+				fclose(f);
+				return ftv_errf(err, "%s:%d: object: %s", path, ln, oerr.msg);
+			}
+			continue;
+		}
 		n = words(t, w, WORLD_MAX_OBJECTS + 1);
 		if (n < 0)
 			BAD("%s: more than %d words", w[0], WORLD_MAX_OBJECTS + 1);
@@ -220,6 +299,12 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 					s->cfg.module_late[*cnt] = (unsigned char)late;
 				(*cnt)++;
 			}
+		} else if (!strcmp(w[0], "call") && n >= 2) {
+			struct ftv_err cerr;
+
+			for (int i = 1; i < n; i++)
+				if (scenario_add_calls(s, w[i], &cerr))
+					BAD("%s", cerr.msg);
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
 			s->cfg.far_modules = 1;
 		} else if (!strcmp(w[0], "cpus")) {
@@ -234,10 +319,10 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		} else if (!strcmp(w[0], "max-executions")) {
 			NUM(1);
 			s->max_executions = v;
-		} else if (!strcmp(w[0], "call") && n >= 2) {
+		} else if (!strcmp(w[0], "workload") && n >= 2) {
 			for (int i = 1; i < n; i++) {
 				if (s->cfg.ncall >= WORLD_MAX_CALLS)
-					BAD("call: at most %d functions", WORLD_MAX_CALLS);
+					BAD("workload: at most %d functions", WORLD_MAX_CALLS);
 				snprintf(s->call[s->cfg.ncall++], sizeof(s->call[0]), "%s", w[i]);
 			}
 		} else if (!strcmp(w[0], "preempt") && n >= 2) {
@@ -312,7 +397,8 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			struct ftv_err verr;
 
 			/* words that are keywords above with a bad count */
-			if (!strcmp(w[0], "call") || !strcmp(w[0], "preempt") ||
+			if (!strcmp(w[0], "call") || !strcmp(w[0], "workload") ||
+			    !strcmp(w[0], "preempt") ||
 			    !strcmp(w[0], "schedule"))
 				BAD("%s needs at least one argument", w[0]);
 			vb = ftrace_verb_find(w[0]);
@@ -366,8 +452,6 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
 		return ftv_errf(err, "%s: no expect line", path);
-	if (!s->cfg.nobjects)
-		return ftv_errf(err, "%s: no objects", path);
 	return 0;
 }
 
@@ -417,6 +501,21 @@ void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenari
 				       s->modules[i]);
 		s->cfg.modules[i] = p->modules[i];
 	}
+	for (unsigned i = 0; i < s->nuser; i++) {
+		const char *u = s->user_objects[i];
+
+		if (scenario_path_is_module(u)) {
+			if (s->cfg.nmodules < WORLD_MAX_OBJECTS) {
+				s->cfg.module_late[s->cfg.nmodules] = 0;
+				s->cfg.probe_module[s->cfg.nmodules] = 1;
+				s->cfg.modules[s->cfg.nmodules++] = u;
+			}
+		} else if (s->cfg.nobjects < WORLD_MAX_OBJECTS) {
+			s->cfg.probe_object[s->cfg.nobjects] = 1;
+			s->cfg.objects[s->cfg.nobjects++] = u;
+		}
+	}
+	s->cfg.call_list = s->call_list[0] ? s->call_list : NULL;
 }
 
 /* The kinds found (each once) and the verdict. */
@@ -527,6 +626,10 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 		world_report(w, out);
 	if (s->cfg.trace_out)
 		exec_trace_print(world_exec(w), s->cfg.trace_out);
+	if (s->cfg.trace_json && trace_json_world(s->cfg.trace_json, w, s->name)) {
+		world_free(w);
+		return ftv_errf(err, "%s: out of memory writing its trace", s->path);
+	}
 	world_stats(w, &res->stats);
 	res->trace_hash = exec_trace_hash(world_exec(w));
 	world_free(w);
@@ -536,8 +639,17 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 /* Sets up s's paths, runs fn, and forgets them (they live as long as the
  * world). */
 static int with_paths(struct scenario *s, const char *corpus_dir, const char *tramp_dir,
-		      struct scenario_paths **paths, struct ftv_err *err)
+		      struct scenario_paths **paths, unsigned *nobj, unsigned *nmod,
+		      struct ftv_err *err)
 {
+	*nobj = s->cfg.nobjects;
+	*nmod = s->cfg.nmodules;
+	/* checked here, not when read: `ftv scenario --object` adds them */
+	if (!s->cfg.nobjects && !s->nuser)
+		return ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", s->path);
+	if (s->call_list[0] && !s->nuser)
+		return ftv_errf(err, "%s: call names functions of objects given by path "
+				"(object PATH), and there is none", s->path);
 	*paths = malloc(sizeof(**paths));
 	if (!*paths)
 		return ftv_errf(err, "out of memory");
@@ -546,12 +658,20 @@ static int with_paths(struct scenario *s, const char *corpus_dir, const char *tr
 	return 0;
 }
 
-static void without_paths(struct scenario *s, struct scenario_paths *paths)
+/* The paths lived as long as the world; the counts are the corpus names'
+ * again. */
+static void without_paths(struct scenario *s, struct scenario_paths *paths,
+			  unsigned nobj, unsigned nmod)
 {
 	for (unsigned i = 0; i < s->cfg.nobjects; i++)
 		s->cfg.objects[i] = NULL;
 	for (unsigned i = 0; i < s->cfg.nmodules; i++)
 		s->cfg.modules[i] = NULL;
+	s->cfg.nobjects = nobj;
+	s->cfg.nmodules = nmod;
+	s->cfg.call_list = NULL;
+	memset(s->cfg.probe_object, 0, sizeof(s->cfg.probe_object));
+	memset(s->cfg.probe_module, 0, sizeof(s->cfg.probe_module));
 	for (unsigned i = 0; i < s->cfg.ncall; i++)
 		s->cfg.call[i] = NULL;
 	free(paths);
@@ -607,6 +727,7 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 		 struct ftv_err *err)
 {
 	struct scenario_paths *paths;
+	unsigned nobj, nmod;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -622,10 +743,10 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 		verify_result_free(&vr);
 		return ret;
 	}
-	if (with_paths(s, corpus_dir, tramp_dir, &paths, err))
+	if (with_paths(s, corpus_dir, tramp_dir, &paths, &nobj, &nmod, err))
 		return -1;
 	ret = run(s, out, res, err);
-	without_paths(s, paths);
+	without_paths(s, paths, nobj, nmod);
 	return ret;
 }
 
@@ -711,6 +832,7 @@ int scenario_verify(struct scenario *s, const char *corpus_dir,
 		    struct scn_result *res, struct ftv_err *err)
 {
 	struct scenario_paths *paths;
+	unsigned nobj, nmod;
 	struct scenario *rs = NULL;
 	struct scn_result rr, dummy;
 	struct world *w;
@@ -721,7 +843,7 @@ int scenario_verify(struct scenario *s, const char *corpus_dir,
 		res = &dummy;
 	memset(res, 0, sizeof(*res));
 	memset(&rr, 0, sizeof(rr));
-	if (with_paths(s, corpus_dir, tramp_dir, &paths, err))
+	if (with_paths(s, corpus_dir, tramp_dir, &paths, &nobj, &nmod, err))
 		return -1;
 	w = build(s, 1, err);
 	if (!w)
@@ -772,7 +894,7 @@ out:
 	if (w)
 		world_free(w);
 	free(rs);
-	without_paths(s, paths);
+	without_paths(s, paths, nobj, nmod);
 	return ret;
 }
 
@@ -791,10 +913,27 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	}
 	fprintf(f, "name     %s\n", s->name);
 	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
-	fprintf(f, "objects ");
-	for (unsigned i = 0; i < s->cfg.nobjects; i++)
-		fprintf(f, " %s", s->objects[i]);
-	fprintf(f, "\n");
+	if (s->cfg.nobjects) {
+		fprintf(f, "objects ");
+		for (unsigned i = 0; i < s->cfg.nobjects; i++)
+			fprintf(f, " %s", s->objects[i]);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->nuser; i++)
+		fprintf(f, "object   %s\n", s->user_objects[i]);
+	/* a line a reader takes whole: names up to about 1000 bytes each */
+	for (const char *p = s->call_list; *p;) {
+		size_t n = 0, next;
+
+		while (p[n] && n < 1000) {
+			next = strcspn(p + n, ",");
+			if (n && n + next > 1000)
+				break;
+			n += next + (p[n + next] == ',');
+		}
+		fprintf(f, "call     %.*s\n", (int)(n && p[n - 1] == ',' ? n - 1 : n), p);
+		p += n;
+	}
 	for (int late = 0; late < 2; late++) {
 		int any = 0;
 
@@ -824,7 +963,7 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	if (s->cfg.calls)
 		fprintf(f, "calls    %u\n", s->cfg.calls);
 	if (s->cfg.ncall) {
-		fprintf(f, "call    ");
+		fprintf(f, "workload");
 		for (unsigned i = 0; i < s->cfg.ncall; i++)
 			fprintf(f, " %s", s->call[i]);
 		fprintf(f, "\n");
