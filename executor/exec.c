@@ -67,6 +67,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	}
 	xm_cache_type(&ex->model, cfg->dic, cfg->idc);
 	xb_init(&ex->sb, &ex->model, XL_AGENT_SBUF, -1);
+	ex->sb.chans = cfg->verify;
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		xb_init(&ex->csb[i], &ex->model, (int)i, (int)i);
 	if (cfg->cpu_sbuf) {
@@ -102,6 +103,8 @@ void exec_free(struct ftv_exec *ex)
 	xsp_free(&ex->sp);
 	xs_free(&ex->sched);
 	xl_free(&ex->log);
+	free(ex->newpts);
+	free(ex->loadpts);
 	free(ex);
 }
 
@@ -238,7 +241,13 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 	       struct ftv_err *err)
 {
-	return xsp_add_break(&ex->sp, pc, fn, arg, err);
+	return xsp_add_break(&ex->sp, pc, fn, arg, EXEC_BREAK_PLANS, err);
+}
+
+int exec_break_flags(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn,
+		     void *arg, unsigned flags, struct ftv_err *err)
+{
+	return xsp_add_break(&ex->sp, pc, fn, arg, flags, err);
 }
 
 int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
@@ -379,6 +388,12 @@ int exec_last_fetch(struct ftv_exec *ex, unsigned cpu, uint64_t addr,
 		return -1;
 	*val = (uint32_t)ex->log.wr[w->coh[w->last[cpu]].wid].val;
 	return 0;
+}
+
+void exec_watched(struct ftv_exec *ex, size_t *words, size_t *data)
+{
+	*words = ex->model.nwi;
+	*data = ex->model.nwd;
 }
 
 struct sim_aspace *exec_aspace(struct ftv_exec *ex)

@@ -153,6 +153,14 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* 1: a world explored by exec_verify (ftv verify). Every pc where
+	 * something visible happens ends a CPU's turn: each fetch of a
+	 * watched word, each breakpoint, quiescent point and system
+	 * instruction the model acts on, and each instruction seen loading
+	 * watched data (exec_verify finds them: exec_load_points). A turn is
+	 * then one visible event followed by the CPU's own work, whatever the
+	 * other agents are doing. */
+	int verify;
 	/* 1: every store outside the stacks faults (the data regions are
 	 * mapped read-only): a probe that a function writes no memory at all,
 	 * not even a lock it takes and releases (verify/world_probe.c). */
@@ -273,6 +281,12 @@ typedef void (*exec_plan_fn)(struct ftv_exec *ex, int plan,
 			     const struct exec_plan_result *res, void *arg);
 typedef void (*exec_break_fn)(struct ftv_exec *ex, int cpu, uint64_t pc,
 			      void *arg);
+/* What a breakpoint's callback depends on besides the CPU's own state
+ * (exec_break_flags), for exec_verify's reduction. */
+enum {
+	EXEC_BREAK_PURE = 0,   /* only this CPU's registers and state */
+	EXEC_BREAK_PLANS = 1,  /* which plans are done (their callbacks) */
+};
 
 struct exec_stats {
 	uint64_t steps;
@@ -334,6 +348,10 @@ int exec_watch_data64(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err);
  * exec_cpu_reg). */
 int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 	       struct ftv_err *err);
+/* The same, saying what fn reads (EXEC_BREAK_*); exec_break assumes
+ * EXEC_BREAK_PLANS. */
+int exec_break_flags(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn,
+		     void *arg, unsigned flags, struct ftv_err *err);
 
 /* Queues a copy of the plan; returns its id (>= 0) or -1 with err set. done
  * (may be NULL) is called when it completes or stops on a mismatch. */
@@ -348,6 +366,87 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err);
 /* Puts memory, registers, plans and the model back to their state before the
  * first run (for exploration); violations and stats are kept. */
 int exec_reset(struct ftv_exec *ex, struct ftv_err *err);
+
+/* Takes the snapshot exec_reset restores now: memory, registers and
+ * CPUs as they are (replacing the one the first run took, e.g. to leave a
+ * calibration run and the queuing of plans outside what is explored). */
+int exec_snapshot(struct ftv_exec *ex, struct ftv_err *err);
+
+/* A step of a run: the agent that took it (a CPU, EXEC_AGENT_PATCHER or
+ * EXEC_AGENT_SBUF, the numbers of the trace) and the value chosen in it
+ * (which write a fetch saw, which buffered store drained; 0 when there
+ * was no choice). */
+#define EXEC_AGENT_PATCHER (-1)
+#define EXEC_AGENT_SBUF (-2)
+#define EXEC_AGENT_PATCHER_TEXT (-3)
+struct exec_choice {
+	int agent;
+	unsigned value;
+};
+/* The next run takes these steps, then the first ready agent and value 0
+ * (n 0: no schedule). exec_schedule_diverged: how many scheduled agents
+ * were not ready when their turn came (0 for a faithful replay), and the
+ * first such step. */
+int exec_set_schedule(struct ftv_exec *ex, const struct exec_choice *c,
+		      size_t n);
+uint64_t exec_schedule_diverged(struct ftv_exec *ex, size_t *first);
+
+/* A pc where, under exec_config.verify, a CPU's turn ends before the
+ * instruction (a load of watched data found by exec_verify, or one a
+ * replay file names). exec_load_points: those there are. */
+int exec_preempt_point(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err);
+size_t exec_load_points(struct ftv_exec *ex, const uint64_t **pcs);
+
+/* Bounded exhaustive verification (exec_verify.c, exec_dpor.h): every
+ * execution from the snapshot, up to the equivalence of commuting steps
+ * when reduce is 1; the caller checks each one in its hooks. Loads of
+ * watched data first seen during the walk become scheduling points and the
+ * walk starts over (stats.restarts), after a few random runs looking for
+ * them (discovery). */
+struct exec_verify_config {
+	uint64_t max_executions;  /* 0: no limit */
+	uint64_t max_steps;       /* per execution */
+	int reduce;               /* 1: source sets + sleep sets */
+	unsigned shard, nshards;  /* 0, 1 (or 0): the whole tree */
+	unsigned discovery;       /* random runs before the walk (0: 32) */
+};
+struct exec_verify_stats {
+	uint64_t executions;      /* complete executions explored */
+	uint64_t blocked;         /* runs cut: every ready agent slept */
+	uint64_t probes;          /* runs cut: another shard's prefix */
+	uint64_t pruned;          /* branches the reduction left out */
+	uint64_t truncated;       /* executions cut by max_steps */
+	uint64_t restarts;        /* new scheduling points found */
+	uint64_t discovery;       /* discovery runs made */
+	uint64_t steps;           /* steps of the counted executions */
+	uint64_t multi, diverged; /* what makes a walk unsound (0) */
+	int complete;             /* every execution explored, none cut */
+	int budget;               /* stopped by max_executions */
+};
+struct exec_verify_hooks {
+	/* Before each run, after exec_reset: the caller's own state back. */
+	void (*reset)(struct ftv_exec *ex, void *arg);
+	/* After each run. counted: one of the walk's executions (the others
+	 * were cut as redundant, or belong to another shard, or discover
+	 * scheduling points); ended: it reached its end. Return nonzero to
+	 * stop the walk. */
+	int (*done)(struct ftv_exec *ex, int counted, int ended, void *arg);
+	/* The walk starts over: what was found so far is void. */
+	void (*restart)(struct ftv_exec *ex, void *arg);
+	void *arg;
+};
+int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
+		const struct exec_verify_hooks *h,
+		struct exec_verify_stats *st, struct ftv_err *err);
+/* In done(): the steps of the run, and the causal past of step k (the
+ * steps it depends on, itself included, in order: a shortest run reaching
+ * it); k >= the number of steps: every step. Returns how many were
+ * written to out (at most max). */
+size_t exec_verify_nsteps(struct ftv_exec *ex);
+size_t exec_verify_past(struct ftv_exec *ex, size_t k,
+			struct exec_choice *out, size_t max);
+/* The step of the current run (0-based), for stamping. */
+uint64_t exec_run_step(struct ftv_exec *ex);
 
 /* Exhaustive exploration: repeatedly reset and run, each run taking the next
  * unexplored sequence of choices, calling fn after each run. Stops after
@@ -380,5 +479,7 @@ uint64_t exec_steps(struct ftv_exec *ex);
 int exec_last_fetch(struct ftv_exec *ex, unsigned cpu, uint64_t addr,
 		    uint32_t *val);
 struct sim_aspace *exec_aspace(struct ftv_exec *ex);
+/* How many instruction words and data locations are watched. */
+void exec_watched(struct ftv_exec *ex, size_t *words, size_t *data);
 
 #endif

@@ -20,6 +20,9 @@ struct xcpu {
 	uint64_t armed_pc;
 	int stopped_in_hook;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
+	/* exec_config.verify: the quiescent point where the CPU parked was
+	 * passed already (not again when it resumes there) */
+	int qs_counted;
 	/* exec_cpu_on_undef: an undefined instruction is taken as an
 	 * exception (to handler, or ending the CPU when 0), not a fault */
 	int undef;

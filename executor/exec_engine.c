@@ -37,6 +37,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
+	c->pc_now = pc;
 	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
 		return;
 	if (!xe_pc_marked(e, pc))
@@ -56,7 +57,7 @@ static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	(void)uc;
 	(void)type;
 	(void)value;
-	c->e->ops->load(c->e->ctx, c->idx, addr, size);
+	c->e->ops->load(c->e->ctx, c->idx, c->pc_now, addr, size);
 }
 
 /* A CPU's store into private memory (text, or any with private_data):
@@ -228,6 +229,18 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 	return 0;
 }
 
+static void snapshot_free(struct xengine *e)
+{
+	for (size_t i = 0; e->snap && i < e->nregions; i++)
+		xpg_free(e->snap[i], e->rsize[i]);
+	for (size_t i = 0; e->snap_nz && i < e->nregions; i++)
+		free(e->snap_nz[i]);
+	free(e->snap);
+	free(e->snap_nz);
+	e->snap = NULL;
+	e->snap_nz = NULL;
+}
+
 void xe_free(struct xengine *e)
 {
 	xw_free(&e->wd); /* before the engines it may stop */
@@ -240,12 +253,7 @@ void xe_free(struct xengine *e)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
 	}
-	for (size_t i = 0; e->snap && i < e->nregions; i++)
-		xpg_free(e->snap[i], e->rsize[i]);
-	for (size_t i = 0; e->snap_nz && i < e->nregions; i++)
-		free(e->snap_nz[i]);
-	free(e->snap);
-	free(e->snap_nz);
+	snapshot_free(e);
 	free(e->rsize);
 }
 
@@ -436,6 +444,17 @@ int xe_snapshot(struct xengine *e, struct ftv_err *err)
 {
 	size_t n = e->nregions ? e->nregions : 1;
 
+	if (e->snap) {
+		/* Taken again: what the CPUs hold now is what a reset
+		 * restores. */
+		snapshot_free(e);
+		for (unsigned c = 0; c < e->ncpus; c++)
+			for (int r = 0; r < e->arch->nregs; r++)
+				if (r != e->arch->zero_reg)
+					uc_reg_read(e->cpu[c].uc,
+						    e->arch->regs[r],
+						    &e->cpu[c].init[r]);
+	}
 	e->snap = calloc(n, sizeof(*e->snap));
 	e->snap_nz = calloc(n, sizeof(*e->snap_nz));
 	if (!e->snap || !e->snap_nz)

@@ -35,8 +35,10 @@ struct xe_ops {
 	/* While *xengine.load_gate is non-zero: cpu is about to execute pc,
 	 * any pc; returns 1 after stopping the turn before it (xe_stop). */
 	int (*pre_insn)(void *ctx, unsigned cpu, uint64_t pc);
-	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
-	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
+	/* cpu loads size bytes at addr with the instruction at pc (on
+	 * engines xe_watch_loads hooked). */
+	void (*load)(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
+		     int size);
 	/* cpu stores size bytes (1..8) into its private copy (text, or any
 	 * region with xe_init's private_data); the store lands in the copy
 	 * right after this returns. */
@@ -54,6 +56,7 @@ struct xecpu {
 	int fault_ok;
 	uint64_t fault_addr;
 	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
+	uint64_t pc_now;            /* the instruction executing (code hook) */
 };
 
 struct xengine {
@@ -152,7 +155,9 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
  * reset. */
 int xe_recycle(struct xengine *e, struct ftv_err *err);
 
-/* The snapshot of memory and registers that xe_reset puts back. */
+/* The snapshot of memory and registers that xe_reset puts back; taken
+ * again, it replaces the one before (registers as the CPUs hold them
+ * now). */
 int xe_snapshot(struct xengine *e, struct ftv_err *err);
 int xe_has_snapshot(const struct xengine *e);
 int xe_reset(struct xengine *e, struct ftv_err *err);

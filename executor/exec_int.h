@@ -35,11 +35,13 @@
  * breakpoint, a quiescent point. The engine's filter (xe_mark_pc) lets
  * only these reach exec_run.c's hook. */
 enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8,
-       SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */ };
+       SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */,
+       SP_LOAD = 32 /* a load of watched data (exec_config.verify) */ };
 
 struct xbreak {
 	exec_break_fn fn;
 	void *arg;
+	unsigned flags;          /* EXEC_BREAK_* */
 };
 
 struct xspecial {
@@ -77,7 +79,7 @@ static inline struct xspecial *xsp_at(struct xspecials *sp, uint64_t pc)
 struct xspecial *xsp_get(struct xspecials *sp, uint64_t pc,
 			 struct ftv_err *err);
 int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
-		  void *arg, struct ftv_err *err);
+		  void *arg, unsigned flags, struct ftv_err *err);
 /* Marks every system instruction the model acts on in the executable
  * regions (a scan of the text at exec_new). */
 int xsp_scan_sysops(struct xspecials *sp, int branches, struct ftv_err *err);
@@ -97,8 +99,16 @@ struct ftv_exec {
 	struct xspecials sp;
 	struct xcpu cpu[EXEC_MAX_CPUS];
 	int truncated;           /* a run stopped at its step budget */
+	int cut;                 /* the scheduler stopped the run (xs_pick) */
 	int explore_stop;        /* exec_explore_stop was called */
 	struct exec_stats stats;
+	/* exec_verify: loads of watched data seen at pcs that were not
+	 * scheduling points yet (marked after the run), and the ones made */
+	uint64_t *newpts;
+	size_t nnewpts, capnewpts;
+	uint64_t *loadpts;
+	size_t nloadpts, caploadpts;
+	uint64_t run_step0;      /* stats.steps when the run began */
 };
 
 /* exec_run.c: the engine's hooks (xe_init's ops, ctx = the executor) */

@@ -55,6 +55,7 @@ void xm_free(struct xmodel *m)
 	free(m->wi);
 	free(m->wd);
 	free(m->wds);
+	free(m->fr);
 	free(m->icev);
 	if (m->arch_ctx)
 		m->arch->ctx_free(m->arch_ctx);
@@ -282,6 +283,20 @@ static int is_private(struct xmodel *m, uint64_t addr)
 	return r && (r->perms & SIM_X);
 }
 
+/* Every byte of [addr, addr+size) is in a watched word or data location. */
+static int unwatched_free(struct xmodel *m, uint64_t addr, unsigned size)
+{
+	for (uint64_t a = addr; a < addr + size; a++) {
+		int in = xm_insn(m, a & ~3ULL) != NULL;
+
+		for (size_t i = 0; i < m->nwd && !in; i++)
+			in = a >= m->wd[i]->addr && a < m->wd[i]->addr + m->wd[i]->size;
+		if (!in)
+			return 0;
+	}
+	return 1;
+}
+
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
@@ -312,6 +327,8 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 			if (w) {
 				/* A watched word: CPUs see it through the
 				 * fetch model only. */
+				xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_W);
+				xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 				sim_read32(m->as, a, &word);
 				m->log->wr[wid].val = word;
 				coh_append(m, w, wid);
@@ -333,9 +350,16 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 			}
 		}
 	}
+	if (xs_recording(m->sched) && !unwatched_free(m, addr, size))
+		/* Bytes no watched location covers (the body of a new
+		 * trampoline, an ops field nothing watches): CPUs read them
+		 * without any event saying so. */
+		xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
 	for (size_t i = 0; i < m->nwd; i++) {
 		struct wdata *l = m->wd[i];
 
+		if (addr < l->addr + l->size && addr + size > l->addr)
+			xs_access(m->sched, XLOC(XLOC_DATA, l->id), XA_W);
 		if (addr < l->addr + 4 && addr + size > l->addr)
 			l->wid[0] = wid;
 		if (addr < l->addr + l->size && addr + size > l->addr + 4)
@@ -361,6 +385,42 @@ void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
 	}
 }
 
+void xm_touch(struct xmodel *m, uint64_t addr, uint64_t len, unsigned mode)
+{
+	if (!xs_recording(m->sched))
+		return;
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->addr < addr + len && m->wi[i]->addr + 4 > addr)
+			xs_access(m->sched, XLOC(XLOC_INSN, m->wi[i]->id), mode);
+	for (size_t i = 0; i < m->nwd; i++)
+		if (m->wd[i]->addr < addr + len &&
+		    m->wd[i]->addr + m->wd[i]->size > addr)
+			xs_access(m->sched, XLOC(XLOC_DATA, m->wd[i]->id), mode);
+}
+
+static void touch_all_insns(struct xmodel *m, unsigned mode)
+{
+	if (!xs_recording(m->sched))
+		return;
+	for (size_t i = 0; i < m->nwi; i++)
+		xs_access(m->sched, XLOC(XLOC_INSN, m->wi[i]->id), mode);
+}
+
+int xm_add_free_range(struct xmodel *m, uint64_t addr, uint64_t len)
+{
+	struct xfree f = { addr, addr + len, 0 };
+
+	for (size_t i = 0; i < m->nfree; i++)
+		if (m->fr[i].lo == f.lo && m->fr[i].hi == f.hi)
+			return 0;
+	/* Text that is not watched word by word: a CPU may run it without
+	 * any event saying so. */
+	if (is_private(m, addr))
+		for (uint64_t a = addr & ~3ULL; a < f.hi && !f.text; a += 4)
+			f.text = !xm_insn(m, a);
+	return VEC_PUSH(m->fr, m->nfree, m->capfr, f);
+}
+
 void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
 			   unsigned size)
 {
@@ -374,6 +434,13 @@ void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
 
 void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 {
+	xm_touch(m, addr, len, XA_W);
+	for (size_t i = 0; i < m->nfree; i++)
+		if (m->fr[i].lo < addr + len && m->fr[i].hi > addr) {
+			xs_access(m->sched, XLOC(XLOC_FREE, i), XA_W);
+			if (m->fr[i].text)
+				xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
+		}
 	for (uint64_t a = addr; a < addr + len; a++) {
 		/* Text: zero words are UDF #0, permanently undefined (Arm ARM
 		 * C6.2.365), and on RISC-V the all-zero 16-bit parcel is
@@ -439,6 +506,7 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 	uint32_t val;
 	int wid;
 
+	xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_R);
 	/* Any write from the CPU's floor to the newest may be fetched
 	 * (SM.B+isb, coFF: allowed). */
 	if (w->ncoh - 1 > lo)
@@ -486,6 +554,7 @@ static void data_load(struct xmodel *m, unsigned cpu, struct wdata *l,
 
 	if (!p)
 		return;
+	xs_access(m->sched, XLOC(XLOC_DATA, l->id), XA_R);
 	memcpy(&v, p, l->size);
 	if (record)
 		xl_obs(m->log, EXEC_OBS_LOAD, (int)cpu, l->addr, v, l->wid[0],
@@ -531,8 +600,8 @@ static void data_load(struct xmodel *m, unsigned cpu, struct wdata *l,
 /* Every data location whose bytes hold the access's address gets the load,
  * in the order the locations were watched (what per-location hooks, in the
  * order they were added, gave when each had its own). */
-void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
-	     int record)
+int xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
+	    int record)
 {
 	struct wdata *hit[XM_DATA_MAX];
 	unsigned n = 0;
@@ -556,6 +625,10 @@ void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
 	}
 	for (unsigned k = 0; k < n; k++)
 		data_load(m, cpu, hit[k], addr, size, record);
+	for (size_t i = 0; i < m->nfree; i++)
+		if (addr < m->fr[i].hi && addr + (uint64_t)size > m->fr[i].lo)
+			xs_access(m->sched, XLOC(XLOC_FREE, i), XA_R);
+	return (int)n;
 }
 
 /* --- synchronisation and cache maintenance ------------------------------- */
@@ -564,6 +637,7 @@ void xm_context_sync(struct xmodel *m, unsigned cpu)
 {
 	/* A context synchronisation event discards what the CPU fetched
 	 * before it: it now sees every write IC IVAU has completed for. */
+	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 	ic_apply(m, cpu, m->nicev);
 }
 
@@ -571,6 +645,7 @@ void xm_context_sync_early(struct xmodel *m, unsigned cpu)
 {
 	size_t lo = m->cpu[cpu].ctrl_icev;
 
+	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 	if (lo < m->cpu[cpu].ic_applied)
 		lo = m->cpu[cpu].ic_applied;
 	if (lo >= m->nicev) {
@@ -583,11 +658,14 @@ void xm_context_sync_early(struct xmodel *m, unsigned cpu)
 
 void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
 {
+	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 	m->cpu[cpu].ctrl_icev = m->nicev;
 }
 
 void xm_context_sync_all(struct xmodel *m)
 {
+	/* every CPU's floors: what each may fetch next */
+	touch_all_insns(m, XA_W);
 	for (unsigned c = 0; c < m->ncpus; c++)
 		xm_context_sync(m, c);
 }
@@ -596,6 +674,7 @@ void xm_fence_i(struct xmodel *m, unsigned cpu)
 {
 	/* FENCE.I (Zifencei): this hart's later fetches see every store
 	 * visible before it, i.e. every write that left the store buffer. */
+	touch_all_insns(m, XA_R);
 	for (size_t i = 0; i < m->nwi; i++)
 		if (m->wi[i]->floor[cpu] < m->wi[i]->ncoh - 1)
 			m->wi[i]->floor[cpu] = m->wi[i]->ncoh - 1;
@@ -607,6 +686,7 @@ void xm_fence_i(struct xmodel *m, unsigned cpu)
  * the floor of later context synchronisations. */
 void xm_flush_icache_all(struct xmodel *m)
 {
+	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_W);
 	for (size_t i = 0; i < m->nwi; i++)
 		set_ic(m, m->wi[i], m->wi[i]->ncoh - 1);
 	xm_context_sync_all(m);
@@ -623,6 +703,8 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 
 		if (w->addr < lo || w->addr >= hi)
 			continue;
+		xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_R);
+		xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 		if (VEC_RESERVE(pend->v, pend->cap, pend->n + 1)) {
 			*m->oom = 1;
 			return;
@@ -644,6 +726,8 @@ void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic)
 void xm_dsb(struct xmodel *m, struct xpendv *pend)
 {
 	/* DSB waits for the issuer's cache maintenance to complete. */
+	if (pend->n)
+		xs_access(m->sched, XLOC(XLOC_IC, 0), XA_W);
 	for (size_t i = 0; i < pend->n; i++) {
 		struct winsn *w = xm_insn(m, pend->v[i].addr);
 

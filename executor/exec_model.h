@@ -87,6 +87,14 @@ struct xmcpu {
 				    dependency or DSB (xm_cpu_ctrl) */
 };
 
+/* A range a queued plan frees (exec_verify): CPUs' loads in it are
+ * recorded against the FREE step. text: it holds text not watched word by
+ * word. */
+struct xfree {
+	uint64_t lo, hi;
+	int text;
+};
+
 struct xmodel {
 	struct sim_aspace *as;
 	const struct xarch *arch;
@@ -106,6 +114,8 @@ struct xmodel {
 	size_t capwds;
 	struct xmcpu cpu[EXEC_MAX_CPUS];
 	uint64_t fetches;        /* fetches of watched words */
+	struct xfree *fr;
+	size_t nfree, capfr;
 	/* CTR_EL0.DIC / IDC (exec_config): the IC IVAU, the DC CVAU is not
 	 * needed for instruction fetch to see a write */
 	int dic, idc;
@@ -160,9 +170,14 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet);
 /* Only one value can be fetched and the engine already has it. */
 int xm_fetch_is_quiet(struct xmodel *m, unsigned cpu, struct winsn *w);
 /* cpu loads size bytes at addr: every data location holding addr sees it
- * (record: keep the observation). */
-void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
-	     int record);
+ * (record: keep the observation). Returns how many did. */
+int xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
+	    int record);
+/* The current step reads or writes (XA_*) every watched location that
+ * overlaps [addr, addr+len) (for exec_verify's reduction). */
+void xm_touch(struct xmodel *m, uint64_t addr, uint64_t len, unsigned mode);
+/* A range some plan frees: loads in it become visible (exec_verify). */
+int xm_add_free_range(struct xmodel *m, uint64_t addr, uint64_t len);
 
 /* A context synchronisation event on cpu (ISB, exception return): it sees
  * every write IC IVAU has completed for. */

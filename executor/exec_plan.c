@@ -102,6 +102,22 @@ const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step)
 	return NULL;
 }
 
+/* The current step reads every CPU's progress (quiescent points passed,
+ * done, parked): for exec_verify's reduction. */
+static void read_progress(struct xplans *ps)
+{
+	for (unsigned c = 0; c < ps->ncpus; c++)
+		xs_access(ps->m->sched, XLOC(XLOC_PROG, c), XA_R);
+}
+
+/* A plan completed or stopped: its callback may read anything the world
+ * keeps about the CPUs, and what it sets is read by the checks. */
+static void plan_finished(struct xplans *ps)
+{
+	read_progress(ps);
+	xs_access(ps->m->sched, XLOC(XLOC_PLANS, 0), XA_W);
+}
+
 /* Agent a's plan in progress, after finishing (and reporting) those whose
  * steps are all done. */
 static struct xplan *cur_plan(struct xplans *ps, int a)
@@ -114,6 +130,7 @@ static struct xplan *cur_plan(struct xplans *ps, int a)
 
 		if (!finished(xp)) {
 			xp->res.status = EXEC_PLAN_DONE;
+			plan_finished(ps);
 			if (xp->fn)
 				xp->fn(ps->ex, (int)id, &xp->res, xp->arg);
 		}
@@ -156,6 +173,9 @@ int xp_ready(struct xplans *ps, int a)
 		return !xb_holds(ps->sb, s->addr, s->len ? s->len : 1);
 	case PLAN_QUIESCE:
 		if (!xp->waiting) {
+			/* (right after the patcher step that made QUIESCE
+			 * the next one: that step reads the counts) */
+			read_progress(ps);
 			xp->waiting = 1;
 			for (unsigned c = 0; c < ps->ncpus; c++)
 				xp->qs_snap[c] = ps->cpu[c].qs_count;
@@ -172,6 +192,8 @@ int xp_ready(struct xplans *ps, int a)
 		}
 		return 1;
 	case PLAN_STOP_MACHINE:
+		if (!ps->stop_machine)
+			xs_access(ps->m->sched, XLOC(XLOC_SM, 0), XA_W);
 		ps->stop_machine = 1;
 		if (ps->stop_anywhere) {
 			/* The stopper thread preempts each CPU where it is:
@@ -180,8 +202,11 @@ int xp_ready(struct xplans *ps, int a)
 			 * or at a hook), possibly between the two words of
 			 * a call pair. */
 			for (unsigned c = 0; c < ps->ncpus; c++)
-				if (ps->cpu[c].st == XCPU_RUN)
+				if (ps->cpu[c].st == XCPU_RUN) {
+					xs_access(ps->m->sched,
+						  XLOC(XLOC_PROG, c), XA_W);
 					ps->cpu[c].st = XCPU_PARKED;
+				}
 			return 1;
 		}
 		for (unsigned c = 0; c < ps->ncpus; c++)
@@ -243,6 +268,7 @@ static void stop_plan(struct xplans *ps, int a, struct xplan *xp, int id,
 	if (ps->win_mapped && ps->win_agent == a)
 		ps->win_mapped = 0;
 	xp->res = (struct exec_plan_result){ st, idx, found };
+	plan_finished(ps);
 	if (xp->fn)
 		xp->fn(ps->ex, id, &xp->res, xp->arg);
 	set_cur(ps, a, (size_t)id + 1);
@@ -262,6 +288,7 @@ void xp_step(struct xplans *ps, int a)
 	xp->res.status = EXEC_PLAN_RUNNING;
 	xl_event(m->log, a ? XL_AGENT_PATCHER_TEXT : XL_AGENT_PATCHER, EXEC_EV_PLAN,
 		 (uint64_t)id << 32 | idx, s->op);
+	xs_access(m->sched, XLOC(XLOC_PATCH, 0), XA_W);
 	switch (s->op) {
 	case PLAN_WRITE_INSN:
 	case PLAN_WRITE_DATA64:
@@ -269,6 +296,8 @@ void xp_step(struct xplans *ps, int a)
 			stop_plan(ps, a, xp, id, EXEC_PLAN_FAULT, idx, 0);
 			return;
 		}
+		/* what it validates against: memory, under its own buffer */
+		xm_touch(m, s->addr, size, XA_R);
 		if (s->validate) {
 			uint64_t cur = xb_read(ps->sb, at, size);
 			uint64_t old = size == 4 ? (uint32_t)s->old : s->old;
@@ -295,10 +324,13 @@ void xp_step(struct xplans *ps, int a)
 		break;
 	case PLAN_CACHE_CLEAN:
 	case PLAN_ICACHE_INVAL:
+		/* (it waited for the stores to its range: xp_ready) */
+		xb_waited(ps->sb, s->addr, s->len ? s->len : 1);
 		xm_cache_op(m, &ps->pend[a], s->op == PLAN_ICACHE_INVAL, s->addr,
 			    s->len);
 		break;
 	case PLAN_DSB:
+		xb_waited(ps->sb, 0, 0); /* every store drained first */
 		xm_dsb(m, &ps->pend[a]);
 		break;
 	case PLAN_DMB:
@@ -308,23 +340,31 @@ void xp_step(struct xplans *ps, int a)
 		/* The patching agent runs no patched code itself. */
 		break;
 	case PLAN_SYNC_ALL:
+		xb_waited(ps->sb, 0, 0);
 		m->arch->sync_all(m);
 		break;
 	case PLAN_QUIESCE:
+		/* every CPU passed a quiescent point since */
+		read_progress(ps);
 		xp->waiting = 0;
 		break;
 	case PLAN_FREE:
 		xm_poison(m, s->addr, s->len);
 		break;
 	case PLAN_STOP_MACHINE:
+		/* every CPU parked */
+		read_progress(ps);
 		break;
 	case PLAN_RESUME_MACHINE:
 		/* Leaving multi_cpu_stop() each CPU returns through an
 		 * exception return: a context synchronisation event. */
 		ps->stop_machine = 0;
+		xs_access(m->sched, XLOC(XLOC_SM, 0), XA_W);
 		for (unsigned c = 0; c < ps->ncpus; c++)
-			if (ps->cpu[c].st == XCPU_PARKED)
+			if (ps->cpu[c].st == XCPU_PARKED) {
+				xs_access(m->sched, XLOC(XLOC_PROG, c), XA_W);
 				ps->cpu[c].st = XCPU_RUN;
+			}
 		xm_context_sync_all(m);
 		break;
 	case PLAN_LOCK:

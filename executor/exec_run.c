@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/vec.h"
 /* Runs of an exploration between two engine recycles (xe_recycle): a few
  * MiB of translations per engine at most. */
 #define XRUN_RECYCLE 2048
@@ -83,6 +84,25 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	}
 }
 
+/* The CPU passes its quiescent point; 1 if stop_machine() parks it
+ * there. */
+static int pass_qs(struct ftv_exec *ex, unsigned cpu)
+{
+	struct xcpu *c = &ex->cpu[cpu];
+
+	c->qs_count++;
+	xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
+	xs_access(&ex->sched, XLOC(XLOC_SM, 0), XA_R);
+	if (!ex->plans.stop_machine)
+		return 0;
+	/* stop_machine(): park at the quiescent point. */
+	c->st = XCPU_PARKED;
+	c->stopped_in_hook = 1;
+	c->qs_counted = 1;
+	xe_stop(&ex->eng, cpu);
+	return 1;
+}
+
 /* Before the instruction at a special pc. */
 static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 {
@@ -96,16 +116,21 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 	qs = c->has_qs && c->qs_pc == pc;
 	if (c->armed && c->armed_pc == pc) {
 		/* Restarted at the instruction a hook stopped before: it
-		 * executes now; stopping actions were done already. */
+		 * executes now; stopping actions were done already. Under
+		 * verify the stop came first and the quiescent point is
+		 * passed now, at the start of the turn. */
 		c->armed = 0;
+		if (ex->cfg.verify && qs && !c->qs_counted && pass_qs(ex, cpu))
+			return;
+		c->qs_counted = 0;
+	} else if (ex->cfg.verify) {
+		/* Every visible event begins a turn of its own. */
+		c->stopped_in_hook = 1;
+		xe_stop(&ex->eng, cpu);
+		return;
 	} else {
-		if (qs)
-			c->qs_count++;
-		if (qs && ex->plans.stop_machine) {
-			/* stop_machine(): park at the quiescent point. */
-			c->st = XCPU_PARKED;
-			c->stopped_in_hook = 1;
-			xe_stop(&ex->eng, cpu);
+		if (qs && pass_qs(ex, cpu)) {
+			c->qs_counted = 0;
 			return;
 		}
 		if (s->flags & SP_WATCH) {
@@ -127,8 +152,11 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 		}
 	}
 effects:
-	for (size_t i = 0; i < s->nbrk; i++)
+	for (size_t i = 0; i < s->nbrk; i++) {
+		if (s->brk[i].flags & EXEC_BREAK_PLANS)
+			xs_access(&ex->sched, XLOC(XLOC_PLANS, 0), XA_R);
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
+	}
 	/* A watched word is whatever this CPU fetched there: it may have
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
@@ -189,7 +217,8 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 
 /* Quiet mode keeps loads made while nothing is in flight out of the record
  * (the checks still run on every load). */
-static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
+static void on_load(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
+		    int size)
 {
 	struct ftv_exec *ex = ctx;
 
@@ -205,8 +234,18 @@ static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
 	} else if (ex->cfg.text_loads) {
 		xm_text_load(&ex->model, cpu, addr, size);
 	}
-	xm_load(&ex->model, cpu, addr, size,
-		!ex->cfg.quiet_obs || in_flight(ex));
+	if (xm_load(&ex->model, cpu, addr, size,
+		    !ex->cfg.quiet_obs || in_flight(ex)) &&
+	    ex->cfg.verify && !xsp_at(&ex->sp, pc)) {
+		/* A load of watched data in the middle of a turn: it must
+		 * begin one (exec_verify marks it after the run and starts
+		 * over). */
+		for (size_t i = 0; i < ex->nnewpts; i++)
+			if (ex->newpts[i] == pc)
+				return;
+		if (VEC_PUSH(ex->newpts, ex->nnewpts, ex->capnewpts, pc))
+			ex->oom = 1;
+	}
 }
 
 static void on_text_store(void *ctx, unsigned cpu, uint64_t addr,
@@ -293,6 +332,7 @@ static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 	sim_symbolize(ex->eng.as, pc, where, sizeof(where), 0);
 	ex->arch->insn(w, pc, insn, sizeof(insn));
 	ex->cpu[cpu].st = XCPU_FAULT;
+	xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 	xl_violation(&ex->log, EXEC_V_FAULT, (int)cpu, pc,
 		     "cpu%u step %llu: fault at %s executing %s: %s", cpu,
 		     (unsigned long long)ex->log.step, where, insn, why);
@@ -307,6 +347,11 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 	struct winsn *w = xm_insn(&ex->model, pc);
 	unsigned n = 0;
 
+	/* What no event names (a freed range of unwatched text) and, when
+	 * stop_machine() may park a CPU anywhere, whether it is parked. */
+	xs_access(&ex->sched, XLOC(XLOC_MEM, 0), XA_R);
+	if (ex->cfg.stop_anywhere)
+		xs_access(&ex->sched, XLOC(XLOC_SM, 0), XA_R);
 	if (w)
 		xm_fetch(&ex->model, cpu, w, 0);
 	c->quiet_left = ex->cfg.fetch_quantum ? ex->cfg.fetch_quantum : 1024;
@@ -335,6 +380,7 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 			char where[128];
 
 			c->st = XCPU_FAULT;
+			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 			xl_violation(&ex->log, EXEC_V_STUCK, (int)cpu, pc,
 				     "cpu%u step %llu: ran %llu ms without reaching a watched "
 				     "word, a quiescent point or its exit; now at %s (a branch "
@@ -347,6 +393,7 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 		}
 		if (pc == c->exit_pc) {
 			c->st = XCPU_DONE;
+			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 			break;
 		}
 		if (!ex->cfg.fine || c->stopped_in_hook || c->st != XCPU_RUN)
@@ -411,6 +458,7 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	if (!xe_has_snapshot(&ex->eng) && xe_snapshot(&ex->eng, err))
 		return -1;
 	xs_start_run(&ex->sched);
+	ex->cut = 0;
 	for (s = 0; s < max_steps; s++) {
 		unsigned nr = 0;
 		int pick, pready = xp_ready(&ex->plans, PLAN_AGENT_FTRACE);
@@ -425,8 +473,16 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 				ready[nr++] = i;
 		if (pready)
 			ready[nr++] = XS_PATCHER(n);
-		if (ex->sb.n)
+		if (ex->sb.n) {
 			ready[nr++] = XS_SBUF(n);
+			if (ex->sched.dpor) {
+				unsigned cand[64], nc;
+				int chan[64];
+
+				nc = xb_candidates(&ex->sb, cand, chan);
+				xs_set_drains(&ex->sched, chan, nc);
+			}
+		}
 		if (tready)
 			ready[nr++] = XS_PATCHER_TEXT(n);
 		for (unsigned i = 0; i < n; i++)
@@ -444,6 +500,10 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			break;
 		}
 		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
+		if (pick < 0) {
+			ex->cut = 1;
+			break;
+		}
 		if (ready[pick] < n)
 			cpu_turn(ex, ready[pick]);
 		else if (ready[pick] == XS_PATCHER(n))
@@ -457,7 +517,7 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		ex->log.step++;
 		ex->stats.steps++;
 	}
-	if (s == max_steps && !all_settled(ex))
+	if (s == max_steps && !all_settled(ex) && !ex->cut)
 		ex->truncated = 1;
 	if (ex->oom)
 		return ftv_errf(err, "out of memory while running");
@@ -478,6 +538,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		c->qs_count = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;
+		c->qs_counted = 0;
 	}
 	xp_reset(&ex->plans);
 	xb_reset(&ex->sb);

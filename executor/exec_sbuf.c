@@ -24,11 +24,44 @@ void xb_reset(struct xsbuf *b)
 	b->epoch = 0;
 }
 
+static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
+{
+	return a < b + bl && b < a + al;
+}
+
+/* The channel of addr (XB_MAX_CHAN, exec_sbuf.h), or -1. */
+static int chan_of(struct xsbuf *b, uint64_t addr)
+{
+	for (unsigned i = 0; i < b->nchan; i++)
+		if (b->chan[i] == addr)
+			return (int)i;
+	if (b->nchan == XB_MAX_CHAN) {
+		b->chan_full = 1;
+		return -1;
+	}
+	b->chan[b->nchan] = addr;
+	return (int)b->nchan++;
+}
+
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
-	struct xstore s = { addr, size, val, wid, b->epoch };
+	struct xstore s = { addr, size, val, wid, b->epoch, 0 };
 
+	if (b->chans) {
+		int ch = chan_of(b, addr);
+
+		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
+		/* The stores it waits for: its drain reads their drains. */
+		for (size_t i = 0; i < b->n; i++) {
+			int c = chan_of(b, b->v[i].addr);
+
+			if (c >= 0 && c != ch &&
+			    (b->v[i].epoch != s.epoch ||
+			     overlaps(b->v[i].addr, b->v[i].size, addr, size)))
+				s.after |= 1ULL << c;
+		}
+	}
 	if (VEC_PUSH(b->v, b->n, b->cap, s))
 		*b->m->oom = 1;
 }
@@ -38,10 +71,6 @@ void xb_barrier(struct xsbuf *b)
 	b->epoch++;
 }
 
-static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
-{
-	return a < b + bl && b < a + al;
-}
 
 int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 {
@@ -49,6 +78,15 @@ int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 		if (overlaps(b->v[i].addr, b->v[i].size, addr, len))
 			return 1;
 	return 0;
+}
+
+void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len)
+{
+	if (!b->chans)
+		return;
+	for (unsigned c = 0; c < b->nchan; c++)
+		if (!len || overlaps(b->chan[c], 4, addr, len))
+			xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, c), XA_R);
 }
 
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
@@ -70,15 +108,21 @@ uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
 	return v;
 }
 
-void xb_drain(struct xsbuf *b)
+static uint64_t min_epoch(const struct xsbuf *b)
 {
-	unsigned cand[64], nc = 0, k;
 	uint64_t minep = UINT64_MAX;
-	struct xstore s;
 
 	for (size_t i = 0; i < b->n; i++)
 		if (b->v[i].epoch < minep)
 			minep = b->v[i].epoch;
+	return minep;
+}
+
+unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan)
+{
+	uint64_t minep = min_epoch(b);
+	unsigned nc = 0;
+
 	/* Stores not separated by a DMB may become visible in any order,
 	 * except that stores to the same location stay in program order
 	 * (coherence). */
@@ -88,13 +132,38 @@ void xb_drain(struct xsbuf *b)
 		for (size_t j = 0; j < i && !blocked; j++)
 			blocked = overlaps(b->v[j].addr, b->v[j].size,
 					   b->v[i].addr, b->v[i].size);
-		if (!blocked)
-			cand[nc++] = (unsigned)i;
+		if (blocked)
+			continue;
+		if (chan)
+			chan[nc] = chan_of(b, b->v[i].addr);
+		cand[nc++] = (unsigned)i;
 	}
-	k = cand[xs_choose(b->m->sched, XCH_DRAIN, nc)];
+	return nc;
+}
+
+void xb_drain(struct xsbuf *b)
+{
+	unsigned cand[64], nc, k;
+	int ch, chan[64];
+	struct xstore s;
+
+	nc = xb_candidates(b, cand, b->chans ? chan : NULL);
+	k = cand[b->chans ? xs_choose_drain(b->m->sched, chan, nc)
+			  : xs_choose(b->m->sched, XCH_DRAIN, nc)];
 	s = b->v[k];
 	memmove(&b->v[k], &b->v[k + 1], (b->n - k - 1) * sizeof(s));
 	b->n--;
+	if (xs_recording(b->m->sched)) {
+		/* The reduction: this address's queue, and the drains of
+		 * the stores this one had to wait for (a DMB between, or
+		 * the same bytes): what let it drain. */
+		ch = chan_of(b, s.addr);
+		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
+		xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, ch < 0 ? 0 : ch), XA_W);
+		for (uint64_t m = s.after; m; m &= m - 1)
+			xs_access(b->m->sched,
+				  XLOC(XLOC_SBDRAIN, __builtin_ctzll(m)), XA_R);
+	}
 	/* the owner's copy has had it since the store */
 	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, b->owner);
 	xl_event(b->m->log, b->agent, EXEC_EV_DRAIN, s.addr, (uint64_t)s.wid);

@@ -17,7 +17,15 @@ struct xstore {
 	uint64_t val;
 	int wid;
 	uint64_t epoch;          /* DMBs issued before it */
+	uint64_t after;          /* chans: the channels of the stores it must
+				    drain after (older epoch or overlapping) */
 };
+
+/* Channels: the addresses stores were buffered to, numbered in the order
+ * first seen and kept across resets, so that under exec_verify each
+ * address's queue of stores is an agent of its own (exec_dpor.h): drains
+ * to different addresses commute unless something observes them. */
+#define XB_MAX_CHAN 64
 
 struct xsbuf {
 	struct xmodel *m;
@@ -26,6 +34,10 @@ struct xsbuf {
 	struct xstore *v;
 	size_t n, cap;
 	uint64_t epoch;          /* DMBs issued so far */
+	uint64_t chan[XB_MAX_CHAN];
+	unsigned nchan;
+	int chan_full;           /* an address found no channel */
+	int chans;               /* number channels (exec_config.verify) */
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner);
@@ -39,9 +51,15 @@ void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 void xb_barrier(struct xsbuf *b);
 /* 1 if a buffered store overlaps [addr, addr+len). */
 int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len);
+/* For the reduction: the current step waited for the drains of every
+ * store to [addr, addr+len) (len 0: every store) (chans only). */
+void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len);
 /* What the owner reads at addr: coherent memory under its own buffered
  * stores (store forwarding). */
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size);
+/* The stores that may drain next (indexes into v), at most 64; their
+ * channels in chan (may be NULL): -1 when the table is full. */
+unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan);
 /* One buffered store becomes visible (the scheduler picks which). */
 void xb_drain(struct xsbuf *b);
 

@@ -34,6 +34,7 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	s->policy = cfg->policy;
 	/* CPUs, the patcher, its store buffer, and each CPU's */
 	s->nagents = cfg->ncpus * (cfg->cpu_sbuf ? 2 : 1) + 2;
+	s->ncpus = cfg->ncpus;
 	s->pct_depth = cfg->pct_depth;
 	s->pct_length = cfg->pct_length;
 	s->oom = oom;
@@ -47,6 +48,7 @@ void xs_free(struct xsched *s)
 	free(s->prio);
 	free(s->pct_change);
 	free(s->dfs);
+	free(s->force);
 }
 
 static unsigned dfs_choose(struct xsched *s, enum xchoice_kind kind,
@@ -96,9 +98,50 @@ unsigned xs_choose(struct xsched *s, enum xchoice_kind kind, unsigned n)
 {
 	if (n <= 1)
 		return 0;
+	if (s->force_step) {
+		/* the value of the scheduled step, if it has one */
+		unsigned v = s->force[s->force_pos - 1].value;
+
+		return v < n ? v : n - 1;
+	}
+	if (s->dpor)
+		return xd_choose(s->dpor, n);
 	if (s->policy == EXEC_EXHAUSTIVE)
 		return dfs_choose(s, kind, n);
 	return (unsigned)ftv_rng_below(&s->rng_fetch, n);
+}
+
+unsigned xs_choose_drain(struct xsched *s, const int *chan, unsigned n)
+{
+	if (s->force_step) {
+		unsigned want = s->force[s->force_pos - 1].value;
+
+		for (unsigned i = 0; i < n; i++)
+			if (chan[i] >= 0 && (unsigned)chan[i] == want)
+				return i;
+		/* that address has nothing to drain now */
+		if (!s->force_diverged++)
+			s->force_diverged_at = s->force_pos - 1;
+		return 0;
+	}
+	if (s->dpor && s->drain_pick >= 0)
+		return (unsigned)s->drain_pick < n ? (unsigned)s->drain_pick : 0;
+	return xs_choose(s, XCH_DRAIN, n);
+}
+
+void xs_set_drains(struct xsched *s, const int *chan, unsigned n)
+{
+	s->drain_chans = 0;
+	for (unsigned i = 0; i < n; i++) {
+		/* (channels beyond the agents the walk has: unsound, and
+		 * counted as such) */
+		if (chan[i] < 0 || XD_CHAN0(s->ncpus) + (unsigned)chan[i] >= XD_MAX_AGENTS) {
+			xd_unsound(s->dpor);
+			continue;
+		}
+		s->drain_chans |= 1ULL << chan[i];
+		s->drain_cand[chan[i]] = i;
+	}
 }
 
 void xs_start_run(struct xsched *s)
@@ -107,6 +150,10 @@ void xs_start_run(struct xsched *s)
 	uint64_t len = s->pct_length ? s->pct_length : 1000;
 
 	s->dfs_depth = 0;
+	s->force_pos = 0;
+	s->force_step = 0;
+	if (s->dpor)
+		xd_start_run(s->dpor);
 	if (s->policy != EXEC_PCT || s->prio)
 		return;
 	/* PCT (Burckhardt et al., ASPLOS 2010): distinct random initial
@@ -138,6 +185,52 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 {
 	unsigned na = s->nagents, best = 0;
 
+	s->force_step = 0;
+	if (s->force && s->force_pos < s->nforce) {
+		/* A schedule being replayed: its agent, if it is ready. */
+		const struct exec_choice *c = &s->force[s->force_pos++];
+		unsigned want = c->agent >= 0 ? (unsigned)c->agent
+			: c->agent == EXEC_AGENT_PATCHER ? XS_PATCHER(s->ncpus)
+			: c->agent == EXEC_AGENT_PATCHER_TEXT ? XS_PATCHER_TEXT(s->ncpus)
+			: XS_SBUF(s->ncpus);
+
+		s->force_step = 1;
+		for (unsigned i = 0; i < n; i++)
+			if (ready[i] == want)
+				return (int)i;
+		if (!s->force_diverged++)
+			s->force_diverged_at = s->force_pos - 1;
+		s->force_step = 0;
+		return 0;
+	}
+	if (s->dpor) {
+		/* The walk's agents (exec_verify: no CPU store buffers):
+		 * the CPUs, the two patchers, then each channel of the
+		 * store buffer with a store that may drain. */
+		uint64_t mask = 0;
+		unsigned nc = s->ncpus, sb = XD_CHAN0(nc);
+		int a;
+
+		s->drain_pick = -1;
+		for (unsigned i = 0; i < n; i++)
+			if (ready[i] < nc || ready[i] == XS_PATCHER(nc))
+				mask |= 1ULL << ready[i];
+			else if (ready[i] == XS_PATCHER_TEXT(nc))
+				mask |= 1ULL << XD_TEXT(nc);
+		mask |= s->drain_chans << sb;
+		s->drain_chans = 0; /* xs_set_drains sets it for each pick */
+		a = xd_pick(s->dpor, mask);
+		if (a >= (int)sb) {
+			s->drain_pick = (int)s->drain_cand[a - sb];
+			a = (int)XS_SBUF(nc);
+		} else if (a == (int)XD_TEXT(nc)) {
+			a = (int)XS_PATCHER_TEXT(nc);
+		}
+		for (unsigned i = 0; a >= 0 && i < n; i++)
+			if (ready[i] == (unsigned)a)
+				return (int)i;
+		return -1;
+	}
 	if (n == 1 && s->policy != EXEC_QUANTUM)
 		return 0;
 	switch (s->policy) {

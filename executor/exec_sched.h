@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "executor/exec.h"
+#include "executor/exec_dpor.h"
 #include "util/rng.h"
 
 #define XS_PATCHER(ncpus) (ncpus)
@@ -37,6 +38,7 @@ struct xchoice {
 struct xsched {
 	enum exec_policy policy;
 	unsigned nagents;        /* ncpus + 2 */
+	unsigned ncpus;
 	unsigned pct_depth;
 	uint64_t pct_length;
 	struct ftv_rng rng_sched, rng_fetch;
@@ -47,20 +49,64 @@ struct xsched {
 	uint64_t *pct_change;    /* EXEC_PCT: change points (steps) */
 	struct xchoice *dfs;     /* EXEC_EXHAUSTIVE: the current path */
 	size_t dfs_len, dfs_depth, dfs_cap;
+	/* exec_verify: the reduced walk, which also records what each step
+	 * touches (xs_access); NULL otherwise */
+	struct xdpor *dpor;
+	/* exec_set_schedule: the next run takes these choices, then the
+	 * first ready agent and value 0 */
+	struct exec_choice *force;
+	size_t nforce, force_pos;
+	int force_step;          /* a step of the schedule is under way */
+	/* exec_verify: the store buffer's drainable stores by channel
+	 * (xs_set_drains; agent ncpus + 1 + channel to the reduction), and
+	 * the candidate the pick chose (-1: none) */
+	uint64_t drain_chans;
+	unsigned drain_cand[64]; /* by channel: its place among them */
+	int drain_pick;
+	uint64_t force_diverged; /* scheduled agents that were not ready */
+	size_t force_diverged_at;
 };
 
 void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom);
 void xs_free(struct xsched *s);
 /* Before each run. */
 void xs_start_run(struct xsched *s);
-/* The index in ready[0..n-1] of the agent that takes step `step`. */
+/* The index in ready[0..n-1] of the agent that takes step `step`, or -1:
+ * the run stops here (exec_verify cuts a run that would only repeat
+ * another). */
 int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	    uint64_t step);
+/* The agents of exec_verify's walk (exec_dpor.h): the CPUs, the ftrace
+ * patcher (XS_PATCHER), the text patcher, then the store buffer's
+ * channels. */
+#define XD_TEXT(ncpus) ((ncpus) + 1)
+#define XD_CHAN0(ncpus) ((ncpus) + 2)
+
+/* exec_verify: before xs_pick, the channels of the store buffer's n
+ * drainable stores (xb_candidates). */
+void xs_set_drains(struct xsched *s, const int *chan, unsigned n);
+/* Which of the store buffer's n drainable stores drains (their channels
+ * in chan, xb_candidates), under exec_config.verify: a schedule's step
+ * names the channel, the reduced walk picked one. */
+unsigned xs_choose_drain(struct xsched *s, const int *chan, unsigned n);
 /* One of n values (0 .. n-1). */
 unsigned xs_choose(struct xsched *s, enum xchoice_kind kind, unsigned n);
 /* Exhaustive exploration: xs_explore_start before the first run, then after
  * each run xs_dfs_next: 0, another run to do; 1, every path was taken. */
 void xs_explore_start(struct xsched *s);
 int xs_dfs_next(struct xsched *s);
+
+/* The current step reads (XA_R) or writes (XA_W) loc (XLOC(kind, id),
+ * exec_dpor.h): recorded for the reduction of exec_verify, nothing
+ * otherwise. */
+static inline void xs_access(struct xsched *s, uint32_t loc, unsigned mode)
+{
+	if (s->dpor)
+		xd_access(s->dpor, loc, mode);
+}
+static inline int xs_recording(const struct xsched *s)
+{
+	return s->dpor != NULL;
+}
 
 #endif

@@ -29,10 +29,10 @@ struct xspecial *xsp_get(struct xspecials *sp, uint64_t pc,
 }
 
 int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
-		  void *arg, struct ftv_err *err)
+		  void *arg, unsigned flags, struct ftv_err *err)
 {
 	struct xspecial *s = xsp_get(sp, pc, err);
-	struct xbreak b = { fn, arg };
+	struct xbreak b = { fn, arg, flags };
 
 	if (!s)
 		return -1;

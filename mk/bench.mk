@@ -40,12 +40,15 @@ $(BENCH_WORLD): $(BUILD)/obj/bench/world_bench.o $(BENCH_OBJ) $(LIB_OBJ)
 $(FTV_TESTS): $(BENCH_OBJ)
 CHECK_DEPS += $(BENCH_TRACEES)
 
-bench: $(BENCH_BIN) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
+bench: $(BENCH_BIN) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus $(FTV)
 	$(BENCH_BIN)
 	@mkdir -p $(BENCH_RESULTS)
 	$(BENCH_OVERHEAD) $(BUILD) $(BENCH_RESULTS)/callops-overhead.csv
 	gnuplot -e "csv='$(BENCH_RESULTS)/callops-overhead.csv'; png='$(BENCH_RESULTS)/callops-overhead.png'" bench/plot.gp
 	$(BENCH_SCN) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
+	$(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn \
+		--out $(BENCH_RESULTS)/verify.txt
 
 -include $(BUILD)/obj/bench/*.d

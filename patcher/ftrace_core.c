@@ -849,3 +849,40 @@ void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg)
 
 	core_bug(c, r, "applying the plan", msg ? msg : "validation failed");
 }
+
+struct ftrace_core_state {
+	char *bug;
+	size_t nrecs;
+	unsigned long flags[];
+};
+
+struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c)
+{
+	struct ftrace_core_state *s =
+		malloc(sizeof(*s) + c->nrecs * sizeof(s->flags[0]));
+
+	if (!s)
+		return NULL;
+	s->bug = c->bug ? strdup(c->bug) : NULL;
+	s->nrecs = c->nrecs;
+	for (size_t i = 0; i < c->nrecs; i++)
+		s->flags[i] = c->recs[i].flags;
+	return s;
+}
+
+void ftrace_core_state_restore(struct ftrace_core *c,
+			       const struct ftrace_core_state *s)
+{
+	free(c->bug);
+	c->bug = s->bug ? strdup(s->bug) : NULL;
+	for (size_t i = 0; i < s->nrecs && i < c->nrecs; i++)
+		c->recs[i].flags = s->flags[i];
+}
+
+void ftrace_core_state_free(struct ftrace_core_state *s)
+{
+	if (!s)
+		return;
+	free(s->bug);
+	free(s);
+}

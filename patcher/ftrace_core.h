@@ -328,6 +328,15 @@ const char *ftrace_core_bug(const struct ftrace_core *c);
  * becomes FAILED|DISABLED and the model is killed, as ftrace_bug() does;
  * rec -1 names no record (ftrace_call, ftrace_graph_call). */
 void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg);
+/* What applying updates can change in the core (ftrace_core_mark_failed:
+ * the records' FAILED flags, the bug that killed ftrace), saved once the
+ * updates are queued and put back before each execution a verification
+ * explores (verify/world_verify.c). */
+struct ftrace_core_state;
+struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c);
+void ftrace_core_state_restore(struct ftrace_core *c,
+			       const struct ftrace_core_state *s);
+void ftrace_core_state_free(struct ftrace_core_state *s);
 /* Record rec could not be initialised (its init_nop wrote where nothing
  * can be patched, and the world did not make the write): FAILED|DISABLED,
  * left out of every update, without killing the model, so that the run

@@ -192,6 +192,15 @@ static int cmd_scenario(int argc, char **argv)
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
+		if (res.explored && !res.violated) {
+			/* every execution explored: the verdict was printed */
+			printf("%s: %s (%llu executions)\n", s.name,
+			       res.complete ? "verified" : "incomplete",
+			       (unsigned long long)res.executions);
+			if (!res.complete && FTV_EXIT_INCOMPLETE > status)
+				status = FTV_EXIT_INCOMPLETE;
+			continue;
+		}
 		printf("%s: %llu sites, %llu plans, %llu transitions, %llu traced calls, "
 		       "%llu tracer calls, %llu steps, trace %016llx, peak RSS %ld MiB\n",
 		       s.name, (unsigned long long)res.stats.sites,

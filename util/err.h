@@ -7,7 +7,10 @@
 #include <stdarg.h>
 
 /* Exit codes shared by every command. */
-enum { FTV_EXIT_OK = 0, FTV_EXIT_VIOLATION = 1, FTV_EXIT_USAGE = 2 };
+/* 3: ftv verify explored part of a world, found nothing, and hit a bound
+ * before the rest (not a proof). */
+enum { FTV_EXIT_OK = 0, FTV_EXIT_VIOLATION = 1, FTV_EXIT_USAGE = 2,
+       FTV_EXIT_INCOMPLETE = 3 };
 
 struct ftv_err {
 	char msg[512];

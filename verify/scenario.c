@@ -313,9 +313,34 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 				BAD("cpus must be 1..%d", EXEC_MAX_CPUS);
 			s->cfg.exec.ncpus = (unsigned)v;
 		} else if (!strcmp(w[0], "policy") && n == 2) {
-			if (exec_policy_parse(w[1], &s->cfg.exec.policy) ||
-			    s->cfg.exec.policy == EXEC_EXHAUSTIVE)
-				BAD("policy must be random, quantum or pct");
+			if (exec_policy_parse(w[1], &s->cfg.exec.policy))
+				BAD("policy must be random, quantum, pct or exhaustive");
+			s->explore = s->cfg.exec.policy == EXEC_EXHAUSTIVE;
+		} else if (!strcmp(w[0], "max-executions")) {
+			NUM(1);
+			s->max_executions = v;
+		} else if (!strcmp(w[0], "workload") && n >= 2) {
+			for (int i = 1; i < n; i++) {
+				if (s->cfg.ncall >= WORLD_MAX_CALLS)
+					BAD("workload: at most %d functions", WORLD_MAX_CALLS);
+				snprintf(s->call[s->cfg.ncall++], sizeof(s->call[0]), "%s", w[i]);
+			}
+		} else if (!strcmp(w[0], "preempt") && n >= 2) {
+			for (int i = 1; i < n; i++) {
+				if (s->npreempt >= SCN_MAX_PREEMPT)
+					BAD("preempt: at most %d points", SCN_MAX_PREEMPT);
+				snprintf(s->preempt[s->npreempt++], sizeof(s->preempt[0]), "%s",
+					 w[i]);
+			}
+		} else if (!strcmp(w[0], "schedule") && n >= 2) {
+			for (int i = 1; i < n; i++) {
+				if (s->nsched >= SCN_MAX_SCHED)
+					BAD("schedule: at most %d steps", SCN_MAX_SCHED);
+				if (verify_step_parse(w[i], EXEC_MAX_CPUS, &s->sched[s->nsched]))
+					BAD("schedule: '%s' is no step (cpuN, patcher or sbuf, "
+					    "with :VALUE for a choice)", w[i]);
+				s->nsched++;
+			}
 		} else if (!strcmp(w[0], "quantum")) {
 			NUM32(1);
 			s->cfg.exec.quantum = (unsigned)v;
@@ -353,6 +378,9 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		} else if (!strcmp(w[0], "expect") && n >= 2) {
 			if (!strcmp(w[1], "ok") && n == 2) {
 				s->expect_ok = 1;
+			} else if (!strcmp(w[1], "verified") && n == 2) {
+				s->expect_ok = 1;
+				s->expect_verified = 1;
 			} else if (!strcmp(w[1], "violation")) {
 				s->expect_ok = 0;
 				for (int i = 2; i < n; i++) {
@@ -362,11 +390,18 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 					s->nexpect++;
 				}
 			} else {
-				BAD("expect ok, or expect violation [KIND...]");
+				BAD("expect ok, expect verified, or expect violation [KIND...]");
 			}
 		} else {
-			const struct ftrace_verb *vb = ftrace_verb_find(w[0]);
+			const struct ftrace_verb *vb;
 			struct ftv_err verr;
+
+			/* words that are keywords above with a bad count */
+			if (!strcmp(w[0], "call") || !strcmp(w[0], "workload") ||
+			    !strcmp(w[0], "preempt") ||
+			    !strcmp(w[0], "schedule"))
+				BAD("%s needs at least one argument", w[0]);
+			vb = ftrace_verb_find(w[0]);
 
 			if (!vb)
 				BAD("unknown keyword '%s'", w[0]);
@@ -405,6 +440,14 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 	if (ftv_mutant_check(s->mutant, s->cfg.scheme, err))
 		return ftv_err_prefix(err, "%s:%d", path, s->mutate_line);
 	ftv_mutant_apply(s->mutant, &s->cfg);
+	if (s->expect_verified)
+		s->explore = 1;
+	for (size_t i = 0; i < s->nsched; i++)
+		if (s->sched[i].agent >= (int)s->cfg.exec.ncpus)
+			return ftv_errf(err, "%s: schedule: cpu%d, but the scenario has %u CPUs",
+					path, s->sched[i].agent, s->cfg.exec.ncpus);
+	if ((s->nsched || s->npreempt) && !s->explore)
+		return ftv_errf(err, "%s: schedule and preempt need policy exhaustive", path);
 	if (!s->name[0])
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
@@ -517,18 +560,64 @@ static void judge(const struct scenario *s, struct world *w, struct scn_result *
 	}
 }
 
-static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv_err *err)
+/* The world of s with its operations queued (explore: all of them, the
+ * `run` lines taking no steps), or NULL with err set. */
+static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 {
 	struct world *w;
 
-	if (world_new(&s->cfg, &w, err))
-		return ftv_err_prefix(err, "%s", s->path);
-	for (unsigned i = 0; i < s->nops; i++)
+	for (unsigned i = 0; i < s->cfg.ncall; i++)
+		s->cfg.call[i] = s->call[i];
+	if (explore) {
+		s->cfg.exec.policy = EXEC_EXHAUSTIVE;
+		s->cfg.exec.verify = 1;
+	}
+	if (world_new(&s->cfg, &w, err)) {
+		ftv_err_prefix(err, "%s", s->path);
+		return NULL;
+	}
+	for (unsigned i = 0; i < s->nops; i++) {
+		if (explore && !strcmp(s->ops[i].verb, "run"))
+			continue;
 		if (do_op(w, s, &s->ops[i], err)) {
 			world_free(w);
-			return -1;
+			return NULL;
 		}
-	if (world_finish(w, s->steps, err)) {
+	}
+	for (unsigned i = 0; explore && i < s->npreempt; i++)
+		if (world_preempt(w, s->preempt[i], err)) {
+			ftv_err_prefix(err, "%s", s->path);
+			world_free(w);
+			return NULL;
+		}
+	return w;
+}
+
+static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv_err *err)
+{
+	struct world *w = build(s, s->explore, err);
+
+	if (!w)
+		return -1;
+	if (s->explore) {
+		/* one execution: the schedule (a counterexample), then the
+		 * first ready agent at every step */
+		size_t at;
+
+		if (exec_snapshot(world_exec(w), err) ||
+		    exec_set_schedule(world_exec(w), s->sched, s->nsched)) {
+			world_free(w);
+			return ftv_err_prefix(err, "%s", s->path);
+		}
+		if (world_finish(w, s->steps, err)) {
+			world_free(w);
+			return ftv_err_prefix(err, "%s", s->path);
+		}
+		if (exec_schedule_diverged(world_exec(w), &at) && out)
+			fprintf(out, "note: the schedule diverged at its step %zu (the agent "
+				"scheduled was not ready): this is not the execution it was "
+				"written from\n", at);
+	} else if (world_finish(w, s->steps, err)) {
 		world_free(w);
 		return ftv_err_prefix(err, "%s", s->path);
 	}
@@ -547,47 +636,267 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 	return 0;
 }
 
-int scenario_run(struct scenario *s, const char *corpus_dir,
-		 const char *tramp_dir, FILE *out, struct scn_result *res,
-		 struct ftv_err *err)
+/* Sets up s's paths, runs fn, and forgets them (they live as long as the
+ * world). */
+static int with_paths(struct scenario *s, const char *corpus_dir, const char *tramp_dir,
+		      struct scenario_paths **paths, unsigned *nobj, unsigned *nmod,
+		      struct ftv_err *err)
 {
-	struct scenario_paths *paths = malloc(sizeof(*paths));
-	unsigned nobjects = s->cfg.nobjects, nmodules = s->cfg.nmodules;
-	int ret;
-
-	memset(res, 0, sizeof(*res));
+	*nobj = s->cfg.nobjects;
+	*nmod = s->cfg.nmodules;
 	/* checked here, not when read: `ftv scenario --object` adds them */
 	if (!s->cfg.nobjects && !s->nuser)
-		ret = ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", s->path);
-	else if (s->call_list[0] && !s->nuser)
-		ret = ftv_errf(err, "%s: call names functions of objects given by path "
-			       "(object PATH), and there is none", s->path);
-	else if (!paths)
-		ret = ftv_errf(err, "out of memory");
-	else
-		ret = 0;
-	if (ret) {
-		free(paths);
-		return ret;
-	}
-	scenario_objects(s, corpus_dir, paths);
+		return ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", s->path);
+	if (s->call_list[0] && !s->nuser)
+		return ftv_errf(err, "%s: call names functions of objects given by path "
+				"(object PATH), and there is none", s->path);
+	*paths = malloc(sizeof(**paths));
+	if (!*paths)
+		return ftv_errf(err, "out of memory");
+	scenario_objects(s, corpus_dir, *paths);
 	s->cfg.tramp_dir = tramp_dir;
-	ret = run(s, out, res, err);
-	/* the paths lived as long as the world; the counts are the corpus
-	 * names' again */
+	return 0;
+}
+
+/* The paths lived as long as the world; the counts are the corpus names'
+ * again. */
+static void without_paths(struct scenario *s, struct scenario_paths *paths,
+			  unsigned nobj, unsigned nmod)
+{
 	for (unsigned i = 0; i < s->cfg.nobjects; i++)
 		s->cfg.objects[i] = NULL;
 	for (unsigned i = 0; i < s->cfg.nmodules; i++)
 		s->cfg.modules[i] = NULL;
-	s->cfg.nobjects = nobjects;
-	s->cfg.nmodules = nmodules;
+	s->cfg.nobjects = nobj;
+	s->cfg.nmodules = nmod;
 	s->cfg.call_list = NULL;
 	memset(s->cfg.probe_object, 0, sizeof(s->cfg.probe_object));
 	memset(s->cfg.probe_module, 0, sizeof(s->cfg.probe_module));
+	for (unsigned i = 0; i < s->cfg.ncall; i++)
+		s->cfg.call[i] = NULL;
 	free(paths);
+}
+
+void scenario_verify_print(FILE *out, const struct scenario *s,
+			   const struct verify_config *vc, const struct verify_result *vr)
+{
+	const struct exec_verify_stats *x = &vr->x;
+	char bound[160];
+
+	(void)s;
+	fprintf(out, "scheduling points: %zu watched words, %zu data locations, %zu loads "
+		"of watched data (%llu restarts)\n", vr->nwords, vr->ndata, vr->npoints,
+		(unsigned long long)x->restarts);
+	if (vr->violated) {
+		char sched[SCN_MAX_SCHED * 12];
+
+		fprintf(out, "counterexample: %zu visible steps, found after %llu executions "
+			"(%llu explored, %s)\n", vr->cx_steps,
+			(unsigned long long)vr->cx_found, (unsigned long long)x->executions,
+			x->complete ? "complete" : "incomplete");
+		verify_schedule_format(vr->cx, vr->ncx, sched, sizeof(sched));
+		fprintf(out, "schedule: %s\n", sched);
+	} else if (x->complete) {
+		fprintf(out, "verified: %llu executions, complete (bound: %llu steps per "
+			"execution, none reached)\n", (unsigned long long)x->executions,
+			(unsigned long long)vc->max_steps);
+	} else {
+		verify_bound(vr, vc, bound, sizeof(bound));
+		fprintf(out, "incomplete after %llu executions (budget: %s): not "
+			"verified\n", (unsigned long long)x->executions, bound);
+	}
+	/* (no timing: conformance outputs are pinned byte for byte) */
+	fprintf(out, "reduction: %s; %llu branches pruned, %llu runs sleep-set blocked, "
+		"%llu steps\n",
+		vc->reduce ? "source sets + sleep sets" : "none (every interleaving)",
+		(unsigned long long)x->pruned, (unsigned long long)x->blocked,
+		(unsigned long long)x->steps);
+}
+
+void scenario_verify_config(const struct scenario *s, struct verify_config *vc)
+{
+	memset(vc, 0, sizeof(*vc));
+	vc->max_executions = s->max_executions ? s->max_executions : 1000000;
+	vc->max_steps = s->steps;
+	vc->reduce = 1;
+	vc->nshards = 1;
+}
+
+int scenario_run(struct scenario *s, const char *corpus_dir,
+		 const char *tramp_dir, FILE *out, struct scn_result *res,
+		 struct ftv_err *err)
+{
+	struct scenario_paths *paths;
+	unsigned nobj, nmod;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (s->explore && !s->nsched) {
+		/* a proof: the verdict of every execution */
+		struct verify_config vc;
+		struct verify_result vr;
+
+		scenario_verify_config(s, &vc);
+		ret = scenario_verify(s, corpus_dir, tramp_dir, &vc, out, &vr, NULL, res, err);
+		if (!ret && out)
+			scenario_verify_print(out, s, &vc, &vr);
+		verify_result_free(&vr);
+		return ret;
+	}
+	if (with_paths(s, corpus_dir, tramp_dir, &paths, &nobj, &nmod, err))
+		return -1;
+	ret = run(s, out, res, err);
+	without_paths(s, paths, nobj, nmod);
 	return ret;
 }
 
+/* The replay scenario of a counterexample: s, explored, with its schedule
+ * and scheduling points, expecting what it shows. */
+static void counterexample(const struct scenario *s, struct world *w,
+			   const struct verify_result *vr, const struct scn_result *rr,
+			   int full, struct scenario *cx)
+{
+	const struct exec_choice *sched = full ? vr->full : vr->cx;
+	size_t n = full ? vr->nfull : vr->ncx;
+
+	char kinds[256], *t, *save = NULL;
+
+	memcpy(cx, s, sizeof(*cx));
+	cx->cfg.exec.policy = EXEC_EXHAUSTIVE;
+	cx->explore = 1;
+	cx->expect_verified = 0;
+	cx->expect_ok = 0;
+	cx->nexpect = 0;
+	snprintf(kinds, sizeof(kinds), "%s", rr->kinds[0] ? rr->kinds : vr->kinds);
+	for (t = strtok_r(kinds, " ", &save); t && cx->nexpect < SCN_MAX_KINDS;
+	     t = strtok_r(NULL, " ", &save))
+		snprintf(cx->expect[cx->nexpect++], sizeof(cx->expect[0]), "%s", t);
+	cx->nsched = n < SCN_MAX_SCHED ? n : SCN_MAX_SCHED;
+	if (cx->nsched)
+		memcpy(cx->sched, sched, cx->nsched * sizeof(cx->sched[0]));
+	cx->npreempt = 0;
+	for (size_t i = 0; i < vr->npoints && cx->npreempt < SCN_MAX_PREEMPT; i++)
+		world_preempt_name(w, vr->points[i], cx->preempt[cx->npreempt++],
+				   sizeof(cx->preempt[0]));
+}
+
+/* Replays the counterexample (its steps that the violation depends on,
+ * else the whole execution it was found in) and prints its report to out;
+ * rs becomes its replay scenario. */
+static int replay_cx(const struct scenario *s, struct world *w, struct verify_result *vr,
+		     struct scn_result *rr, struct scenario *rs, FILE *out,
+		     struct ftv_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *tmp = open_memstream(&text, &len);
+	int ret;
+
+	if (!tmp)
+		return ftv_errf(err, "out of memory");
+	counterexample(s, w, vr, rr, 0, rs);
+	ret = run(rs, tmp, rr, err);
+	fclose(tmp);
+	if (!ret && rr->violated && !strstr(text, "note: the schedule diverged")) {
+		if (out)
+			fputs(text, out);
+		free(text);
+		counterexample(s, w, vr, rr, 0, rs);
+		return 0;
+	}
+	free(text);
+	if (ret)
+		return -1;
+	/* The steps it depends on did not reproduce it (the reduction
+	 * missed a dependency): the whole execution does. */
+	if (out)
+		fprintf(out, "note: the %zu steps the violation depends on did not reproduce "
+			"it; the whole execution (%zu steps) is replayed\n", vr->ncx, vr->nfull);
+	counterexample(s, w, vr, rr, 1, rs);
+	if (run(rs, out, rr, err))
+		return -1;
+	counterexample(s, w, vr, rr, 1, rs);
+	free(vr->cx);
+	vr->cx = malloc((vr->nfull ? vr->nfull : 1) * sizeof(*vr->cx));
+	if (!vr->cx)
+		return ftv_errf(err, "out of memory");
+	if (vr->nfull)
+		memcpy(vr->cx, vr->full, vr->nfull * sizeof(*vr->cx));
+	vr->ncx = vr->cx_steps = vr->nfull;
+	return 0;
+}
+
+int scenario_verify(struct scenario *s, const char *corpus_dir,
+		    const char *tramp_dir, const struct verify_config *vc,
+		    FILE *out, struct verify_result *vr, struct scenario *cx,
+		    struct scn_result *res, struct ftv_err *err)
+{
+	struct scenario_paths *paths;
+	unsigned nobj, nmod;
+	struct scenario *rs = NULL;
+	struct scn_result rr, dummy;
+	struct world *w;
+	int ret = -1;
+
+	memset(vr, 0, sizeof(*vr));
+	if (!res)
+		res = &dummy;
+	memset(res, 0, sizeof(*res));
+	memset(&rr, 0, sizeof(rr));
+	if (with_paths(s, corpus_dir, tramp_dir, &paths, &nobj, &nmod, err))
+		return -1;
+	w = build(s, 1, err);
+	if (!w)
+		goto out;
+	if (world_verify(w, vc, vr, err)) {
+		ftv_err_prefix(err, "%s", s->path);
+		goto out;
+	}
+	res->explored = 1;
+	res->complete = vr->x.complete;
+	res->executions = vr->x.executions;
+	res->cx_steps = vr->cx_steps;
+	res->violated = vr->violated;
+	if (vr->violated) {
+		/* The report of the shortest counterexample, replayed in a
+		 * world of its own as its replay file would be. */
+		rs = malloc(sizeof(*rs));
+		if (!rs) {
+			ftv_errf(err, "out of memory");
+			goto out;
+		}
+		if (replay_cx(s, w, vr, &rr, rs, out, err))
+			goto out;
+		if (cx)
+			memcpy(cx, rs, sizeof(*cx));
+		snprintf(res->kinds, sizeof(res->kinds), "%s", rr.kinds[0] ? rr.kinds : vr->kinds);
+		res->nviolations = rr.nviolations;
+		res->stats = rr.stats;
+	}
+	if (s->expect_ok) {
+		/* expect verified (or ok, explored): a proof */
+		res->verdict_ok = !vr->violated && vr->x.complete;
+	} else {
+		char have[300];
+
+		snprintf(have, sizeof(have), " %s ", res->kinds);
+		res->verdict_ok = vr->violated;
+		for (unsigned i = 0; i < s->nexpect; i++) {
+			char want[32];
+
+			snprintf(want, sizeof(want), " %s ", s->expect[i]);
+			if (!strstr(have, want))
+				res->verdict_ok = 0;
+		}
+	}
+	ret = 0;
+out:
+	if (w)
+		world_free(w);
+	free(rs);
+	without_paths(s, paths, nobj, nmod);
+	return ret;
+}
 
 void scenario_write(FILE *f, const struct scenario *s, const char *header)
 {
@@ -653,10 +962,20 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 		fprintf(f, "rounds   %u\n", s->cfg.rounds);
 	if (s->cfg.calls)
 		fprintf(f, "calls    %u\n", s->cfg.calls);
+	if (s->cfg.ncall) {
+		fprintf(f, "workload");
+		for (unsigned i = 0; i < s->cfg.ncall; i++)
+			fprintf(f, " %s", s->call[i]);
+		fprintf(f, "\n");
+	}
+	if (s->max_executions)
+		fprintf(f, "max-executions %llu\n", (unsigned long long)s->max_executions);
 	fprintf(f, "steps    %llu\n", (unsigned long long)s->steps);
 	if (s->cfg.mutant_name && strcmp(s->cfg.mutant_name, "none"))
 		fprintf(f, "mutate   %s\n", s->cfg.mutant_name);
-	if (s->expect_ok) {
+	if (s->expect_verified) {
+		fprintf(f, "expect   verified\n");
+	} else if (s->expect_ok) {
 		fprintf(f, "expect   ok\n");
 	} else {
 		fprintf(f, "expect   violation");
@@ -673,5 +992,14 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 		for (int k = 0; k < n; k++)
 			fprintf(f, " %s", av[k]);
 		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->npreempt; i++)
+		fprintf(f, "preempt  %s\n", s->preempt[i]);
+	for (size_t i = 0; i < s->nsched; i += 16) {
+		char buf[16 * 24];
+
+		verify_schedule_format(s->sched + i, s->nsched - i < 16 ? s->nsched - i : 16,
+				       buf, sizeof(buf));
+		fprintf(f, "schedule %s\n", buf);
 	}
 }

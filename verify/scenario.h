@@ -26,7 +26,9 @@
  *                                    (verify/world_probe.c)
  *   far-modules                      modules > 128 MiB from kernel text
  *   cpus     4
- *   policy   random                  random | quantum | pct (default random)
+ *   policy   random                  random | quantum | pct (default random),
+ *                                    or exhaustive: every execution is
+ *                                    explored (ftv verify; verify/verify.h)
  *   quantum  200                     (quantum and pct)
  *   cachetype DIC IDC                CTR_EL0.DIC and/or IDC of the cores
  *                                    (default neither; exec_config)
@@ -36,7 +38,27 @@
  *   steps    100000                  scheduler step budget to finish
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
- *   expect   ok                      or: expect violation KIND [KIND...]
+ *   expect   ok                      or: expect violation KIND [KIND...],
+ *                                    or expect verified: explored
+ *                                    completely, no violation
+ *   workload r1_f3 r1_f5             each CPU's round calls these traced
+ *                                    functions (instead of `calls` random
+ *                                    ones)
+ *   max-executions 100000            exhaustive: stop (incomplete) after
+ *                                    this many executions
+ *   preempt  ftrace_caller+0x10      exhaustive: a CPU's turn also ends
+ *                                    before this instruction (what ftv
+ *                                    verify found loading watched data)
+ *   schedule cpu0 patcher sbuf:1 ... exhaustive: replay this one
+ *                                    execution (each step's agent: cpuN,
+ *                                    patcher, text (the text_poke
+ *                                    patcher) or sbuf; after ':' the
+ *                                    write a fetch saw, or for sbuf the
+ *                                    channel that drained: the Nth
+ *                                    address the patcher buffered a store
+ *                                    to; then the first ready agent):
+ *                                    ftv verify's counterexamples; may
+ *                                    span lines
  *   ops      t1 tracer_a             then operations, in order: the ftrace
  *   filter   t1 r1_f3,r1_f7          verbs (patcher/ftrace_verbs.h, the
  *   notrace  t1 r1_f5                language of the core scripts too);
@@ -52,20 +74,27 @@
  *   static-key on                    another task patches a jump label
  *                                    (ftv_static_key) while ftrace does
  *
+ * Under policy exhaustive the operations are all queued before any step
+ * (`run` lines take no steps: every interleaving is explored anyway).
+ *
  * scenario.c reads and writes the files and finds their corpus objects;
- * fuzz findings and replays are written in the same format.
+ * fuzz findings and replays, and ftv verify's counterexamples, are written
+ * in the same format.
  */
 #ifndef FTV_VERIFY_SCENARIO_H
 #define FTV_VERIFY_SCENARIO_H
 
 #include <stdio.h>
 
+#include "verify/verify.h"
 #include "verify/world.h"
 
 struct ftv_mutant;
 
 #define SCN_MAX_OPS 256
 #define SCN_MAX_KINDS 8
+#define SCN_MAX_SCHED 4096
+#define SCN_MAX_PREEMPT 64
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
 
@@ -99,6 +128,15 @@ struct scenario {
 	int arch_line, scheme_line, mutate_line; /* where they were set, or 0 */
 	enum ftv_arch arch;
 	const struct ftv_mutant *mutant;         /* NULL: none */
+	/* exhaustive exploration (policy exhaustive, expect verified) */
+	int explore;
+	int expect_verified;
+	uint64_t max_executions;
+	char call[WORLD_MAX_CALLS][64];
+	char preempt[SCN_MAX_PREEMPT][96];
+	unsigned npreempt;
+	struct exec_choice sched[SCN_MAX_SCHED];
+	size_t nsched;
 };
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */
@@ -140,6 +178,10 @@ void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenari
 
 struct scn_result {
 	int verdict_ok;           /* the verdict matches the expectation */
+	int explored;             /* exhaustive: a verification's verdict */
+	int complete;             /* ... every execution explored */
+	uint64_t executions;      /* ... how many */
+	size_t cx_steps;          /* ... the shortest counterexample's steps */
 	int violated;             /* violations were found */
 	char kinds[256];          /* kinds found, space separated */
 	size_t nviolations;
@@ -153,5 +195,25 @@ struct scn_result {
 int scenario_run(struct scenario *s, const char *corpus_dir,
 		 const char *tramp_dir, FILE *out, struct scn_result *res,
 		 struct ftv_err *err);
+
+/* Explores s exhaustively (whatever its policy) within vc's bounds: vr gets
+ * the verdict (free it with verify_result_free). On a violation the
+ * shortest counterexample is replayed in a fresh world, its report goes to
+ * out (may be NULL), and *cx (may be NULL) becomes its replay scenario: s
+ * with the schedule, the scheduling points and the kinds it shows. res
+ * (may be NULL) is judged against s's expectation. */
+int scenario_verify(struct scenario *s, const char *corpus_dir,
+		    const char *tramp_dir, const struct verify_config *vc,
+		    FILE *out, struct verify_result *vr, struct scenario *cx,
+		    struct scn_result *res, struct ftv_err *err);
+/* The verdict in words: the scheduling points, "verified: N executions,
+ * complete (...)", "incomplete after N executions (bound hit: ...)" or
+ * "counterexample: K visible steps ..." with its schedule, and what the
+ * reduction did. */
+void scenario_verify_print(FILE *out, const struct scenario *s,
+			   const struct verify_config *vc, const struct verify_result *vr);
+/* The bounds a scenario file gives exhaustive exploration (its steps, its
+ * max-executions, the reduction on). */
+void scenario_verify_config(const struct scenario *s, struct verify_config *vc);
 
 #endif

@@ -391,6 +391,24 @@ static int callable(const struct world *w, const struct wrec *r)
 	return 1;
 }
 
+/* world_config.call: the records of the functions named, in order. */
+static int named_calls(struct world *w, int *pool, struct ftv_err *err)
+{
+	for (unsigned k = 0; k < w->cfg.ncall; k++) {
+		int found = -1;
+
+		for (size_t i = 0; i < w->nrecs && found < 0; i++)
+			if (w->recs[i].name && !strcmp(w->recs[i].name, w->cfg.call[k]))
+				found = (int)i;
+		if (found < 0 || !callable(w, &w->recs[found]))
+			return ftv_errf(err, "call %s: no traced function of that name in "
+					"the objects that takes integers", w->cfg.call[k]);
+		pool[k] = found;
+		w->called[found] = 1;
+	}
+	return 0;
+}
+
 /* Whether record i is a function of an object whose functions the probe
  * decides about (world_config.probe_object, probe_module). */
 static int probed_object(const struct world *w, const struct wrec *r)
@@ -507,7 +525,8 @@ static void probe_note(const struct world *w, FILE *f)
 static int setup_cpus(struct world *w, struct ftv_err *err)
 {
 	unsigned ncpus = w->cfg.exec.ncpus, ncalls = w->cfg.calls ? w->cfg.calls : 16;
-	int *pool = calloc(w->nrecs ? w->nrecs : 1, sizeof(int));
+	int *pool = calloc(w->nrecs > WORLD_MAX_CALLS ? w->nrecs : WORLD_MAX_CALLS,
+			   sizeof(int));
 	size_t npool = 0;
 	struct ftv_rng rng;
 
@@ -516,7 +535,15 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 		free(pool);
 		return ftv_errf(err, "out of memory");
 	}
-	for (size_t i = 0; i < w->nrecs; i++)
+	if (w->cfg.ncall) {
+		if (named_calls(w, pool, err)) {
+			free(pool);
+			return -1;
+		}
+		ncalls = w->cfg.ncall;
+		npool = ncalls;
+	}
+	for (size_t i = 0; i < w->nrecs && !w->cfg.ncall; i++)
 		if (callable(w, &w->recs[i]))
 			pool_add(w, pool, &npool, i);
 	if (probe_pool(w, pool, &npool, err)) {
@@ -562,7 +589,7 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 		sim_write64(w->as, cpu->pcpu + FTV_PCPU_GRAPH, cpu->graph);
 		for (unsigned i = 0; i < ncalls; i++) {
 			uint64_t e = cpu->calls + i * FTV_CALL_SIZE;
-			int ri = pool[ftv_rng_below(&rng, npool)];
+			int ri = w->cfg.ncall ? pool[i] : pool[ftv_rng_below(&rng, npool)];
 			const struct wrec *r = &w->recs[ri];
 			const struct wprobe *pr = w->probe ? &w->probe[ri] : NULL;
 
@@ -818,6 +845,7 @@ void world_free(struct world *w)
 	free(w->probe);
 	free(w->called);
 	plan_free(&w->scratch);
+	world_verify_forget(w);
 	free(w);
 }
 

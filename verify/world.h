@@ -68,6 +68,7 @@ enum {
 unsigned ftv_scheme_fuzz_flags(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
+#define WORLD_MAX_CALLS 16
 
 struct trace_json;
 
@@ -94,6 +95,12 @@ struct world_config {
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	/* When ncall > 0: each CPU's round calls exactly these traced
+	 * functions, in this order (calls is then ncall), instead of `calls`
+	 * drawn from the callable ones: the tiny workloads of exhaustive
+	 * verification. */
+	const char *call[WORLD_MAX_CALLS];
+	unsigned ncall;
 	/* The functions the workload calls besides those, each first run by
 	 * the call probe (verify/world_probe.c) to find it safe to call and
 	 * the arguments it takes:
@@ -241,6 +248,11 @@ size_t world_callables(const struct world *w, const char **names, size_t max);
  * nothing was refused. */
 void world_probe_summary(const struct world *w, char *buf, size_t n);
 struct ftv_exec *world_exec(struct world *w);
+/* A scheduling point for exhaustive verification (exec_preempt_point): a
+ * CPU's turn ends before the instruction at spec ("sym+0xoff", "sym" or
+ * "0xaddr"). world_preempt_name: how one is written back. */
+int world_preempt(struct world *w, const char *spec, struct ftv_err *err);
+void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n);
 struct ftrace_core *world_core(struct world *w);
 struct sim_aspace *world_aspace(struct world *w);
 

@@ -306,6 +306,10 @@ struct world {
 	size_t cur_ops;
 	struct world_stats st;
 	int finished;
+	/* verify/world_verify.c: the state an execution changes, saved
+	 * before the first and put back before each (every field the run's
+	 * callbacks write must be in it) */
+	struct wsaved *saved;
 	int func_sorted;    /* recs are sorted by func too */
 	struct world_boot_failure *bootfail;
 	size_t nbootfail, capbootfail;
@@ -332,6 +336,9 @@ struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err);
 int world_setup(struct world *w, struct ftv_err *err);
 /* Adds the scheme's trampoline objects (cfg.tramp_dir) to w->img. */
 int world_add_trampolines(struct world *w, struct ftv_err *err);
+
+/* verify/world_verify.c: frees w->saved */
+void world_verify_forget(struct world *w);
 
 /* verify/violation.c */
 int world_add_violation(struct world *w, const char *kind, int cpu,

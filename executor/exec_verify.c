@@ -1,0 +1,269 @@
+/* Bounded exhaustive verification (exec.h: exec_verify): the driver of
+ * the reduced walk of exec_dpor.c over runs of the executor, the snapshot
+ * it starts every run from, forced schedules (replays of what it found),
+ * and the scheduling points it discovers. */
+#include "executor/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+int exec_snapshot(struct ftv_exec *ex, struct ftv_err *err)
+{
+	struct xmodel *m = &ex->model;
+
+	if (xe_snapshot(&ex->eng, err))
+		return -1;
+	/* The initial contents of every watched location are what memory
+	 * holds now. */
+	for (size_t i = 0; i < m->nwi; i++) {
+		uint32_t v;
+
+		sim_read32(m->as, m->wi[i]->addr, &v);
+		ex->log.wr[m->wi[i]->coh[0].wid].val = v;
+	}
+	for (size_t i = 0; i < m->nwd; i++) {
+		uint64_t v = 0;
+
+		sim_read64(m->as, m->wd[i]->addr, &v);
+		ex->log.wr[m->wd[i]->init_wid].val = v;
+	}
+	return 0;
+}
+
+int exec_set_schedule(struct ftv_exec *ex, const struct exec_choice *c,
+		      size_t n)
+{
+	struct xsched *s = &ex->sched;
+
+	free(s->force);
+	s->force = NULL;
+	s->nforce = 0;
+	s->force_diverged = 0;
+	s->force_diverged_at = 0;
+	if (!n)
+		return 0;
+	s->force = malloc(n * sizeof(*c));
+	if (!s->force)
+		return -1;
+	memcpy(s->force, c, n * sizeof(*c));
+	s->nforce = n;
+	return 0;
+}
+
+uint64_t exec_schedule_diverged(struct ftv_exec *ex, size_t *first)
+{
+	if (first)
+		*first = ex->sched.force_diverged_at;
+	return ex->sched.force_diverged;
+}
+
+int exec_preempt_point(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err)
+{
+	struct xspecial *s;
+
+	for (size_t i = 0; i < ex->nloadpts; i++)
+		if (ex->loadpts[i] == pc)
+			return 0;
+	s = xsp_get(&ex->sp, pc, err);
+	if (!s)
+		return -1;
+	s->flags |= SP_LOAD;
+	if (VEC_PUSH(ex->loadpts, ex->nloadpts, ex->caploadpts, pc))
+		return ftv_errf(err, "out of memory");
+	return 0;
+}
+
+size_t exec_load_points(struct ftv_exec *ex, const uint64_t **pcs)
+{
+	*pcs = ex->loadpts;
+	return ex->nloadpts;
+}
+
+uint64_t exec_run_step(struct ftv_exec *ex)
+{
+	return ex->log.step;
+}
+
+size_t exec_verify_nsteps(struct ftv_exec *ex)
+{
+	return ex->sched.dpor ? xd_nsteps(ex->sched.dpor) : 0;
+}
+
+size_t exec_verify_past(struct ftv_exec *ex, size_t k,
+			struct exec_choice *out, size_t max)
+{
+	struct xdpor *d = ex->sched.dpor;
+	size_t n, *idx;
+	unsigned nc = ex->cfg.ncpus;
+
+	if (!d || !xd_nsteps(d))
+		return 0;
+	idx = malloc(xd_nsteps(d) * sizeof(*idx));
+	if (!idx)
+		return 0;
+	n = xd_past(d, k, idx);
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a, v;
+
+		xd_step(d, idx[i], &a, &v);
+		/* a store buffer step names its channel */
+		out[i].agent = a < nc ? (int)a : a == nc ? EXEC_AGENT_PATCHER
+			: a == XD_TEXT(nc) ? EXEC_AGENT_PATCHER_TEXT : EXEC_AGENT_SBUF;
+		out[i].value = a >= XD_CHAN0(nc) ? a - XD_CHAN0(nc) : v;
+	}
+	free(idx);
+	return n;
+}
+
+/* Every range a queued plan frees: loads in it are events. */
+static int free_ranges(struct ftv_exec *ex, struct ftv_err *err)
+{
+	for (size_t i = 0; i < ex->plans.n; i++) {
+		const struct plan *p = &ex->plans.v[i].p;
+
+		for (size_t k = 0; k < p->n; k++)
+			if (p->steps[k].op == PLAN_FREE &&
+			    xm_add_free_range(&ex->model, p->steps[k].addr,
+					      p->steps[k].len))
+				return ftv_errf(err, "out of memory");
+	}
+	return 0;
+}
+
+/* The loads of watched data seen where no turn begins become scheduling
+ * points; 1 if there were any. */
+static int mark_new_points(struct ftv_exec *ex, struct ftv_err *err)
+{
+	size_t n = ex->nnewpts;
+
+	for (size_t i = 0; i < n; i++)
+		if (exec_preempt_point(ex, ex->newpts[i], err))
+			return -1;
+	ex->nnewpts = 0;
+	return n > 0;
+}
+
+/* One run from the snapshot; 0, or -1 with err set. */
+static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
+		   const struct exec_verify_hooks *h, struct ftv_err *err)
+{
+	ex->log.nviol = 0; /* each run's own */
+	if (exec_reset(ex, err))
+		return -1;
+	ex->truncated = 0;
+	ex->run_step0 = ex->stats.steps;
+	if (h->reset)
+		h->reset(ex, h->arg);
+	return exec_run(ex, cfg->max_steps ? cfg->max_steps : 100000, err);
+}
+
+/* ceil(log2(n)): levels of agent branching explored alike by every shard
+ * (without reduction) above the split, about one prefix per shard at
+ * two-way branching; few, since every prefix explored there is explored
+ * by each shard, and equivalent prefixes are not merged. */
+static unsigned split_levels(unsigned n)
+{
+	unsigned l = 0;
+
+	while ((1ULL << l) < n)
+		l++;
+	return l;
+}
+
+int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
+		const struct exec_verify_hooks *h,
+		struct exec_verify_stats *st, struct ftv_err *err)
+{
+	unsigned nshards = cfg->nshards ? cfg->nshards : 1;
+	unsigned ndisc = cfg->discovery ? cfg->discovery : 32;
+	struct xdpor *d;
+	struct xd_stats ds;
+	int ret = -1, complete = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!ex->cfg.verify || ex->cfg.policy != EXEC_EXHAUSTIVE)
+		return ftv_errf(err, "exec_verify needs the exhaustive policy and exec_config.verify");
+	if (ex->cfg.cpu_sbuf)
+		return ftv_errf(err, "exec_verify does not explore CPU store buffers");
+	if (cfg->shard >= nshards)
+		return ftv_errf(err, "shard %u of %u", cfg->shard, nshards);
+	if (!xe_has_snapshot(&ex->eng) && exec_snapshot(ex, err))
+		return -1;
+	if (free_ranges(ex, err))
+		return -1;
+	/* CPUs, the patcher and the store buffer's channels */
+	d = xd_new(XD_MAX_AGENTS, cfg->reduce,
+		   nshards > 1 ? split_levels(nshards) : 0, cfg->shard, nshards);
+	if (!d)
+		return ftv_errf(err, "out of memory");
+	ex->sched.dpor = d;
+	/* Discovery: random runs, to find the loads of watched data before
+	 * the walk rather than during it. */
+	for (unsigned r = 0; r < ndisc; r++) {
+		xd_set_random(d, 0x5eed0000ULL + r);
+		if (one_run(ex, cfg, h, err))
+			goto out;
+		st->discovery++;
+		if (mark_new_points(ex, err) < 0)
+			goto out;
+	}
+	xd_set_random(d, 0);
+	for (;;) {
+		int ended, stop = 0, fresh;
+
+		if (one_run(ex, cfg, h, err))
+			goto out;
+		ended = !ex->cut && !ex->truncated;
+		xd_end_run(d, ended);
+		fresh = mark_new_points(ex, err);
+		if (fresh < 0)
+			goto out;
+		if (fresh) {
+			/* The turns were not what the tree recorded: start
+			 * over with the new scheduling points. */
+			xd_restart(d);
+			st->restarts++;
+			st->executions = st->truncated = st->steps = 0;
+			if (h->restart)
+				h->restart(ex, h->arg);
+			continue;
+		}
+		if (xd_counted(d)) {
+			st->executions++;
+			st->steps += ex->log.step;
+			if (ex->truncated)
+				st->truncated++;
+		}
+		if (h->done)
+			stop = h->done(ex, xd_counted(d), ended, h->arg);
+		if (stop)
+			break;
+		if (cfg->max_executions && st->executions >= cfg->max_executions) {
+			st->budget = 1;
+			break;
+		}
+		if (xd_next(d)) {
+			complete = 1;
+			break;
+		}
+	}
+	ret = 0;
+out:
+	xd_stats(d, &ds);
+	st->blocked = ds.blocked;
+	st->probes = ds.probes;
+	st->pruned = ds.pruned;
+	st->multi = ds.multi;
+	st->diverged = ds.diverged;
+	st->complete = complete && !st->truncated && !ds.multi && !ds.diverged &&
+		       !ex->oom;
+	ex->sched.dpor = NULL;
+	xd_free(d);
+	if (!ret && ex->oom)
+		return ftv_errf(err, "out of memory while verifying");
+	return ret;
+}

@@ -1,0 +1,263 @@
+/* exec_verify (executor/exec_verify.c, exec_dpor.c) on a purpose-built
+ * CALL_OPS-like world small enough to walk unreduced: two CPUs each call
+ * func once while make_call publishes the ops literal and the BL. The
+ * reduced walk (source sets and sleep sets) must reach exactly the
+ * outcomes of the unreduced one, in fewer executions, with the same
+ * verdict; the shortest counterexample's schedule replays it. */
+#include "tests/suite.h"
+#include "executor/exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define T SIM_KERNEL_TEXT_BASE
+#define W_NOP 0xd503201fu
+#define W_RET 0xd65f03c0u
+#define W_MOV_X9_LR 0xaa1e03e9u /* mov x9, x30 */
+#define W_MOV_LR_X9 0xaa0903feu /* mov x30, x9 */
+#define W_LDUR_X10 0xf85f03cau  /* ldur x10, [x30, #-16]: the ops literal */
+#define OPS_A 0xffff000010000100ULL
+#define OPS_B 0xffff800012345678ULL
+
+static uint32_t bl(uint64_t pc, uint64_t to)
+{
+	return 0x94000000u | (uint32_t)(((to - pc) >> 2) & 0x3ffffff);
+}
+
+static uint32_t b(uint64_t pc, uint64_t to)
+{
+	return 0x14000000u | (uint32_t)(((to - pc) >> 2) & 0x3ffffff);
+}
+
+struct vworld {
+	struct sim_aspace *as;
+	struct ftv_exec *ex;
+	struct plan p;
+	uint64_t loop, func, tramp, lit, site;
+};
+
+/* loop: bl func; b loop.  func-8: ops literal;  func: mov x9, lr; nop
+ * (the site); mov lr, x9; ret.  tramp: ldur x10, [lr, #-16]; ret. Each CPU
+ * makes one call (it ends back at loop+4). */
+static void vw_build(struct vworld *w, unsigned ncpus, int dmb, int two_plans, int sync)
+{
+	struct exec_config cfg = { .ncpus = ncpus, .policy = EXEC_EXHAUSTIVE,
+				   .verify = 1 };
+	struct ftv_err err;
+
+	w->as = sim_aspace_new();
+	ck_assert_ptr_nonnull(sim_map(w->as, "text", T, 0x4000, SIM_R | SIM_X,
+				      SIM_REGION_TEXT, NULL));
+	ck_assert_ptr_nonnull(sim_map(w->as, "stack", SIM_STACK_BASE, 0x10000,
+				      SIM_R | SIM_W, SIM_REGION_STACK, NULL));
+	w->loop = T;
+	w->func = T + 0x100;
+	w->tramp = T + 0x200;
+	w->lit = w->func - 8;
+	w->site = w->func + 4;
+	sim_write32(w->as, w->loop, bl(w->loop, w->func));
+	sim_write32(w->as, w->loop + 4, b(w->loop + 4, w->loop));
+	sim_write64(w->as, w->lit, OPS_A);
+	sim_write32(w->as, w->func, W_MOV_X9_LR);
+	sim_write32(w->as, w->site, W_NOP);
+	sim_write32(w->as, w->func + 8, W_MOV_LR_X9);
+	sim_write32(w->as, w->func + 12, W_RET);
+	sim_write32(w->as, w->tramp, W_LDUR_X10);
+	sim_write32(w->as, w->tramp + 4, W_RET);
+	sim_sym_add(w->as, "loop", w->loop, 8, SIM_SYM_FUNC, NULL);
+	sim_sym_add(w->as, "func", w->func, 16, SIM_SYM_FUNC, NULL);
+	sim_sym_add(w->as, "tramp", w->tramp, 8, SIM_SYM_FUNC, NULL);
+	w->ex = exec_new(w->as, &cfg, &err);
+	ck_assert_msg(w->ex != NULL, "%s", err.msg);
+	for (unsigned i = 0; i < ncpus; i++)
+		ck_assert_int_eq(exec_cpu_setup(w->ex, i, w->loop,
+						SIM_STACK_BASE + 0x1000 * (i + 1), NULL, 0,
+						w->loop + 4, &err), 0);
+	ck_assert_int_eq(exec_watch_insn(w->ex, w->site, &err), 0);
+	ck_assert_int_eq(exec_watch_data64(w->ex, w->lit, &err), 0);
+	/* make_call: the ops literal, [dmb], the BL, [cache maintenance];
+	 * two_plans: then back to the NOP (make_nop). */
+	plan_init(&w->p);
+	plan_write_data64(&w->p, w->lit, OPS_A, OPS_B, 1, 0, "make_call: ops");
+	if (dmb)
+		plan_simple(&w->p, PLAN_DMB, 0, "dmb ish");
+	plan_write_insn(&w->p, w->site, W_NOP, bl(w->site, w->tramp), 1, 0, "make_call: BL");
+	if (sync)
+		plan_cache_sync(&w->p, w->site, 4, 0);
+	if (two_plans)
+		plan_write_insn(&w->p, w->site, bl(w->site, w->tramp), W_NOP, 1, 0,
+				"make_nop: NOP");
+	ck_assert_int_ge(exec_submit(w->ex, &w->p, NULL, NULL, &err), 0);
+}
+
+static void vw_free(struct vworld *w)
+{
+	plan_free(&w->p);
+	exec_free(w->ex);
+	sim_aspace_free(w->as);
+}
+
+/* What an execution ends with: each CPU's x10 (0: it did not go through
+ * the trampoline, else the ops it read) and the violation kinds. */
+#define MAX_OUT 256
+struct outcomes {
+	uint64_t v[MAX_OUT];
+	size_t n;
+	uint64_t stale;           /* executions with stale-data */
+	struct exec_choice cx[64];
+	size_t ncx;               /* the shortest stale-data schedule */
+	unsigned ncpus;
+};
+
+static uint64_t ops_code(uint64_t x10)
+{
+	return x10 == OPS_A ? 1 : x10 == OPS_B ? 2 : x10 ? 3 : 0;
+}
+
+static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
+{
+	struct outcomes *o = arg;
+	size_t nv, stale = 0;
+	const struct exec_violation *v = exec_violations(ex, &nv);
+	uint64_t key = 0;
+
+	if (!counted)
+		return 0;
+	ck_assert_int_eq(ended, 1);
+	for (size_t i = 0; i < nv; i++)
+		if (v[i].kind == EXEC_V_STALE_DATA) {
+			stale = 1;
+			if (!o->ncx || exec_verify_past(ex, v[i].step, o->cx, 64) < o->ncx)
+				o->ncx = exec_verify_past(ex, v[i].step, o->cx, 64);
+		}
+	for (unsigned c = 0; c < o->ncpus; c++)
+		key = key << 2 | ops_code(exec_cpu_reg(ex, c, 10));
+	key = key << 1 | stale;
+	o->stale += stale;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i] == key)
+			return 0;
+	ck_assert_uint_lt(o->n, MAX_OUT);
+	o->v[o->n++] = key;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void walk(unsigned ncpus, int dmb, int two_plans, int sync, int reduce,
+		 struct outcomes *o, struct exec_verify_stats *st)
+{
+	struct vworld w;
+	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
+	struct exec_verify_hooks h = { NULL, on_done, NULL, o };
+	struct ftv_err err;
+
+	memset(o, 0, sizeof(*o));
+	o->ncpus = ncpus;
+	vw_build(&w, ncpus, dmb, two_plans, sync);
+	ck_assert_msg(exec_verify(w.ex, &vc, &h, st, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(st->complete, 1);
+	ck_assert_uint_eq(st->multi, 0);
+	ck_assert_uint_eq(st->diverged, 0);
+	qsort(o->v, o->n, sizeof(o->v[0]), cmp_u64);
+	vw_free(&w);
+}
+
+static void agree(unsigned ncpus, int dmb, int two_plans, int sync)
+{
+	struct outcomes r, u;
+	struct exec_verify_stats sr, su;
+
+	walk(ncpus, dmb, two_plans, sync, 1, &r, &sr);
+	walk(ncpus, dmb, two_plans, sync, 0, &u, &su);
+	ck_assert_uint_eq(r.n, u.n);
+	for (size_t i = 0; i < r.n; i++)
+		ck_assert_uint_eq(r.v[i], u.v[i]);
+	/* the same verdict, and the same shortest counterexample length */
+	ck_assert_int_eq(!!r.stale, !!u.stale);
+	ck_assert_int_eq(!!r.stale, !dmb);
+	ck_assert_uint_eq(r.ncx, u.ncx);
+	ck_assert_uint_gt(sr.executions, 0);
+	ck_assert_uint_lt(sr.executions, su.executions);
+	ck_assert_uint_gt(sr.pruned, 0);
+}
+
+START_TEST(reduced_and_unreduced_walks_agree_on_one_cpu)
+{
+	agree(1, 0, 0, 1);
+	agree(1, 1, 0, 1);
+}
+END_TEST
+
+START_TEST(reduced_and_unreduced_walks_agree_on_two_cpus)
+{
+	agree(2, 0, 0, 0);
+	agree(2, 1, 0, 0);
+}
+END_TEST
+
+START_TEST(reduced_and_unreduced_walks_agree_on_call_then_nop_synced)
+{
+	agree(1, 0, 1, 1);
+}
+END_TEST
+
+static size_t count_stale(struct ftv_exec *ex)
+{
+	size_t nv, n = 0;
+	const struct exec_violation *v = exec_violations(ex, &nv);
+
+	for (size_t i = 0; i < nv; i++)
+		n += v[i].kind == EXEC_V_STALE_DATA;
+	return n;
+}
+
+/* The shortest counterexample's schedule (the steps the stale load depends
+ * on) replays it: the BL drains before the literal and a CPU goes through
+ * it; it is a handful of steps, not a whole execution. */
+START_TEST(shortest_counterexample_replays)
+{
+	struct vworld w;
+	struct outcomes o;
+	struct exec_verify_stats st;
+	struct exec_verify_config vc = { .max_steps = 200, .reduce = 1 };
+	struct exec_verify_hooks h = { NULL, on_done, NULL, &o };
+	struct ftv_err err;
+	size_t before, at;
+
+	memset(&o, 0, sizeof(o));
+	o.ncpus = 2;
+	vw_build(&w, 2, 0, 0, 1);
+	ck_assert_msg(exec_verify(w.ex, &vc, &h, &st, &err) == 0, "%s", err.msg);
+	ck_assert_uint_gt(o.stale, 0);
+	ck_assert_uint_gt(o.ncx, 2);
+	ck_assert_uint_le(o.ncx, 12);
+	before = count_stale(w.ex);
+	ck_assert_int_eq(exec_set_schedule(w.ex, o.cx, o.ncx), 0);
+	ck_assert_int_eq(exec_reset(w.ex, &err), 0);
+	ck_assert_int_eq(exec_run(w.ex, 200, &err), 0);
+	ck_assert_uint_eq(exec_schedule_diverged(w.ex, &at), 0);
+	ck_assert_uint_gt(count_stale(w.ex), before);
+	vw_free(&w);
+}
+END_TEST
+
+static Suite *exec_verify_suite(void)
+{
+	Suite *s = suite_create("exec_verify");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, reduced_and_unreduced_walks_agree_on_one_cpu);
+	tcase_add_test(tc, reduced_and_unreduced_walks_agree_on_two_cpus);
+	tcase_add_test(tc, reduced_and_unreduced_walks_agree_on_call_then_nop_synced);
+	tcase_add_test(tc, shortest_counterexample_replays);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FTV_SUITE(exec_verify, exec_verify_suite)

@@ -1,0 +1,81 @@
+/* ftv verify end to end: a proof (exit 0, "verified: N executions,
+ * complete"), a budget hit (exit 3, "incomplete ... not verified"), a
+ * mutant's counterexample (exit 1) whose replay file ftv scenario
+ * reproduces, --json, and bad usage (exit 2). The -pg world is the
+ * quickest of the proof scenarios. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FTV_RUN(out, ...)                                                      \
+	ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), __VA_ARGS__, NULL }, out)
+
+static void scn(char *buf, size_t n, const char *name)
+{
+	ftv_test_path(buf, n, "FTV_TOP", name);
+}
+
+START_TEST(verify_proves_stops_at_its_budget_and_rejects_bad_usage)
+{
+	char path[4096], *out;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-mcount.scn");
+	ck_assert_int_eq(FTV_RUN(&out, "verify", path), 0);
+	ck_assert_msg(strstr(out, "verified: 64 executions, complete"), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--max-executions", "3", path), 3);
+	ck_assert_msg(strstr(out, "incomplete after 3 executions (budget: --max-executions 3 "
+				  "reached): not verified"), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--json", path), 0);
+	ck_assert_msg(strstr(out, "\"verdict\":\"verified\"") &&
+		      strstr(out, "\"executions\":64") && strstr(out, "\"complete\":true"),
+		      "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--shard", "2/2", path), 2);
+	ck_assert_msg(strstr(out, "ftv verify: --shard"), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "/nonexistent.scn"), 2);
+	free(out);
+}
+END_TEST
+
+START_TEST(verify_counterexample_is_a_replay_file)
+{
+	char path[4096], dir[4096], cx[4200], *out;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-callops-make-call.scn");
+	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli");
+	snprintf(cx, sizeof(cx), "mkdir -p %s", dir);
+	ck_assert_int_eq(system(cx), 0);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--first", "--out", dir, "--mutate",
+				 "bl-before-literal", path), 1);
+	ck_assert_msg(strstr(out, "VIOLATION nop-ops") && strstr(out, "counterexample: ") &&
+		      strstr(out, "schedule: "), "%s", out);
+	free(out);
+	snprintf(cx, sizeof(cx), "%s/verify-callops-make-call.cx.scn", dir);
+	ck_assert_int_eq(access(cx, R_OK), 0);
+	/* ftv scenario replays it: the same violation, the schedule followed */
+	ck_assert_int_eq(FTV_RUN(&out, "scenario", cx), 1);
+	ck_assert_msg(strstr(out, "VIOLATION nop-ops") && !strstr(out, "diverged"), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "conform", cx), 0);
+	free(out);
+}
+END_TEST
+
+static Suite *verify_cli_suite(void)
+{
+	Suite *s = suite_create("verify_cli");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, verify_proves_stops_at_its_budget_and_rejects_bad_usage);
+	tcase_add_test(tc, verify_counterexample_is_a_replay_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+FTV_SUITE(verify_cli, verify_cli_suite)

@@ -1,0 +1,71 @@
+/* Bounded exhaustive verification of a world (`ftv verify`,
+ * verify/world_verify.c): every execution of the world's queued updates
+ * against its CPUs' workload, up to the equivalence of steps that commute
+ * (executor/exec_dpor.h), each checked as a scenario run is; the verdict is
+ * "verified" (every execution explored, none violates a check),
+ * "incomplete" (a bound was hit first) or the shortest counterexample: of
+ * all executions explored, the violation reached in the fewest visible
+ * steps, as the schedule of those steps (the violating step's causal past,
+ * which every interleaving equivalent to it shares).
+ *
+ *   world_new(&cfg, &w, &err)    cfg.exec.policy EXEC_EXHAUSTIVE,
+ *                                cfg.exec.verify 1
+ *   world_register(w, ...) ...   queue the updates (no world_run)
+ *   world_verify(w, &vc, &res, &err)
+ */
+#ifndef FTV_VERIFY_VERIFY_H
+#define FTV_VERIFY_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "executor/exec.h"
+#include "util/err.h"
+
+struct world;
+
+struct verify_config {
+	uint64_t max_executions;  /* 0: no limit */
+	uint64_t max_steps;       /* per execution */
+	int reduce;               /* 1: source sets and sleep sets */
+	unsigned shard, nshards;  /* 0 and 1: the whole tree */
+	int first;                /* stop at the first counterexample */
+};
+
+struct verify_result {
+	struct exec_verify_stats x;
+	int violated;
+	char kinds[256];          /* the counterexample's violations */
+	size_t cx_steps;          /* its visible steps */
+	uint64_t cx_found;        /* executions explored when it was found */
+	struct exec_choice *cx;   /* its schedule */
+	size_t ncx;
+	struct exec_choice *full; /* the whole execution it was found in */
+	size_t nfull;
+	uint64_t *points;         /* the loads that became scheduling points */
+	size_t npoints;
+	size_t nwords, ndata;     /* watched words and data locations */
+	double secs;
+};
+
+int world_verify(struct world *w, const struct verify_config *cfg,
+		 struct verify_result *res, struct ftv_err *err);
+void verify_result_free(struct verify_result *r);
+
+/* "verified", "incomplete" or "violation". */
+const char *verify_verdict(const struct verify_result *r);
+/* Exit status: 0 verified, 1 violation, 3 (FTV_EXIT_INCOMPLETE)
+ * incomplete. */
+int verify_exit(const struct verify_result *r);
+/* The bound that stopped an incomplete walk, in words
+ * ("--max-executions 1000", "--max-steps 500 per execution", ...). */
+void verify_bound(const struct verify_result *r, const struct verify_config *cfg,
+		  char *buf, size_t n);
+
+/* Schedules as scenario files write them: "cpu0 cpu1:2 patcher sbuf:1". */
+void verify_schedule_format(const struct exec_choice *c, size_t n, char *buf,
+			    size_t len);
+/* Parses one token; 0, or -1 if it is no step. */
+int verify_step_parse(const char *tok, unsigned ncpus, struct exec_choice *out);
+
+#endif
