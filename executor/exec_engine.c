@@ -245,8 +245,7 @@ void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
  * every instruction of the 7 to 30 executed between marked pcs there (the
  * first batches of the Debian replay ran 3.6 times slower with a hook per
  * pc). So: a hook per pc up to XE_RANGE_HOOKS, then one hook over every
- * address with the hashed filter (the switch drops every translation,
- * before the next turn).
+ * address with the hashed filter (switched to before the next turn).
  *
  * Code translated before pc was marked does not call out, and may hold
  * bytes the fetch model has since changed in the copy: retranslate it. */
@@ -267,6 +266,8 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 
 	e->pcbits[b / 64] |= 1ULL << (b % 64);
 	if (!e->hook_all && !e->to_hook_all) {
+		if (e->nmarked < XE_RANGE_HOOKS)
+			e->range_pc[e->nmarked] = pc;
 		for (unsigned i = 0; i < e->ncpus; i++)
 			if (e->nmarked >= XE_RANGE_HOOKS ||
 			    add_range_hook(&e->cpu[i], pc)) {
@@ -281,14 +282,18 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 	xe_invalidate_all(e, pc, 4);
 }
 
-/* Before a turn: one hook over every address instead of the range hooks,
- * and every translation made without it dropped. */
+/* Before a turn: one hook over every address instead of the range hooks.
+ * Only the code translated at the range hooks' pcs is dropped (it calls
+ * them, and they go): every other marked pc was marked before its code
+ * was translated, which then calls the new hook, or after, which dropped
+ * that code (xe_mark_pc). The rest of the cached code holds no marked pc
+ * and runs on without calling out. */
 static int hook_all(struct xengine *e)
 {
+	size_t n = e->nmarked < XE_RANGE_HOOKS ? e->nmarked : XE_RANGE_HOOKS;
+
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
-		size_t n = e->nmarked < XE_RANGE_HOOKS ? e->nmarked
-						       : XE_RANGE_HOOKS;
 		uc_hook h;
 
 		for (size_t k = 0; k < n; k++)
@@ -298,16 +303,8 @@ static int hook_all(struct xengine *e)
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
 				1, 0) != UC_ERR_OK)
 			return -1;
-		/* Region by region (a CPU sent astray may have run data).
-		 * Not UC_CTL_TB_FLUSH: Unicorn 2.0.1's tb_flush clears its
-		 * whole code buffer, faulting in hundreds of MiB of zeroed
-		 * pages each time. */
-		for (size_t r = 0; c->ran && r < e->nregions; r++) {
-			struct sim_region *reg = sim_region_get(e->as, r);
-
-			uc_ctl_remove_cache(c->uc, reg->base,
-					    reg->base + reg->size);
-		}
+		for (size_t k = 0; c->ran && k < n; k++)
+			xe_invalidate(e, i, e->range_pc[k], 4);
 	}
 	e->hook_all = 1;
 	e->to_hook_all = 0;

@@ -76,6 +76,7 @@ struct xengine {
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
 	size_t nmarked;          /* marked pcs, each with a range hook... */
+	uint64_t range_pc[XE_RANGE_HOOKS]; /* (the first ones' pcs) */
 	int hook_all;            /* ... or one hook over every address */
 	int to_hook_all;         /* switch to it before the next turn */
 };
