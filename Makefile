@@ -8,6 +8,8 @@
 #   make bench  throughput and overhead figures (never part of check),
 #               ending with the speed targets met or short
 #   make bench-quick   the same targets from small runs, under a minute
+#   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
+#   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
 
 PYTHON  ?= /usr/bin/python3
 CC      ?= gcc
@@ -57,7 +59,8 @@ all: $(FTV) $(FTV_TESTS)
 DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-dev zlib1g-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools xz-utils zstd gzip gnuplot-nox man-db
+	python3 python3-pyelftools xz-utils zstd gzip gnuplot-nox man-db \
+	clang-14 libclang-rt-14-dev
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \

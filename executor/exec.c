@@ -255,7 +255,8 @@ void exec_trace_print(struct ftv_exec *ex, FILE *f)
 		else
 			snprintf(who, sizeof(who), "%s",
 				 e->agent == XL_AGENT_PATCHER ? "patcher"
-							      : "sbuf");
+				 : e->agent == XL_AGENT_PATCHER_TEXT ? "patcher1"
+								     : "sbuf");
 		switch (e->kind) {
 		case EXEC_EV_CPU:
 			sim_symbolize(as, e->a, a, sizeof(a), 0);

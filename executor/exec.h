@@ -159,6 +159,11 @@ enum exec_viol_kind {
 	 * write #6 (plan 2 step 1 "make_call: auipc"): the call mixes two
 	 * generations of the site and jumps to 0x... instead of 0x..." */
 	EXEC_V_PAIR,
+	/* a plan's store through the patch window (PLAN_MAP_WINDOW) landed
+	 * in a page another agent had mapped there, or faulted because
+	 * another agent had unmapped it: the window is shared, and whoever
+	 * writes through it must hold the lock the others take */
+	EXEC_V_WINDOW,
 };
 const char *exec_viol_name(enum exec_viol_kind k);
 
@@ -205,17 +210,21 @@ enum exec_ev_kind {
 /* The step trace, for replay and timelines. */
 struct exec_event {
 	uint64_t step;
-	int agent;  /* CPU number, or -1 patcher, -2 store buffer */
+	int agent;  /* CPU number, or -1 patcher (agent 0), -2 store buffer,
+		       -3 the second patcher agent (PLAN_AGENT_TEXT) */
 	enum exec_ev_kind kind;
 	uint64_t a, b;
 };
 
 enum exec_plan_status { EXEC_PLAN_QUEUED, EXEC_PLAN_RUNNING, EXEC_PLAN_DONE,
-			EXEC_PLAN_MISMATCH };
+			EXEC_PLAN_MISMATCH, EXEC_PLAN_FAULT };
 
 /* What became of a submitted plan; on EXEC_PLAN_MISMATCH, `step` is the
  * validating write that found `found` instead of its `old` (nothing was
- * written and the rest of the plan was dropped: ftrace_bug()). */
+ * written and the rest of the plan was dropped: ftrace_bug()); on
+ * EXEC_PLAN_FAULT, `step` is the write through an unmapped patch window
+ * (the kernel's -EFAULT: "ftrace faulted on modifying"), and the rest of
+ * the plan was dropped. */
 struct exec_plan_result {
 	enum exec_plan_status status;
 	size_t step;

@@ -11,9 +11,9 @@
 const char *exec_viol_name(enum exec_viol_kind k)
 {
 	static const char *const n[] = { "torn", "cmodx", "stale-data",
-					 "fault", "stuck", "pair" };
+					 "fault", "stuck", "pair", "patch-window" };
 
-	return (unsigned)k < 6 ? n[k] : "?";
+	return (unsigned)k < 7 ? n[k] : "?";
 }
 
 void xl_init(struct xlog *l, uint64_t record_max, int *oom)

@@ -17,6 +17,7 @@
 
 #define XL_AGENT_PATCHER (-1)
 #define XL_AGENT_SBUF (-2)
+#define XL_AGENT_PATCHER_TEXT (-3) /* PLAN_AGENT_TEXT's plans */
 
 struct xlog {
 	uint64_t step;           /* the current step of this run */

@@ -17,6 +17,8 @@ void xp_init(struct xplans *ps, struct ftv_exec *ex, struct xmodel *m,
 	ps->cpu = cpu;
 	ps->ncpus = ncpus;
 	ps->stop_anywhere = stop_anywhere;
+	for (int k = 0; k < XP_LOCKS; k++)
+		ps->lock_owner[k] = -1;
 }
 
 void xp_free(struct xplans *ps)
@@ -24,14 +26,30 @@ void xp_free(struct xplans *ps)
 	for (size_t i = 0; i < ps->n; i++)
 		plan_free(&ps->v[i].p);
 	free(ps->v);
-	free(ps->pend.v);
+	for (int a = 0; a < PLAN_AGENTS; a++)
+		free(ps->pend[a].v);
 }
 
-/* The plan in progress moves on: plans before it write no more. */
-static void set_cur(struct xplans *ps, size_t cur)
+static int finished(const struct xplan *xp)
 {
-	ps->cur = cur;
-	ps->m->log->plans_closed = cur;
+	return xp->res.status == EXEC_PLAN_DONE || xp->res.status == EXEC_PLAN_MISMATCH ||
+	       xp->res.status == EXEC_PLAN_FAULT;
+}
+
+/* Agent a's plan in progress moves on (to the next of its own); cur, the
+ * lowest of them, too: plans before it write no more. */
+static void set_cur(struct xplans *ps, int a, size_t cur)
+{
+	size_t low = ps->n;
+
+	while (cur < ps->n && ps->v[cur].p.agent != a)
+		cur++;
+	ps->acur[a] = cur;
+	for (int k = 0; k < PLAN_AGENTS; k++)
+		if (ps->acur[k] < low)
+			low = ps->acur[k];
+	ps->cur = low;
+	ps->m->log->plans_closed = low;
 }
 
 void xp_reset(struct xplans *ps)
@@ -42,9 +60,14 @@ void xp_reset(struct xplans *ps)
 		ps->v[i].next = 0;
 		ps->v[i].waiting = 0;
 	}
-	set_cur(ps, 0);
-	ps->pend.n = 0;
+	for (int a = 0; a < PLAN_AGENTS; a++) {
+		set_cur(ps, a, 0);
+		ps->pend[a].n = 0;
+	}
 	ps->stop_machine = 0;
+	for (int k = 0; k < XP_LOCKS; k++)
+		ps->lock_owner[k] = -1;
+	ps->win_mapped = 0;
 }
 
 int xp_submit(struct xplans *ps, const struct plan *p, exec_plan_fn fn,
@@ -62,7 +85,14 @@ int xp_submit(struct xplans *ps, const struct plan *p, exec_plan_fn fn,
 	xp->fn = fn;
 	xp->arg = arg;
 	xp->res.status = EXEC_PLAN_QUEUED;
-	return (int)ps->n++;
+	if (xp->p.agent < 0 || xp->p.agent >= PLAN_AGENTS)
+		xp->p.agent = PLAN_AGENT_FTRACE;
+	ps->n++;
+	/* an agent that had nothing left picks it up */
+	for (int a = 0; a < PLAN_AGENTS; a++)
+		if (ps->acur[a] >= ps->n - 1)
+			set_cur(ps, a, ps->acur[a] < ps->n - 1 ? ps->acur[a] : ps->n - 1);
+	return (int)ps->n - 1;
 }
 
 const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step)
@@ -72,37 +102,48 @@ const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step)
 	return NULL;
 }
 
-/* The plan in progress, after finishing (and reporting) those whose steps
- * are all done. */
-static struct xplan *cur_plan(struct xplans *ps)
+/* Agent a's plan in progress, after finishing (and reporting) those whose
+ * steps are all done. */
+static struct xplan *cur_plan(struct xplans *ps, int a)
 {
-	while (ps->cur < ps->n &&
-	       (ps->v[ps->cur].res.status == EXEC_PLAN_DONE ||
-		ps->v[ps->cur].res.status == EXEC_PLAN_MISMATCH ||
-		ps->v[ps->cur].next >= ps->v[ps->cur].p.n)) {
-		struct xplan *xp = &ps->v[ps->cur];
+	while (ps->acur[a] < ps->n &&
+	       (finished(&ps->v[ps->acur[a]]) ||
+		ps->v[ps->acur[a]].next >= ps->v[ps->acur[a]].p.n)) {
+		size_t id = ps->acur[a];
+		struct xplan *xp = &ps->v[id];
 
-		if (xp->res.status != EXEC_PLAN_MISMATCH &&
-		    xp->res.status != EXEC_PLAN_DONE) {
+		if (!finished(xp)) {
 			xp->res.status = EXEC_PLAN_DONE;
 			if (xp->fn)
-				xp->fn(ps->ex, (int)ps->cur, &xp->res,
-				       xp->arg);
+				xp->fn(ps->ex, (int)id, &xp->res, xp->arg);
 		}
-		set_cur(ps, ps->cur + 1);
+		set_cur(ps, a, id + 1);
 	}
-	return ps->cur < ps->n ? &ps->v[ps->cur] : NULL;
+	return ps->acur[a] < ps->n ? &ps->v[ps->acur[a]] : NULL;
 }
 
-int xp_ready(struct xplans *ps)
+static int lock_slot(const struct xplans *ps, uint64_t id)
 {
-	struct xplan *xp = cur_plan(ps);
+	for (int k = 0; k < XP_LOCKS; k++)
+		if (ps->lock_owner[k] >= 0 && ps->lock_id[k] == id)
+			return k;
+	return -1;
+}
+
+int xp_ready(struct xplans *ps, int a)
+{
+	struct xplan *xp = cur_plan(ps, a);
 	const struct plan_step *s;
+	int k;
 
 	if (!xp)
 		return 0;
 	s = &xp->p.steps[xp->next];
 	switch (s->op) {
+	case PLAN_LOCK:
+		/* a sleeping lock: wait while another agent holds it */
+		k = lock_slot(ps, s->addr);
+		return k < 0 || ps->lock_owner[k] == a;
 	case PLAN_DSB:
 	case PLAN_SYNC_ALL:
 		/* DSB completes only when every earlier store is visible;
@@ -152,58 +193,113 @@ int xp_ready(struct xplans *ps)
 	}
 }
 
-void xp_step(struct xplans *ps)
+/* The kernel's page size: what the patch window maps. */
+#define XP_PAGE 4096ULL
+
+/* A store through the patch window: where it lands, or 0 when the window
+ * is not mapped (reported). */
+static uint64_t through_window(struct xplans *ps, int a, size_t id, size_t idx,
+			       const struct plan_step *s)
 {
-	struct xplan *xp = cur_plan(ps);
+	struct xmodel *m = ps->m;
+	uint64_t at;
+
+	if (!ps->win_mapped) {
+		xl_violation(m->log, EXEC_V_WINDOW, -1, s->addr,
+			     "patch-window: plan %zu step %zu (patcher%d, \"%s\") writes 0x%llx "
+			     "for 0x%016llx through the patch window, which plan %d step %d "
+			     "(patcher%d) has unmapped: the store faults (\"ftrace faulted on "
+			     "modifying\"); the window is shared, and whoever writes through it "
+			     "must hold the lock every other user takes (text_mutex)",
+			     id, idx, a, s->what ? s->what : "", (unsigned long long)s->new,
+			     (unsigned long long)s->addr, ps->win_plan, ps->win_step,
+			     ps->win_agent);
+		return 0;
+	}
+	at = ps->win_page + (s->addr & (XP_PAGE - 1));
+	if (at != s->addr)
+		xl_violation(m->log, EXEC_V_WINDOW, -1, s->addr,
+			     "patch-window: plan %zu step %zu (patcher%d, \"%s\") writes 0x%llx "
+			     "for 0x%016llx through the patch window, which plan %d step %d "
+			     "(patcher%d) has mapped to page 0x%016llx since: the store lands at "
+			     "0x%016llx, in text nobody meant to change; the window is shared, "
+			     "and whoever writes through it must hold the lock every other user "
+			     "takes (text_mutex)",
+			     id, idx, a, s->what ? s->what : "", (unsigned long long)s->new,
+			     (unsigned long long)s->addr, ps->win_plan, ps->win_step,
+			     ps->win_agent, (unsigned long long)ps->win_page,
+			     (unsigned long long)at);
+	return at;
+}
+
+/* A plan stops (ftrace_bug): nothing more of it is performed. */
+static void stop_plan(struct xplans *ps, int a, struct xplan *xp, int id,
+		      enum exec_plan_status st, size_t idx, uint64_t found)
+{
+	/* the error path unlocks what the task held, and unmaps */
+	for (int k = 0; k < XP_LOCKS; k++)
+		if (ps->lock_owner[k] == a)
+			ps->lock_owner[k] = -1;
+	if (ps->win_mapped && ps->win_agent == a)
+		ps->win_mapped = 0;
+	xp->res = (struct exec_plan_result){ st, idx, found };
+	if (xp->fn)
+		xp->fn(ps->ex, id, &xp->res, xp->arg);
+	set_cur(ps, a, (size_t)id + 1);
+}
+
+void xp_step(struct xplans *ps, int a)
+{
+	struct xplan *xp = cur_plan(ps, a);
 	struct xmodel *m = ps->m;
 	int id = (int)(xp - ps->v);
 	size_t idx = xp->next;
 	const struct plan_step *s = &xp->p.steps[idx];
 	unsigned size = s->op == PLAN_WRITE_INSN ? 4 : 8;
-	int wid;
+	uint64_t at = s->addr;
+	int wid, k;
 
 	xp->res.status = EXEC_PLAN_RUNNING;
-	xl_event(m->log, XL_AGENT_PATCHER, EXEC_EV_PLAN,
+	xl_event(m->log, a ? XL_AGENT_PATCHER_TEXT : XL_AGENT_PATCHER, EXEC_EV_PLAN,
 		 (uint64_t)id << 32 | idx, s->op);
 	switch (s->op) {
 	case PLAN_WRITE_INSN:
 	case PLAN_WRITE_DATA64:
+		if (s->window && !(at = through_window(ps, a, (size_t)id, idx, s))) {
+			stop_plan(ps, a, xp, id, EXEC_PLAN_FAULT, idx, 0);
+			return;
+		}
 		if (s->validate) {
-			uint64_t cur = xb_read(ps->sb, s->addr, size);
+			uint64_t cur = xb_read(ps->sb, at, size);
 			uint64_t old = size == 4 ? (uint32_t)s->old : s->old;
 
 			if (cur != old) {
 				/* ftrace_modify_code(): -EINVAL, nothing is
 				 * written and the update stops (ftrace_bug). */
-				xp->res = (struct exec_plan_result){
-					EXEC_PLAN_MISMATCH, idx, cur };
-				if (xp->fn)
-					xp->fn(ps->ex, id, &xp->res, xp->arg);
-				set_cur(ps, ps->cur + 1);
+				stop_plan(ps, a, xp, id, EXEC_PLAN_MISMATCH, idx, cur);
 				return;
 			}
 		}
-		wid = xm_write(m, s->addr,
-			       size == 4 ? (uint32_t)s->new : s->new, size, id,
+		wid = xm_write(m, at, size == 4 ? (uint32_t)s->new : s->new, size, id,
 			       (int)idx, -1, s->what);
 		if (wid < 0)
 			return;
-		if (size == 8 && (s->addr & 7)) {
+		if (size == 8 && (at & 7)) {
 			/* Not single-copy atomic: two 32-bit stores that may
 			 * become visible separately (Arm ARM B2.2.1). */
-			xb_push(ps->sb, s->addr, 4, s->new & 0xffffffffu, wid);
-			xb_push(ps->sb, s->addr + 4, 4, s->new >> 32, wid);
+			xb_push(ps->sb, at, 4, s->new & 0xffffffffu, wid);
+			xb_push(ps->sb, at + 4, 4, s->new >> 32, wid);
 		} else {
-			xb_push(ps->sb, s->addr, size, s->new, wid);
+			xb_push(ps->sb, at, size, s->new, wid);
 		}
 		break;
 	case PLAN_CACHE_CLEAN:
 	case PLAN_ICACHE_INVAL:
-		xm_cache_op(m, &ps->pend, s->op == PLAN_ICACHE_INVAL, s->addr,
+		xm_cache_op(m, &ps->pend[a], s->op == PLAN_ICACHE_INVAL, s->addr,
 			    s->len);
 		break;
 	case PLAN_DSB:
-		xm_dsb(m, &ps->pend);
+		xm_dsb(m, &ps->pend[a]);
 		break;
 	case PLAN_DMB:
 		xb_barrier(ps->sb);
@@ -231,7 +327,36 @@ void xp_step(struct xplans *ps)
 				ps->cpu[c].st = XCPU_RUN;
 		xm_context_sync_all(m);
 		break;
+	case PLAN_LOCK:
+		if (lock_slot(ps, s->addr) < 0)
+			for (k = 0; k < XP_LOCKS; k++)
+				if (ps->lock_owner[k] < 0) {
+					ps->lock_id[k] = s->addr;
+					ps->lock_owner[k] = a;
+					break;
+				}
+		break;
+	case PLAN_UNLOCK:
+		k = lock_slot(ps, s->addr);
+		if (k >= 0 && ps->lock_owner[k] == a)
+			ps->lock_owner[k] = -1;
+		break;
+	case PLAN_MAP_WINDOW:
+		/* patch_map(): set_fixmap_offset(FIX_TEXT_POKE0, page) */
+		ps->win_mapped = 1;
+		ps->win_page = s->addr & ~(XP_PAGE - 1);
+		ps->win_agent = a;
+		ps->win_plan = id;
+		ps->win_step = (int)idx;
+		break;
+	case PLAN_UNMAP_WINDOW:
+		/* patch_unmap(): clear_fixmap, whoever mapped it */
+		ps->win_mapped = 0;
+		ps->win_agent = a;
+		ps->win_plan = id;
+		ps->win_step = (int)idx;
+		break;
 	}
 	xp->next++;
-	cur_plan(ps);
+	cur_plan(ps, a);
 }

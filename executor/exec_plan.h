@@ -1,9 +1,15 @@
-/* The patcher as an agent (exec_plan.c): the submitted plans
- * (patcher/plan.h), performed one step per turn in submission order, with
- * their stores in a store buffer and their cache maintenance pending until
- * their DSB. Readiness encodes what each step waits for (DSB: an empty
+/* The patchers as agents (exec_plan.c): the submitted plans
+ * (patcher/plan.h), each performed by the patcher agent it names
+ * (plan.agent: ftrace's updates, another task patching text), one step
+ * per turn, each agent its own plans in submission order, concurrently with
+ * the other; their stores go through one store buffer (a DSB waits for it
+ * to be empty, the other agent's stores included: stronger than a real
+ * DSB, never weaker) and each agent's cache maintenance is pending until
+ * its own DSB. Readiness encodes what each step waits for (DSB: an empty
  * store buffer; QUIESCE: every CPU passed a quiescent point; STOP_MACHINE:
- * every CPU parked). */
+ * every CPU parked; LOCK: no other agent holds the lock). The agents share
+ * the locks and the patch window (PLAN_MAP_WINDOW): a store through the
+ * window lands where the window maps when it is made. */
 #ifndef FTV_EXECUTOR_EXEC_PLAN_H
 #define FTV_EXECUTOR_EXEC_PLAN_H
 
@@ -24,6 +30,8 @@ struct xplan {
 	uint64_t qs_snap[EXEC_MAX_CPUS];
 };
 
+#define XP_LOCKS 4
+
 struct xplans {
 	struct ftv_exec *ex;     /* for the plans' callbacks */
 	struct xmodel *m;
@@ -34,9 +42,20 @@ struct xplans {
 
 	struct xplan *v;
 	size_t n, cap;
-	size_t cur;              /* the plan in progress; n: none left */
-	struct xpendv pend;      /* the patcher's pending cache maintenance */
+	/* Each agent's plan in progress; n: none left. cur is the lowest:
+	 * every plan below it is done. */
+	size_t acur[PLAN_AGENTS];
+	size_t cur;
+	struct xpendv pend[PLAN_AGENTS]; /* each agent's pending cache
+					    maintenance */
 	int stop_machine;        /* a STOP_MACHINE is in force or requested */
+	/* Locks held (PLAN_LOCK): the lock's token and its agent, -1 free. */
+	uint64_t lock_id[XP_LOCKS];
+	int lock_owner[XP_LOCKS];
+	/* The patch window: mapped (to win_page, by plan win_plan step
+	 * win_step of agent win_agent) or not. */
+	int win_mapped, win_agent, win_plan, win_step;
+	uint64_t win_page;
 };
 
 void xp_init(struct xplans *ps, struct ftv_exec *ex, struct xmodel *m,
@@ -54,10 +73,10 @@ static inline int xp_busy(const struct xplans *ps)
 {
 	return ps->cur < ps->n;
 }
-/* The patcher can take a step now (finishing plans on the way). */
-int xp_ready(struct xplans *ps);
-/* Performs the next step (after xp_ready said 1). */
-void xp_step(struct xplans *ps);
+/* Patcher agent a can take a step now (finishing plans on the way). */
+int xp_ready(struct xplans *ps, int a);
+/* Agent a performs its next step (after xp_ready said 1). */
+void xp_step(struct xplans *ps, int a);
 /* A step's "what", or NULL. */
 const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step);
 

@@ -231,7 +231,7 @@ static int all_settled(struct ftv_exec *ex)
 
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
-	unsigned ready[EXEC_MAX_CPUS + 2];
+	unsigned ready[EXEC_MAX_CPUS + 3];
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
@@ -240,7 +240,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	xs_start_run(&ex->sched);
 	for (s = 0; s < max_steps; s++) {
 		unsigned nr = 0;
-		int pick, pready = xp_ready(&ex->plans);
+		int pick, pready = xp_ready(&ex->plans, PLAN_AGENT_FTRACE);
+		int tready = xp_ready(&ex->plans, PLAN_AGENT_TEXT);
 
 		/* Under stop_machine() a CPU without a quiescent point is
 		 * parked wherever it is (multi_cpu_stop runs on it). */
@@ -252,6 +253,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			ready[nr++] = XS_PATCHER(n);
 		if (ex->sb.n)
 			ready[nr++] = XS_SBUF(n);
+		if (tready)
+			ready[nr++] = XS_PATCHER_TEXT(n);
 		if (!nr) {
 			if (!all_settled(ex))
 				xl_violation(&ex->log, EXEC_V_STUCK, -1, 0,
@@ -267,7 +270,9 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		if (ready[pick] < n)
 			cpu_turn(ex, ready[pick]);
 		else if (ready[pick] == XS_PATCHER(n))
-			xp_step(&ex->plans);
+			xp_step(&ex->plans, PLAN_AGENT_FTRACE);
+		else if (ready[pick] == XS_PATCHER_TEXT(n))
+			xp_step(&ex->plans, PLAN_AGENT_TEXT);
 		else
 			xb_drain(&ex->sb);
 		ex->log.step++;

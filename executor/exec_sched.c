@@ -145,12 +145,13 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	case EXEC_EXHAUSTIVE:
 		return (int)dfs_choose(s, XCH_AGENT, n);
 	case EXEC_QUANTUM:
-		/* Round robin: the first ready agent at or after the cursor. */
+		/* Round robin: the first ready agent at or after the cursor
+		 * (the second patcher in the first one's place). */
 		for (unsigned k = 0; k < na; k++) {
 			unsigned a = (s->rr_next + k) % na;
 
 			for (unsigned i = 0; i < n; i++)
-				if (ready[i] == a) {
+				if ((ready[i] >= na ? na - 2 : ready[i]) == a) {
 					s->rr_next = (a + 1) % na;
 					return (int)i;
 				}
@@ -159,20 +160,21 @@ int xs_pick(struct xsched *s, const unsigned *ready, unsigned n,
 	case EXEC_PCT:
 		if (!s->prio)
 			return 0;
+#define PRIO(r) (s->prio[(r) >= na ? na - 2 : (r)])
 		for (unsigned i = 1; i < n; i++)
-			if (s->prio[ready[i]] > s->prio[ready[best]])
+			if (PRIO(ready[i]) > PRIO(ready[best]))
 				best = i;
 		for (unsigned i = 0; i < s->pct_depth; i++)
 			if (s->pct_change[i] == step) {
 				/* Demote the agent that would run, then pick
 				 * again among the ready ones. */
-				s->prio[ready[best]] = i + 1;
+				PRIO(ready[best]) = i + 1;
 				best = 0;
 				for (unsigned j = 1; j < n; j++)
-					if (s->prio[ready[j]] >
-					    s->prio[ready[best]])
+					if (PRIO(ready[j]) > PRIO(ready[best]))
 						best = j;
 			}
+#undef PRIO
 		return (int)best;
 	}
 	return 0;

@@ -3,9 +3,11 @@
  * drains next (xs_choose) are drawn from the seeded streams or, under
  * EXEC_EXHAUSTIVE, from a depth-first walk of the tree of choices.
  *
- * Agents are numbered 0 .. ncpus-1 for the CPUs, XS_PATCHER (ncpus) and
- * XS_SBUF (ncpus + 1). Each choice says its kind, so that an exploration
- * can tell a scheduling choice from a value choice. */
+ * Agents are numbered 0 .. ncpus-1 for the CPUs, XS_PATCHER (ncpus),
+ * XS_SBUF (ncpus + 1) and XS_PATCHER_TEXT (ncpus + 2), the second patcher,
+ * which round robin and PCT treat as XS_PATCHER (the first of the two
+ * ready runs). Each choice says its kind, so that an exploration can tell a
+ * scheduling choice from a value choice. */
 #ifndef FTV_EXECUTOR_EXEC_SCHED_H
 #define FTV_EXECUTOR_EXEC_SCHED_H
 
@@ -17,6 +19,7 @@
 
 #define XS_PATCHER(ncpus) (ncpus)
 #define XS_SBUF(ncpus) ((ncpus) + 1)
+#define XS_PATCHER_TEXT(ncpus) ((ncpus) + 2)
 
 enum xchoice_kind {
 	XCH_AGENT, /* which ready agent takes the step */

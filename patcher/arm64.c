@@ -83,7 +83,14 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 	return a64_gen_branch(s->ip, addr, 1, word, err);
 }
 
-/* aarch64_insn_patch_text_nosync(): one validated word, then
+/* aarch64_insn_patch_text_nosync(): the word is stored through the text
+ * fixmap (__aarch64_insn_write() -> patch_map(), arch/arm64/kernel/
+ * patching.c, since v4.0), and installing that mapping (__set_fixmap ->
+ * __set_pte, asm/pgtable.h) ends in dsb(ishst); isb for a valid kernel PTE:
+ * every store made before (an ops linked into the list, function_trace_op,
+ * the core's new filter pointer) is visible before the new instruction can
+ * be fetched, so a CPU that takes the new branch never reads older ftrace
+ * data than the update wrote first. Then one validated word, then
  * caches_clean_inval_pou (DC CVAU; DSB ISH; IC IVAU; DSB ISH) and ISB on
  * the patching CPU. Other CPUs are not interrupted: with CALL_OPS arm64
  * patches live (FTRACE_MAY_SLEEP), relying on every old and new word being
@@ -91,7 +98,8 @@ static int call_word(const struct arm64_ftrace *a, const struct ftrace_site *s,
 static int patch_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, const char *what, struct ftv_err *err)
 {
-	if (plan_write_insn(p, addr, old, new, 1, -1, what) ||
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, addr, old, new, 1, -1, what) ||
 	    plan_cache_sync(p, addr, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
 		return ftv_errf(err, "out of memory building a plan");
@@ -106,7 +114,7 @@ static int write_literal(const struct arm64_ftrace *a,
 			 const char *what, struct plan *p, struct ftv_err *err)
 {
 	(void)a;
-	if (!s->literal)
+	if (!s->literal && !(s->zeroed && s->kind == FTRACE_SITE_CALL_OPS))
 		return 0;
 	if (plan_write_data64(p, s->literal, 0, ops, 0, -1, what) ||
 	    plan_simple(p, PLAN_DSB, -1, "dsb ish (fixmap unmap)"))
@@ -223,10 +231,36 @@ static int update_ftrace_func(void *ctx, uint64_t func, struct plan *p,
 
 	if (a64_gen_branch(a->ftrace_call, func, 1, &bl, e))
 		return ftv_err_prefix(e, "ftrace_call");
-	if (plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
+	/* through the fixmap, as patch_word() */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, a->ftrace_call, 0, bl, 0, -1,
 			    "update_ftrace_func: ftrace_call -> bl func") ||
 	    plan_cache_sync(p, a->ftrace_call, 4, -1) ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* The per-ops trampoline scheme's ftrace_call update, made live with no
+ * stop_machine() to context-synchronise every CPU on its way out:
+ * ftrace_modify_all_code() (kernel/trace/ftrace.c) switches ftrace_call to
+ * ftrace_ops_list_func before any site changes and relies on no CPU calling
+ * the old tracer directly once that returns, or a site the update enables
+ * would call a single ops' func for a function outside its filter. The
+ * scheme is x86's, whose every text change goes through the breakpoint
+ * method and syncs all cores after it (ftrace_update_ftrace_func ->
+ * text_poke_bp(), text_poke_sync(): on_each_cpu(do_sync_core), "ftrace/x86:
+ * Have arch x86_64 use breakpoints instead of stop machine", v3.5); without
+ * it a CPU that has not context-synchronised may still fetch the old BL
+ * (Arm ARM B2.2.5). arm64 sends no such IPI
+ * (aarch64_insn_patch_text_nosync); the -pg scheme patched live
+ * (mcount-ops) keeps that and shows what it allows. */
+static int update_ftrace_func_sync(void *ctx, uint64_t func, struct plan *p,
+				   struct ftv_err *e)
+{
+	if (update_ftrace_func(ctx, func, p, e))
+		return -1;
+	if (plan_simple(p, PLAN_SYNC_ALL, -1, "text_poke_sync (every CPU serialises)"))
 		return ftv_errf(e, "out of memory building a plan");
 	return 0;
 }
@@ -246,6 +280,28 @@ static int modify_graph_caller(void *ctx, int enable, struct plan *p,
 				  "graph: ftrace_graph_call nop -> b", e);
 	return patch_word(p, a->ftrace_graph_call, b, nop,
 			  "graph: ftrace_graph_call b -> nop", e);
+}
+
+/* arch_jump_label_transform(): the static branch NOP <-> B .+4 with
+ * aarch64_insn_patch_text_nosync, whose patch_lock (a raw spinlock around
+ * the fixmap) serialises it with every other text write: each of those is
+ * one indivisible step here. */
+static int static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
+			 struct ftv_err *e)
+{
+	uint32_t nop = a64_gen_nop(), b;
+
+	(void)ctx;
+	if (a64_gen_branch(addr, addr + 4, 0, &b, e))
+		return -1;
+	/* written without validation, as aarch64_insn_patch_text_nosync */
+	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	    plan_write_insn(p, addr, enable ? nop : b, enable ? b : nop, 0, -1,
+			    enable ? "static_branch: nop -> b" : "static_branch: b -> nop") ||
+	    plan_cache_sync(p, addr, 4, -1) ||
+	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
 }
 
 /* The 2014 scheme and the ARGS scheme before CALL_OPS ran code updates
@@ -271,40 +327,69 @@ static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e
 	return arm64_site_usable(ctx, s, e);
 }
 
+/* What every arm64 scheme shares: the sites, the mutants and the
+ * per-site transitions; the schemes differ in flags and in how
+ * ftrace_call, the graph caller and code updates are handled. */
+#define ARM64_SITE_OPS                 \
+	.mutants = arm64_mutants,      \
+	.site_usable = site_usable,    \
+	.init_nop = init_nop,          \
+	.make_call = make_call,        \
+	.make_nop = make_nop,          \
+	.modify_call = modify_call
+
 const struct ftrace_arch arm64_ftrace_callops = {
+	ARM64_SITE_OPS,
 	.name = "arm64-callops",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_CALL_OPS,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
+	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_args = {
+	ARM64_SITE_OPS,
 	.name = "arm64-args",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = 0,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
-	.update_ftrace_func = update_ftrace_func,
+	.update_ftrace_func = update_ftrace_func_sync,
+};
+
+/* The per-ops trampoline scheme (x86's FTRACE_FL_TRAMP over arm64's
+ * WITH_ARGS sites): ftrace_call updates serialise every CPU, as x86's. */
+const struct ftrace_arch arm64_ftrace_tramp = {
+	ARM64_SITE_OPS,
+	.name = "arm64-tramp",
+	.flags = 0,
+	.update_ftrace_func = update_ftrace_func_sync,
+	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {
+	ARM64_SITE_OPS,
 	.name = "arm64-mcount",
-	.mutants = arm64_mutants,
-	.site_usable = site_usable,
 	.flags = FTRACE_ARCH_STOP_MACHINE,
-	.init_nop = init_nop,
-	.make_call = make_call,
-	.make_nop = make_nop,
-	.modify_call = modify_call,
 	.update_ftrace_func = update_ftrace_func,
 	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
 	.update_prepare = stop_machine_prepare,
 	.update_post = stop_machine_post,
+};
+
+/* The -pg sites and ftrace_caller patched live (FTRACE_MAY_SLEEP): CPUs run
+ * while ftrace_call changes, and a task may be preempted inside
+ * ftrace_caller holding the function_trace_op it loaded. */
+const struct ftrace_arch arm64_ftrace_mcount_live = {
+	ARM64_SITE_OPS,
+	.name = "arm64-mcount-live",
+	.flags = 0,
+	.update_ftrace_func = update_ftrace_func,
+	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
+};
+
+const struct ftrace_arch arm64_ftrace_mcount_tasks = {
+	ARM64_SITE_OPS,
+	.name = "arm64-mcount-tasks",
+	.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU,
+	.update_ftrace_func = update_ftrace_func,
+	.modify_graph_caller = modify_graph_caller,
+	.static_branch = static_branch,
 };

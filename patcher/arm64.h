@@ -5,11 +5,22 @@
  *                         Linux 6.3+: ops literal at func-8, live patching.
  *   arm64_ftrace_args     DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: the
  *                         shared caller calls through the patched
- *                         ftrace_call site; per-ops trampolines (FTRACE_FL_TRAMP).
+ *                         ftrace_call site.
+ *   arm64_ftrace_tramp    the same sites with x86's per-ops trampolines
+ *                         (FTRACE_FL_TRAMP): a change of ftrace_call
+ *                         serialises every CPU, as x86's text_poke_bp.
  *   arm64_ftrace_mcount   the 2014 -pg scheme (Linux 3.16): NOP <-> BL
  *                         ftrace_caller at each `bl _mcount`, ftrace_call and
  *                         ftrace_graph_call patched inside ftrace_caller,
  *                         under stop_machine.
+ *   arm64_ftrace_mcount_live  the same sites and verbs patched live, as
+ *                         arm64's arch_ftrace_update_code has done since it
+ *                         set FTRACE_MAY_SLEEP: no stop_machine, and the
+ *                         tracer's ops comes from function_trace_op.
+ *   arm64_ftrace_mcount_tasks  the same with the core waiting for every task
+ *                         (synchronize_rcu_tasks) between publishing
+ *                         function_trace_op and the ftrace_call that expects
+ *                         it (FTRACE_ARCH_TRACE_OP_TASKS_RCU).
  *
  * The backend knows encodings (encoders/a64.h), never ref counts or filters.
  * Every text write is validated against the word the backend expects to be
@@ -53,7 +64,10 @@ struct arm64_ftrace {
 
 extern const struct ftrace_arch arm64_ftrace_callops;
 extern const struct ftrace_arch arm64_ftrace_args;
+extern const struct ftrace_arch arm64_ftrace_tramp;
 extern const struct ftrace_arch arm64_ftrace_mcount;
+extern const struct ftrace_arch arm64_ftrace_mcount_live;
+extern const struct ftrace_arch arm64_ftrace_mcount_tasks;
 
 /* ftrace_call_adjust() for CALL_OPS: a site whose literal is not 8-byte
  * aligned cannot have its ops swapped atomically; the kernel warns

@@ -109,7 +109,7 @@
 #define FTV_WORK_BADRET     0x28 /* calls whose result differed */
 #define FTV_WORK_SIZE       0x30
 
-#define FTV_CALL_FN         0x00
+#define FTV_CALL_FN         0x00 /* 0: skipped (a module not loaded) */
 #define FTV_CALL_ARG0       0x08 /* three arguments */
 #define FTV_CALL_EXPECT     0x20
 #define FTV_CALL_SIZE       0x28

@@ -68,6 +68,9 @@ struct ftrace_site {
 	const char *name;   /* function name, for reports (may be NULL) */
 	const char *module; /* owning module, or NULL for the core kernel */
 	enum ftrace_site_kind kind;
+	/* Made from a zeroed table entry (ftrace_core_loc_wanted took it):
+	 * its addresses are those of entry 0, the literal's included. */
+	int zeroed;
 };
 
 /* Arch capabilities (struct ftrace_arch.flags). */
@@ -80,6 +83,17 @@ enum {
 	 * arch_ftrace_update_code, and arm64 before CALL_OPS); without it the
 	 * sites are patched live, as arm64 does today with FTRACE_MAY_SLEEP. */
 	FTRACE_ARCH_STOP_MACHINE = 1u << 1,
+	/* The arch's ftrace_caller loads function_trace_op and then calls
+	 * through the patched ftrace_call, preemptibly: after publishing a new
+	 * function_trace_op the core waits for every task to pass a quiescent
+	 * point (synchronize_rcu_tasks) before ftrace_call calls the func that
+	 * expects it, where Linux only sends an IPI (ftrace_sync_ipi), which a
+	 * task preempted between the two loads does not notice; and it sends
+	 * that IPI right after switching ftrace_call to the list function, so
+	 * that no CPU still executing an older ftrace_call pairs its func with
+	 * the new ops. A candidate fix of the func/ops mismatch: no Linux
+	 * release does this. */
+	FTRACE_ARCH_TRACE_OP_TASKS_RCU = 1u << 2,
 };
 
 /* A deliberate bug a backend can be built with (ftv --mutate NAME), which a
@@ -138,6 +152,12 @@ struct ftrace_arch {
 	 * tracer is an ordinary ops (arm64 with DYNAMIC_FTRACE_WITH_ARGS). */
 	int (*modify_graph_caller)(void *ctx, int enable, struct plan *p,
 				   struct ftv_err *e);
+	/* Not ftrace: the static branch (jump label) at addr, NOP <-> a jump
+	 * to the next instruction (arch_jump_label_transform), as another
+	 * task patches kernel text with the same primitives; NULL when the
+	 * world does not model it. */
+	int (*static_branch)(void *ctx, uint64_t addr, int enable, struct plan *p,
+			     struct ftv_err *e);
 	/* Optional hooks around one code update
 	 * (ftrace_arch_code_modify_prepare / _post_process); may be NULL. */
 	int (*update_prepare)(void *ctx, struct plan *p, struct ftv_err *e);

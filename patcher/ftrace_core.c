@@ -180,26 +180,36 @@ int core_check_alive(struct ftrace_core *c, struct ftv_err *err)
 	return 0;
 }
 
-int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
-			 struct plan *p, struct ftv_err *err)
+int ftrace_core_loc_wanted(const struct ftrace_core *c, uint64_t addr, int in_text)
+{
+	/* The bug: the zeroed entry of a weak function came back from the
+	 * boot relocation as a value that is neither zero nor the
+	 * kaslr_offset() the old test compared with, and became a record. */
+	if (c->cfg.mutants & FTRACE_MUT_PATCH_ZEROED_ENTRY)
+		return 1;
+	return addr && in_text;
+}
+
+/* Appends the record of site s (ip order), with copies of its names. */
+static struct ftrace_rec *new_rec(struct ftrace_core *c, const struct ftrace_site *s,
+				  struct ftv_err *err)
 {
 	struct ftrace_rec *r;
-	struct ftv_err verr = { { 0 } };
-	size_t mark = p->n;
-	uint64_t lit;
 
-	if (core_check_alive(c, err))
-		return -1;
-	if (c->nrecs && s->ip <= c->recs[c->nrecs - 1].site.ip)
-		return ftv_errf(err, "ftrace: site 0x%llx (%s) added out of ip order",
-				(unsigned long long)s->ip,
-				s->name ? s->name : "?");
-	if ((c->cfg.arch->flags & FTRACE_ARCH_CALL_OPS) && !s->literal)
-		return ftv_errf(err, "ftrace: site 0x%llx (%s) has no ops literal but arch %s uses CALL_OPS",
-				(unsigned long long)s->ip,
-				s->name ? s->name : "?", c->cfg.arch->name);
-	if (VEC_RESERVE(c->recs, c->cap, c->nrecs + 1))
-		return core_oom(err);
+	if (c->nrecs && s->ip <= c->recs[c->nrecs - 1].site.ip) {
+		ftv_errf(err, "ftrace: site 0x%llx (%s) added out of ip order",
+			 (unsigned long long)s->ip, s->name ? s->name : "?");
+		return NULL;
+	}
+	if ((c->cfg.arch->flags & FTRACE_ARCH_CALL_OPS) && !s->literal && !s->zeroed) {
+		ftv_errf(err, "ftrace: site 0x%llx (%s) has no ops literal but arch %s uses CALL_OPS",
+			 (unsigned long long)s->ip, s->name ? s->name : "?", c->cfg.arch->name);
+		return NULL;
+	}
+	if (VEC_RESERVE(c->recs, c->cap, c->nrecs + 1)) {
+		core_oom(err);
+		return NULL;
+	}
 	r = &c->recs[c->nrecs];
 	memset(r, 0, sizeof(*r));
 	r->site = *s;
@@ -209,23 +219,133 @@ int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 	if ((s->name && !r->site.name) || (s->module && !r->site.module)) {
 		free((char *)r->site.name);
 		free((char *)r->site.module);
-		return core_oom(err);
+		core_oom(err);
+		return NULL;
 	}
 	c->nrecs++;
-	lit = (c->cfg.arch->flags & FTRACE_ARCH_CALL_OPS) ? c->nop_ops : 0;
-	if (c->cfg.arch->init_nop(c->cfg.arch_ctx, s, lit, p, &verr)) {
+	return r;
+}
+
+/* ftrace_init_nop() of record i, into p; the record is FAILED on error. */
+static int rec_init_nop(struct ftrace_core *c, size_t i, struct plan *p, struct ftv_err *err)
+{
+	struct ftrace_rec *r = &c->recs[i];
+	struct ftv_err verr = { { 0 } };
+	size_t mark = p->n;
+	uint64_t lit = (c->cfg.arch->flags & FTRACE_ARCH_CALL_OPS) ? c->nop_ops : 0;
+
+	if (c->cfg.arch->init_nop(c->cfg.arch_ctx, &r->site, lit, p, &verr)) {
 		p->n = mark;
 		core_bug(c, r, "ftrace_init_nop", verr.msg);
 		return ftv_errf(err, "%s", c->bug);
 	}
 	for (size_t k = mark; k < p->n; k++)
-		p->steps[k].rec = (int)(c->nrecs - 1);
+		p->steps[k].rec = (int)i;
 	r->ops_cur = lit;
+	return 0;
+}
+
+int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
+			 struct plan *p, struct ftv_err *err)
+{
+	struct ftrace_rec *r;
+
+	if (core_check_alive(c, err))
+		return -1;
+	r = new_rec(c, s, err);
+	if (!r)
+		return -1;
+	if (rec_init_nop(c, c->nrecs - 1, p, err))
+		return -1;
 	/* ftrace_module_init: a module's records stay out of every update
 	 * until ftrace_module_enable, just before the module's init runs. */
 	if (s->module)
 		r->flags |= FTRACE_FL_DISABLED;
 	return (int)(c->nrecs - 1);
+}
+
+int ftrace_core_add_module_site(struct ftrace_core *c, const struct ftrace_site *s,
+				struct ftv_err *err)
+{
+	struct ftrace_rec *r;
+
+	if (!s->module)
+		return ftv_errf(err, "ftrace: site 0x%llx (%s) belongs to no module",
+				(unsigned long long)s->ip, s->name ? s->name : "?");
+	r = new_rec(c, s, err);
+	if (!r)
+		return -1;
+	r->flags |= FTRACE_FL_UNLOADED | FTRACE_FL_DISABLED;
+	return (int)(c->nrecs - 1);
+}
+
+/* The records of module, or an error naming it. */
+static int module_recs(struct ftrace_core *c, const char *module, int *loaded,
+		       struct ftv_err *err)
+{
+	int n = 0;
+
+	*loaded = 0;
+	for (size_t i = 0; i < c->nrecs; i++) {
+		const struct ftrace_rec *r = &c->recs[i];
+
+		if (!r->site.module || strcmp(r->site.module, module))
+			continue;
+		n++;
+		*loaded |= !(r->flags & FTRACE_FL_UNLOADED);
+	}
+	if (!n)
+		return ftv_errf(err, "ftrace: no records for module %s", module);
+	return n;
+}
+
+/* ftrace_module_init(), ftrace_process_locs() for a module being loaded:
+ * every site is turned into its disabled state before anything can run
+ * it; the records stay DISABLED until ftrace_module_enable. The kernel
+ * does it without stop_machine: nobody runs the module yet. */
+int ftrace_module_init(struct ftrace_core *c, const char *module, struct plan *p,
+		       struct ftv_err *err)
+{
+	int loaded;
+
+	if (core_check_alive(c, err) || module_recs(c, module, &loaded, err) < 0)
+		return -1;
+	if (loaded)
+		return ftv_errf(err, "ftrace: module %s is already loaded", module);
+	for (size_t i = 0; i < c->nrecs; i++) {
+		struct ftrace_rec *r = &c->recs[i];
+
+		if (!r->site.module || strcmp(r->site.module, module))
+			continue;
+		r->flags &= ~FTRACE_FL_UNLOADED;
+		if (rec_init_nop(c, i, p, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* ftrace_release_mod(): called by delete_module once nobody calls the
+ * module any more; its records are freed, so no update patches its text
+ * again. */
+int ftrace_release_mod(struct ftrace_core *c, const char *module, struct ftv_err *err)
+{
+	int loaded;
+
+	if (module_recs(c, module, &loaded, err) < 0)
+		return -1;
+	if (!loaded)
+		return ftv_errf(err, "ftrace: module %s is not loaded", module);
+	for (size_t i = 0; i < c->nrecs; i++) {
+		struct ftrace_rec *r = &c->recs[i];
+
+		if (!r->site.module || strcmp(r->site.module, module))
+			continue;
+		r->flags = FTRACE_FL_UNLOADED | FTRACE_FL_DISABLED;
+		r->refs = 0;
+		r->ops_cur = 0;
+		r->direct = 0;
+	}
+	return 0;
 }
 
 int ftrace_module_enable(struct ftrace_core *c, const char *module,
@@ -239,6 +359,8 @@ int ftrace_module_enable(struct ftrace_core *c, const char *module,
 		struct ftrace_rec *r = &c->recs[i];
 
 		if (!r->site.module || (module && strcmp(r->site.module, module)))
+			continue;
+		if (r->flags & FTRACE_FL_UNLOADED)
 			continue;
 		found = 1;
 		if (!(r->flags & FTRACE_FL_FAILED))
@@ -571,17 +693,30 @@ int core_update(struct ftrace_core *c, int graph_cmd, struct plan *p,
 		if (arch_global(c, c->cfg.list_func, p))
 			goto out;
 		c->trace_func = c->cfg.list_func;
+		/* FTRACE_ARCH_TRACE_OP_TASKS_RCU: no CPU executes the old
+		 * func any more (a CPU that has not context-synchronised may,
+		 * Arm ARM B2.2.5), so none pairs it with a newer ops */
+		if (!stop && (a->flags & FTRACE_ARCH_TRACE_OP_TASKS_RCU) &&
+		    plan_simple(p, PLAN_SYNC_ALL, -1, "ftrace_sync_ipi (list func)"))
+			return core_oom(err);
 	}
 	if (replace_code(c, p))
 		goto out;
 	if (update_func && func != c->cfg.list_func) {
 		/* function_trace_op, then make every CPU see it (smp_wmb +
 		 * ftrace_sync_ipi) before ftrace_call calls the func that
-		 * expects it; under stop_machine nobody else runs. */
+		 * expects it; under stop_machine nobody else runs. The IPI
+		 * reaches the CPUs, not a task preempted after its load of
+		 * the old function_trace_op: FTRACE_ARCH_TRACE_OP_TASKS_RCU
+		 * waits for those too. */
 		if (emu_w64(p, c->trace_op, op, "function_trace_op") ||
 		    plan_simple(p, PLAN_DMB, -1, "smp_wmb"))
 			return core_oom(err);
-		if (!stop && plan_simple(p, PLAN_SYNC_ALL, -1, "ftrace_sync_ipi"))
+		if (!stop && (a->flags & FTRACE_ARCH_TRACE_OP_TASKS_RCU) &&
+		    plan_simple(p, PLAN_QUIESCE, -1, "synchronize_rcu_tasks (function_trace_op)"))
+			return core_oom(err);
+		else if (!stop && !(a->flags & FTRACE_ARCH_TRACE_OP_TASKS_RCU) &&
+			 plan_simple(p, PLAN_SYNC_ALL, -1, "ftrace_sync_ipi"))
 			return core_oom(err);
 		if (arch_global(c, func, p))
 			goto out;
@@ -662,7 +797,8 @@ int ftrace_core_find_rec(const struct ftrace_core *c, uint64_t ip)
 		else
 			hi = mid;
 	}
-	return lo < c->nrecs && c->recs[lo].site.ip == ip ? (int)lo : -1;
+	return lo < c->nrecs && c->recs[lo].site.ip == ip &&
+	       !(c->recs[lo].flags & FTRACE_FL_UNLOADED) ? (int)lo : -1;
 }
 
 uint64_t ftrace_core_list_ops(const struct ftrace_core *c)
@@ -698,6 +834,12 @@ int ftrace_core_graph_enabled(const struct ftrace_core *c)
 const char *ftrace_core_bug(const struct ftrace_core *c)
 {
 	return c->bug;
+}
+
+void ftrace_core_rec_refused(struct ftrace_core *c, int rec)
+{
+	if (rec >= 0 && (size_t)rec < c->nrecs)
+		c->recs[rec].flags |= FTRACE_FL_FAILED | FTRACE_FL_DISABLED;
 }
 
 void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg)

@@ -106,6 +106,11 @@ enum {
 	FTRACE_FL_DIRECT_EN = 1u << 8,
 	FTRACE_FL_DISABLED = 1u << 9, /* never touched by updates */
 	FTRACE_FL_FAILED = 1u << 10,  /* a verb failed here (ftrace_bug) */
+	/* The record's module is not loaded: not yet (ftrace_module_init
+	 * has not run) or no more (ftrace_release_mod). The kernel has no
+	 * record then; the model keeps it so that indices stay stable, and
+	 * no lookup, filter or update sees it (it is DISABLED too). */
+	FTRACE_FL_UNLOADED = 1u << 11,
 };
 
 /* Mutants of the core (struct ftrace_core_config.mutants). */
@@ -121,6 +126,9 @@ enum {
 	/* Unregister frees the ops (after a quiescent point, even) before
 	 * the sites stop pointing at it. */
 	FTRACE_MUT_FREE_BEFORE_UNPATCH = 1u << 3,
+	/* ftrace_process_locs takes a zeroed entry of the kernel's table for
+	 * a call site (ftrace_core_loc_wanted). */
+	FTRACE_MUT_PATCH_ZEROED_ENTRY = 1u << 4,
 };
 
 typedef uint64_t (*ftrace_alloc_fn)(void *ctx, uint64_t size, uint64_t align,
@@ -140,6 +148,10 @@ struct ftrace_core_config {
 	 * ftrace_caller loads function_trace_op; 0 = allocate them. */
 	uint64_t list_head_addr;
 	uint64_t trace_op_addr;
+	/* The -pg scheme's ftrace_graph_entry: where ftrace_graph_caller
+	 * finds the graph ops whose filter it tests (0 there: no graph
+	 * entry); 0 = the trampolines have none. */
+	uint64_t graph_ops_addr;
 	/* ftrace_ops_assist_func: what ftrace_call calls for a single ops
 	 * that needs recursion/RCU protection; 0 = the list function. */
 	uint64_t assist_func;
@@ -201,6 +213,35 @@ int ftrace_core_add_site(struct ftrace_core *c, const struct ftrace_site *s,
 			 struct plan *p, struct ftv_err *err);
 int ftrace_module_enable(struct ftrace_core *c, const char *module,
 			 struct plan *p, struct ftv_err *err);
+
+/* ftrace_process_locs()'s filter of an entry of the core kernel's
+ * __mcount_loc / __patchable_function_entries table (a module's table is
+ * the module's own): 1 when the entry becomes a record, 0 when it is
+ * skipped: zero (linker padding between objects; since Linux 6.14 the
+ * weak functions another object overrides, which scripts/sorttable
+ * zeroes), or not in kernel text (KASLR relocates a zeroed entry to
+ * something other than zero: "ftrace: Check against is_kernel_text()
+ * instead of kaslr_offset()", February 2025). in_text says whether addr
+ * lies in kernel text (is_kernel_text || is_kernel_inittext). */
+int ftrace_core_loc_wanted(const struct ftrace_core *c, uint64_t addr, int in_text);
+
+/* Modules loaded and unloaded while CPUs run. ftrace_core_add_module_site
+ * adds the record of a site of a module that is not loaded yet
+ * (FTRACE_FL_UNLOADED; same ip order rule as ftrace_core_add_site, so a
+ * world adds every site it may ever have at creation). Loading the module
+ * is ftrace_module_init (init_nop of each of its sites, into p: the
+ * module's text is written while other CPUs run, though none runs it yet),
+ * then ftrace_module_enable as for a module loaded at boot. Unloading it is
+ * ftrace_release_mod: its records go away (FTRACE_FL_UNLOADED again) and no
+ * later update touches its text; nothing is written (delete_module has
+ * already made sure nobody calls the module). The caller loads a module at
+ * most once: its memory is freed after the unload, and a new load would be
+ * new memory. */
+int ftrace_core_add_module_site(struct ftrace_core *c, const struct ftrace_site *s,
+				struct ftv_err *err);
+int ftrace_module_init(struct ftrace_core *c, const char *module, struct plan *p,
+		       struct ftv_err *err);
+int ftrace_release_mod(struct ftrace_core *c, const char *module, struct ftv_err *err);
 
 /* Ops. ftrace_ops_new allocates the emulated struct; nothing is written
  * until the ops is registered. An ops belongs to the core, which frees its
@@ -287,6 +328,11 @@ const char *ftrace_core_bug(const struct ftrace_core *c);
  * becomes FAILED|DISABLED and the model is killed, as ftrace_bug() does;
  * rec -1 names no record (ftrace_call, ftrace_graph_call). */
 void ftrace_core_mark_failed(struct ftrace_core *c, int rec, const char *msg);
+/* Record rec could not be initialised (its init_nop wrote where nothing
+ * can be patched, and the world did not make the write): FAILED|DISABLED,
+ * left out of every update, without killing the model, so that the run
+ * goes on and shows what else happens. */
+void ftrace_core_rec_refused(struct ftrace_core *c, int rec);
 
 /* For checkers decoding tracer logs (FTV_LOG_OPS holds an emulated ops
  * address): the ops at addr (registered or not, freed included), or NULL;

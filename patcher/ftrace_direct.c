@@ -168,14 +168,22 @@ int ftrace_register_graph(struct ftrace_core *c, struct ftrace_ops *ops,
 		return ftv_errf(err, "ftrace: a graph tracer is already registered");
 	if (!ops || ops->core != c || ops->dead || ops->registered)
 		return ftv_errf(err, "ftrace: bad ops for the graph tracer");
-	/* Function graph does not use the ops' func (FTRACE_OPS_FL_STUB):
-	 * the work happens in ftrace_graph_caller. */
+	/* The ops stands for the kernel's graph_ops, whose func is
+	 * ftrace_stub (FTRACE_OPS_FL_STUB; kernel/trace/ftrace.c since v3.17,
+	 * fgraph.c later, for every arch without its own ftrace_graph_func):
+	 * the work happens in ftrace_graph_caller, never through ftrace_call,
+	 * whatever func the caller gave. */
 	ops->flags |= FTRACE_OPS_FL_GRAPH | FTRACE_OPS_FL_STUB;
-	if (!ops->func)
-		ops->func = c->cfg.stub_func;
+	ops->func = c->cfg.stub_func;
 	if (ops_link(c, ops, p, err))
 		return -1;
 	c->graph_ops = ops;
+	/* register_ftrace_graph(): ftrace_graph_entry is set before
+	 * ftrace_startup() patches ftrace_graph_call in. */
+	if (c->cfg.graph_ops_addr &&
+	    emu_w64(p, c->cfg.graph_ops_addr, ops->addr,
+		    "ftrace_graph_entry = ftrace_graph_entry_test"))
+		return core_oom(err);
 	if (core_update(c, GRAPH_START, p, err))
 		return -1;
 	return 0;
@@ -193,6 +201,14 @@ int ftrace_unregister_graph(struct ftrace_core *c, struct ftrace_ops *ops,
 	if (ops_unlink(c, ops, p))
 		return core_oom(err);
 	c->graph_ops = NULL;
+	/* unregister_ftrace_graph(): ftrace_graph_entry_stub before
+	 * ftrace_shutdown() patches ftrace_graph_call out; a CPU that loaded
+	 * the ops before still reads its tables, which are freed only after
+	 * every CPU has quiesced. */
+	if (c->cfg.graph_ops_addr &&
+	    emu_w64(p, c->cfg.graph_ops_addr, 0,
+		    "ftrace_graph_entry = ftrace_graph_entry_stub"))
+		return core_oom(err);
 	c->removed_ops = ops;
 	ret = core_update(c, GRAPH_STOP, p, err);
 	c->removed_ops = NULL;

@@ -81,6 +81,8 @@ void ftrace_records_format(FILE *out, const struct ftrace_core *c,
 		char sym[128];
 		unsigned f = r->flags;
 
+		if (f & FTRACE_FL_UNLOADED)
+			continue;
 		if (r->site.name)
 			fprintf(out, "%s", r->site.name);
 		else

@@ -272,7 +272,7 @@ static int spec_token(struct ftrace_core *c, const char *tok, struct ipset *s,
 		int hit = byaddr ? (si->ip == addr || si->func == addr)
 				 : (si->name && !strcmp(si->name, tok));
 
-		if (!hit)
+		if (!hit || (c->recs[i].flags & FTRACE_FL_UNLOADED))
 			continue;
 		if (ipset_add(s, si->ip))
 			return core_oom(err);

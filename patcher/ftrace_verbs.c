@@ -87,6 +87,29 @@ static int v_enable_modules(const struct ftrace_target *t, void *ctx, char *cons
 	return t->enable_modules(ctx, ac ? av[0] : NULL, err);
 }
 
+static int v_load_module(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			 struct ftv_err *err)
+{
+	(void)ac;
+	return t->load_module(ctx, av[0], err);
+}
+
+static int v_unload_module(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			   struct ftv_err *err)
+{
+	(void)ac;
+	return t->unload_module(ctx, av[0], err);
+}
+
+static int v_static_key(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			struct ftv_err *err)
+{
+	(void)ac;
+	if (strcmp(av[0], "on") && strcmp(av[0], "off"))
+		return ftv_errf(err, "usage: static-key on|off");
+	return t->static_key(ctx, !strcmp(av[0], "on"), err);
+}
+
 static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 		 struct ftv_err *err)
 {
@@ -114,6 +137,9 @@ static const struct ftrace_verb verbs[] = {
 	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph) },
 	{ "enable-modules", "module-enable", "[MODULE]", 0, 1, v_enable_modules,
 	  M(enable_modules) },
+	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module) },
+	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module) },
+	{ "static-key", NULL, "on|off", 1, 1, v_static_key, M(static_key) },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run) },
 };
 

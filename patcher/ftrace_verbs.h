@@ -18,6 +18,13 @@
  *   ungraph NAME               unregister_ftrace_graph
  *   enable-modules [MODULE]    ftrace_module_enable, of every loaded module
  *                              without MODULE (also: module-enable)
+ *   module-load MODULE         load_module while CPUs run: ftrace_module_init
+ *                              (init_nop of its sites), ftrace_module_enable,
+ *                              then its functions may be called
+ *   module-unload MODULE       delete_module: nobody calls it any more,
+ *                              ftrace_release_mod, its memory is freed
+ *   static-key on|off          not ftrace: another task flips a static
+ *                              branch in kernel text (a jump label)
  *   run STEPS                  let the CPUs and the queued plans run
  *
  * SPEC is ftrace_set_filter's comma list of function names and addresses;
@@ -55,6 +62,9 @@ struct ftrace_target {
 	int (*unregister_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	/* module NULL: every module loaded */
 	int (*enable_modules)(void *ctx, const char *module, struct ftv_err *err);
+	int (*load_module)(void *ctx, const char *module, struct ftv_err *err);
+	int (*unload_module)(void *ctx, const char *module, struct ftv_err *err);
+	int (*static_key)(void *ctx, int on, struct ftv_err *err);
 	int (*run)(void *ctx, uint64_t steps, struct ftv_err *err);
 };
 

@@ -27,6 +27,8 @@ int plan_push(struct plan *p, const struct plan_step *s)
 
 int plan_append(struct plan *dst, const struct plan *src)
 {
+	if (!dst->n)
+		dst->agent = src->agent;
 	for (size_t i = 0; i < src->n; i++)
 		if (plan_push(dst, &src->steps[i]))
 			return -1;
@@ -101,6 +103,10 @@ const char *plan_op_name(enum plan_op op)
 		[PLAN_FREE] = "free",
 		[PLAN_STOP_MACHINE] = "stop-machine",
 		[PLAN_RESUME_MACHINE] = "resume-machine",
+		[PLAN_LOCK] = "lock",
+		[PLAN_UNLOCK] = "unlock",
+		[PLAN_MAP_WINDOW] = "map-window",
+		[PLAN_UNMAP_WINDOW] = "unmap-window",
 	};
 
 	return (unsigned)op < sizeof(names) / sizeof(names[0]) && names[op]

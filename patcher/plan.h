@@ -35,6 +35,27 @@
  *   PLAN_STOP_MACHINE every other CPU is parked at a quiescent point from
  *                     this step until the matching PLAN_RESUME_MACHINE.
  *   PLAN_RESUME_MACHINE
+ *   PLAN_LOCK         take the sleeping lock named by addr (text_mutex): the
+ *                     plan waits while a plan of another agent holds it.
+ *   PLAN_UNLOCK       release it.
+ *   PLAN_MAP_WINDOW   map the patch window, the one fixmap slot every
+ *                     agent writes text through (riscv's patch_map with
+ *                     FIX_TEXT_POKE0), to addr's page.
+ *   PLAN_UNMAP_WINDOW unmap it (patch_unmap: clear_fixmap and a local TLB
+ *                     flush), whoever mapped it.
+ *   A write with window set is made through the patch window: it lands at
+ *   addr's offset in the page the window maps when the store is made, which
+ *   is addr's page only if no other agent remapped the window since this
+ *   plan's PLAN_MAP_WINDOW; through an unmapped window it faults (the
+ *   kernel's copy_to_kernel_nofault returns -EFAULT: "ftrace faulted on
+ *   modifying").
+ *
+ * Agents. Every plan names the agent (a task) that applies it: the
+ * executor runs one patcher agent per agent number, each applying its own
+ * plans in submission order, concurrently with the other agents and the
+ * CPUs. Agent 0 is ftrace (every update holds ftrace_lock, so they are one
+ * sequence); another agent is a task patching text without ftrace_lock
+ * (jump labels). Locks and the patch window are what they share.
  */
 #ifndef FTV_PATCHER_PLAN_H
 #define FTV_PATCHER_PLAN_H
@@ -55,6 +76,17 @@ enum plan_op {
 	PLAN_FREE,
 	PLAN_STOP_MACHINE,
 	PLAN_RESUME_MACHINE,
+	PLAN_LOCK,
+	PLAN_UNLOCK,
+	PLAN_MAP_WINDOW,
+	PLAN_UNMAP_WINDOW,
+};
+
+/* The patching agents (struct plan.agent). */
+enum {
+	PLAN_AGENT_FTRACE = 0,   /* ftrace's updates, under ftrace_lock */
+	PLAN_AGENT_TEXT = 1,     /* another task patching text (jump labels) */
+	PLAN_AGENTS = 2,
 };
 
 struct plan_step {
@@ -63,6 +95,7 @@ struct plan_step {
 	uint64_t len;      /* CACHE_CLEAN, ICACHE_INVAL, FREE */
 	uint64_t old, new; /* WRITE_*: expected old value, value written */
 	int validate;      /* WRITE_*: compare with old before writing */
+	int window;        /* WRITE_*: through the patch window */
 	int rec;           /* the ftrace record this step serves, or -1 */
 	const char *what;  /* static text for reports: "make_call: BL" */
 };
@@ -70,6 +103,7 @@ struct plan_step {
 struct plan {
 	struct plan_step *steps;
 	size_t n, cap;
+	int agent;         /* PLAN_AGENT_*: who applies it */
 };
 
 void plan_init(struct plan *p);
@@ -77,6 +111,7 @@ void plan_free(struct plan *p);
 void plan_reset(struct plan *p); /* n = 0, keeps the memory */
 /* Appends a copy of *s; returns 0, or -1 when out of memory. */
 int plan_push(struct plan *p, const struct plan_step *s);
+/* Appends src's steps; an empty dst takes src's agent too. */
 int plan_append(struct plan *dst, const struct plan *src);
 
 /* Shorthands, each returning plan_push's result. */

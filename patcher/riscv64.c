@@ -11,6 +11,9 @@ const struct ftrace_arch_mutant riscv64_mutants[] = {
 	  "the atomic scheme rewrites the AUIPC live to call far targets directly" },
 	{ "jalr-before-literal", RISCV64_MUT_JALR_BEFORE_LITERAL,
 	  "make_call writes the call words before the ops literal" },
+	{ "unlocked-init-literal", RISCV64_MUT_UNLOCKED_INIT_LITERAL,
+	  "ftrace_init_nop writes the ops literal through the patch window before taking "
+	  "text_mutex (Linux 6.16-rc, \"Random oops on SG2042\", July 2025)" },
 	{ NULL, RISCV64_MUT_NONE, NULL },
 };
 
@@ -29,7 +32,7 @@ int riscv64_site_usable(const struct riscv64_ftrace_ctx *c,
 	 * patcher stores it: only an aligned doubleword is single-copy atomic
 	 * (RVWMO, ISA vol. 1 A.2; the kernel selects FUNCTION_ALIGNMENT_8B for
 	 * CALL_OPS so that it is). */
-	if (!s->literal || (s->literal & 7))
+	if ((!s->literal && !s->zeroed) || (s->literal & 7))
 		return ftv_errf(err, "Misaligned patch-site: ops literal 0x%" PRIx64
 				" is not 8-byte aligned", s->literal);
 	/* Ziccif makes a fetch atomic only for naturally aligned words. */
@@ -87,15 +90,61 @@ static int oom(struct ftv_err *e)
 	return ftv_errf(e, "out of memory building a plan");
 }
 
+/* __patch_insn_write(): the text is written through the patch window, the
+ * fixmap slot FIX_TEXT_POKE0 every patcher shares (patch_map, the store,
+ * patch_unmap); the caller holds text_mutex
+ * (lockdep_assert_held(&text_mutex), arch/riscv/kernel/patch.c). The
+ * atomic scheme models it; the pair scheme ran under stop_machine. */
+static int windowed(struct plan *p, size_t from, uint64_t addr, int window,
+		    struct ftv_err *e)
+{
+	struct plan_step map = { .op = PLAN_MAP_WINDOW, .addr = addr, .rec = -1,
+				 .what = "patch_map (FIX_TEXT_POKE0)" };
+
+	if (!window)
+		return 0;
+	if (plan_push(p, &map) ||
+	    plan_simple(p, PLAN_UNMAP_WINDOW, -1, "patch_unmap"))
+		return oom(e);
+	/* map, the store(s) made since from, unmap */
+	memmove(&p->steps[from + 1], &p->steps[from], (p->n - 2 - from) * sizeof(p->steps[0]));
+	p->steps[from] = map;
+	for (size_t i = from + 1; i + 1 < p->n; i++)
+		p->steps[i].window = 1;
+	return 0;
+}
+
 /* ftrace_rec_set_ops(): one aligned 64-bit store of the ops pointer
  * (patch_text_nosync through the fixmap). Its flush orders it before the
  * call words written next: modelled as a fence w,w. */
+static int write_literal_w(const struct ftrace_site *s, uint64_t old,
+			   uint64_t ops, const char *what, int window, struct plan *p,
+			   struct ftv_err *e)
+{
+	size_t from = p->n;
+
+	if (plan_write_data64(p, s->literal, old, ops, 0, -1, what) ||
+	    windowed(p, from, s->literal, window, e) ||
+	    plan_simple(p, PLAN_DMB, -1, "fence w,w (literal before the call)"))
+		return oom(e);
+	return 0;
+}
+
 static int write_literal(const struct ftrace_site *s, uint64_t old,
 			 uint64_t ops, const char *what, struct plan *p,
 			 struct ftv_err *e)
 {
-	if (plan_write_data64(p, s->literal, old, ops, 0, -1, what) ||
-	    plan_simple(p, PLAN_DMB, -1, "fence w,w (literal before the call)"))
+	return write_literal_w(s, old, ops, what, 0, p, e);
+}
+
+static int write_word_w(struct plan *p, uint64_t addr, uint32_t old,
+			uint32_t new, int validate, const char *what, int window,
+			struct ftv_err *e)
+{
+	size_t from = p->n;
+
+	if (plan_write_insn(p, addr, old, new, validate, -1, what) ||
+	    windowed(p, from, addr, window, e))
 		return oom(e);
 	return 0;
 }
@@ -104,8 +153,19 @@ static int write_word(struct plan *p, uint64_t addr, uint32_t old,
 		      uint32_t new, int validate, const char *what,
 		      struct ftv_err *e)
 {
-	if (plan_write_insn(p, addr, old, new, validate, -1, what))
+	return write_word_w(p, addr, old, new, validate, what, 0, e);
+}
+
+/* text_mutex, the sleeping lock every riscv text patcher holds around the
+ * patch window (PLAN_LOCK names it by this token). */
+#define TEXT_MUTEX 0x74657874ull /* "text" */
+
+static int text_mutex(struct plan *p, int lock, struct ftv_err *e)
+{
+	if (plan_simple(p, lock ? PLAN_LOCK : PLAN_UNLOCK, -1,
+			lock ? "mutex_lock(&text_mutex)" : "mutex_unlock(&text_mutex)"))
 		return oom(e);
+	p->steps[p->n - 1].addr = TEXT_MUTEX;
 	return 0;
 }
 
@@ -271,16 +331,27 @@ static int atomic_init_nop(void *ctx, const struct ftrace_site *s,
 	const struct riscv64_ftrace_ctx *c = ctx;
 	uint32_t cw = compiler_word(c), auipc;
 
+	int unlocked = c->mutant == RISCV64_MUT_UNLOCKED_INIT_LITERAL;
+	size_t from;
+
 	if (check_site(c, s, e) || riscv64_init_auipc(c, s, &auipc, e))
 		return -1;
-	if (write_literal(s, compiler_literal(c), ops,
-			  "init_nop: ops literal = ftrace_nop_ops", p, e) ||
-	    write_word(p, auipc_addr(s), cw, auipc, 0,
-		       "init_nop: entry word 0 -> auipc t0, ftrace_caller", e) ||
-	    write_word(p, s->ip, cw, rv_gen_nop(), 0,
-		       "init_nop: entry word 1 -> nop", e))
+	/* text_mutex first ("riscv: ftrace: Properly acquire text_mutex to
+	 * fix a race condition", Alexandre Ghiti, Linux 6.16-rc6); 6.16-rc1
+	 * took it only for the entry words, after the literal */
+	if ((!unlocked && text_mutex(p, 1, e)) ||
+	    write_literal_w(s, compiler_literal(c), ops,
+			    "init_nop: ops literal = ftrace_nop_ops", 1, p, e) ||
+	    (unlocked && text_mutex(p, 1, e)))
 		return -1;
-	return 0;
+	/* the AUIPC and the NOP in one patch_insn_write */
+	from = p->n;
+	if (write_word(p, auipc_addr(s), cw, auipc, 0,
+		       "init_nop: entry word 0 -> auipc t0, ftrace_caller", e) ||
+	    write_word(p, s->ip, cw, rv_gen_nop(), 0, "init_nop: entry word 1 -> nop", e) ||
+	    windowed(p, from, auipc_addr(s), 1, e))
+		return -1;
+	return text_mutex(p, 0, e);
 }
 
 /* The mutant's AUIPC write, when the words differ: live, unlike init. */
@@ -290,7 +361,7 @@ static int mutant_auipc(const struct riscv64_ftrace_ctx *c, struct plan *p,
 {
 	if (c->mutant != RISCV64_MUT_ATOMIC_REWRITE_AUIPC || old == new)
 		return 0;
-	return write_word(p, auipc_addr(s), old, new, 1, what, e);
+	return write_word_w(p, auipc_addr(s), old, new, 1, what, 1, e);
 }
 
 /* ftrace_make_call(): ftrace_rec_update_ops, then NOP -> JALR with one
@@ -306,14 +377,14 @@ static int atomic_make_call(void *ctx, const struct ftrace_site *s,
 	    atomic_words(c, s, target, &a, &j, e))
 		return -1;
 	if (c->mutant == RISCV64_MUT_JALR_BEFORE_LITERAL) {
-		if (write_word(p, s->ip, nop, j, 1, "make_call: nop -> jalr", e))
+		if (write_word_w(p, s->ip, nop, j, 1, "make_call: nop -> jalr", 1, e))
 			return -1;
-		return write_literal(s, 0, ops, "make_call: ops literal", p, e);
+		return write_literal_w(s, 0, ops, "make_call: ops literal", 1, p, e);
 	}
-	if (write_literal(s, 0, ops, "make_call: ops literal", p, e) ||
+	if (write_literal_w(s, 0, ops, "make_call: ops literal", 1, p, e) ||
 	    mutant_auipc(c, p, s, init, a, "make_call: auipc -> auipc (live)", e))
 		return -1;
-	return write_word(p, s->ip, nop, j, 1, "make_call: nop -> jalr", e);
+	return write_word_w(p, s->ip, nop, j, 1, "make_call: nop -> jalr", 1, e);
 }
 
 /* ftrace_make_nop(): ftrace_rec_set_nop_ops, then JALR -> NOP. */
@@ -326,8 +397,8 @@ static int atomic_make_nop(void *ctx, const struct ftrace_site *s,
 
 	if (check_site(c, s, e) || riscv64_init_auipc(c, s, &init, e) ||
 	    atomic_words(c, s, old_target, &a, &j, e) ||
-	    write_literal(s, 0, ops, "make_nop: ops literal = ftrace_nop_ops", p, e) ||
-	    write_word(p, s->ip, j, rv_gen_nop(), 1, "make_nop: jalr -> nop", e))
+	    write_literal_w(s, 0, ops, "make_nop: ops literal = ftrace_nop_ops", 1, p, e) ||
+	    write_word_w(p, s->ip, j, rv_gen_nop(), 1, "make_nop: jalr -> nop", 1, e))
 		return -1;
 	return mutant_auipc(c, p, s, a, init, "make_nop: auipc -> auipc (live)", e);
 }
@@ -345,20 +416,49 @@ static int atomic_modify_call(void *ctx, const struct ftrace_site *s,
 	if (check_site(c, s, e) ||
 	    atomic_words(c, s, old_target, &oa, &oj, e) ||
 	    atomic_words(c, s, new_target, &na, &nj, e) ||
-	    write_literal(s, 0, ops, "modify_call: ops literal", p, e) ||
+	    write_literal_w(s, 0, ops, "modify_call: ops literal", 1, p, e) ||
 	    mutant_auipc(c, p, s, oa, na, "modify_call: auipc -> auipc (live)", e))
 		return -1;
 	if (oj == nj)
 		return 0;
-	return write_word(p, s->ip, oj, nj, 1, "modify_call: jalr -> jalr", e);
+	return write_word_w(p, s->ip, oj, nj, 1, "modify_call: jalr -> jalr", 1, e);
 }
 
 /* arch_ftrace_update_code() in 6.16: ftrace_modify_all_code with
- * FTRACE_MAY_SLEEP (no stop_machine), then one flush_icache_all. */
+ * FTRACE_MAY_SLEEP (no stop_machine) under text_mutex (taken in
+ * ftrace_arch_code_modify_prepare since the fix, which
+ * ftrace_module_enable calls too), then one flush_icache_all. */
+static int atomic_update_prepare(void *ctx, struct plan *p, struct ftv_err *e)
+{
+	(void)ctx;
+	return text_mutex(p, 1, e);
+}
+
 static int atomic_update_post(void *ctx, struct plan *p, struct ftv_err *e)
 {
 	(void)ctx;
-	return flush_icache_all(p, "flush_icache_all (arch_ftrace_update_code)", e);
+	if (flush_icache_all(p, "flush_icache_all (arch_ftrace_update_code)", e))
+		return -1;
+	return text_mutex(p, 0, e);
+}
+
+/* arch_jump_label_transform(): a static branch NOP <-> `j .+4` through
+ * patch_text_nosync under text_mutex, then flush_icache_all: the other
+ * patcher of kernel text the patch window is shared with. */
+static int atomic_static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
+				struct ftv_err *e)
+{
+	uint32_t nop = rv_gen_nop(), jmp;
+
+	(void)ctx;
+	if (rv_gen_jal(addr, addr + 4, RV_REG_ZERO, &jmp, e))
+		return -1;
+	if (text_mutex(p, 1, e) ||
+	    write_word_w(p, addr, enable ? nop : jmp, enable ? jmp : nop, 0,
+			 enable ? "static_branch: nop -> j" : "static_branch: j -> nop", 1, e) ||
+	    flush_icache_all(p, "flush_icache_all (jump label)", e))
+		return -1;
+	return text_mutex(p, 0, e);
 }
 
 static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
@@ -375,6 +475,7 @@ const struct ftrace_arch riscv64_ftrace_pair = {
 	.make_call = pair_make_call,
 	.make_nop = pair_make_nop,
 	.modify_call = pair_modify_call,
+	.static_branch = atomic_static_branch,
 };
 
 const struct ftrace_arch riscv64_ftrace_atomic = {
@@ -386,7 +487,9 @@ const struct ftrace_arch riscv64_ftrace_atomic = {
 	.make_call = atomic_make_call,
 	.make_nop = atomic_make_nop,
 	.modify_call = atomic_modify_call,
+	.update_prepare = atomic_update_prepare,
 	.update_post = atomic_update_post,
+	.static_branch = atomic_static_branch,
 };
 
 const struct ftrace_arch *riscv64_ftrace_scheme(const char *name)

@@ -50,6 +50,10 @@ enum riscv64_mutant {
 	 * literal, so a hart can reach ftrace_caller with ftrace_nop_ops (or
 	 * the previous, maybe freed, ops) in the literal. */
 	RISCV64_MUT_JALR_BEFORE_LITERAL,
+	/* atomic scheme: ftrace_init_nop writes the ops literal before taking
+	 * text_mutex (Linux 6.16-rc), through the patch window another task
+	 * may be using */
+	RISCV64_MUT_UNLOCKED_INIT_LITERAL,
 	RISCV64_MUT_COUNT
 };
 

@@ -120,8 +120,6 @@ static int section_cuts(struct sim_elf *e, unsigned rs, unsigned ts,
 		uint64_t o = al[k].r_offset, pad = (uint64_t)al[k].r_addend;
 		uint64_t a = 1, now, need;
 
-		while (a <= pad)
-			a <<= 1;
 		if (al[k].r_addend < 0 || pad > e->sh[ts].sh_size - o ||
 		    (k && o < al[k - 1].r_offset + (uint64_t)al[k - 1].r_addend)) {
 			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN padding of %lld bytes overlaps another or runs past the end of %s",
@@ -129,6 +127,9 @@ static int section_cuts(struct sim_elf *e, unsigned rs, unsigned ts,
 				      (long long)al[k].r_addend, sec);
 			goto out;
 		}
+		/* pad is within the section now: a cannot overflow */
+		while (a <= pad)
+			a <<= 1;
 		if (a > (e->sh[ts].sh_addralign ? e->sh[ts].sh_addralign : 1)) {
 			rc = ftv_errf(err, "%s: %s+0x%llx: R_RISCV_ALIGN to %llu bytes exceeds the section's sh_addralign %llu",
 				      e->path, sec, (unsigned long long)o,

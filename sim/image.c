@@ -570,6 +570,17 @@ static int relocate(struct sim_image *img, struct img_obj *ob,
 				s->sh_size / s->sh_entsize : 0;
 			continue;
 		}
+		/* every entry's symbol exists, before an arch reads it */
+		for (size_t k = 0, n = sim_elf_nrela(e, i); k < n; k++) {
+			Elf64_Rela r;
+
+			sim_elf_rela(e, i, k, &r);
+			if (ELF64_R_SYM(r.r_info) >= e->nsyms)
+				return ftv_errf(err, "%s: %s entry %zu: symbol index %llu, the symbol table has %zu",
+						e->path, sim_elf_secname(e, i), k,
+						(unsigned long long)ELF64_R_SYM(r.r_info),
+						(size_t)e->nsyms);
+		}
 		if (img->ops->relocate(img, ob, i, err))
 			return -1;
 	}

@@ -232,6 +232,60 @@ START_TEST(mcount_scheme_patches_the_caller_sites)
 }
 END_TEST
 
+/* Every text write is preceded by the store barrier of mapping the fixmap
+ * (__set_pte()'s dsb(ishst)): the ftrace data written before a site's new
+ * branch is visible first, in every scheme. */
+START_TEST(every_text_write_follows_a_store_barrier)
+{
+	struct ftrace_site s = callops_site(), m = { .func = TEXT, .ip = TEXT + 0x1c,
+						    .kind = FTRACE_SITE_MCOUNT, .name = "f" };
+	struct ftrace_site a = { .func = TEXT, .ip = TEXT + 8, .kind = FTRACE_SITE_ARGS,
+				 .name = "f" };
+	struct plan p;
+
+	plan_init(&p);
+	ck_assert_int_eq(arm64_ftrace_callops.make_call(&A, &s, CALLER, 0x1000, &p, NULL), 0);
+	ck_assert_int_eq(arm64_ftrace_args.make_call(&A, &a, CALLER, 0, &p, NULL), 0);
+	ck_assert_int_eq(arm64_ftrace_mcount.make_call(&A, &m, CALLER, 0, &p, NULL), 0);
+	ck_assert_int_eq(arm64_ftrace_args.update_ftrace_func(&A, CALLER + 0x400, &p, NULL), 0);
+	ck_assert_int_eq(arm64_ftrace_mcount.modify_graph_caller(&A, 1, &p, NULL), 0);
+	for (size_t i = 0; i < p.n; i++) {
+		if (p.steps[i].op != PLAN_WRITE_INSN)
+			continue;
+		ck_assert_msg(i > 0 && p.steps[i - 1].op == PLAN_DSB,
+			      "step %zu (%s) is not preceded by a DSB", i, p.steps[i].what);
+	}
+	plan_free(&p);
+}
+END_TEST
+
+/* Updated live (no stop_machine), the ARGS scheme's ftrace_call write is
+ * followed by a sync of every CPU once its cache maintenance is done: the
+ * core switches to the list func before any site changes and relies on no
+ * CPU calling the old tracer directly after that. */
+START_TEST(live_ftrace_call_update_syncs_every_cpu)
+{
+	struct plan p;
+	int insn, ic, sync;
+
+	plan_init(&p);
+	ck_assert_int_eq(arm64_ftrace_args.update_ftrace_func(&A, CALLER + 0x400, &p, NULL), 0);
+	insn = find(&p, PLAN_WRITE_INSN, 0);
+	ic = find(&p, PLAN_ICACHE_INVAL, 0);
+	sync = find(&p, PLAN_SYNC_ALL, 0);
+	ck_assert_uint_eq(p.steps[insn].addr, A.ftrace_call);
+	ck_assert_int_ge(sync, 0);
+	ck_assert_int_gt(sync, ic);
+	ck_assert_int_ge(find(&p, PLAN_DSB, (size_t)ic), 0);
+	ck_assert_int_lt(find(&p, PLAN_DSB, (size_t)ic), sync);
+	/* under stop_machine, resuming the CPUs synchronises them */
+	plan_reset(&p);
+	ck_assert_int_eq(arm64_ftrace_mcount.update_ftrace_func(&A, CALLER + 0x400, &p, NULL), 0);
+	ck_assert_int_eq(find(&p, PLAN_SYNC_ALL, 0), -1);
+	plan_free(&p);
+}
+END_TEST
+
 static Suite *arm64_backend_suite(void)
 {
 	Suite *s = suite_create("arm64_backend");
@@ -245,6 +299,8 @@ static Suite *arm64_backend_suite(void)
 	tcase_add_test(tc, misaligned_sites_are_refused_unless_mutated);
 	tcase_add_test(tc, mutants_change_the_plan_as_named);
 	tcase_add_test(tc, mcount_scheme_patches_the_caller_sites);
+	tcase_add_test(tc, live_ftrace_call_update_syncs_every_cpu);
+	tcase_add_test(tc, every_text_write_follows_a_store_barrier);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -226,7 +226,8 @@ static const struct {
 	{ { "decode", "--pc", "zz" }, "ftv decode: --pc: 'zz' is not a number" },
 	{ { "encode", "--pc", "0x" }, "ftv encode: --pc: '0x' is not a number" },
 	{ { "fuzz", "--scheme", "sparc" },
-	  "ftv fuzz: --scheme: 'sparc' is not one of callops, tramp, mcount, pair, atomic" },
+	  "ftv fuzz: --scheme: 'sparc' is not one of callops, tramp, mcount, mcount-ops, "
+	  "mcount-ops-tasks, pair, atomic" },
 	{ { "fuzz", "--mutate", "nope" }, "ftv fuzz: --mutate: 'nope' is not one of none, " },
 	{ { "scenario", "--mutate", "nope" }, "ftv scenario: --mutate: 'nope' is not one of none, " },
 };
@@ -329,7 +330,8 @@ START_TEST(bash_completion_completes_commands_options_and_values)
 	char *bash[] = { "/bin/bash", "-c", (char *)prog, script, NULL };
 
 	ck_assert_int_eq(ftv_test_run(bash, &out), 0);
-	ck_assert_msg(!strncmp(out, "fuzz\n--scheme\ncallops tramp mcount pair atomic\n"
+	ck_assert_msg(!strncmp(out, "fuzz\n--scheme\ncallops tramp mcount mcount-ops "
+				    "mcount-ops-tasks pair atomic\n"
 				    "bl-before-literal\n-v --verbose --max-runs -h --help\n"
 				    "scenario\n", 200), "%s", out);
 	free(out);

@@ -456,6 +456,73 @@ START_TEST(exhaustive_exploration_is_complete_and_finds_stale_data)
 }
 END_TEST
 
+/* A text write through the patch window by agent `agent`, under the lock
+ * when lock is set. */
+static void window_plan(struct plan *p, int agent, uint64_t addr, uint32_t word, int lock)
+{
+	struct plan_step map = { .op = PLAN_MAP_WINDOW, .addr = addr, .rec = -1 };
+
+	plan_init(p);
+	p->agent = agent;
+	if (lock) {
+		plan_simple(p, PLAN_LOCK, -1, "lock");
+		p->steps[p->n - 1].addr = 1;
+	}
+	plan_push(p, &map);
+	plan_write_insn(p, addr, W_NOP, word, 0, -1, "write");
+	p->steps[p->n - 1].window = 1;
+	plan_simple(p, PLAN_UNMAP_WINDOW, -1, "unmap");
+	if (lock) {
+		plan_simple(p, PLAN_UNLOCK, -1, "unlock");
+		p->steps[p->n - 1].addr = 1;
+	}
+}
+
+/* Two patcher agents, each writing one word of its own page through the
+ * shared patch window: in some interleaving one's store lands in the
+ * other's page (or faults) unless both hold the lock. */
+static size_t explore_window(int lock0, struct exec_stats *st)
+{
+	struct scen s;
+	struct plan p0, p1;
+	struct ftv_err err;
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE };
+	struct ftv_exec *ex;
+	size_t n;
+
+	build(&s, 0x100, W_NOP);
+	sim_write32(s.as, T + 0x1100, W_NOP);
+	ex = exec_new(s.as, &cfg, &err);
+	ck_assert_ptr_nonnull(ex);
+	/* the CPU is done at once: only the patchers move */
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, s.loop, SIM_STACK_BASE + 0x1000,
+					NULL, 0, s.loop, &err), 0);
+	window_plan(&p0, PLAN_AGENT_FTRACE, s.site, W_MOV_X9_LR, lock0);
+	window_plan(&p1, PLAN_AGENT_TEXT, T + 0x1100, W_ADD_X9_LR, 1);
+	ck_assert_int_ge(exec_submit(ex, &p0, NULL, NULL, &err), 0);
+	ck_assert_int_ge(exec_submit(ex, &p1, NULL, NULL, &err), 0);
+	ck_assert_int_eq(exec_explore(ex, 100000, 100, NULL, NULL, &err), 0);
+	exec_get_stats(ex, st);
+	n = count_kind(ex, EXEC_V_WINDOW);
+	plan_free(&p0);
+	plan_free(&p1);
+	exec_free(ex);
+	sim_aspace_free(s.as);
+	return n;
+}
+
+START_TEST(patch_window_is_shared_by_the_patcher_agents)
+{
+	struct exec_stats st;
+
+	ck_assert_uint_gt(explore_window(0, &st), 0);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_gt(st.runs, 10);
+	ck_assert_uint_eq(explore_window(1, &st), 0);
+	ck_assert_int_eq(st.complete, 1);
+}
+END_TEST
+
 START_TEST(exhaustive_cut_by_its_step_budget_is_not_complete)
 {
 	struct scen s;
@@ -691,6 +758,7 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, same_seed_replays_the_same_trace);
 	tcase_add_test(tc, exhaustive_exploration_is_complete_and_finds_stale_data);
 	tcase_add_test(tc, exhaustive_cut_by_its_step_budget_is_not_complete);
+	tcase_add_test(tc, patch_window_is_shared_by_the_patcher_agents);
 	tcase_add_test(tc, pct_finds_stale_data_and_pct_and_quantum_replay);
 	tcase_add_test(tc, validate_mismatch_stops_the_plan_and_reports_it);
 	tcase_add_test(tc, after_cache_sync_and_ipi_every_fetch_sees_the_new_word);

@@ -567,6 +567,63 @@ START_TEST(module_sites_wait_for_module_enable)
 }
 END_TEST
 
+/* load_module while CPUs run: no record until ftrace_module_init, whose
+ * init_nops go into the plan; enabled by ftrace_module_enable; gone after
+ * ftrace_release_mod, and never patched again. */
+START_TEST(late_module_records_come_and_go)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	struct ftrace_site s = { .ip = w.ip[7] + 0x1000, .func = w.func[7] + 0x1000,
+				 .literal = w.func[7] + 0x1000 - 8, .name = "m0",
+				 .module = "mod" };
+	int m = ftrace_core_add_module_site(w.core, &s, &err);
+
+	ck_assert_int_eq(m, FAKE_NFUNC);
+	ck_assert(ftrace_core_rec(w.core, m)->flags & FTRACE_FL_UNLOADED);
+	/* not loaded: no lookup finds it, no filter names it */
+	ck_assert_int_eq(ftrace_core_find_rec(w.core, s.ip), -1);
+	ck_assert_int_eq(ftrace_set_filter(w.core, a, "m0", 1, &w.plan, &err), -1);
+	OK(ftrace_set_filter(w.core, a, "", 1, &w.plan, &err));
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	ck_assert_int_lt(fw_find(&w, 0, FV_CALL, s.ip), 0);
+	ck_assert_int_eq(ftrace_module_enable(w.core, "mod", &w.plan, &err), -1);
+	/* load: init_nop into the plan, then enable for the ops tracing it */
+	w.fa.n = 0;
+	OK(ftrace_module_init(w.core, "mod", &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, 1);
+	ck_assert_int_eq(w.fa.log[0].verb, FV_INIT);
+	ck_assert_int_eq(ftrace_core_find_rec(w.core, s.ip), m);
+	ck_assert(ftrace_core_rec(w.core, m)->flags & FTRACE_FL_DISABLED);
+	ck_assert_int_eq(ftrace_module_init(w.core, "mod", &w.plan, &err), -1);
+	w.fa.n = 0;
+	OK(ftrace_module_enable(w.core, "mod", &w.plan, &err));
+	ck_assert_int_eq(w.fa.n, 1);
+	ck_assert_int_eq(w.fa.log[0].verb, FV_CALL);
+	ck_assert_uint_eq(w.fa.log[0].ip, s.ip);
+	/* unload: the record goes; later updates leave its text alone */
+	OK(ftrace_release_mod(w.core, "mod", &err));
+	ck_assert_int_eq(ftrace_core_find_rec(w.core, s.ip), -1);
+	ck_assert_int_eq(ftrace_release_mod(w.core, "mod", &err), -1);
+	w.fa.n = 0;
+	OK(ftrace_unregister_ops(w.core, a, &w.plan, &err));
+	ck_assert_int_eq(fw_find(&w, 0, FV_NOP, s.ip), -1);
+	ck_assert_int_eq(fw_find(&w, 0, FV_NOP, w.ip[0]), 0);
+}
+END_TEST
+
+/* ftrace_process_locs skips a zeroed entry, and one outside kernel text;
+ * the patch-zeroed-entry mutant takes it for a site. */
+START_TEST(zeroed_table_entries_are_skipped)
+{
+	ck_assert_int_eq(ftrace_core_loc_wanted(w.core, 0, 0), 0);
+	ck_assert_int_eq(ftrace_core_loc_wanted(w.core, 0x16c035400000ULL, 0), 0);
+	ck_assert_int_eq(ftrace_core_loc_wanted(w.core, w.ip[0], 1), 1);
+	fw_fini(&w);
+	fw_init(&w, FW_CALL_OPS, FTRACE_MUT_PATCH_ZEROED_ENTRY);
+	ck_assert_int_eq(ftrace_core_loc_wanted(w.core, 0, 0), 1);
+}
+END_TEST
+
 START_TEST(static_ops_can_come_back_and_is_never_freed)
 {
 	struct ftv_err e = { { 0 } };
@@ -711,6 +768,8 @@ static Suite *ftrace_core_suite(void)
 	tcase_add_test(tc, boot_writes_nop_ops_literal_at_every_site);
 	tcase_add_test(tc, plan_format_names_steps_sites_and_records);
 	tcase_add_test(tc, module_sites_wait_for_module_enable);
+	tcase_add_test(tc, late_module_records_come_and_go);
+	tcase_add_test(tc, zeroed_table_entries_are_skipped);
 	tcase_add_test(tc, static_ops_can_come_back_and_is_never_freed);
 	tcase_add_test(tc, a_failure_found_while_applying_kills_the_model);
 	suite_add_tcase(s, tc);

@@ -133,6 +133,11 @@ void fw_init(struct fake_world *w, int scheme, unsigned mutants)
 		w->arch.update_ftrace_func = f_func;
 		w->arch.modify_graph_caller = f_graph;
 	}
+	if (scheme != FW_CALL_OPS) {
+		w->graph_ops_var = sim_region_alloc(w->data, 8, 8, &err);
+		ck_assert_uint_ne(w->graph_ops_var, 0);
+		cfg.graph_ops_addr = w->graph_ops_var;
+	}
 	cfg.arch = &w->arch;
 	cfg.arch_ctx = &w->fa;
 	cfg.alloc_ctx = w->data;

@@ -52,6 +52,7 @@ struct fake_world {
 	struct ftrace_core *core;
 	struct plan plan;
 	uint64_t func[FAKE_NFUNC], ip[FAKE_NFUNC];
+	uint64_t graph_ops_var; /* FW_GLOBAL: the -pg graph entry's ops */
 };
 
 enum { FW_CALL_OPS = 1, FW_GLOBAL = 2 /* 2014 scheme, stop_machine */ };

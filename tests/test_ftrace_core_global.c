@@ -100,6 +100,57 @@ START_TEST(function_trace_op_is_set_before_the_direct_func)
 }
 END_TEST
 
+/* Where the step writing function_trace_op and the one pointing
+ * ftrace_call at FK_TRACER1 are in the plan. */
+static void op_and_func(long *op, long *fn)
+{
+	*op = *fn = -1;
+	for (size_t i = 0; i < w.plan.n; i++) {
+		const struct plan_step *s = &w.plan.steps[i];
+
+		if (s->op == PLAN_WRITE_DATA64 && s->addr == ftrace_core_function_trace_op(w.core))
+			*op = (long)i;
+		if (s->op == PLAN_WRITE_INSN && s->addr == FK_CALLER + 0x40 && *op >= 0)
+			*fn = (long)i;
+	}
+}
+
+/* Patched live (the -pg scheme since FTRACE_MAY_SLEEP): ftrace_sync_ipi
+ * between function_trace_op and the func that expects it, which a task
+ * preempted between its two loads does not notice. The candidate fix
+ * (FTRACE_ARCH_TRACE_OP_TASKS_RCU) waits for every task instead, and
+ * context-synchronises every CPU once ftrace_call is the list func. */
+START_TEST(live_update_orders_function_trace_op_before_the_func)
+{
+	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	long op, fn, list_fn;
+
+	w.arch.flags = 0;
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	op_and_func(&op, &fn);
+	ck_assert_int_ge(op, 0);
+	ck_assert_int_gt(fn, op);
+	ck_assert_int_eq(w.plan.steps[op + 1].op, PLAN_DMB);
+	ck_assert_int_eq(w.plan.steps[op + 2].op, PLAN_SYNC_ALL);
+	ck_assert_int_lt(fw_step(&w, 0, PLAN_QUIESCE), 0);
+	ck_assert_int_eq(fw_step(&w, 0, PLAN_SYNC_ALL), op + 2);
+
+	fw_fini(&w);
+	fw_init(&w, FW_GLOBAL, 0);
+	w.arch.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU;
+	a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
+	OK(ftrace_register_ops(w.core, a, &w.plan, &err));
+	op_and_func(&op, &fn);
+	ck_assert_int_eq(w.plan.steps[op + 2].op, PLAN_QUIESCE);
+	ck_assert_int_gt(fn, op + 2);
+	/* the list func first, then every CPU synchronised, before any site */
+	list_fn = fw_step(&w, 0, PLAN_WRITE_INSN);
+	ck_assert_uint_eq(w.plan.steps[list_fn].addr, FK_CALLER + 0x40);
+	ck_assert_int_gt(fw_step(&w, 0, PLAN_SYNC_ALL), list_fn);
+	ck_assert_int_lt(fw_step(&w, 0, PLAN_SYNC_ALL), op);
+}
+END_TEST
+
 START_TEST(update_runs_under_stop_machine)
 {
 	struct ftrace_ops *a = fw_ops(&w, "a", FK_TRACER1, 0, 0);
@@ -147,6 +198,50 @@ START_TEST(graph_caller_toggles_after_the_calls)
 	ck_assert_int_eq(w.fa.log[w.fa.n - 1].enable, 0);
 	ck_assert(!ftrace_core_graph_enabled(w.core));
 	ck_assert_int_ge(fw_find(&w, 0, FV_NOP, w.ip[3]), 0);
+}
+END_TEST
+
+/* The graph ops is the kernel's graph_ops (func ftrace_stub): whatever func
+ * it was given, ftrace_call never calls it, and ftrace_graph_caller finds
+ * it (ftrace_graph_entry) before ftrace_graph_call is patched in and no
+ * more before it is patched out. */
+START_TEST(graph_ops_is_entered_through_the_graph_caller_only)
+{
+	struct ftrace_ops *g = fw_ops(&w, "graph", FK_TRACER1, 0, 0);
+	long set, toggle;
+	uint64_t v;
+
+	OK(ftrace_register_graph(w.core, g, &w.plan, &err));
+	ck_assert_uint_eq(ftrace_core_trace_func(w.core), FK_STUB);
+	for (int i = 0; i < w.fa.n; i++)
+		if (w.fa.log[i].verb == FV_FUNC)
+			ck_assert_uint_eq(w.fa.log[i].new_target, FK_STUB);
+	fw_apply_data(&w, 0);
+	sim_read64(w.as, ftrace_ops_addr(g) + FTV_OPS_FUNC, &v);
+	ck_assert_uint_eq(v, FK_STUB);
+	sim_read64(w.as, w.graph_ops_var, &v);
+	ck_assert_uint_eq(v, ftrace_ops_addr(g));
+	set = -1;
+	for (size_t i = 0; i < w.plan.n; i++)
+		if (w.plan.steps[i].op == PLAN_WRITE_DATA64 &&
+		    w.plan.steps[i].addr == w.graph_ops_var)
+			set = (long)i;
+	toggle = fw_step(&w, 0, PLAN_STOP_MACHINE);
+	ck_assert_int_ge(set, 0);
+	ck_assert_int_lt(set, toggle);
+
+	plan_reset(&w.plan);
+	OK(ftrace_unregister_graph(w.core, g, &w.plan, &err));
+	fw_apply_data(&w, 0);
+	sim_read64(w.as, w.graph_ops_var, &v);
+	ck_assert_uint_eq(v, 0);
+	set = -1;
+	for (size_t i = 0; i < w.plan.n && set < 0; i++)
+		if (w.plan.steps[i].op == PLAN_WRITE_DATA64 &&
+		    w.plan.steps[i].addr == w.graph_ops_var)
+			set = (long)i;
+	ck_assert_int_ge(set, 0);
+	ck_assert_int_lt(set, fw_step(&w, 0, PLAN_STOP_MACHINE));
 }
 END_TEST
 
@@ -232,7 +327,9 @@ static Suite *ftrace_core_global_suite(void)
 	tcase_add_test(tc, one_ops_is_called_directly_several_through_the_list);
 	tcase_add_test(tc, function_trace_op_is_set_before_the_direct_func);
 	tcase_add_test(tc, update_runs_under_stop_machine);
+	tcase_add_test(tc, live_update_orders_function_trace_op_before_the_func);
 	tcase_add_test(tc, graph_caller_toggles_after_the_calls);
+	tcase_add_test(tc, graph_ops_is_entered_through_the_graph_caller_only);
 	tcase_add_test(tc, graph_needs_an_arch_graph_call);
 	tcase_add_test(tc, single_ops_needing_protection_goes_through_the_assist_func);
 	tcase_add_test(tc, module_enable_patches_without_stop_machine);

@@ -54,9 +54,9 @@ START_TEST(fuzz_mutant_is_shrunk_and_its_replay_reproduces_the_report)
 
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/replay.scn", dir);
-	/* seed 2's first iteration already trips the mutant with 2 CPUs; a
+	/* seed 1's first iteration already trips the mutant with 2 CPUs; a
 	 * small shrink budget keeps the test short */
-	rc = FTV_RUN(&out, "fuzz", "--seed", "2", "--iterations", "1", "--cpus", "2",
+	rc = FTV_RUN(&out, "fuzz", "--seed", "1", "--iterations", "1", "--cpus", "2",
 		     "--mutate", "bl-before-literal", "--shrink-budget", "2", "--out", path);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "found nop-ops; shrunk from "), "%s", out);
@@ -144,7 +144,7 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 	fuzz_generate(&g, 42, &b);
 	ck_assert(!memcmp(&a, &b, sizeof(a)));
 	ck_assert_uint_ge(a.nops, 4);
-	ck_assert(!strcmp(a.ops[0].verb, "ops"));
+	ck_assert(!strcmp(a.ops[0].verb, "ops") || !strcmp(a.ops[0].verb, "static-key"));
 	fuzz_generate(&g, 43, &b);
 	ck_assert(memcmp(&a, &b, sizeof(a)));
 
@@ -167,6 +167,86 @@ START_TEST(fuzz_generate_is_a_function_of_the_seed_and_round_trips)
 		ck_assert_str_eq(c.ops[i].verb, a.ops[i].verb);
 		ck_assert_str_eq(c.ops[i].a, a.ops[i].a);
 		ck_assert_str_eq(c.ops[i].b, a.ops[i].b);
+	}
+}
+END_TEST
+
+/* Modules: none, loaded at boot (enabled first) or late (module-load, then
+ * perhaps module-unload); no operation names a module's function while
+ * the module is not there; far modules only where the scheme has module
+ * PLTs; the scenario file keeps it all. */
+START_TEST(fuzz_generate_names_module_functions_only_while_loaded)
+{
+	static struct fuzz_gen g;
+	static struct scenario s, c;
+	unsigned boot = 0, late = 0, unload = 0, far = 0;
+
+	small_gen(&g);
+	snprintf(g.modules[0], sizeof(g.modules[0]), "rand3");
+	g.nmodules = 1;
+	for (unsigned i = 0; i < 10; i++) {
+		snprintf(g.funcs[g.nfuncs], sizeof(g.funcs[0]), "r3_f%u", i);
+		g.func_mod[g.nfuncs++] = 1;
+	}
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		int there;
+
+		fuzz_generate(&g, fuzz_iter_seed(5, seed), &s);
+		there = s.cfg.nmodules && !s.cfg.module_late[0];
+		if (s.cfg.nmodules) {
+			ck_assert_str_eq(s.modules[0], "rand3");
+			boot += there;
+			late += !there;
+			far += s.cfg.far_modules;
+		}
+		if (there)
+			ck_assert_str_eq(s.ops[0].verb, "enable-modules");
+		for (unsigned i = 0; i < s.nops; i++) {
+			const struct scn_op *op = &s.ops[i];
+
+			if (!strcmp(op->verb, "module-load")) {
+				ck_assert(s.cfg.nmodules && s.cfg.module_late[0] && !there);
+				there = 1;
+				ck_assert(!strcmp(s.ops[i + 1].verb, "run") ||
+					  (!strcmp(s.ops[i + 1].verb, "static-key") &&
+					   !strcmp(s.ops[i + 2].verb, "run")));
+			} else if (!strcmp(op->verb, "module-unload")) {
+				ck_assert(there);
+				there = 0;
+				unload++;
+			} else if (!strcmp(op->verb, "filter") || !strcmp(op->verb, "notrace")) {
+				ck_assert_msg(there || !strstr(op->b, "r3_f"),
+					      "seed %llu: %s %s names a module that is not there",
+					      (unsigned long long)seed, op->verb, op->b);
+			}
+		}
+		if (seed == 1 || (s.cfg.nmodules && s.cfg.module_late[0])) {
+			char path[] = "/tmp/ftv-fuzz-mod-XXXXXX";
+			int fd = mkstemp(path);
+			FILE *f = fdopen(fd, "w");
+			struct ftv_err err;
+
+			ck_assert(f);
+			scenario_write(f, &s, NULL);
+			fclose(f);
+			ck_assert_msg(!scenario_load(path, &c, &err), "%s", err.msg);
+			unlink(path);
+			ck_assert_uint_eq(c.cfg.nmodules, s.cfg.nmodules);
+			ck_assert_uint_eq(c.cfg.far_modules, s.cfg.far_modules);
+			for (unsigned m = 0; m < s.cfg.nmodules; m++)
+				ck_assert_uint_eq(c.cfg.module_late[m], s.cfg.module_late[m]);
+			ck_assert_uint_eq(c.nops, s.nops);
+		}
+	}
+	ck_assert_uint_gt(boot, 50);
+	ck_assert_uint_gt(late, 50);
+	ck_assert_uint_gt(unload, 10);
+	ck_assert_uint_gt(far, 30);
+	/* the -pg scheme of 2014 has no module PLTs: never far */
+	g.scheme = FTV_SCHEME_MCOUNT;
+	for (uint64_t seed = 1; seed <= 100; seed++) {
+		fuzz_generate(&g, fuzz_iter_seed(5, seed), &s);
+		ck_assert(!s.cfg.far_modules);
 	}
 }
 END_TEST
@@ -207,6 +287,68 @@ START_TEST(scenario_verbs_read_both_spellings)
 }
 END_TEST
 
+/* What a scenario's fields cannot hold is refused with FILE:LINE, never
+ * cut: a kind or an argument too long, a count past 32 bits, too many
+ * kinds, a line past the reader's buffer; and a \r or \v inside a word
+ * separates words, as trimming a line already treats them (the fuzz
+ * harness found a kind cut to 23 characters that then read back
+ * different). */
+static void refused(const char *body, const char *want)
+{
+	static struct scenario s;
+	char path[] = "/tmp/ftv-scn-refused-XXXXXX", *out;
+	struct ftv_err err;
+	int fd = mkstemp(path);
+	FILE *f;
+	int rc;
+
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "name r\nscheme callops\nobjects rand1\n%s", body);
+	fclose(f);
+	ck_assert_msg(scenario_load(path, &s, &err), "accepted: %s", body);
+	ck_assert_msg(!strncmp(err.msg, path, strlen(path)) && strstr(err.msg, want),
+		      "'%s' for: %s", err.msg, body);
+	rc = FTV_RUN(&out, "scenario", path);
+	ck_assert_msg(rc == 2 && strchr(out, '\n') == out + strlen(out) - 1 &&
+		      strstr(out, want), "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
+}
+
+START_TEST(scenario_refuses_what_its_fields_cannot_hold)
+{
+	static struct scenario s;
+	char long_line[2200], path[] = "/tmp/ftv-scn-cr-XXXXXX";
+	struct ftv_err err;
+	int fd;
+	FILE *f;
+
+	refused("expect violation no-grace-period-and-then-some\n",
+		":4: 'no-grace-period-and-then-some...' is too long for expect (at most 23 ");
+	refused("expect ok\nrounds 4294967297\n", ":5: rounds: 4294967297 is too large");
+	refused("expect violation a b c d e f g h i\n", ":4: more than 8 violation kinds");
+	refused("expect ok\nops t1 tracer_a\nfilter t1 r1_f1 add-and-more-than-16\n",
+		":6: 'add-and-more-than-16...' is too long for filter (at most 15 ");
+	memset(long_line, 'x', sizeof(long_line) - 2);
+	memcpy(long_line, "# ", 2);
+	long_line[sizeof(long_line) - 2] = '\n';
+	long_line[sizeof(long_line) - 1] = 0;
+	refused(long_line, ":4: line longer than 2046 characters");
+
+	fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "name r\nscheme callops\nobjects rand1\nexpect violation nop-ops\rfault\v\n");
+	fclose(f);
+	ck_assert_msg(!scenario_load(path, &s, &err), "%s", err.msg);
+	unlink(path);
+	ck_assert_uint_eq(s.nexpect, 2);
+	ck_assert_str_eq(s.expect[0], "nop-ops");
+	ck_assert_str_eq(s.expect[1], "fault");
+}
+END_TEST
+
 /* Every generated sequence keeps to the API: an ops is created before it
  * is used, never used after its unregistration or direct-remove, and a
  * register never hits an ops already registered. */
@@ -220,6 +362,7 @@ START_TEST(fuzz_generate_only_emits_valid_sequences)
 		char names[16][8];
 		int state[16]; /* 0 created, 1 registered, 2 dead */
 		unsigned n = 0;
+		int key = 0;
 
 		fuzz_generate(&g, fuzz_iter_seed(7, seed), &s);
 		for (unsigned i = 0; i < s.nops; i++) {
@@ -228,6 +371,12 @@ START_TEST(fuzz_generate_only_emits_valid_sequences)
 
 			if (!strcmp(op->verb, "run")) {
 				ck_assert(atoi(op->a) >= 50 && atoi(op->a) <= 300);
+				continue;
+			}
+			/* another task's jump label: on, off, on... */
+			if (!strcmp(op->verb, "static-key")) {
+				ck_assert_str_eq(op->a, key ? "off" : "on");
+				key = !key;
 				continue;
 			}
 			for (k = 0; k < n; k++)
@@ -317,7 +466,9 @@ static Suite *fuzz_suite(void)
 	tcase_set_timeout(tc, 300); /* ASan builds, loaded machines */
 	tcase_add_test(tc, fuzz_generate_is_a_function_of_the_seed_and_round_trips);
 	tcase_add_test(tc, fuzz_generate_only_emits_valid_sequences);
+	tcase_add_test(tc, fuzz_generate_names_module_functions_only_while_loaded);
 	tcase_add_test(tc, scenario_verbs_read_both_spellings);
+	tcase_add_test(tc, scenario_refuses_what_its_fields_cannot_hold);
 	tcase_add_test(tc, fuzz_bad_usage_is_one_line_and_exit_2);
 	tcase_add_test(tc, fuzz_seed_1_finds_nothing_on_the_faithful_corpus);
 	tcase_add_test(tc, fuzz_jobs_and_shards_run_the_iterations_of_their_seeds);

@@ -194,8 +194,15 @@ START_TEST(atomic_init_nop_writes_auipc_to_ftrace_caller_and_a_nop)
 
 	plan_init(&p);
 	ck_assert_int_eq(riscv64_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
-	ck_assert_int_eq(p.steps[0].op, PLAN_WRITE_DATA64);
-	ck_assert_uint_eq(p.steps[0].new, NOPOPS);
+	/* under text_mutex, everything through the patch window */
+	ck_assert_int_eq(p.steps[0].op, PLAN_LOCK);
+	ck_assert_int_eq(p.steps[1].op, PLAN_MAP_WINDOW);
+	ck_assert_int_eq(p.steps[2].op, PLAN_WRITE_DATA64);
+	ck_assert_uint_eq(p.steps[2].new, NOPOPS);
+	ck_assert(p.steps[2].window);
+	ck_assert_int_eq(p.steps[3].op, PLAN_UNMAP_WINDOW);
+	ck_assert_int_eq(p.steps[p.n - 1].op, PLAN_UNLOCK);
+	ck_assert_uint_eq(p.steps[p.n - 1].addr, p.steps[0].addr);
 	w0 = find(&p, PLAN_WRITE_INSN, 0);
 	w1 = find(&p, PLAN_WRITE_INSN, (size_t)w0 + 1);
 	ck_assert_uint_eq(p.steps[w0].addr, TEXT);
@@ -207,6 +214,18 @@ START_TEST(atomic_init_nop_writes_auipc_to_ftrace_caller_and_a_nop)
 	ck_assert_int_eq(a.imm, -0x100);
 	ck_assert_uint_eq(p.steps[w1].new, rv_gen_nop());
 	ck_assert_int_eq(count(&p, PLAN_WRITE_INSN), 2);
+	ck_assert(p.steps[w0].window && p.steps[w1].window);
+	/* the AUIPC and the NOP in one patch_insn_write: one mapping */
+	ck_assert_int_eq(p.steps[w0 - 1].op, PLAN_MAP_WINDOW);
+	ck_assert_int_eq(w1, w0 + 1);
+	plan_free(&p);
+	/* Linux 6.16-rc: the literal before text_mutex */
+	C.mutant = RISCV64_MUT_UNLOCKED_INIT_LITERAL;
+	plan_init(&p);
+	ck_assert_int_eq(riscv64_ftrace_atomic.init_nop(&C, &s, NOPOPS, &p, NULL), 0);
+	ck_assert_int_eq(p.steps[0].op, PLAN_MAP_WINDOW);
+	ck_assert_int_gt(find(&p, PLAN_LOCK, 0), find(&p, PLAN_WRITE_DATA64, 0));
+	C.mutant = RISCV64_MUT_NONE;
 	plan_free(&p);
 }
 END_TEST
@@ -225,7 +244,9 @@ START_TEST(atomic_make_call_writes_only_the_jalr_after_the_literal)
 	w = find(&p, PLAN_WRITE_INSN, 0);
 	ck_assert_int_ge(lit, 0);
 	ck_assert_int_gt(w, lit);
-	ck_assert_int_eq(find(&p, PLAN_DMB, (size_t)lit), lit + 1);
+	/* literal through the window, then the fence, then the JALR */
+	ck_assert_int_eq(find(&p, PLAN_UNMAP_WINDOW, (size_t)lit), lit + 1);
+	ck_assert_int_eq(find(&p, PLAN_DMB, (size_t)lit), lit + 2);
 	ck_assert_uint_eq(p.steps[w].addr, TEXT + 4);
 	ck_assert(p.steps[w].validate);
 	ck_assert_uint_eq(p.steps[w].old, rv_gen_nop());
@@ -320,8 +341,12 @@ START_TEST(stop_machine_only_for_the_pair_scheme)
 	ck_assert_ptr_nonnull(riscv64_ftrace_atomic.update_post);
 	plan_init(&p);
 	ck_assert_int_eq(riscv64_ftrace_atomic.update_post(&C, &p, NULL), 0);
-	ck_assert_int_eq(p.n, 1);
+	ck_assert_int_eq(p.n, 2);
 	ck_assert_int_eq(p.steps[0].op, PLAN_SYNC_ALL);
+	ck_assert_int_eq(p.steps[1].op, PLAN_UNLOCK);
+	plan_reset(&p);
+	ck_assert_int_eq(riscv64_ftrace_atomic.update_prepare(&C, &p, NULL), 0);
+	ck_assert_int_eq(p.steps[0].op, PLAN_LOCK);
 	plan_free(&p);
 }
 END_TEST

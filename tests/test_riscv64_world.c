@@ -169,7 +169,7 @@ START_TEST(fuzz_finds_and_shrinks_the_pair_hazard_atomic_finds_nothing)
 	snprintf(path, sizeof(path), "%s/rv-pair-replay.scn", ftv_test_env("FTV_BUILD"));
 	remove(path);
 	rc = FTV_RUN(&out, "fuzz", "--arch", "riscv64", "--scheme", "pair", "--seed", "1",
-		     "--iterations", "2", "--cpus", "2", "--shrink-budget", "4", "--out", path);
+		     "--iterations", "3", "--cpus", "2", "--shrink-budget", "4", "--out", path);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
 	ck_assert_msg(strstr(out, "scheme pair (riscv64)"), "%s", out);
 	const char *f = strstr(out, "found pair-hazard; shrunk from ");

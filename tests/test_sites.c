@@ -14,7 +14,11 @@
 
 #define MAXF 16
 
-/* The sorted .o files of $FTV_BUILD/corpus/<set>. */
+/* The sorted .o files of $FTV_BUILD/corpus/<set>, without weak.o and
+ * hooks.o: hooks.c overrides weak.c's weak functions, whose entries then
+ * name no function entry (world_table.c reads them as the entries
+ * scripts/sorttable zeroes), where these tests count every entry as a
+ * site; weak_overridden_functions_lose_their_sites loads them. */
 static int set_files(const char *set, char files[MAXF][512])
 {
 	char dir[512];
@@ -29,7 +33,8 @@ static int set_files(const char *set, char files[MAXF][512])
 	while ((d = readdir(dp)) && n < MAXF) {
 		size_t l = strlen(d->d_name);
 
-		if (l > 2 && !strcmp(d->d_name + l - 2, ".o"))
+		if (l > 2 && !strcmp(d->d_name + l - 2, ".o") &&
+		    strcmp(d->d_name, "weak.o") && strcmp(d->d_name, "hooks.o"))
 			snprintf(files[n++], 512, "%s/%s", dir, d->d_name);
 	}
 	closedir(dp);
@@ -397,6 +402,44 @@ START_TEST(bad_entries_are_reported_like_the_kernel)
 }
 END_TEST
 
+/* hooks.c overrides two of weak.c's weak hooks: calls bind to hooks.c, the
+ * losers' code stays and their entries name no function entry any more
+ * (the entries scripts/sorttable zeroes in vmlinux), so only the winners
+ * and weak.c's other functions are sites. */
+START_TEST(weak_overridden_functions_lose_their_sites)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct sim_image *img = sim_image_new(as, NULL);
+	struct ftv_err err = { "" };
+	char path[512];
+	unsigned clock = 0, scale = 0, limit = 0;
+
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/callops/weak.o");
+	ck_assert(!sim_image_add_file(img, path, 0, &err));
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "corpus/callops/hooks.o");
+	ck_assert(!sim_image_add_file(img, path, 0, &err));
+	ck_assert_msg(!sim_image_link(img, &err), "%s", err.msg);
+	for (size_t i = 0; i < sim_image_nsites(img); i++) {
+		const struct sim_site *s = sim_image_site(img, i);
+
+		clock += !strcmp(s->funcname, "hook_clock_read");
+		scale += !strcmp(s->funcname, "hook_scale");
+		limit += !strcmp(s->funcname, "hook_limit");
+		if (!strcmp(s->funcname, "hook_clock_read"))
+			ck_assert_ptr_nonnull(strstr(s->object, "hooks.o"));
+	}
+	ck_assert_uint_eq(clock, 1);
+	ck_assert_uint_eq(scale, 1);
+	ck_assert_uint_eq(limit, 1);
+	ck_assert_uint_eq(sim_image_nsites(img), 4);
+	ck_assert_uint_eq(ndiag(img, SIM_DIAG_BAD_ENTRY), 2);
+	ck_assert_uint_eq(sim_image_lookup(img, "hook_clock_read"),
+			  sim_image_site(img, 2)->func);
+	sim_image_free(img);
+	sim_aspace_free(as);
+}
+END_TEST
+
 START_TEST(debug_relocations_are_counted_not_applied)
 {
 	struct sim_aspace *as = sim_aspace_new();
@@ -459,6 +502,7 @@ static Suite *sites_suite(void)
 	tcase_add_test(tc, site_counts_match_pyelftools);
 	tcase_add_test(tc, load_command_reports_text_and_valid_json);
 	tcase_add_test(tc, bad_entries_are_reported_like_the_kernel);
+	tcase_add_test(tc, weak_overridden_functions_lose_their_sites);
 	tcase_add_test(tc, debug_relocations_are_counted_not_applied);
 	tcase_add_test(tc, random_units_are_reproducible_from_their_seed);
 	suite_add_tcase(s, tc);

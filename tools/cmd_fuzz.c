@@ -10,6 +10,14 @@
  * k % J == w.
  * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
  * usage, or an iteration the model rejected (a fuzzer bug, never silent).
+ *
+ * Nothing found is lost: the replay file's directory is checked before
+ * the campaign; a file already at --out is kept (the replay gets a
+ * suffix); the workers send the replay text and this process writes it,
+ * or prints it on stderr when it cannot. --time bounds the whole command,
+ * the shrink included (cut short, the smallest case so far is written);
+ * SIGINT stops every worker after the run in progress, writes the replay
+ * of a finding and prints the summary of what ran.
  */
 #include "tools/paths.h"
 #include "util/cmd.h"
@@ -17,6 +25,7 @@
 #include "util/json.h"
 #include "util/num.h"
 #include "util/opt.h"
+#include "util/outfile.h"
 #include "verify/fuzz.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
@@ -44,7 +53,34 @@ static void use_stderr(void)
 	setvbuf(stderr, NULL, _IONBF, 0);
 }
 
-enum { M_ITER, M_SHRINK, M_FOUND, M_ERROR };
+enum { M_ITER, M_SHRINK, M_TEXT, M_FOUND, M_ERROR };
+
+/* Why a shrink was cut short (struct fmsg.cut). */
+enum { CUT_NONE, CUT_TIME, CUT_SIGINT };
+
+/* SIGINT: the campaign ends after the runs in progress (every process's
+ * own flag: a worker gets the terminal's SIGINT or its parent's). */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* once: a second SIGINT kills (the campaign process); always: a worker
+ * may get the terminal's SIGINT and its parent's, and must finish */
+static void catch_sigint(int once)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: the campaign's read() returns EINTR to forward it */
+	sa.sa_flags = once ? SA_RESETHAND : 0;
+	sigaction(SIGINT, &sa, NULL);
+}
 
 /* What a worker tells the campaign; small enough (< PIPE_BUF) that writes
  * from several workers into one pipe never interleave. */
@@ -58,9 +94,11 @@ struct fmsg {
 	unsigned tried, accepted;
 	unsigned ops_before, ops_after, cpus_before, cpus_after;
 	unsigned rounds_before, rounds_after;
+	int cut;       /* CUT_*: the shrink was cut short */
+	unsigned len;  /* M_TEXT: bytes of text */
 	char kinds[260];
 	char kind[24];    /* the kind the shrink kept */
-	char text[1500]; /* the replay file, or the error */
+	char text[1500]; /* M_TEXT: a piece of the replay file; M_ERROR: the error */
 };
 
 struct campaign {
@@ -73,36 +111,48 @@ struct campaign {
 	int json, tty, trace;
 	char out[1024];
 	char cmdline[2048];
-	struct timespec t0;
+	struct timespec start; /* the command's: --time counts from here */
+	struct timespec t0;    /* the campaign's: the rates count from here */
 	/* totals */
 	uint64_t done, transitions, steps, violations;
 	int found, error;
 	unsigned shrunk; /* shrink candidates kept so far */
 	pid_t pids[FUZZ_MAX_JOBS];
+	/* worker w is shrinking a finding (its violating M_ITER came, its
+	 * M_FOUND not yet) */
+	unsigned char shrinking[FUZZ_MAX_JOBS];
+	int stopped, forwarded; /* the workers were told to stop; SIGINT sent on */
 	int fd; /* a worker's pipe, -1 in-process */
+	/* the replay text each worker is sending (M_TEXT pieces) */
+	char *text[FUZZ_MAX_JOBS];
+	size_t text_len[FUZZ_MAX_JOBS];
 };
 
-static double elapsed(const struct campaign *c)
+static double since(const struct timespec *t0)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - c->t0.tv_sec) + (t.tv_nsec - c->t0.tv_nsec) / 1e9;
+	return (double)(t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* The report of a replay file, the same whether fuzz just wrote it or
+static double elapsed(const struct campaign *c)
+{
+	return since(&c->t0);
+}
+
+/* --time is up (never with --iterations). */
+static int out_of_time(const struct campaign *c)
+{
+	return !c->iterations && since(&c->start) >= c->time_s;
+}
+
+/* The report of a replay file, the same whether fuzz just found it or
  * `ftv fuzz --replay` reads it back: the scenario's header line, every
  * violation as the world reports it, the counters and the verdict. */
-static int replay_report(const char *path, FILE *out, struct scn_result *res,
+static int replay_report(struct scenario *s, FILE *out, struct scn_result *res,
 			 const struct ftv_paths *paths, int trace, struct ftv_err *err)
 {
-	struct scenario *s = malloc(sizeof(*s));
-	int ret = -1;
-
-	if (!s)
-		return ftv_errf(err, "out of memory");
-	if (scenario_load(path, s, err))
-		goto out;
 	if (trace)
 		s->cfg.trace_out = out;
 	fprintf(out, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
@@ -111,17 +161,106 @@ static int replay_report(const char *path, FILE *out, struct scn_result *res,
 		s->cfg.mutant_name ? s->cfg.mutant_name : "none");
 	fflush(out);
 	if (scenario_run(s, paths->corpus, paths->tramp, out, res, err))
-		goto out;
+		return -1;
 	fprintf(out, "%s: %llu sites, %llu plans, %llu transitions, %llu steps\n", s->name,
 		(unsigned long long)res->stats.sites, (unsigned long long)res->stats.plans,
 		(unsigned long long)res->stats.transitions, (unsigned long long)res->stats.steps);
 	fprintf(out, "%s: %s (%zu violations%s%s)\n", s->name,
 		res->violated ? "VIOLATION" : "no violation", res->nviolations,
 		res->kinds[0] ? ": " : "", res->kinds);
-	ret = 0;
-out:
+	return 0;
+}
+
+/* The report into memory (*text, malloc'd). */
+static int replay_report_text(struct scenario *s, char **text, struct scn_result *res,
+			      const struct ftv_paths *paths, int trace, struct ftv_err *err)
+{
+	size_t len = 0;
+	FILE *mem = open_memstream(text, &len);
+	int r;
+
+	*text = NULL;
+	if (!mem)
+		return ftv_errf(err, "out of memory");
+	r = replay_report(s, mem, res, paths, trace, err);
+	fclose(mem);
+	if (r) {
+		free(*text);
+		*text = NULL;
+	}
+	return r;
+}
+
+/* A replay text in memory, parsed as its file would be. */
+static int scenario_from_text(const char *text, const char *name, struct scenario *s,
+			      struct ftv_err *err)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	if (!f)
+		return ftv_errf(err, "%s: cannot read the replay text", name);
+	return scenario_read(f, name, s, err);
+}
+
+/* ftv fuzz --replay FILE [--json]: exit 1 if it reports a violation. */
+static int replay_file(const char *path, const struct ftv_paths *paths, int trace, int json)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	struct scn_result res;
+	struct ftv_err err;
+	char *text = NULL;
+	int r;
+
+	if (!s) {
+		fprintf(errout, "ftv fuzz: out of memory\n");
+		return FTV_EXIT_USAGE;
+	}
+	if (scenario_load(path, s, &err)) {
+		fprintf(errout, "ftv fuzz: %s\n", err.msg);
+		free(s);
+		return FTV_EXIT_USAGE;
+	}
+	r = json ? replay_report_text(s, &text, &res, paths, trace, &err)
+		 : replay_report(s, stdout, &res, paths, trace, &err);
+	if (r) {
+		fflush(stdout);
+		fprintf(errout, "ftv fuzz: %s\n", err.msg);
+		free(s);
+		return FTV_EXIT_USAGE;
+	}
+	if (json) {
+		struct json j;
+		char hash[24];
+
+		snprintf(hash, sizeof(hash), "0x%016llx", (unsigned long long)res.trace_hash);
+		json_init(&j, stdout);
+		json_begin_object(&j);
+		json_key_str(&j, "type", "replay");
+		json_key_str(&j, "replay", path);
+		json_key_str(&j, "name", s->name);
+		json_key_str(&j, "scheme", ftv_scheme_name(s->cfg.scheme));
+		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(s->cfg.scheme)));
+		json_key_u64(&j, "cpus", s->cfg.exec.ncpus);
+		json_key_str(&j, "policy", exec_policy_name(s->cfg.exec.policy));
+		json_key_u64(&j, "seed", s->cfg.exec.seed);
+		json_key_str(&j, "mutate", s->cfg.mutant_name ? s->cfg.mutant_name : "none");
+		json_key_u64(&j, "sites", res.stats.sites);
+		json_key_u64(&j, "plans", res.stats.plans);
+		json_key_u64(&j, "transitions", res.stats.transitions);
+		json_key_u64(&j, "steps", res.stats.steps);
+		json_key_bool(&j, "violated", res.violated);
+		json_key_u64(&j, "violations", res.nviolations);
+		json_key_str(&j, "kinds", res.kinds);
+		json_key_bool(&j, "as_expected", res.verdict_ok);
+		json_key_str(&j, "trace_hash", hash);
+		json_key_str(&j, "report", text);
+		json_end_object(&j);
+		json_newline(&j);
+		free(text);
+	}
+	fflush(stdout);
 	free(s);
-	return ret;
+	return res.violated ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 }
 
 /* ---- workers ---------------------------------------------------------- */
@@ -157,24 +296,62 @@ static void shrink_progress(void *ctx, const struct fuzz_shrink *sh)
 	send(c, &m);
 }
 
-/* Shrinks the failing scenario and writes the replay file. */
-static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t iseed,
-		 const struct scn_result *res, struct fmsg *m)
+/* The shrink ends with the command's time or at SIGINT. */
+static int shrink_stop(void *ctx)
 {
-	struct fuzz_shrink sh = { c->paths.corpus, c->paths.tramp, c->shrink_budget, 0, 0,
-				  shrink_progress, c };
+	return interrupted || out_of_time(ctx);
+}
+
+static const char *cut_why(int cut)
+{
+	return cut == CUT_SIGINT ? "SIGINT" : "--time";
+}
+
+/* The replay text, in pieces that fit a message, then the finding. */
+static void send_finding(struct campaign *c, const char *text, struct fmsg *m)
+{
+	struct fmsg t;
+	size_t len = strlen(text);
+
+	for (size_t off = 0; off < len;) {
+		size_t n = len - off < sizeof(t.text) ? len - off : sizeof(t.text);
+
+		memset(&t, 0, sizeof(t));
+		t.type = M_TEXT;
+		t.worker = m->worker;
+		t.len = (unsigned)n;
+		memcpy(t.text, text + off, n);
+		send(c, &t);
+		off += n;
+	}
+	m->type = M_FOUND;
+	send(c, m);
+}
+
+/* Shrinks the failing scenario and sends its replay file's text. */
+static void found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t iseed,
+		  const struct scn_result *res, struct fmsg *m)
+{
+	struct fuzz_shrink sh = { .corpus_dir = c->paths.corpus, .tramp_dir = c->paths.tramp,
+				  .budget = c->shrink_budget, .progress = shrink_progress,
+				  .stop = shrink_stop, .ctx = c };
 	struct ftv_err err;
-	char kind[24], header[4096];
-	FILE *f;
+	char kind[24], header[4096], cut[64] = "";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
 
 	fuzz_pick_kind(res->kinds, kind, sizeof(kind));
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
 	m->ops_before = s->nops;
 	m->cpus_before = s->cfg.exec.ncpus;
 	m->rounds_before = s->cfg.rounds;
-	if (fuzz_shrink(s, kind, &sh, &err)) {
-		snprintf(m->text, sizeof(m->text), "%s", err.msg);
-		return -1;
+	/* fails only out of memory, before any run: the case stays whole */
+	if (fuzz_shrink(s, kind, &sh, &err))
+		sh.tried = sh.accepted = 0;
+	if (sh.end == FUZZ_SHRINK_STOPPED) {
+		m->cut = interrupted ? CUT_SIGINT : CUT_TIME;
+		snprintf(cut, sizeof(cut), " (cut short by %s)", cut_why(m->cut));
 	}
 	m->tried = sh.tried;
 	m->accepted = sh.accepted;
@@ -188,23 +365,22 @@ static int found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t is
 		 "ftv fuzz replay file: a scenario (ftv fuzz --replay FILE, ftv scenario FILE)\n"
 		 "found by: %s\n"
 		 "fuzz seed %llu, iteration %llu, iteration seed 0x%016llx\n"
-		 "violation %s; shrunk from %u operations, %u CPUs, %u rounds in %u runs",
+		 "violation %s; shrunk from %u operations, %u CPUs, %u rounds in %u runs%s",
 		 c->cmdline, (unsigned long long)c->seed, (unsigned long long)i,
 		 (unsigned long long)iseed, kind, m->ops_before, m->cpus_before,
-		 m->rounds_before, sh.tried);
-	f = fopen(m->text, "w");
-	if (!f) {
-		snprintf(m->text + strlen(m->text), sizeof(m->text) - strlen(m->text),
-			 ": cannot write the replay file");
-		return -1;
+		 m->rounds_before, sh.tried, cut);
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		m->type = M_ERROR;
+		snprintf(m->text, sizeof(m->text), "iteration %llu: out of memory for its replay",
+			 (unsigned long long)i);
+		send(c, m);
+		return;
 	}
-	scenario_write(f, s, header);
-	if (fclose(f)) {
-		snprintf(m->text + strlen(m->text), sizeof(m->text) - strlen(m->text),
-			 ": cannot write the replay file");
-		return -1;
-	}
-	return 0;
+	scenario_write(mem, s, header);
+	fclose(mem);
+	send_finding(c, text, m);
+	free(text);
 }
 
 static void worker(struct campaign *c, unsigned w)
@@ -227,7 +403,10 @@ static void worker(struct campaign *c, unsigned w)
 		struct ftv_err err;
 		int r;
 
-		if (c->iterations ? k >= c->iterations : elapsed(c) >= c->time_s)
+		/* --time: the first iteration always runs */
+		if (c->iterations ? k >= c->iterations : k && out_of_time(c))
+			break;
+		if (interrupted)
 			break;
 		fuzz_generate(&c->g, iseed, s);
 		r = fuzz_fails(s, NULL, c->paths.corpus, c->paths.tramp, &res, &err);
@@ -255,9 +434,7 @@ static void worker(struct campaign *c, unsigned w)
 		/* the scenario as generated (scenario_run only fills in the
 		 * object paths) */
 		fuzz_generate(&c->g, iseed, s);
-		snprintf(m.text, sizeof(m.text), "%s", c->out);
-		m.type = found(c, s, i, iseed, &res, &m) ? M_ERROR : M_FOUND;
-		send(c, &m);
+		found(c, s, i, iseed, &res, &m);
 		break;
 	}
 	free(s);
@@ -276,23 +453,48 @@ static void progress_line(struct campaign *c)
 	fflush(errout);
 }
 
-static void print_finding(struct campaign *c, const struct fmsg *m)
+/* Writes the replay text to --out, or to the first free suffixed name
+ * when a file is there already (used: the name written). When it cannot,
+ * the text goes to stderr: a finding is never lost. */
+static int write_replay(struct campaign *c, const char *text, char *used, size_t n)
 {
+	struct ftv_err err;
+	FILE *f = outfile_create(c->out, used, n, &err);
+
+	if (f) {
+		fputs(text, f);
+		if (!outfile_close(f, used, &err)) {
+			if (strcmp(used, c->out))
+				fprintf(errout, "ftv fuzz: %s exists, kept; the replay file is %s\n",
+					c->out, used);
+			return 0;
+		}
+	}
+	fflush(stdout);
+	fprintf(errout, "ftv fuzz: cannot write the replay file: %s; here it is:\n%s", err.msg,
+		text);
+	return -1;
+}
+
+/* The finding: the shrink's outcome, the replay's report, the scenario
+ * (text) or one JSON object. path: where its replay file is, or NULL when
+ * it could not be written. */
+static void print_finding(struct campaign *c, const struct fmsg *m, const char *text,
+			  const char *path)
+{
+	const char *name = path ? path : "the replay text";
+	struct scenario *s = malloc(sizeof(*s));
 	struct scn_result res;
 	struct ftv_err err;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	char *report = NULL;
 
-	if (!mem || replay_report(m->text, mem, &res, &c->paths, c->trace, &err)) {
-		if (mem)
-			fclose(mem);
-		free(text);
-		fprintf(errout, "ftv fuzz: %s: %s\n", m->text, mem ? err.msg : "out of memory");
+	if (!s || scenario_from_text(text, name, s, &err) ||
+	    replay_report_text(s, &report, &res, &c->paths, c->trace, &err)) {
+		fprintf(errout, "ftv fuzz: %s\n", s ? err.msg : "out of memory");
+		free(s);
 		c->error = 1;
 		return;
 	}
-	fclose(mem);
 	if (c->json) {
 		struct json j;
 		char iseed[24];
@@ -307,7 +509,11 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 		json_key_str(&j, "kind", m->kind);
 		json_key_str(&j, "kinds", res.kinds);
 		json_key_u64(&j, "violations", res.nviolations);
-		json_key_str(&j, "replay", m->text);
+		json_key(&j, "replay");
+		if (path)
+			json_str(&j, path);
+		else
+			json_null(&j);
 		json_key_u64(&j, "operations_before", m->ops_before);
 		json_key_u64(&j, "operations_after", m->ops_after);
 		json_key_u64(&j, "cpus_before", m->cpus_before);
@@ -315,28 +521,84 @@ static void print_finding(struct campaign *c, const struct fmsg *m)
 		json_key_u64(&j, "rounds_before", m->rounds_before);
 		json_key_u64(&j, "rounds_after", m->rounds_after);
 		json_key_u64(&j, "shrink_runs", m->tried);
+		json_key(&j, "shrink_cut_short_by");
+		if (m->cut)
+			json_str(&j, cut_why(m->cut));
+		else
+			json_null(&j);
 		json_key_bool(&j, "reproduced", res.violated);
-		json_key_str(&j, "report", text);
+		json_key_str(&j, "report", report);
+		if (!path)
+			json_key_str(&j, "scenario", text);
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
 		printf("fuzz: iteration %llu (seed 0x%016llx) found %s; shrunk from %u to %u "
-		       "operations, %u to %u CPUs, %u to %u rounds in %u runs\n",
+		       "operations, %u to %u CPUs, %u to %u rounds in %u runs%s%s%s\n",
 		       (unsigned long long)m->iter, (unsigned long long)m->iter_seed, m->kind,
 		       m->ops_before, m->ops_after, m->cpus_before, m->cpus_after,
-		       m->rounds_before, m->rounds_after, m->tried);
-		fputs(text, stdout);
-		printf("fuzz: the shrunk scenario (replay: ftv fuzz --replay %s):\n", m->text);
-		{
-			struct scenario *s = malloc(sizeof(*s));
+		       m->rounds_before, m->rounds_after, m->tried,
+		       m->cut ? " (cut short by " : "", m->cut ? cut_why(m->cut) : "",
+		       m->cut ? ")" : "");
+		fputs(report, stdout);
+		if (path)
+			printf("fuzz: the shrunk scenario (replay: ftv fuzz --replay %s):\n", path);
+		else
+			printf("fuzz: the shrunk scenario (its replay file could not be written):\n");
+		/* as its file reads back (the run above filled in paths) */
+		if (!scenario_from_text(text, name, s, &err))
+			scenario_write(stdout, s, NULL);
+	}
+	free(report);
+	free(s);
+	fflush(stdout);
+}
 
-			if (s && !scenario_load(m->text, s, &err))
-				scenario_write(stdout, s, NULL);
-			free(s);
-		}
+/* A worker's finding, its replay text complete: written, then reported.
+ * Only the first is reported (it ends the campaign); one that a worker
+ * finished before it was stopped is written too, and named. */
+static void finding(struct campaign *c, const struct fmsg *m)
+{
+	unsigned w = m->worker;
+	char *text = c->text[w], used[1100];
+	int unwritten;
+
+	c->text[w] = NULL;
+	c->text_len[w] = 0;
+	if (!text) {
+		fprintf(errout, "ftv fuzz: worker %u: a finding without its replay text\n", w);
+		c->error = 1;
+		return;
+	}
+	if (c->tty && !c->json)
+		fprintf(errout, "\r\033[K");
+	unwritten = write_replay(c, text, used, sizeof(used));
+	if (c->found) {
+		fprintf(errout, "ftv fuzz: worker %u also found %s (iteration %llu)%s%s\n", w,
+			m->kind, (unsigned long long)m->iter, unwritten ? "" : ": replay file ",
+			unwritten ? "" : used);
+	} else {
+		c->found = 1;
+		print_finding(c, m, text, unwritten ? NULL : used);
 	}
 	free(text);
-	fflush(stdout);
+}
+
+static int append_text(struct campaign *c, const struct fmsg *m)
+{
+	unsigned w = m->worker;
+	char *t;
+
+	if (w >= FUZZ_MAX_JOBS || m->len > sizeof(m->text))
+		return -1;
+	t = realloc(c->text[w], c->text_len[w] + m->len + 1);
+	if (!t)
+		return -1;
+	memcpy(t + c->text_len[w], m->text, m->len);
+	c->text_len[w] += m->len;
+	t[c->text_len[w]] = 0;
+	c->text[w] = t;
+	return 0;
 }
 
 static void handle(struct campaign *c, const struct fmsg *m)
@@ -386,13 +648,14 @@ static void handle(struct campaign *c, const struct fmsg *m)
 		}
 		c->shrunk = m->accepted;
 		break;
+	case M_TEXT:
+		if (append_text(c, m)) {
+			fprintf(errout, "ftv fuzz: out of memory for a replay text\n");
+			c->error = 1;
+		}
+		break;
 	case M_FOUND:
-		if (c->found)
-			break;
-		c->found = 1;
-		if (c->tty && !c->json)
-			fprintf(errout, "\r\033[K");
-		print_finding(c, m);
+		finding(c, m);
 		break;
 	case M_ERROR:
 		if (c->tty && !c->json)
@@ -403,11 +666,16 @@ static void handle(struct campaign *c, const struct fmsg *m)
 	}
 }
 
+/* The campaign ends: a worker shrinking a finding is asked to stop like
+ * at SIGINT (it sends the smallest case so far), the others end now. */
 static void stop_workers(struct campaign *c)
 {
+	if (c->stopped)
+		return;
+	c->stopped = 1;
 	for (unsigned w = 0; w < c->jobs; w++)
 		if (c->pids[w] > 0)
-			kill(c->pids[w], SIGTERM);
+			kill(c->pids[w], c->shrinking[w] ? SIGINT : SIGTERM);
 }
 
 static int run_jobs(struct campaign *c)
@@ -434,6 +702,7 @@ static int run_jobs(struct campaign *c)
 			break;
 		}
 		if (!pid) {
+			catch_sigint(0);
 			close(fds[0]);
 			c->fd = fds[1];
 			worker(c, w);
@@ -449,17 +718,34 @@ static int run_jobs(struct campaign *c)
 		while (off < sizeof(m)) {
 			ssize_t n = read(fds[0], (char *)&m + off, sizeof(m) - off);
 
-			if (n < 0 && errno == EINTR)
+			if (n < 0 && errno == EINTR) {
+				/* SIGINT sent to this process alone (a terminal's
+				 * reaches the workers too; twice is harmless) */
+				if (interrupted && !c->forwarded) {
+					c->forwarded = 1;
+					for (unsigned w = 0; w < c->jobs; w++)
+						if (c->pids[w] > 0)
+							kill(c->pids[w], SIGINT);
+				}
 				continue;
+			}
 			if (n <= 0)
 				break;
 			off += (size_t)n;
 		}
 		if (off < sizeof(m))
 			break;
-		if (c->found || c->error)
-			continue; /* draining what the others sent before the stop */
 		c->fd = -1;
+		if (m.worker >= c->jobs)
+			continue;
+		if (m.type == M_ITER && m.violated)
+			c->shrinking[m.worker] = 1;
+		if (m.type == M_FOUND)
+			c->shrinking[m.worker] = 0;
+		/* after the stop, what the others sent before it: iterations
+		 * no longer count, findings and errors still do */
+		if ((c->found || c->error) && (m.type == M_ITER || m.type == M_SHRINK))
+			continue;
 		if (m.type == M_FOUND)
 			stop_workers(c); /* the first finding ends the campaign */
 		handle(c, &m);
@@ -469,8 +755,13 @@ static int run_jobs(struct campaign *c)
 	close(fds[0]);
 	for (unsigned w = 0; w < c->jobs; w++) {
 		int st;
+		pid_t r;
 
-		if (c->pids[w] <= 0 || waitpid(c->pids[w], &st, 0) != c->pids[w])
+		if (c->pids[w] <= 0)
+			continue;
+		while ((r = waitpid(c->pids[w], &st, 0)) < 0 && errno == EINTR)
+			;
+		if (r != c->pids[w])
 			continue;
 		/* a worker that died on its own lost its iterations: never
 		 * report a clean campaign then (the ones stopped after a
@@ -508,15 +799,18 @@ static void summary(struct campaign *c)
 		json_key_u64(&j, "transitions", c->transitions);
 		json_key_u64(&j, "steps", c->steps);
 		json_key_u64(&j, "violations", c->violations);
-		json_key_bool(&j, "found", c->found);
+		json_key_bool(&j, "found", c->found || c->violations);
 		json_key_double(&j, "elapsed_s", t, 3);
 		json_key_double(&j, "iterations_per_s", t > 0 ? c->done / t : 0.0, 3);
 		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
 		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
 		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		json_key_bool(&j, "interrupted", interrupted);
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
+		if (interrupted)
+			printf("fuzz: interrupted (SIGINT): stopped after the runs in progress\n");
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "
 		       "%llu violating iterations\n",
@@ -554,17 +848,20 @@ static const struct ftv_opt fuzz_opts[] = {
 	{ .name = "iterations", .key = O_ITERATIONS, .arg = "K",
 	  .help = "run K iterations (default 10)" },
 	{ .name = "time", .key = O_TIME, .arg = "SECONDS",
-	  .help = "start iterations until SECONDS have passed" },
+	  .help = "run for SECONDS, a finding's shrink included (at least one iteration)" },
 	{ .name = "arch", .key = O_ARCH, .arg = "A",
 	  .help = "arm64 (default) or riscv64; --scheme implies it",
 	  .words = "arm64 riscv64" },
 	{ .name = "scheme", .key = O_SCHEME, .arg = "S",
-	  .help = "callops (default), tramp, mcount; riscv64: pair, atomic (default)",
+	  .help = "callops (default), tramp, mcount, mcount-ops, mcount-ops-tasks; "
+		  "riscv64: pair, atomic (default)",
 	  .word = scheme_word },
 	{ .name = "cpus", .key = O_CPUS, .arg = "N",
 	  .help = "every iteration on N CPUs (1-32; default: 2 to 4, drawn)" },
 	{ .name = "objects", .key = O_OBJECTS, .arg = "NAME...",
-	  .help = "trace the corpus objects named (default rand1 rand2)" },
+	  .help = "trace the corpus objects named (default rand1 rand2 weak hooks, "
+		  "and rand3 as a module: at boot, or loaded and unloaded while the "
+		  "CPUs run, near or beyond call range)" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
@@ -573,12 +870,12 @@ static const struct ftv_opt fuzz_opts[] = {
 	{ .name = "shard", .key = O_SHARD, .arg = "I/N",
 	  .help = "run only the iterations i with i % N == I" },
 	{ .name = "out", .key = O_OUT, .arg = "FILE",
-	  .help = "the replay file of a finding (default ftv-fuzz-SEED.scn)",
+	  .help = "the replay file of a finding (default ftv-fuzz-SEED.scn; never overwritten)",
 	  .words = FTV_WORDS_FILE },
 	{ .name = "shrink-budget", .key = O_SHRINK_BUDGET, .arg = "N",
 	  .help = "shrink a finding in at most N scenario runs (1-100000, default 100)" },
 	{ .name = "json", .key = O_JSON,
-	  .help = "print one JSON object per finding, then a summary object" },
+	  .help = "print one JSON object per finding, then a summary object (--replay: one)" },
 	{ .name = "replay", .key = O_REPLAY, .arg = "FILE",
 	  .help = "run a replay file (any scenario) and print its report",
 	  .words = FTV_WORDS_FILE },
@@ -593,13 +890,14 @@ static int cmd_fuzz(int argc, char **argv)
 	static struct campaign c;
 	const char *replay = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
-	int arch_set = 0, scheme_set = 0, o, last = 0;
-	enum ftv_arch arch = FTV_ARCH_ARM64;
+	int arch_set = 0, scheme_set = 0, o, last = 0, r;
+	enum ftv_arch arch = FTV_ARCH_DEFAULT;
 	struct ftv_getopt g;
 	struct ftv_err err;
 
 	errout = stderr;
 	memset(&c, 0, sizeof(c));
+	clock_gettime(CLOCK_MONOTONIC, &c.start);
 	ftv_paths_default(&c.paths, argv[0]);
 	c.jobs = 1;
 	c.nshards = 1;
@@ -704,20 +1002,20 @@ static int cmd_fuzz(int argc, char **argv)
 	if (time_set)
 		c.iterations = 0;
 	if (replay) {
-		struct scn_result res;
-
 		use_stderr();
-
-		if (replay_report(replay, stdout, &res, &c.paths, c.trace, &err)) {
-			fprintf(errout, "ftv fuzz: %s\n", err.msg);
-			return FTV_EXIT_USAGE;
-		}
-		return res.violated ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+		return replay_file(replay, &c.paths, c.trace, c.json);
 	}
 	if (!have_objects) {
 		snprintf(c.g.objects[0], sizeof(c.g.objects[0]), "rand1");
 		snprintf(c.g.objects[1], sizeof(c.g.objects[1]), "rand2");
-		c.g.nobjects = 2;
+		/* weak hooks and their overrides: the kernel's table has
+		 * entries sorttable zeroed */
+		snprintf(c.g.objects[2], sizeof(c.g.objects[2]), "weak");
+		snprintf(c.g.objects[3], sizeof(c.g.objects[3]), "hooks");
+		c.g.nobjects = 4;
+		/* and a random unit of their kind to load as a module */
+		snprintf(c.g.modules[0], sizeof(c.g.modules[0]), "rand3");
+		c.g.nmodules = 1;
 	}
 	if (!seed_set) {
 		/* a fresh campaign: the seed is printed, --seed replays it */
@@ -729,6 +1027,9 @@ static int cmd_fuzz(int argc, char **argv)
 	}
 	if (!c.out[0])
 		snprintf(c.out, sizeof(c.out), "ftv-fuzz-%llu.scn", (unsigned long long)c.seed);
+	/* before the campaign, not after a finding */
+	if (outfile_check(c.out, &err))
+		return ftv_cmd_error(g.cmd, "--out: %s", err.msg);
 	{
 		size_t l = 0;
 
@@ -753,22 +1054,37 @@ static int cmd_fuzz(int argc, char **argv)
 		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
+		if (c.g.nmodules)
+			printf(", module%s", c.g.nmodules == 1 ? "" : "s");
+		for (unsigned i = 0; i < c.g.nmodules; i++)
+			printf(" %s", c.g.modules[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
 		       c.g.mutant ? c.g.mutant->name : "none");
 		if (c.iterations)
 			printf("%llu iterations", (unsigned long long)c.iterations);
 		else
-			printf("%.0f s", c.time_s);
+			printf("%g s", c.time_s);
 		printf(", shard %u/%u, %u job%s\n", c.shard, c.nshards, c.jobs,
 		       c.jobs == 1 ? "" : "s");
 		fflush(stdout);
 	}
-	if (run_jobs(&c))
-		return FTV_EXIT_USAGE;
+	catch_sigint(1);
+	r = run_jobs(&c);
 	summary(&c);
-	if (c.found)
+	for (unsigned w = 0; w < FUZZ_MAX_JOBS; w++)
+		free(c.text[w]);
+	if (c.found || c.violations)
 		return FTV_EXIT_VIOLATION;
-	return c.error ? FTV_EXIT_USAGE : FTV_EXIT_OK;
+	if (r || c.error)
+		return FTV_EXIT_USAGE;
+	if (interrupted) {
+		/* nothing found, the campaign cut short: die of the signal,
+		 * so a shell or a CI job sees SIGINT and not a clean run */
+		fflush(NULL);
+		signal(SIGINT, SIG_DFL);
+		raise(SIGINT);
+	}
+	return FTV_EXIT_OK;
 }
 FTV_COMMAND(fuzz, cmd_fuzz,
 	    .summary = "random ftrace workloads until a violation, shrunk to a replay file",
@@ -783,5 +1099,16 @@ FTV_COMMAND(fuzz, cmd_fuzz,
 		   "campaign seed alone, so --seed S with --shard and --jobs splits one\n"
 		   "campaign over processes and machines without changing what runs.\n"
 		   "\n"
-		   "An iteration the model rejects is a fuzzer bug and ends the campaign\n"
-		   "with exit status 2.\n")
+		   "Nothing found is lost. The directory of --out is checked before the\n"
+		   "campaign starts; a file already there is kept and the replay file\n"
+		   "gets a suffix (x-1.scn), named in the output; if it cannot be\n"
+		   "written, its text is printed on stderr. --time bounds the whole\n"
+		   "command: a shrink still running then is cut short (said so) and the\n"
+		   "smallest case so far is written. SIGINT (Ctrl-C) stops every worker\n"
+		   "after the scenario run in progress, writes the replay file of a\n"
+		   "finding and prints the summary of what ran; a second one kills.\n"
+		   "\n"
+		   "Exit status 0 when nothing was found, 1 when a violation was, 2 on\n"
+		   "bad usage or when an iteration the model rejects (a fuzzer bug)\n"
+		   "ends the campaign. Interrupted with nothing found, ftv dies of the\n"
+		   "SIGINT, as a shell expects.\n")

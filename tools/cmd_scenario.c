@@ -50,7 +50,7 @@ static int cmd_scenario(int argc, char **argv)
 	unsigned cpus = 0;
 	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0;
 	const struct ftv_mutant *mutant = NULL;
-	enum ftv_arch arch = FTV_ARCH_ARM64;
+	enum ftv_arch arch = FTV_ARCH_DEFAULT;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 
 	if (!files)

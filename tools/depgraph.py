@@ -4,7 +4,7 @@ the built objects' symbol tables (nm): an edge a -> b when a.o refers to a
 symbol that b.o defines. Prints the graph per directory and every circle
 (strongly connected component of more than one file).
 
-  depgraph.py [--build build] [--check] [DIR...]   (default: the library dirs)
+  depgraph.py [--build build] [--top .] [--check] [DIR...]   (default: the library dirs)
 
 --check exits 1 if any directory has a circle.
 """
@@ -61,8 +61,11 @@ def sccs(nodes, edges):
     return out
 
 
-def graph(build, d):
-    objs = sorted(glob.glob(os.path.join(build, "obj", d, "*.o")))
+def graph(top, build, d):
+    # only objects whose source still exists (a build tree keeps the
+    # objects of files since moved or deleted)
+    objs = sorted(o for o in glob.glob(os.path.join(build, "obj", d, "*.o"))
+                  if os.path.exists(os.path.join(top, d, os.path.basename(o)[:-2] + ".c")))
     if not objs:
         return None
     names = [os.path.basename(o)[:-2] for o in objs]
@@ -83,12 +86,13 @@ def graph(build, d):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
+    ap.add_argument("--top", default=".", help="the source tree")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
     circles = 0
     for d in a.dirs or DIRS:
-        g = graph(a.build, d)
+        g = graph(a.top, a.build, d)
         if g is None:
             continue
         names, edges = g

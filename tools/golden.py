@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-SCHEMES = ["callops", "tramp", "mcount", "pair", "atomic"]
+SCHEMES = ["callops", "tramp", "mcount", "mcount-ops-tasks", "pair", "atomic"]
 # Scenarios whose output depends on the wall clock: a CPU sent astray is
 # stopped by the turn timeout (exec_config.turn_timeout_us), so where it is
 # stopped and how many calls it made by then vary from run to run.

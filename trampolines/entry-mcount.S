@@ -9,6 +9,16 @@
  * ftrace_update_ftrace_func) and enters the graph tracer through the patched
  * `ftrace_graph_call` site (nop <-> b ftrace_graph_caller). bl _mcount is an
  * ordinary call for GCC, so caller-saved registers need not be preserved.
+ *
+ * The tracer gets function_trace_op as its ops, loaded before ftrace_call:
+ * the ops-passing ftrace_caller of the arches without CALL_OPS (x86, arm64
+ * DYNAMIC_FTRACE_WITH_ARGS). The ops and the func are two separate loads;
+ * a task preempted between them (ftrace_caller_trace_op_loaded) may call
+ * the func of a later update with the ops of an earlier one. The 2014
+ * scheme (`mcount`) ran its updates under stop_machine with a
+ * non-preemptible kernel, where no task sits there; `mcount-ops` models
+ * the same code patched live (FTRACE_MAY_SLEEP) with full preemption, and
+ * its scheme makes this label a scheduling point.
  */
 #include "patcher/ftrace_abi.h"
 
@@ -34,6 +44,8 @@ ftrace_caller:
 	ldr	x1, [x1, #8]			/* its saved lr: parent_ip */
 	adrp	x2, function_trace_op
 	ldr	x2, [x2, #:lo12:function_trace_op]
+	.globl	ftrace_caller_trace_op_loaded
+ftrace_caller_trace_op_loaded:			/* x2: the ops ftrace_call gets */
 	mov	x3, xzr				/* no ftrace_regs in this scheme */
 	.globl	ftrace_call
 ftrace_call:					/* patched: bl <tracer func> */
@@ -51,7 +63,7 @@ ftrace_graph_caller:
 	add	x0, x0, #8			/* &its saved lr */
 	ldr	x1, [x29, #8]
 	sub	x1, x1, #4			/* ip */
-	bl	ftv_prepare_return
+	bl	ftv_graph_caller_entry		/* prepare_ftrace_return */
 	b	ftrace_caller_return
 	.size	ftrace_caller, . - ftrace_caller
 

@@ -159,8 +159,10 @@ void ftv_direct_log(u64 ip, u64 parent_ip)
 extern char return_to_handler[];
 
 /* prepare_ftrace_return(): remember the real return address, log the entry
- * and make the traced function return through return_to_handler. */
-void ftv_prepare_return(u64 parent_slot, u64 ip)
+ * and make the traced function return through return_to_handler. op is the
+ * graph ops this entry is for (for the checks). Kept out of line: the
+ * checks break at its entry (ftrace_graph_func calls it). */
+__attribute__((noinline)) void ftv_prepare_return(u64 parent_slot, u64 ip, u64 op)
 {
 	u64 pcpu = this_cpu_area();
 	u64 depth = FIELD(pcpu, FTV_PCPU_GRAPH_SP);
@@ -172,7 +174,7 @@ void ftv_prepare_return(u64 parent_slot, u64 ip)
 	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_RET) = parent;
 	FIELD(stack, depth * FTV_GRAPH_SIZE + FTV_GRAPH_FUNC) = ip;
 	FIELD(pcpu, FTV_PCPU_GRAPH_SP) = depth + 1;
-	ftv_log_record(FTV_LOG_GRAPH_ENTRY, ip, parent, 0, 0, 0);
+	ftv_log_record(FTV_LOG_GRAPH_ENTRY, ip, parent, op, 0, 0);
 	FIELD(parent_slot, 0) = (u64)return_to_handler;
 }
 
@@ -181,9 +183,28 @@ void ftv_prepare_return(u64 parent_slot, u64 ip)
 void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 {
 	(void)parent_ip;
-	(void)op;
 	if (fregs)
-		ftv_prepare_return(fregs + FTV_FREGS_LR, ip);
+		ftv_prepare_return(fregs + FTV_FREGS_LR, ip, op);
+}
+
+/* The 2014 arm64 -pg scheme: ftrace_graph_caller enters the graph tracer
+ * for every call that reaches ftrace_caller, whichever ops enabled the
+ * site, and prepare_ftrace_return() asks ftrace_graph_entry() first, which
+ * tests the function against the graph's own filter
+ * (ftrace_graph_entry_test(): ftrace_ops_test(&global_ops, ...), the hash
+ * graph_ops shares; kernel/trace/ftrace.c since v3.17). The patcher keeps
+ * here the graph ops whose filter that is: set before ftrace_graph_call is
+ * patched in, cleared (ftrace_graph_entry_stub: no entry) before it is
+ * patched out. */
+u64 ftv_graph_ops;
+
+void ftv_graph_caller_entry(u64 parent_slot, u64 ip)
+{
+	u64 op = ftv_graph_ops;
+
+	if (!op || !ops_test(op, ip))
+		return;
+	ftv_prepare_return(parent_slot, ip, op);
 }
 
 /* ftrace_return_to_handler(): pop, log the exit with the return value, and

@@ -35,6 +35,27 @@ __attribute__((noinline)) void ftv_workload_done(void)
 #endif
 }
 
+/* A static branch (jump label) another task patches NOP <-> jump to the
+ * next instruction while the CPUs run it (world_static_key): the patcher
+ * of kernel text that is not ftrace. */
+__attribute__((noinline)) void ftv_static_branch(void)
+{
+#if defined(__riscv)
+	/* as arch_static_branch: a 4-byte nop, 4-byte aligned */
+	__asm__ volatile(".balign 4\n\t"
+			 ".option push\n\t"
+			 ".option norvc\n"
+			 ".globl ftv_static_key\n"
+			 "ftv_static_key:\n\t"
+			 "nop\n\t"
+			 ".option pop\n" ::: "memory");
+#else
+	__asm__ volatile(".globl ftv_static_key\n"
+			 "ftv_static_key:\n\t"
+			 "nop\n" ::: "memory");
+#endif
+}
+
 /* In tracers.c: appends a record to this CPU's log. */
 void ftv_log_record(u64 kind, u64 ip, u64 parent_ip, u64 op, u64 func,
 		    u64 retval);
@@ -47,11 +68,18 @@ void ftv_workload(u64 work)
 
 	for (u64 r = 0; !rounds || r < rounds; r++) {
 		ftv_quiescent();
+		ftv_static_branch();
 		for (u64 i = 0; i < n; i++) {
 			u64 c = calls + i * FTV_CALL_SIZE;
-			u64 got = ((call3_t)FIELD(c, FTV_CALL_FN))(
-				FIELD(c, FTV_CALL_ARG0), FIELD(c, FTV_CALL_ARG0 + 8),
-				FIELD(c, FTV_CALL_ARG0 + 16));
+			u64 fn = FIELD(c, FTV_CALL_FN);
+			u64 got;
+
+			/* an empty entry: a function of a module that is not
+			 * loaded (yet, or any more) */
+			if (!fn)
+				continue;
+			got = ((call3_t)fn)(FIELD(c, FTV_CALL_ARG0), FIELD(c, FTV_CALL_ARG0 + 8),
+					    FIELD(c, FTV_CALL_ARG0 + 16));
 
 			if (FIELD(work, FTV_WORK_CALIBRATE)) {
 				FIELD(c, FTV_CALL_EXPECT) = got;

@@ -9,6 +9,9 @@ enum ftv_arch {
 	FTV_ARCH_RISCV64, /* RV64GC, EM_RISCV with ELFCLASS64 */
 };
 
+/* What commands assume without --arch or an object to say otherwise. */
+#define FTV_ARCH_DEFAULT FTV_ARCH_ARM64
+
 /* "arm64" (also "aarch64") or "riscv64"; -1 if unknown. */
 int ftv_arch_parse(const char *s, enum ftv_arch *out);
 const char *ftv_arch_name(enum ftv_arch a);

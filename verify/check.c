@@ -119,7 +119,13 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 		if (!ftrace_ops_registered(o->ops) ||
 		    !ftrace_ops_traces_ip(o->ops, w->recs[ri].ip))
 			continue;
-		if (ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB)
+		/* A STUB ops' func is never called, except that the -pg
+		 * scheme's graph ops (graph_ops: func ftrace_stub) is entered
+		 * once per call through ftrace_graph_caller while that is
+		 * patched in (on_graph_entry). */
+		if ((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB) &&
+		    !((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_GRAPH) &&
+		      ftrace_core_graph_enabled(w->core)))
 			continue;
 		/* a direct ops is seen through its trampoline's log, and
 		 * only the logging trampoline can be seen */
@@ -145,6 +151,7 @@ static void on_quiescent(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	st.steps = exec_steps(ex);
 	w->cpu[cpu].last_sync = st.steps + 1;
 	w->cpu[cpu].last_qs = st.steps + 1;
+	world_module_cpu_sync(w, (unsigned)cpu);
 }
 
 static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
@@ -152,6 +159,86 @@ static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	(void)ex;
 	(void)pc;
 	finish_call(arg, cpu);
+}
+
+/* The update (world plan) an executor plan id belongs to. */
+static const char *plan_what(const struct world *w, int id)
+{
+	for (size_t i = 0; i < w->nplans; i++)
+		if (w->plans[i].id == id)
+			return w->plans[i].what;
+	return "?";
+}
+
+/* A tracer called straight from ftrace_call with the function_trace_op the
+ * CPU loaded before its turn ended there (world_schemedesc.preempt): say
+ * which update's ftrace_call it executed, and whether a newer one existed
+ * already. Empty when that is not the case. */
+static void held_op_explain(struct world *w, int cpu, uint64_t op, char *out, size_t n)
+{
+	const struct wcpu *c = &w->cpu[cpu];
+	uint64_t call = sim_image_lookup(w->img, "ftrace_call");
+	const struct wops *o = world_ops_at(w, op);
+	size_t nobs;
+	const struct exec_obs *obs = exec_observations(w->ex, &nobs);
+	const struct exec_write *wr = NULL, *newest = NULL;
+	char b[160], what[300];
+	int fetched = -1;
+
+	if (!c->held || c->held_op != op || !call ||
+	    exec_cpu_reg(w->ex, cpu, w->ad->reg_ra) != call + 4)
+		return;
+	for (size_t i = nobs; i-- > 0;)
+		if (obs[i].kind == EXEC_OBS_FETCH && obs[i].cpu == cpu && obs[i].addr == call) {
+			fetched = obs[i].wid[0];
+			wr = exec_write_get(w->ex, fetched);
+			break;
+		}
+	for (int id = 0; exec_write_get(w->ex, id); id++)
+		if (exec_write_get(w->ex, id)->addr == call)
+			newest = exec_write_get(w->ex, id);
+	where(w, exec_cpu_reg(w->ex, cpu, 32), b, sizeof(b));
+	if (wr && wr->plan >= 0)
+		snprintf(what, sizeof(what), "the call to %s that \"%s\" wrote (plan %d step %d, %s)",
+			 b, wr->what, wr->plan, wr->step, plan_what(w, wr->plan));
+	else
+		snprintf(what, sizeof(what), "the call to %s", b);
+	/* (a truncated explanation is still one) */
+	if (!wr || wr == newest) {
+		if (snprintf(out, n, ": cpu%d loaded function_trace_op (%s) at step %llu, its turn "
+			 "ended there (a task preempted in ftrace_caller), and meanwhile ftrace_call "
+			 "became %s; the ops and the func are two loads in a preemptible "
+			 "ftrace_caller without CALL_OPS, and ftrace_sync_ipi does not reach a "
+			 "preempted task",
+			 cpu, o ? o->name : "ftrace_list_ops", (unsigned long long)c->held_step,
+			 what) >= (int)n)
+			out[n - 1] = 0;
+	} else if (snprintf(out, n, ": cpu%d loaded function_trace_op (%s) at step %llu, then "
+			 "executed %s, older than ftrace_call's newest instruction (plan %d step %d, "
+			 "%s): no context synchronisation has reached it since, and ftrace_sync_ipi "
+			 "comes only after the new function_trace_op is published; the ops and the "
+			 "func are two loads in ftrace_caller without CALL_OPS",
+			 cpu, o ? o->name : "ftrace_list_ops", (unsigned long long)c->held_step,
+			 what, newest->plan, newest->step, plan_what(w, newest->plan)) >= (int)n) {
+		out[n - 1] = 0;
+	}
+}
+
+/* Ops o ran for the call of record ri in progress on cpu: once at most. */
+static void count_call(struct world *w, int cpu, int ri, struct wops *o,
+		       uint64_t step)
+{
+	struct wcall *c = &w->cpu[cpu].call;
+	size_t oi = (size_t)(o - w->ops);
+	char b[160];
+
+	if (!c->active || c->rec != ri)
+		return;
+	if (c->seen[oi])
+		world_add_violation(w, "count", cpu, step,
+				    "ops %s called twice for one call of %s", o->name,
+				    where(w, w->recs[ri].func, b, sizeof(b)));
+	c->seen[oi] = 1;
 }
 
 /* tracer_a, tracer_b, the graph ops' func: func(ip, parent_ip, op, fregs) */
@@ -173,6 +260,23 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    where(w, pc, b1, sizeof(b1)), where(w, ip, b2, sizeof(b2)));
 		return;
 	}
+	if (!o && (op == ftrace_core_list_ops(w->core) || op == ftrace_core_nop_ops(w->core))) {
+		/* ftrace's own ops, whose func is the list function or the nop
+		 * func: another func ran with it */
+		char why[900] = "";
+		int list = op == ftrace_core_list_ops(w->core);
+
+		held_op_explain(w, cpu, op, why, sizeof(why));
+		world_add_violation(w, "wrong-func", cpu, st.steps,
+				    "%s ran for %s at %s, whose func is %s%s",
+				    where(w, pc, b1, sizeof(b1)),
+				    list ? "ftrace_list_ops" : "ftrace_nop_ops",
+				    where(w, ip, b2, sizeof(b2)),
+				    sim_symbolize(w->as, list ? w->list_func : w->nop_func,
+						  (char[160]){ 0 }, 160, 0), why);
+		w->cpu[cpu].held = 0;
+		return;
+	}
 	if (!o) {
 		world_add_violation(w, "bad-ops", cpu, st.steps,
 				    "%s called for %s with ops 0x%016llx, which ftrace never "
@@ -184,12 +288,17 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 		world_add_violation(w, "use-after-free", cpu, st.steps,
 				    "ops %s (0x%016llx) used by %s after it was freed",
 				    o->name, (unsigned long long)op, where(w, ip, b2, sizeof(b2)));
-	if (o->func != pc)
+	if (o->func != pc) {
+		char why[900] = "";
+
+		held_op_explain(w, cpu, op, why, sizeof(why));
 		world_add_violation(w, "wrong-func", cpu, st.steps,
-				    "%s ran for ops %s at %s, whose func is %s",
+				    "%s ran for ops %s at %s, whose func is %s%s",
 				    where(w, pc, b1, sizeof(b1)), o->name,
 				    where(w, ip, b2, sizeof(b2)),
-				    sim_symbolize(w->as, o->func, (char[160]){ 0 }, 160, 0));
+				    sim_symbolize(w->as, o->func, (char[160]){ 0 }, 160, 0), why);
+	}
+	w->cpu[cpu].held = 0;
 	if (!o->ever[ri])
 		world_add_violation(w, "wrong-ops", cpu, st.steps,
 				    "ops %s called for %s, which it never asked to trace",
@@ -203,16 +312,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    "ops %s called for %s with parent_ip %s, which follows no call",
 				    o->name, where(w, ip, b1, sizeof(b1)),
 				    where(w, parent, b2, sizeof(b2)));
-	struct wcall *c = &w->cpu[cpu].call;
-	size_t oi = (size_t)(o - w->ops);
-
-	if (c->active && c->rec == ri) {
-		if (c->seen[oi])
-			world_add_violation(w, "count", cpu, st.steps,
-					    "ops %s called twice for one call of %s", o->name,
-					    where(w, w->recs[ri].func, b1, sizeof(b1)));
-		c->seen[oi] = 1;
-	}
+	count_call(w, cpu, ri, o, st.steps);
 }
 
 /* The direct trampoline logs (ip, parent_ip). */
@@ -249,7 +349,11 @@ static int later_plan_started(const struct world *w, int id, int ri)
 {
 	size_t k = w->nplans, first_undone = w->nplans;
 
+	/* ftrace's plans (agent 0) run one after another; another agent's
+	 * touch no record */
 	for (size_t i = 0; i < w->nplans; i++) {
+		if (w->plans[i].agent != PLAN_AGENT_FTRACE)
+			continue;
 		if (w->plans[i].id == id)
 			k = i;
 		if (!w->plans[i].done && first_undone == w->nplans)
@@ -258,6 +362,8 @@ static int later_plan_started(const struct world *w, int id, int ri)
 	for (size_t j = k + 1; j < w->nplans; j++) {
 		const struct wplan *p = &w->plans[j];
 
+		if (p->agent != PLAN_AGENT_FTRACE)
+			continue;
 		if (!p->done && j != first_undone)
 			break;
 		for (size_t r = 0; r < p->nrecs; r++)
@@ -304,6 +410,40 @@ static void on_nop(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	}
 }
 
+/* ftrace_graph_caller entered the graph tracer for ip with graph ops op
+ * (the -pg scheme): the checks of a tracer call that apply to it. */
+static void graph_ops_entry(struct world *w, int cpu, uint64_t ip, uint64_t op)
+{
+	struct wops *o = world_ops_at(w, op);
+	int ri = world_rec_at_ip(w, ip);
+	uint64_t step = exec_steps(w->ex);
+	char b[160];
+
+	w->st.tracer_calls++;
+	if (ri < 0) {
+		world_add_violation(w, "bad-ip", cpu, step,
+				    "ftrace_graph_caller entered the graph tracer for %s, "
+				    "which is no patch site", where(w, ip, b, sizeof(b)));
+		return;
+	}
+	if (!o) {
+		world_add_violation(w, "bad-ops", cpu, step,
+				    "graph entry for %s with ops 0x%016llx, which ftrace "
+				    "never allocated", where(w, ip, b, sizeof(b)),
+				    (unsigned long long)op);
+		return;
+	}
+	if (o->freed)
+		world_add_violation(w, "use-after-free", cpu, step,
+				    "graph ops %s (0x%016llx) used for %s after it was freed",
+				    o->name, (unsigned long long)op, where(w, ip, b, sizeof(b)));
+	if (!o->ever[ri])
+		world_add_violation(w, "wrong-ops", cpu, step,
+				    "graph ops %s entered for %s, which it never asked to trace",
+				    o->name, where(w, ip, b, sizeof(b)));
+	count_call(w, cpu, ri, o, step);
+}
+
 static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
@@ -315,15 +455,11 @@ static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	if (c->gdepth < WORLD_GRAPH_DEPTH)
 		c->gstack[c->gdepth] = ip;
 	c->gdepth++;
-	/* where the graph tracer is called through the patched
-	 * ftrace_graph_call (the -pg scheme), it has no ops call: count it
-	 * here */
-	if (w->backend->modify_graph_caller) {
-		int ri = world_rec_at_ip(w, ip);
-
-		if (c->call.active && c->call.rec == ri)
-			c->call.direct_seen++;
-	}
+	/* Where the graph tracer is entered through the patched
+	 * ftrace_graph_call (the -pg scheme), the graph ops' func is
+	 * ftrace_stub: this entry, through ftrace_graph_caller, is its call. */
+	if (w->backend->modify_graph_caller)
+		graph_ops_entry(w, cpu, ip, cpu_arg(w, cpu, 2));
 }
 
 static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
@@ -352,12 +488,34 @@ static void on_preempt_point(struct ftv_exec *ex, int cpu, uint64_t pc, void *ar
 	(void)arg;
 }
 
+/* A scheme's preemption point (world_schemedesc.preempt): the CPU's turn
+ * may end here; it holds the function_trace_op it loaded (the third
+ * argument register). */
+static void on_held_op(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	struct world *w = arg;
+
+	(void)pc;
+	w->cpu[cpu].held = 1;
+	w->cpu[cpu].held_op = exec_cpu_reg(ex, cpu, w->ad->reg_arg0 + 2);
+	w->cpu[cpu].held_step = exec_steps(ex);
+}
+
 static int install(struct world *w, struct ftv_err *err)
 {
 	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
 
 	if (op_loaded && exec_break(w->ex, op_loaded, on_preempt_point, w, err))
 		return -1;
+	for (size_t i = 0; i < sizeof(w->sd->preempt) / sizeof(w->sd->preempt[0]) &&
+			   w->sd->preempt[i]; i++) {
+		uint64_t at = sim_image_lookup(w->img, w->sd->preempt[i]);
+
+		if (!at)
+			return ftv_errf(err, "trampolines: symbol %s not found", w->sd->preempt[i]);
+		if (exec_break(w->ex, at, on_held_op, w, err))
+			return -1;
+	}
 	if (exec_break(w->ex, w->tracer_a, on_tracer, w, err) ||
 	    exec_break(w->ex, w->tracer_b, on_tracer, w, err) ||
 	    exec_break(w->ex, w->nop_func, on_nop, w, err) ||

@@ -32,21 +32,31 @@
 
 #define FUZZ_MAX_FUNCS 1024
 
+#define FUZZ_MAX_MODULES 4
+
 /* What every generated scenario shares. */
 struct fuzz_gen {
 	enum ftv_scheme scheme;
 	char objects[WORLD_MAX_OBJECTS][64];
 	unsigned nobjects;
+	/* Objects an iteration may load as modules: at boot (enabled by its
+	 * first operation) or late (module-load and module-unload while the
+	 * CPUs run), near the kernel or, where the scheme has module PLTs,
+	 * beyond call range of ftrace_caller. */
+	char modules[FUZZ_MAX_MODULES][64];
+	unsigned nmodules;
 	unsigned cpus;                   /* 0: drawn per iteration (2..4) */
 	const struct ftv_mutant *mutant; /* NULL: none */
-	/* The traced functions operations may name (fuzz_targets). */
+	/* The traced functions operations may name (fuzz_targets), and the
+	 * module of each: 0 for kernel text, m + 1 for modules[m]. */
 	char funcs[FUZZ_MAX_FUNCS][48];
+	unsigned char func_mod[FUZZ_MAX_FUNCS];
 	unsigned nfuncs;
 };
 
-/* Loads the objects once (a world with one CPU) and collects the traced
- * functions the workload calls (the random units' r<N>_f<M> whose site
- * init_nop accepted), in record order. */
+/* Loads the objects and modules once (a world with one CPU) and collects
+ * the traced functions the workload calls (the random units' r<N>_f<M>
+ * whose site the kernel accepts), in record order. */
 int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		 const char *tramp_dir, struct ftv_err *err);
 
@@ -66,20 +76,32 @@ int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
 	       const char *tramp_dir, struct scn_result *res,
 	       struct ftv_err *err);
 
+/* Why a shrink ended. */
+enum fuzz_shrink_end {
+	FUZZ_SHRINK_DONE,    /* a full round of passes kept nothing */
+	FUZZ_SHRINK_BUDGET,  /* the budget of runs was spent */
+	FUZZ_SHRINK_STOPPED, /* stop() said so (a deadline, a signal) */
+};
+
 struct fuzz_shrink {
 	const char *corpus_dir, *tramp_dir;
 	unsigned budget;     /* at most this many candidate runs (0: 100) */
 	unsigned tried;      /* out: candidates run */
 	unsigned accepted;   /* out: candidates that still failed */
+	enum fuzz_shrink_end end; /* out */
 	/* Called after each candidate (may be NULL), for progress. */
 	void (*progress)(void *ctx, const struct fuzz_shrink *sh);
+	/* Called before each candidate (may be NULL): nonzero ends the
+	 * shrink there, with the smallest failing case found so far. */
+	int (*stop)(void *ctx);
 	void *ctx;
 };
 
 /* Shrinks the failing scenario s in place, greedily and deterministically:
  * each pass tries smaller variants and keeps one that still reports a
- * violation of kind, until a full round of passes keeps nothing or the
- * budget is spent. */
+ * violation of kind, until a full round of passes keeps nothing, the
+ * budget is spent or stop() says so; s is always the smallest failing
+ * case found. */
 int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
 		struct ftv_err *err);
 

@@ -47,6 +47,19 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		cfg.objects[i] = paths->objects[i];
 	}
 	cfg.nobjects = g->nobjects;
+	/* the modules as late ones: their records exist, nothing enables them */
+	for (unsigned i = 0; i < g->nmodules; i++) {
+		if (scenario_corpus_object(paths->modules[i], sizeof(paths->modules[i]),
+					   corpus_dir, set, g->modules[i])) {
+			free(paths);
+			return ftv_errf(err, "no corpus object '%s' for scheme %s "
+					"(looked in %s/%s and %s/random-%s)", g->modules[i],
+					ftv_scheme_name(g->scheme), corpus_dir, set, corpus_dir, set);
+		}
+		cfg.modules[i] = paths->modules[i];
+		cfg.module_late[i] = 1;
+	}
+	cfg.nmodules = g->nmodules;
 	cfg.tramp_dir = tramp_dir;
 	cfg.exec.ncpus = 1;
 	cfg.exec.seed = 1;
@@ -63,13 +76,21 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	g->nfuncs = 0;
 	for (size_t i = 0; i < ftrace_core_nrecs(core) && g->nfuncs < FUZZ_MAX_FUNCS; i++) {
 		const struct ftrace_rec *r = ftrace_core_rec(core, i);
+		int mod = -1;
 
-		/* FAILED: init_nop refused the site ("Misaligned patch-site",
-		 * as GCC 12 kernels warned); DISABLED: updates never touch it. */
-		if (!r || (r->flags & (FTRACE_FL_FAILED | FTRACE_FL_DISABLED)) ||
+		/* FAILED: init_nop refused the site; DISABLED: updates never
+		 * touch it, unless it is a module's, enabled when it loads. */
+		if (!r || (r->flags & FTRACE_FL_FAILED) ||
+		    ((r->flags & FTRACE_FL_DISABLED) && !r->site.module) ||
 		    !random_unit_func(r->site.name) ||
 		    strlen(r->site.name) >= sizeof(g->funcs[0]))
 			continue;
+		for (unsigned m = 0; r->site.module && m < g->nmodules; m++)
+			if (!strcmp(r->site.module, g->modules[m]))
+				mod = (int)m;
+		if (r->site.module && mod < 0)
+			continue;
+		g->func_mod[g->nfuncs] = (unsigned char)(mod + 1);
 		snprintf(g->funcs[g->nfuncs++], sizeof(g->funcs[0]), "%s", r->site.name);
 	}
 	world_free(w);
@@ -97,13 +118,27 @@ struct gops {
 	char filter[1024];
 };
 
+/* A module as the generator tracks it. */
+enum gmod_state { GM_ABSENT, GM_BOOT, GM_LATE, GM_LOADED, GM_UNLOADED };
+
 struct gen {
 	const struct fuzz_gen *g;
 	struct ftv_rng rng;
 	struct scenario *s;
 	struct gops ops[8];
 	unsigned nops, ntracer, ngraph, ndirect;
+	enum gmod_state mod[FUZZ_MAX_MODULES];
+	int key_on;   /* the static key's state */
 };
+
+/* Whether operations may name traced function i now: kernel text, a
+ * module loaded at boot, or a late module loaded and not unloaded. */
+static int avail(const struct gen *gn, unsigned i)
+{
+	int m = gn->g->func_mod[i] - 1;
+
+	return m < 0 || gn->mod[m] == GM_BOOT || gn->mod[m] == GM_LOADED;
+}
 
 static void emit(struct gen *gn, const char *verb, const char *a, const char *b)
 {
@@ -118,18 +153,24 @@ static void emit(struct gen *gn, const char *verb, const char *a, const char *b)
 	op->line = (int)gn->s->nops;
 }
 
-/* A run of 50-300 scheduler steps after each update: short enough that the
+/* A run of lo..hi scheduler steps after an update: short enough that the
  * CPUs are still in their rounds when the next update lands. */
-static void emit_run(struct gen *gn)
+static void emit_run_between(struct gen *gn, unsigned lo, unsigned hi)
 {
 	char n[24];
 
-	snprintf(n, sizeof(n), "%llu", 50 + (unsigned long long)ftv_rng_below(&gn->rng, 251));
+	snprintf(n, sizeof(n), "%llu", lo + (unsigned long long)ftv_rng_below(&gn->rng, hi - lo + 1));
 	emit(gn, "run", n, NULL);
 }
 
-/* k distinct traced functions, comma separated; from (if given) restricts
- * the draw to the functions of another spec (notrace inside a filter). */
+static void emit_run(struct gen *gn)
+{
+	emit_run_between(gn, 50, 300);
+}
+
+/* k distinct traced functions available now, comma separated; from (if
+ * given) restricts the draw to the functions of another spec (notrace
+ * inside a filter). */
 static void subset(struct gen *gn, unsigned k, const char *from, char *out, size_t n)
 {
 	const char *pool[FUZZ_MAX_FUNCS];
@@ -141,13 +182,15 @@ static void subset(struct gen *gn, unsigned k, const char *from, char *out, size
 		for (char *t = strtok(tmp, ","); t && np < FUZZ_MAX_FUNCS; t = strtok(NULL, ","))
 			for (unsigned i = 0; i < gn->g->nfuncs; i++)
 				if (!strcmp(gn->g->funcs[i], t)) {
-					pool[np++] = gn->g->funcs[i];
+					if (avail(gn, i))
+						pool[np++] = gn->g->funcs[i];
 					break;
 				}
 	}
 	if (!np)
 		for (unsigned i = 0; i < gn->g->nfuncs; i++)
-			pool[np++] = gn->g->funcs[i];
+			if (avail(gn, i))
+				pool[np++] = gn->g->funcs[i];
 	if (k > np)
 		k = np;
 	out[0] = 0;
@@ -213,14 +256,14 @@ static void new_ops(struct gen *gn)
 {
 	const char *kinds[4];
 	unsigned nk = 0;
-	unsigned extra = ftv_scheme_fuzz_tracers(gn->g->scheme);
+	unsigned extra = ftv_scheme_fuzz_flags(gn->g->scheme);
 	struct gops *o = &gn->ops[gn->nops];
 	const char *tracer;
 
 	kinds[nk++] = "tracer_a";
 	kinds[nk++] = "tracer_b";
 	/* the graph tracer and direct calls where the scheme has them
-	 * (ftv_scheme_fuzz_tracers); one graph ops at a time (the -pg scheme
+	 * (ftv_scheme_fuzz_flags); one graph ops at a time (the -pg scheme
 	 * registers it as the global graph tracer) */
 	if ((extra & FTV_SCHEME_FUZZ_GRAPH) && !gn->ngraph)
 		kinds[nk++] = "graph";
@@ -330,9 +373,107 @@ static void step(struct gen *gn)
 	}
 }
 
+/* Whether a direct ops attached now traces a function of module m: BPF
+ * holds a reference on a module whose function it attaches to, so
+ * delete_module fails until it is detached. */
+static int module_pinned(const struct gen *gn, unsigned m)
+{
+	for (unsigned i = 0; i < gn->nops; i++) {
+		const struct gops *o = &gn->ops[i];
+		char tmp[1024];
+
+		if (!o->direct || !o->attached || o->dead)
+			continue;
+		snprintf(tmp, sizeof(tmp), "%s", o->filter);
+		for (char *t = strtok(tmp, ","); t; t = strtok(NULL, ","))
+			for (unsigned f = 0; f < gn->g->nfuncs; f++)
+				if (gn->g->func_mod[f] == m + 1 && !strcmp(gn->g->funcs[f], t))
+					return 1;
+	}
+	return 0;
+}
+
+/* load_module while the CPUs run: the init_nop of every site (some ten
+ * plan steps each, a few thousand scheduler steps for a random unit) and
+ * the enable are long updates, and the module is called only once they
+ * have landed, so the CPUs get a long run after it. */
+/* Another task flips the static branch (a jump label): kernel text
+ * patched by someone other than ftrace, at the same time. */
+static void static_key(struct gen *gn)
+{
+	gn->key_on = !gn->key_on;
+	emit(gn, "static-key", gn->key_on ? "on" : "off", NULL);
+}
+
+static void load_module(struct gen *gn, unsigned m, int key)
+{
+	emit(gn, "module-load", gn->g->modules[m], NULL);
+	gn->mod[m] = GM_LOADED;
+	if (key)
+		static_key(gn);
+	emit_run_between(gn, 2000, 4000);
+}
+
+static void unload_module(struct gen *gn, unsigned m)
+{
+	emit(gn, "module-unload", gn->g->modules[m], NULL);
+	gn->mod[m] = GM_UNLOADED;
+	emit_run(gn);
+}
+
+/* How an iteration uses its modules, from a stream of its own (mrng), so
+ * that an iteration without modules is drawn as it was before modules
+ * existed: none, loaded at boot (enabled by the first operation) or late
+ * (loaded by one of the first actions, perhaps unloaded later); near the
+ * kernel, or beyond call range where the scheme has module PLTs. */
+struct modplan {
+	enum gmod_state mode;
+	int far;
+	unsigned load_at, unload_at; /* action indices; unload_at > nact: never */
+	/* another task flips the static key right after the load (its
+	 * patches then overlap ftrace_module_init's), and before actions */
+	int key_after_load;
+	unsigned key_at[2];
+	unsigned nkeys;
+};
+
+static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned nact,
+			 struct modplan *mp)
+{
+	struct ftv_rng mrng;
+
+	memset(mp, 0, sizeof(*mp));
+	mp->mode = GM_ABSENT;
+	ftv_rng_seed(&mrng, iter_seed ^ 0x6d6f64756c657321ULL);
+	/* jump labels flipped by another task, with or without modules */
+	mp->nkeys = (unsigned)ftv_rng_below(&mrng, 3);
+	for (unsigned k = 0; k < mp->nkeys; k++)
+		mp->key_at[k] = (unsigned)ftv_rng_below(&mrng, nact);
+	mp->key_after_load = ftv_rng_chance(&mrng, 1, 2);
+	if (!g->nmodules)
+		return;
+	switch (ftv_rng_below(&mrng, 3)) {
+	case 0:
+		return;
+	case 1:
+		mp->mode = GM_BOOT;
+		break;
+	default:
+		mp->mode = GM_LATE;
+		break;
+	}
+	mp->far = (ftv_scheme_fuzz_flags(g->scheme) & FTV_SCHEME_FUZZ_FAR_MODULES) &&
+		  ftv_rng_chance(&mrng, 1, 2);
+	mp->load_at = (unsigned)ftv_rng_below(&mrng, 2);
+	mp->unload_at = ftv_rng_chance(&mrng, 1, 2)
+				? mp->load_at + 2 + (unsigned)ftv_rng_below(&mrng, nact)
+				: (unsigned)-1;
+}
+
 void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario *s)
 {
 	struct gen gn;
+	struct modplan mp;
 	unsigned nact;
 
 	memset(s, 0, sizeof(*s));
@@ -377,8 +518,39 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	}
 	s->expect_ok = 1;
 	nact = 4 + (unsigned)ftv_rng_below(&gn.rng, 7);
-	for (unsigned i = 0; i < nact; i++)
+	plan_modules(g, iter_seed, nact, &mp);
+	for (unsigned m = 0; mp.mode != GM_ABSENT && m < g->nmodules; m++) {
+		snprintf(s->modules[m], sizeof(s->modules[m]), "%s", g->modules[m]);
+		s->cfg.module_late[m] = mp.mode == GM_LATE;
+		gn.mod[m] = mp.mode;
+	}
+	if (mp.mode != GM_ABSENT) {
+		s->cfg.nmodules = g->nmodules;
+		s->cfg.far_modules = mp.far;
+	}
+	/* the boot modules are enabled before anything can call them */
+	if (mp.mode == GM_BOOT)
+		emit(&gn, "enable-modules", NULL, NULL);
+	if (mp.mode == GM_LATE) {
+		/* the module's functions must be called for a while after
+		 * its long load: more rounds, and a step budget for them (a
+		 * quantum of 50 instructions makes a round some 50 steps) */
+		s->cfg.rounds += 500;
+		s->steps = 400000;
+	}
+	for (unsigned i = 0; i < nact; i++) {
+		for (unsigned k = 0; k < mp.nkeys; k++)
+			if (mp.key_at[k] == i)
+				static_key(&gn);
+		for (unsigned m = 0; m < g->nmodules; m++) {
+			if (gn.mod[m] == GM_LATE && i == mp.load_at)
+				load_module(&gn, m, mp.key_after_load);
+			else if (gn.mod[m] == GM_LOADED && i == mp.unload_at &&
+				 !module_pinned(&gn, m))
+				unload_module(&gn, m);
+		}
 		step(&gn);
+	}
 	/* usually tear everything down at the end: unregistering frees the
 	 * ops, which is where a missing grace period shows */
 	if (ftv_rng_chance(&gn.rng, 3, 4))

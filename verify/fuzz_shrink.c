@@ -29,7 +29,7 @@ int fuzz_fails(struct scenario *s, const char *kind, const char *corpus_dir,
 struct shrinker {
 	struct fuzz_shrink *sh;
 	const char *kind;
-	int out_of_budget;
+	int ended;
 };
 
 /* Runs candidate c; if it still fails with the kind, it replaces *s. */
@@ -40,7 +40,13 @@ static int try(struct shrinker *k, struct scenario *s, struct scenario *c)
 	int r;
 
 	if (k->sh->tried >= k->sh->budget) {
-		k->out_of_budget = 1;
+		k->sh->end = FUZZ_SHRINK_BUDGET;
+		k->ended = 1;
+		return 0;
+	}
+	if (k->sh->stop && k->sh->stop(k->sh->ctx)) {
+		k->sh->end = FUZZ_SHRINK_STOPPED;
+		k->ended = 1;
 		return 0;
 	}
 	k->sh->tried++;
@@ -67,7 +73,7 @@ static int pass_rounds(struct shrinker *k, struct scenario *s, struct scenario *
 {
 	int got = 0;
 
-	while (!k->out_of_budget) {
+	while (!k->ended) {
 		unsigned r = s->cfg.rounds ? s->cfg.rounds : 20;
 
 		if (r <= 1)
@@ -84,7 +90,7 @@ static int pass_rounds(struct shrinker *k, struct scenario *s, struct scenario *
 /* Fewer CPUs: the smallest count that still fails. */
 static int pass_cpus(struct shrinker *k, struct scenario *s, struct scenario *c)
 {
-	for (unsigned n = 1; n < s->cfg.exec.ncpus && !k->out_of_budget; n++) {
+	for (unsigned n = 1; n < s->cfg.exec.ncpus && !k->ended; n++) {
 		*c = *s;
 		c->cfg.exec.ncpus = n;
 		if (try(k, s, c))
@@ -99,7 +105,7 @@ static int pass_ops_groups(struct shrinker *k, struct scenario *s, struct scenar
 {
 	int got = 0;
 
-	for (unsigned i = 0; i < s->nops && !k->out_of_budget; i++) {
+	for (unsigned i = 0; i < s->nops && !k->ended; i++) {
 		char name[64];
 
 		if (strcmp(s->ops[i].verb, "ops"))
@@ -124,9 +130,9 @@ static int pass_chunks(struct shrinker *k, struct scenario *s, struct scenario *
 {
 	int got = 0;
 
-	for (unsigned chunk = s->nops / 2 ? s->nops / 2 : 1; chunk >= 1 && !k->out_of_budget;
+	for (unsigned chunk = s->nops / 2 ? s->nops / 2 : 1; chunk >= 1 && !k->ended;
 	     chunk /= 2) {
-		for (unsigned from = 0; from + chunk <= s->nops && !k->out_of_budget;) {
+		for (unsigned from = 0; from + chunk <= s->nops && !k->ended;) {
 			*c = *s;
 			drop_ops(c, from, chunk);
 			if (try(k, s, c))
@@ -162,16 +168,16 @@ static int pass_sites(struct shrinker *k, struct scenario *s, struct scenario *c
 {
 	int got = 0;
 
-	for (unsigned i = 0; i < s->nops && !k->out_of_budget; i++) {
+	for (unsigned i = 0; i < s->nops && !k->ended; i++) {
 		unsigned n = 1;
 
 		if (strcmp(s->ops[i].verb, "filter") && strcmp(s->ops[i].verb, "notrace"))
 			continue;
 		for (const char *p = s->ops[i].b; *p; p++)
 			n += *p == ',';
-		for (unsigned chunk = n / 2; chunk >= 1 && n > 1 && !k->out_of_budget;
+		for (unsigned chunk = n / 2; chunk >= 1 && n > 1 && !k->ended;
 		     chunk /= 2) {
-			for (unsigned from = 0; from + chunk <= n && n > 1 && !k->out_of_budget;) {
+			for (unsigned from = 0; from + chunk <= n && n > 1 && !k->ended;) {
 				*c = *s;
 				spec_without(s->ops[i].b, from, chunk, c->ops[i].b,
 					     sizeof(c->ops[i].b));
@@ -192,7 +198,7 @@ static int pass_runs(struct shrinker *k, struct scenario *s, struct scenario *c)
 {
 	int got = 0;
 
-	for (unsigned i = 0; i < s->nops && !k->out_of_budget; i++) {
+	for (unsigned i = 0; i < s->nops && !k->ended; i++) {
 		unsigned long long v;
 
 		if (strcmp(s->ops[i].verb, "run"))
@@ -215,7 +221,7 @@ static int pass_merge_runs(struct shrinker *k, struct scenario *s, struct scenar
 {
 	int got = 0;
 
-	for (unsigned i = 0; i + 1 < s->nops && !k->out_of_budget; i++) {
+	for (unsigned i = 0; i + 1 < s->nops && !k->ended; i++) {
 		if (strcmp(s->ops[i].verb, "run") || strcmp(s->ops[i + 1].verb, "run"))
 			continue;
 		*c = *s;
@@ -245,9 +251,10 @@ int fuzz_shrink(struct scenario *s, const char *kind, struct fuzz_shrink *sh,
 	if (!sh->budget)
 		sh->budget = 100;
 	sh->tried = sh->accepted = 0;
-	for (int progress = 1; progress && !k.out_of_budget;) {
+	sh->end = FUZZ_SHRINK_DONE;
+	for (int progress = 1; progress && !k.ended;) {
 		progress = 0;
-		for (size_t p = 0; p < sizeof(passes) / sizeof(passes[0]) && !k.out_of_budget; p++)
+		for (size_t p = 0; p < sizeof(passes) / sizeof(passes[0]) && !k.ended; p++)
 			progress |= passes[p](&k, s, c);
 	}
 	free(c);

@@ -21,6 +21,10 @@ static const struct ftv_mutant fixed[] = {
 	  FTRACE_MUT_PUBLISH_TABLE_EARLY },
 	{ "free-before-unpatch", "an ops is freed before the sites stop using it", -1, 0,
 	  FTRACE_MUT_FREE_BEFORE_UNPATCH },
+	{ "patch-zeroed-entry",
+	  "ftrace_process_locs takes a zeroed table entry (a weak function sorttable "
+	  "zeroed, linux-next Feb 2025) for a call site: init_nop writes outside text",
+	  -1, 0, FTRACE_MUT_PATCH_ZEROED_ENTRY },
 };
 
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))

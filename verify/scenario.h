@@ -11,7 +11,9 @@
  *                                    `arch riscv64` alone means its
  *                                    default scheme (atomic)
  *   objects  rand1 rand2             build/corpus/[random-]<set>/NAME.o
- *   modules  rand3                   loaded as modules (optional)
+ *   modules  rand3                   loaded as modules at boot (optional)
+ *   late-modules rand3               linked, loaded by `module-load` while
+ *                                    the CPUs run (optional)
  *   far-modules                      modules > 128 MiB from kernel text
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random)
@@ -32,7 +34,11 @@
  *   direct   d1 ftv_direct_tramp     (d1 created with `ops d1 direct`)
  *   direct-modify d1 ftrace_stub_direct_tramp
  *   direct-remove d1
- *   enable-modules
+ *   enable-modules                   the boot modules' ftrace_module_enable
+ *   module-load rand3                a late module: init_nop, enable, called
+ *   module-unload rand3              no longer called, released, freed
+ *   static-key on                    another task patches a jump label
+ *                                    (ftv_static_key) while ftrace does
  *
  * scenario.c reads and writes the files and finds their corpus objects;
  * fuzz findings and replays are written in the same format.
@@ -77,6 +83,9 @@ struct scenario {
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err);
+/* The same from an open stream (closed on return), path naming it in
+ * errors: a replay text in memory (fmemopen), a fuzz harness' input. */
+int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err *err);
 /* Writes s as a scenario file scenario_load reads back to the same
  * scenario; header (may be NULL) is written first as '#' comment lines. */
 void scenario_write(FILE *f, const struct scenario *s, const char *header);

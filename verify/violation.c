@@ -57,9 +57,14 @@ size_t world_report(struct world *w, FILE *out)
 
 	for (size_t i = 0; i < nx; i++)
 		if (world_exec_violation_shown(&xv[i])) {
-			fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n",
-				exec_viol_name(xv[i].kind), xv[i].cpu,
-				(unsigned long long)xv[i].step, xv[i].msg);
+			if (xv[i].cpu >= 0)
+				fprintf(out, "VIOLATION %s cpu%d step %llu: %s\n",
+					exec_viol_name(xv[i].kind), xv[i].cpu,
+					(unsigned long long)xv[i].step, xv[i].msg);
+			else
+				fprintf(out, "VIOLATION %s step %llu: %s\n",
+					exec_viol_name(xv[i].kind),
+					(unsigned long long)xv[i].step, xv[i].msg);
 			shown++;
 		}
 	for (size_t i = 0; i < w->nviol; i++) {

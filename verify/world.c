@@ -87,6 +87,7 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, graph },
 		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, graph },
 		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, graph },
+		{ "ftv_static_key", &w->static_key, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -137,10 +138,20 @@ size_t world_boot_failures(const struct world *w,
 static int apply_boot_plan(struct world *w, const struct plan *p,
 			   struct ftv_err *err)
 {
+	int refused = -2;
+
 	for (size_t i = 0; i < p->n; i++) {
 		const struct plan_step *s = &p->steps[i];
 		char where[160];
 
+		if ((s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) && s->rec >= 0 &&
+		    (s->rec == refused || world_boot_write_outside_text(w, s))) {
+			/* the kernel BUGs here; ftv reports it, makes no write
+			 * and leaves the record out of every update */
+			refused = s->rec;
+			ftrace_core_rec_refused(w->core, s->rec);
+			continue;
+		}
 		if (s->op == PLAN_WRITE_INSN) {
 			uint32_t cur;
 
@@ -171,6 +182,61 @@ static int apply_boot_plan(struct world *w, const struct plan *p,
 	return 0;
 }
 
+/* The world's modules, from the configuration: the image's object of each
+ * module path, and whether it is loaded late. */
+static int make_modules(struct world *w, struct ftv_err *err)
+{
+	const struct world_config *c = &w->cfg;
+
+	for (unsigned i = 0; i < c->nmodules; i++) {
+		const struct sim_object_info *oi = NULL;
+		struct wmod *m = &w->mods[w->nmods];
+
+		for (size_t k = 0; k < sim_image_nobjects(w->img); k++)
+			if (sim_image_object(w->img, k)->is_module &&
+			    !strcmp(sim_image_object(w->img, k)->path, c->modules[i]))
+				oi = sim_image_object(w->img, k);
+		if (!oi)
+			return ftv_errf(err, "module %s is not in the image", c->modules[i]);
+		for (size_t k = 0; k < w->nmods; k++)
+			if (!strcmp(w->mods[k].name, oi->name))
+				return ftv_errf(err, "module %s loaded twice", oi->name);
+		memset(m, 0, sizeof(*m));
+		m->name = oi->name;
+		m->obj = oi;
+		m->late = c->module_late[i];
+		m->state = m->late ? WMOD_NOT_LOADED : WMOD_LOADED;
+		m->ready_plan = -1;
+		w->nmods++;
+	}
+	return 0;
+}
+
+static int mod_index(const struct world *w, const char *module)
+{
+	for (size_t k = 0; module && k < w->nmods; k++)
+		if (!strcmp(w->mods[k].name, module))
+			return (int)k;
+	return -1;
+}
+
+/* module_init_ftrace_plt(): one ftrace PLT per module, made when it is
+ * linked (before any CPU exists, so no text is written while they run). */
+static uint64_t module_plt(struct world *w, const char *module, struct ftv_err *err)
+{
+	int m = mod_index(w, module);
+
+	if (!w->ad->module_plt || !module)
+		return 0;
+	if (m >= 0) {
+		if (!w->mods[m].plt)
+			w->mods[m].plt = w->ad->module_plt(w, module, err);
+		return w->mods[m].plt;
+	}
+	/* a module of a captured layout (replay): no world module */
+	return w->ad->module_plt(w, module, err);
+}
+
 static int make_core(struct world *w, struct ftv_err *err)
 {
 	struct ftrace_core_config cc = {
@@ -191,9 +257,12 @@ static int make_core(struct world *w, struct ftv_err *err)
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
 	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
+	cc.graph_ops_addr = sim_image_lookup(w->img, "ftv_graph_ops");
 	w->recs = calloc(n ? n : 1, sizeof(*w->recs));
 	if (!w->recs)
 		return ftv_errf(err, "out of memory");
+	if (make_modules(w, err))
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct sim_site *s = cf->sites ? &cf->sites[i]
 					   : sim_image_site(w->img, i);
@@ -209,6 +278,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 		r->mov = s->mov_addr;
 		r->name = s->funcname;
 		r->last_plan = -1;
+		r->mod = mod_index(w, s->module);
 		k++;
 	}
 	w->nrecs = k;
@@ -226,6 +296,23 @@ static int make_core(struct world *w, struct ftv_err *err)
 	w->core = ftrace_core_new(&cc, &w->scratch, err);
 	if (!w->core)
 		return -1;
+	/* ftrace_process_locs over the kernel's table: the zeroed entries
+	 * first (they name address 0, below every site); the kernel would
+	 * make one record of each, ftv of the first it takes */
+	if (!cf->sites && world_zeroed_entries(w, &w->zeroed, &w->nzeroed, err))
+		return -1;
+	for (size_t i = 0; i < w->nzeroed; i++) {
+		struct world_zeroed *z = &w->zeroed[i];
+		struct ftrace_site fs;
+
+		z->rec = -1;
+		if (!ftrace_core_loc_wanted(w->core, 0, 0) || ftrace_core_nrecs(w->core) ||
+		    world_zeroed_site(w, z, &fs) || world_zeroed_unencodable(w, z, &fs))
+			continue;
+		z->rec = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
+		if (z->rec < 0)
+			return -1;
+	}
 	w->caprec_of_core = w->nrecs ? w->nrecs : 1;
 	w->rec_of_core = calloc(w->caprec_of_core, sizeof(int));
 	if (!w->rec_of_core)
@@ -249,10 +336,15 @@ static int make_core(struct world *w, struct ftv_err *err)
 					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
+		/* the loader's PLT (a captured module placed as arm64's loader
+		 * does), else the world's, one per module */
 		fs.plt = r->site->plt;
-		if (fs.module && !fs.plt && w->ad->module_plt)
-			fs.plt = w->ad->module_plt(w, fs.module, err);
-		idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
+		if (fs.module && !fs.plt)
+			fs.plt = module_plt(w, fs.module, err);
+		if (r->mod >= 0 && w->mods[r->mod].late)
+			idx = ftrace_core_add_module_site(w->core, &fs, err);
+		else
+			idx = ftrace_core_add_site(w->core, &fs, &w->scratch, err);
 		if (idx < 0)
 			return -1;
 		r->rec = idx;
@@ -322,6 +414,12 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 			free(pool);
 			return -1;
 		}
+		cpu->call_rec = calloc(ncalls, sizeof(int));
+		if (!cpu->call_rec) {
+			free(pool);
+			return ftv_errf(err, "out of memory");
+		}
+		cpu->ncalls = ncalls;
 		cpu->stack = SIM_STACK_BASE + (c + 1) * WORLD_STACK_SIZE - 64;
 		sim_write64(w->as, cpu->pcpu + FTV_PCPU_CPU, c);
 		sim_write64(w->as, cpu->pcpu + FTV_PCPU_LOG_CAP, WORLD_LOG_CAP);
@@ -329,8 +427,10 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 		sim_write64(w->as, cpu->pcpu + FTV_PCPU_GRAPH, cpu->graph);
 		for (unsigned i = 0; i < ncalls; i++) {
 			uint64_t e = cpu->calls + i * FTV_CALL_SIZE;
-			const struct wrec *r = &w->recs[pool[ftv_rng_below(&rng, npool)]];
+			int ri = pool[ftv_rng_below(&rng, npool)];
+			const struct wrec *r = &w->recs[ri];
 
+			cpu->call_rec[i] = ri;
 			sim_write64(w->as, e + FTV_CALL_FN, r->func);
 			for (int a = 0; a < 3; a++)
 				sim_write64(w->as, e + FTV_CALL_ARG0 + 8 * a,
@@ -343,7 +443,7 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 	return 0;
 }
 
-static int start_cpus(struct world *w, unsigned rounds, int calibrate,
+static int start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int calibrate,
 		      struct ftv_err *err)
 {
 	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
@@ -352,15 +452,108 @@ static int start_cpus(struct world *w, unsigned rounds, int calibrate,
 		sim_write64(w->as, cpu->work + FTV_WORK_ROUNDS, rounds);
 		sim_write64(w->as, cpu->work + FTV_WORK_DONE, 0);
 		sim_write64(w->as, cpu->work + FTV_WORK_CALIBRATE, calibrate);
-		if (exec_cpu_setup(w->ex, c, w->workload, cpu->stack, &cpu->work, 1,
+		if (exec_cpu_setup(ex, c, w->workload, cpu->stack, &cpu->work, 1,
 				   w->workload_done, err))
 			return -1;
 		/* the tracers' this_cpu base: TPIDR_EL1 on arm64, tp on riscv */
-		exec_cpu_set_reg(w->ex, c, w->ad->reg_pcpu, cpu->pcpu);
-		if (exec_cpu_quiescent(w->ex, c, w->quiescent, err))
+		exec_cpu_set_reg(ex, c, w->ad->reg_pcpu, cpu->pcpu);
+		if (exec_cpu_quiescent(ex, c, w->quiescent, err))
 			return -1;
 	}
 	return 0;
+}
+
+/* One round per CPU with every site disabled, recording what each call
+ * returns untraced. */
+static int calibrate(struct world *w, struct ftv_exec *ex, struct ftv_err *err)
+{
+	if (start_cpus(w, ex, 1, 1, err) || exec_run(ex, 50000000, err))
+		return -1;
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
+		if (!exec_cpu_done(ex, c))
+			return ftv_errf(err, "cpu%u did not finish its calibration round", c);
+	return 0;
+}
+
+/* The late modules' functions return untraced what they will return once
+ * loaded: calibrated on a machine of its own, with the modules' sites in
+ * the state ftrace_module_init will leave them in (a -pg site still calling
+ * _mcount would trap), before the world's machine copies the memory with
+ * the compiler's words put back. Their call-table entries stay empty until
+ * the module is loaded. */
+static int calibrate_late(struct world *w, const struct exec_config *ec, struct ftv_err *err)
+{
+	struct plan p;
+	uint64_t lit = (w->backend->flags & FTRACE_ARCH_CALL_OPS) ? ftrace_core_nop_ops(w->core) : 0;
+	struct { uint64_t addr, old; int wide; } *saved = NULL;
+	size_t nsaved = 0, capsaved = 0;
+	struct ftv_exec *ex = NULL;
+	int late = 0, ret = -1;
+
+	plan_init(&p);
+	for (size_t i = 0; i < w->nrecs; i++) {
+		const struct wrec *r = &w->recs[i];
+		struct ftrace_site fs = {
+			.ip = r->ip, .init_addr = r->mov, .func = r->func, .literal = r->literal,
+			.name = r->name, .module = r->site->module, .kind = w->sd->kind,
+		};
+
+		if (r->rec < 0 || r->mod < 0 || !w->mods[r->mod].late)
+			continue;
+		late = 1;
+		fs.plt = w->mods[r->mod].plt;
+		if (w->backend->init_nop(w->arch_ctx, &fs, lit, &p, err))
+			goto out;
+	}
+	if (!late) {
+		ret = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < p.n; i++) {
+		const struct plan_step *st = &p.steps[i];
+		uint64_t old = 0;
+		uint32_t w32 = 0;
+		int wide = st->op == PLAN_WRITE_DATA64;
+
+		if (st->op != PLAN_WRITE_INSN && !wide)
+			continue;
+		if (VEC_RESERVE(saved, capsaved, nsaved + 1)) {
+			ftv_errf(err, "out of memory");
+			goto out;
+		}
+		if (wide)
+			sim_read64(w->as, st->addr, &old);
+		else if (!sim_read32(w->as, st->addr, &w32))
+			old = w32;
+		saved[nsaved].addr = st->addr;
+		saved[nsaved].old = old;
+		saved[nsaved++].wide = wide;
+		if (wide)
+			sim_write64(w->as, st->addr, st->new);
+		else
+			sim_write32(w->as, st->addr, (uint32_t)st->new);
+	}
+	ex = exec_new(w->as, ec, err);
+	if (!ex || calibrate(w, ex, err))
+		goto out;
+	exec_free(ex);
+	ex = NULL;
+	for (size_t i = nsaved; i-- > 0;) {
+		if (saved[i].wide)
+			sim_write64(w->as, saved[i].addr, saved[i].old);
+		else
+			sim_write32(w->as, saved[i].addr, (uint32_t)saved[i].old);
+	}
+	for (size_t m = 0; m < w->nmods; m++)
+		if (w->mods[m].late)
+			world_module_calls(w, m, 0);
+	ret = 0;
+out:
+	if (ex)
+		exec_free(ex);
+	free(saved);
+	plan_free(&p);
+	return ret;
 }
 
 struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err)
@@ -417,18 +610,15 @@ int world_setup(struct world *w, struct ftv_err *err)
 	 * a watched word: bound every free-running turn so the run ends. */
 	if (!ec.quantum && !ec.turn_timeout_us)
 		ec.turn_timeout_us = 2000000;
+	if (calibrate_late(w, &ec, err))
+		return -1;
 	w->ex = exec_new(w->as, &ec, err);
 	if (!w->ex)
 		return -1;
-	/* Calibration: one round per CPU with every site a NOP, recording what
-	 * each call returns untraced. */
-	if (start_cpus(w, 1, 1, err) || exec_run(w->ex, 50000000, err))
+	if (calibrate(w, w->ex, err))
 		return -1;
-	for (unsigned c = 0; c < ec.ncpus; c++)
-		if (!exec_cpu_done(w->ex, c))
-			return ftv_errf(err, "cpu%u did not finish its calibration round", c);
 	if (world_checks_install(w, err) ||
-	    start_cpus(w, cfg->rounds ? cfg->rounds : 20, 0, err))
+	    start_cpus(w, w->ex, cfg->rounds ? cfg->rounds : 20, 0, err))
 		return -1;
 	return 0;
 }
@@ -469,9 +659,12 @@ void world_free(struct world *w)
 		plan_free(&w->plans[i].plan);
 	}
 	free(w->plans);
+	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
+		free(w->cpu[c].call_rec);
 	free(w->recs);
 	free(w->rec_of_core);
 	free(w->viol);
+	free(w->zeroed);
 	free(w->bootfail);
 	free(w->arch_ctx);
 	plan_free(&w->scratch);

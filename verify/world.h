@@ -31,6 +31,11 @@ enum ftv_scheme {
 	FTV_SCHEME_CALLOPS, /* arm64 CALL_OPS + direct calls (Linux 6.3+) */
 	FTV_SCHEME_TRAMP,   /* arm64 WITH_ARGS + per-ops trampolines */
 	FTV_SCHEME_MCOUNT,  /* arm64, the 2014 -pg scheme (Linux 3.16) */
+	FTV_SCHEME_MCOUNT_OPS, /* arm64 -pg sites patched live, a preemptible
+				  ops-passing ftrace_caller (the func/ops
+				  mismatch race, March 2024) */
+	FTV_SCHEME_MCOUNT_TASKS, /* the same with synchronize_rcu_tasks before
+				    ftrace_call expects a new function_trace_op */
 	FTV_SCHEME_PAIR,    /* riscv64 CALL_OPS, AUIPC+JALR both patched under
 			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
@@ -46,18 +51,21 @@ enum ftv_arch ftv_scheme_arch(enum ftv_scheme s);
 /* The scheme used when only an arch is named: what Linux does today
  * (arm64 callops, riscv64 atomic). */
 enum ftv_scheme ftv_arch_default_scheme(enum ftv_arch a);
-/* "callops, tramp, mcount" or "pair, atomic", for messages. */
+/* "callops, tramp, mcount, ..." or "pair, atomic", for messages. */
 const char *ftv_arch_schemes(enum ftv_arch a);
 /* 0 if scheme s runs on arch a, else -1 with err saying which arch it
  * belongs to ("scheme pair is riscv64's, not arm64's ..."). */
 int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err);
-/* The tracers, beyond the logging ones, that the fuzzer may attach in a
- * scheme: the function-graph tracer, direct calls. */
+/* What the fuzzer may generate in a scheme beyond the logging tracers and
+ * modules near the kernel: the function-graph tracer, direct calls, and
+ * modules beyond call range of ftrace_caller (the arch reaches it through
+ * the module's ftrace PLT). */
 enum {
 	FTV_SCHEME_FUZZ_GRAPH = 1u << 0,
 	FTV_SCHEME_FUZZ_DIRECT = 1u << 1,
+	FTV_SCHEME_FUZZ_FAR_MODULES = 1u << 2,
 };
-unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s);
+unsigned ftv_scheme_fuzz_flags(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
 
@@ -67,6 +75,9 @@ struct world_config {
 	unsigned nobjects;
 	const char *modules[WORLD_MAX_OBJECTS];  /* loaded as modules */
 	unsigned nmodules;
+	/* 1: modules[i] is loaded late, by world_load_module while the CPUs
+	 * run (and may be unloaded), not at boot */
+	unsigned char module_late[WORLD_MAX_OBJECTS];
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
@@ -157,6 +168,20 @@ int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 /* ftrace_module_enable of the module named (NULL: of every module loaded),
  * as one update. */
 int world_enable_modules(struct world *w, const char *name, struct ftv_err *err);
+/* A late module (world_config.module_late) loaded while the CPUs run: its
+ * sites are init_nop'ed (ftrace_module_init) and enabled
+ * (ftrace_module_enable), two updates queued like any other; once they
+ * have landed the workload calls its functions. Unloaded: the workload
+ * stops calling it, ftrace_release_mod drops its records, and after every
+ * CPU has passed a quiescent point its text is freed (poisoned). A module
+ * is loaded at most once. */
+int world_load_module(struct world *w, const char *name, struct ftv_err *err);
+int world_unload_module(struct world *w, const char *name, struct ftv_err *err);
+/* Another task (PLAN_AGENT_TEXT) flips the static branch ftv_static_key,
+ * which every CPU runs once a round: kernel text patched by someone other
+ * than ftrace, concurrently with ftrace's updates, through the same
+ * primitives (the arch's static_branch verb). */
+int world_static_key(struct world *w, int on, struct ftv_err *err);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);

@@ -9,7 +9,8 @@
 extern const struct world_archdesc world_arm64;
 extern const struct world_archdesc world_riscv64;
 extern const struct world_schemedesc world_scheme_callops, world_scheme_tramp,
-	world_scheme_mcount, world_scheme_pair, world_scheme_atomic;
+	world_scheme_mcount, world_scheme_mcount_ops, world_scheme_mcount_tasks,
+	world_scheme_pair, world_scheme_atomic;
 
 static const struct world_archdesc *const archs[] = {
 	[FTV_ARCH_ARM64] = &world_arm64,
@@ -20,6 +21,8 @@ static const struct world_schemedesc *const schemes[FTV_SCHEME_COUNT] = {
 	[FTV_SCHEME_CALLOPS] = &world_scheme_callops,
 	[FTV_SCHEME_TRAMP] = &world_scheme_tramp,
 	[FTV_SCHEME_MCOUNT] = &world_scheme_mcount,
+	[FTV_SCHEME_MCOUNT_OPS] = &world_scheme_mcount_ops,
+	[FTV_SCHEME_MCOUNT_TASKS] = &world_scheme_mcount_tasks,
 	[FTV_SCHEME_PAIR] = &world_scheme_pair,
 	[FTV_SCHEME_ATOMIC] = &world_scheme_atomic,
 };
@@ -64,9 +67,9 @@ enum ftv_arch ftv_scheme_arch(enum ftv_scheme s)
 	return (unsigned)s < FTV_SCHEME_COUNT ? schemes[s]->arch : archs[0]->arch;
 }
 
-unsigned ftv_scheme_fuzz_tracers(enum ftv_scheme s)
+unsigned ftv_scheme_fuzz_flags(enum ftv_scheme s)
 {
-	return (unsigned)s < FTV_SCHEME_COUNT ? schemes[s]->fuzz_tracers : 0;
+	return (unsigned)s < FTV_SCHEME_COUNT ? schemes[s]->fuzz : 0;
 }
 
 enum ftv_scheme ftv_arch_default_scheme(enum ftv_arch a)

@@ -82,9 +82,32 @@ static uint64_t module_plt(struct world *w, const char *module, struct ftv_err *
 	return at;
 }
 
+/* ftrace_call_adjust() of a table entry: CALL_OPS entries name the
+ * literal (func - 8; no BTI assumed), the ARGS ones the function, -pg
+ * ones the BL to _mcount. */
+static int entry_site(uint64_t entry, struct ftrace_site *s)
+{
+	switch (s->kind) {
+	case FTRACE_SITE_CALL_OPS:
+		s->literal = entry;
+		s->func = s->init_addr = entry + 8;
+		s->ip = entry + 12;
+		return 0;
+	case FTRACE_SITE_ARGS:
+		s->func = s->init_addr = entry;
+		s->ip = entry + 4;
+		return 0;
+	case FTRACE_SITE_MCOUNT:
+		s->func = s->ip = entry;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 const struct world_archdesc world_arm64 = {
 	.arch = FTV_ARCH_ARM64,
-	.scheme_names = "callops, tramp, mcount",
+	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks",
 	.default_scheme = FTV_SCHEME_CALLOPS,
 	.tramp_subdir = "",
 	.graph_tracer = 1,
@@ -102,6 +125,7 @@ const struct world_archdesc world_arm64 = {
 	.mutants = arm64_mutants,
 	.backend_ctx = backend_ctx,
 	.module_plt = module_plt,
+	.entry_site = entry_site,
 	.explain_fault = arm64_explain_fault,
 };
 
@@ -113,20 +137,24 @@ const struct world_schemedesc world_scheme_callops = {
 	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_callops,
-	.fuzz_tracers = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };
 
 /* DYNAMIC_FTRACE_WITH_ARGS without CALL_OPS: every tracer ops has its own
  * trampoline, which the sites it alone traces call (the kernel's
- * ftrace_ops.trampoline); the fuzzer attaches only logging tracers, the
- * ones the per-ops trampoline models. */
+ * ftrace_ops.trampoline); the graph ops goes through ftrace_caller. No
+ * direct calls: arm64 has them only with CALL_OPS. No far modules: the
+ * per-ops trampolines are x86's, whose modules sit within call range of
+ * them; a far module's site would reach ftrace_caller through its PLT
+ * while the core accounts it to the ops' trampoline. */
 const struct world_schemedesc world_scheme_tramp = {
 	.name = "tramp", .arch = FTV_ARCH_ARM64, .corpus_set = "args",
 	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,
 	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
-	.backend = &arm64_ftrace_args,
+	.backend = &arm64_ftrace_tramp,
 	.ops_trampolines = 1,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
 };
 
 /* The 2014 -pg scheme: `bl _mcount` <-> NOP, the tracer called through
@@ -138,5 +166,41 @@ const struct world_schemedesc world_scheme_mcount = {
 	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_mcount,
-	.fuzz_tracers = FTV_SCHEME_FUZZ_GRAPH,
+	/* 2014: arm64 modules sat within BL range (no module PLTs before
+	 * Linux 4.6), and `bl _mcount` in a far module would need a veneer
+	 * ftrace_make_nop does not expect */
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
+};
+
+/* The -pg scheme with a preemptible, ops-passing ftrace_caller, patched
+ * live as arm64 has since FTRACE_MAY_SLEEP (no stop_machine): a task
+ * preempted between its load of function_trace_op and ftrace_call may call
+ * the func of a later update with the old ops. Mark Rutland's ftrace
+ * stress test (lib/fstress.c, linux-arm-kernel, March 2024) found this
+ * func/ops mismatch on arm64 without CALL_OPS; CALL_OPS avoids it by
+ * construction (the site's literal names both). A real kernel race, so
+ * its conformance scenario expects the violation (wrong-func). */
+const struct world_schemedesc world_scheme_mcount_ops = {
+	.name = "mcount-ops", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
+	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_mcount_live,
+	.preempt = { "ftrace_caller_trace_op_loaded" },
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
+};
+
+/* The same with the candidate fix: the core waits for every task
+ * (synchronize_rcu_tasks) between publishing function_trace_op and pointing
+ * ftrace_call at the func that expects it. No Linux release does this (the
+ * core still sends ftrace_sync_ipi in Linux 6.18); the corrected twin of
+ * mcount-ops. */
+const struct world_schemedesc world_scheme_mcount_tasks = {
+	.name = "mcount-ops-tasks", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
+	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_mcount_tasks,
+	.preempt = { "ftrace_caller_trace_op_loaded" },
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
 };

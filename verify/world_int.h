@@ -14,7 +14,7 @@ struct world;
  * architecture. */
 struct world_archdesc {
 	enum ftv_arch arch;
-	const char *scheme_names;     /* "callops, tramp, mcount", for messages */
+	const char *scheme_names;     /* "callops, tramp, mcount, ...", for messages */
 	enum ftv_scheme default_scheme; /* what Linux does today */
 	const char *tramp_subdir; /* under world_config.tramp_dir, "" for none */
 	/* The trampolines have the function-graph tracer and the per-ops
@@ -49,6 +49,9 @@ struct world_archdesc {
 	/* Explains an executor fault the generic explanations did not (e.g.
 	 * a call whose offset was truncated); may be NULL. */
 	void (*explain_fault)(struct world *w, const struct exec_violation *v);
+	/* ftrace_call_adjust(): the site a table entry names (entry's value,
+	 * s->kind set); 0, or -1 when the arch has no such table. */
+	int (*entry_site)(uint64_t entry, struct ftrace_site *s);
 	/* Explains the executor violations new since w->xv_explained that only
 	 * this arch produces (e.g. a call pair executed across two
 	 * generations); may be NULL. Called during and after the run. */
@@ -70,7 +73,11 @@ struct world_schemedesc {
 	const struct ftrace_arch *backend;
 	/* Every tracer ops gets its own trampoline (FTRACE_FL_TRAMP). */
 	int ops_trampolines;
-	unsigned fuzz_tracers;           /* FTV_SCHEME_FUZZ_* */
+	/* Labels in its trampolines where a fully preemptible kernel may
+	 * preempt a task holding a value it loaded (function_trace_op):
+	 * scheduling points of the executor. */
+	const char *preempt[4];
+	unsigned fuzz;                   /* FTV_SCHEME_FUZZ_* */
 };
 
 /* The arch hooks that live in their own files (verify/explain_<arch>.c). */
@@ -118,9 +125,41 @@ void world_checks_finish(struct world *w, int complete);
 #define WORLD_GRAPH_DEPTH 64
 #define WORLD_MAX_OPS     256
 
+/* A module of the world: loaded at boot (its sites init_nop'ed before
+ * any CPU runs, enabled by enable-modules), or late: linked into the image
+ * at creation but loaded (module-load) and unloaded (module-unload) while
+ * the CPUs run. */
+enum wmod_state {
+	WMOD_NOT_LOADED,  /* late, not loaded yet: nothing calls it */
+	WMOD_LOADING,     /* its load plans are queued or running */
+	WMOD_LOADED,      /* the CPUs call its functions */
+	WMOD_UNLOADED,    /* released and freed: nothing may touch it */
+};
+
+struct wmod {
+	const char *name;   /* the sim object's module name */
+	int late;
+	enum wmod_state state;
+	uint64_t plt;       /* its ftrace PLT (one per module), or 0 */
+	/* executor plan whose completion makes it callable, or -1 */
+	int ready_plan;
+	const struct sim_object_info *obj;
+};
+
+/* An entry of the kernel's table that scripts/sorttable zeroed (a weak
+ * function another object overrides), verify/world_table.c. */
+struct world_zeroed {
+	const char *object;  /* the object whose table holds it */
+	uint64_t index;      /* its index in that table */
+	uint64_t was;        /* what it named before sorttable zeroed it */
+	char where[96];      /* that address as "weak.o .text+0x28" */
+	int rec;             /* core record ftrace_process_locs made of it, or -1 */
+};
+
 /* A record as the checks see it. */
 struct wrec {
 	int rec;            /* core record index */
+	int mod;            /* index in world.mods, or -1 (kernel text) */
 	uint64_t ip, func, literal, mov;
 	const char *name;
 	const struct sim_site *site;
@@ -154,6 +193,7 @@ struct wplan {
 	unsigned char *enable;
 	size_t nrecs;
 	const char *what;  /* the operation, for reports */
+	int agent;         /* PLAN_AGENT_*: who applies it */
 	struct plan plan;  /* a copy, for failure reports */
 };
 
@@ -177,6 +217,13 @@ struct wcpu {
 	struct wcall call;
 	uint64_t gstack[WORLD_GRAPH_DEPTH]; /* host mirror of the graph stack */
 	unsigned gdepth;
+	int *call_rec;       /* per entry of its call table: the wrec called */
+	unsigned ncalls;
+	uint64_t mods_on;    /* late modules whose entries it calls (bit m) */
+	/* At a scheme's preemption point (world_schemedesc.preempt): the
+	 * function_trace_op it holds, and when it loaded it. */
+	int held;
+	uint64_t held_op, held_step;
 };
 
 struct world {
@@ -197,7 +244,8 @@ struct world {
 		direct_func, direct_tramp, stub_direct_tramp, graph_func,
 		prepare_return, return_handler, quiescent, workload,
 		workload_done, direct_log, ops_known, tramp_template,
-		tramp_template_end, tramp_ops_slot, tramp_body_slot;
+		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
+	int static_key_on;
 
 	struct wrec *recs;
 	size_t nrecs;
@@ -206,6 +254,12 @@ struct world {
 
 	struct wops ops[WORLD_MAX_OPS];
 	size_t nops;
+
+	struct wmod mods[WORLD_MAX_OBJECTS];
+	size_t nmods;
+
+	struct world_zeroed *zeroed;
+	size_t nzeroed;
 
 	struct wplan *plans;
 	size_t nplans, capplans;
@@ -240,6 +294,18 @@ int world_add_trampolines(struct world *w, struct ftv_err *err);
 int world_add_violation(struct world *w, const char *kind, int cpu,
 			uint64_t step, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* verify/world_table.c: the entries of the core kernel's table that
+ * sorttable zeroed; the site ftrace_call_adjust makes of one; and whether
+ * a boot-time write lands outside text (then reported, and not made). */
+int world_zeroed_entries(struct world *w, struct world_zeroed **out, size_t *n,
+			 struct ftv_err *err);
+int world_zeroed_site(struct world *w, const struct world_zeroed *z, struct ftrace_site *s);
+int world_boot_write_outside_text(struct world *w, const struct plan_step *st);
+/* 1 (and reported) when the backend cannot even encode the init_nop of
+ * the zeroed entry's site (riscv: AUIPC out of range from address 0),
+ * which the kernel would write at that address all the same. */
+int world_zeroed_unencodable(struct world *w, const struct world_zeroed *z,
+			     const struct ftrace_site *s);
 /* verify/world_find.c: the index of the wrec whose patched word (or
  * function entry) is ip, or -1. */
 int world_rec_at_ip(const struct world *w, uint64_t ip);
@@ -247,7 +313,13 @@ int world_rec_at_func(const struct world *w, uint64_t func);
 struct wops *world_ops_at(struct world *w, uint64_t addr);
 uint64_t world_step(struct world *w);
 /* verify/world_ops.c: queues w->scratch as a plan named what; resets
- * scratch. */
+ * scratch. Nothing is queued when scratch is empty. */
 int world_submit(struct world *w, const char *what, struct ftv_err *err);
+/* verify/world_module.c: makes the functions of module m callable by the
+ * workload (1) or not (0): their entries in every CPU's call table. */
+void world_module_calls(struct world *w, size_t m, int on);
+/* cpu is at its quiescent point: it calls the modules loaded (their load
+ * plans landed) from now on. */
+void world_module_cpu_sync(struct world *w, unsigned cpu);
 
 #endif

@@ -57,17 +57,34 @@ static void plan_done(struct ftv_exec *ex, int id,
 				    (unsigned long long)(s ? s->old : 0), s && s->what ? s->what : "?",
 				    wp->what);
 		/* ftrace_bug(): the record is FAILED and ftrace is killed */
-		ftrace_core_mark_failed(w->core, s ? s->rec : -1,
-					w->viol[w->nviol - 1].msg);
+		if (wp->agent == PLAN_AGENT_FTRACE)
+			ftrace_core_mark_failed(w->core, s ? s->rec : -1,
+						w->viol[w->nviol - 1].msg);
 		return;
 	}
-	/* The update began no earlier than the previous one ended (plans run
-	 * one after another). */
+	if (res->status == EXEC_PLAN_FAULT) {
+		/* the write through the patch window faulted (-EFAULT) */
+		const struct plan_step *s = res->step < wp->plan.n ? &wp->plan.steps[res->step] : NULL;
+		char where[160];
+
+		world_add_violation(w, "ftrace_bug", -1, st.steps,
+				    "ftrace faulted on modifying [<%016llx>] %s (%s, during %s)",
+				    (unsigned long long)(s ? s->addr : 0),
+				    s ? sim_symbolize(w->as, s->addr, where, sizeof(where), 0) : "?",
+				    s && s->what ? s->what : "?", wp->what);
+		if (wp->agent == PLAN_AGENT_FTRACE)
+			ftrace_core_mark_failed(w->core, s ? s->rec : -1,
+						w->viol[w->nviol - 1].msg);
+		return;
+	}
+	/* The update began no earlier than the previous one of its agent
+	 * ended (each agent runs its plans one after another). */
 	uint64_t began = 0;
 
 	for (size_t i = 0; i < w->nplans; i++)
 		if (&w->plans[i] != wp && w->plans[i].done && w->plans[i].done_step <= st.steps &&
-		    w->plans[i].id < id && w->plans[i].done_step > began)
+		    w->plans[i].id < id && w->plans[i].agent == wp->agent &&
+		    w->plans[i].done_step > began)
 			began = w->plans[i].done_step;
 	for (size_t i = 0; i < w->nops; i++) {
 		if (w->ops[i].free_plan != id)
@@ -103,6 +120,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	wp = &w->plans[w->nplans];
 	memset(wp, 0, sizeof(*wp));
 	wp->what = what;
+	wp->agent = w->scratch.agent;
 	plan_init(&wp->plan);
 	if (plan_append(&wp->plan, &w->scratch))
 		return ftv_errf(err, "out of memory");
@@ -152,6 +170,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	w->nplans++;
 	w->st.plans++;
 	plan_reset(&w->scratch);
+	w->scratch.agent = PLAN_AGENT_FTRACE;
 	return 0;
 }
 
@@ -184,7 +203,20 @@ static struct wops *wops_of(struct world *w, struct ftrace_ops *ops)
 }
 
 /* A per-ops trampoline (FTRACE_FL_TRAMP): the template copied into fresh text and
- * its two literals filled, all before anything can branch to it. */
+ * its two literals filled, all before anything can branch to it.
+ *
+ * Cache maintenance alone does not make fresh text safe to run: a CPU
+ * that has not context-synchronised since may still fetch what the memory
+ * held before (Arm ARM B2.2.5), here the zeros of the unused page. The
+ * kernel makes new text executable on every CPU before anything can reach
+ * it: x86's create_trampoline() (arch/x86/kernel/ftrace.c, v3.17 onwards)
+ * writes the copy, and the call sites are only pointed at it through
+ * text_poke_bp_batch(), whose first text_poke_sync() (on_each_cpu(
+ * do_sync_core)) serialises every CPU after the copy and before any site
+ * can call it; arm64 does the same for any new text with
+ * flush_icache_range() (arch/arm64/include/asm/cacheflush.h:
+ * caches_clean_inval_pou() then kick_all_cpus_sync()). Hence the sync on
+ * every CPU after the copy's cache maintenance. */
 static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 				    uint64_t *size, struct ftv_err *err)
 {
@@ -209,6 +241,8 @@ static uint64_t make_ops_trampoline(struct world *w, uint64_t ops_addr,
 	plan_write_data64(&w->scratch, at + (w->tramp_body_slot - w->tramp_template),
 			  0, w->ops_known, 0, -1, "ops trampoline: body");
 	plan_cache_sync(&w->scratch, at, len, -1);
+	plan_simple(&w->scratch, PLAN_SYNC_ALL, -1,
+		    "ops trampoline: kick_all_cpus_sync");
 	*size = len;
 	return at;
 }
@@ -231,7 +265,11 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 		if (!w->graph_func)
 			return ftv_errf(err, "tracer graph: no function-graph tracer in the "
 					"%s trampolines", ftv_arch_name(w->sd->arch)), NULL;
-		d.func = w->graph_func;
+		/* -pg: the graph tracer is entered through ftrace_graph_caller
+		 * and its ops' func is ftrace_stub (ftrace_register_graph);
+		 * otherwise ftrace_graph_func is the ops' func, called like
+		 * any tracer (arm64 DYNAMIC_FTRACE_WITH_ARGS). */
+		d.func = w->backend->modify_graph_caller ? w->stub : w->graph_func;
 		d.flags = FTRACE_OPS_FL_GRAPH;
 	} else if (!strcmp(tracer, "direct"))
 		d.func = w->direct_func;
@@ -244,11 +282,14 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	if (!o->ever)
 		return ftv_errf(err, "out of memory"), NULL;
 	/* The per-ops trampolines scheme gives every tracer ops its own
-	 * trampoline (FTRACE_FL_TRAMP); its ops slot is filled once the ops has an
-	 * address, all before anything can branch to it. */
+	 * trampoline (FTRACE_FL_TRAMP), the function-graph ops included (the
+	 * point of "ftrace: Optimize function graph to be called directly",
+	 * x86, 2014); its ops slot is filled once the ops has an address, all
+	 * before anything can branch to it. */
 	uint64_t tramp_ops_slot = 0;
 
-	if (w->sd->ops_trampolines && !strncmp(tracer, "tracer_", 7)) {
+	if (w->sd->ops_trampolines &&
+	    (!strncmp(tracer, "tracer_", 7) || !strcmp(tracer, "graph"))) {
 		d.trampoline = make_ops_trampoline(w, 0, &d.trampoline_size, err);
 		if (!d.trampoline) {
 			free(o->ever);
@@ -412,23 +453,20 @@ int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 		return world_submit(w, "ftrace_module_enable", err);
 	}
 
-	for (unsigned i = 0; i < w->cfg.nmodules; i++) {
-		const struct sim_object_info *oi = NULL;
+	for (size_t i = 0; i < w->nmods; i++) {
+		const struct wmod *md = &w->mods[i];
 
-		for (size_t k = 0; k < sim_image_nobjects(w->img); k++)
-			if (sim_image_object(w->img, k)->is_module &&
-			    !strcmp(sim_image_object(w->img, k)->path, w->cfg.modules[i]))
-				oi = sim_image_object(w->img, k);
-		if (!oi || (name && strcmp(oi->name, name)))
+		/* a late module is enabled by its own load */
+		if (md->late || (name && strcmp(md->name, name)))
 			continue;
 		found = 1;
-		if (ftrace_module_enable(w->core, oi->name, &w->scratch, err)) {
+		if (ftrace_module_enable(w->core, md->name, &w->scratch, err)) {
 			plan_reset(&w->scratch);
 			return -1;
 		}
 	}
 	if (name && !found)
-		return ftv_errf(err, "no module named '%s' is loaded", name);
+		return ftv_errf(err, "no module named '%s' is loaded at boot", name);
 	return world_submit(w, "ftrace_module_enable", err);
 }
 
@@ -482,4 +520,21 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 					    (unsigned long long)max_steps);
 	world_checks_finish(w, 1);
 	return 0;
+}
+
+int world_static_key(struct world *w, int on, struct ftv_err *err)
+{
+	if (!w->static_key || !w->backend->static_branch)
+		return ftv_errf(err, "static-key: no static branch in the %s trampolines "
+				"or backend", ftv_arch_name(w->sd->arch));
+	if (on == w->static_key_on)
+		return ftv_errf(err, "static-key: the key is %s already", on ? "on" : "off");
+	w->scratch.agent = PLAN_AGENT_TEXT;
+	if (w->backend->static_branch(w->arch_ctx, w->static_key, on, &w->scratch, err)) {
+		plan_reset(&w->scratch);
+		w->scratch.agent = PLAN_AGENT_FTRACE;
+		return -1;
+	}
+	w->static_key_on = on;
+	return world_submit(w, on ? "static_key_enable" : "static_key_disable", err);
 }

@@ -64,14 +64,23 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 	return 0;
 }
 
+/* ftrace_call_adjust() of a table entry: the literal, 8 bytes before the
+ * function; AUIPC at the entry, the patched JALR after it. */
+static int entry_site(uint64_t entry, struct ftrace_site *s)
+{
+	s->literal = entry;
+	s->func = s->init_addr = entry + 8;
+	s->ip = entry + 12;
+	return 0;
+}
+
 const struct world_archdesc world_riscv64 = {
 	.arch = FTV_ARCH_RISCV64,
 	.scheme_names = "pair, atomic",
 	.default_scheme = FTV_SCHEME_ATOMIC,
 	.tramp_subdir = "riscv64",
-	/* the riscv64 trampolines have no graph tracer nor per-ops
-	 * trampoline template: those tracers are refused there */
-	.graph_tracer = 0,
+	/* trampolines/riscv: graph.S, ops-tramp.S */
+	.graph_tracer = 1,
 	.reg_pcpu = 4,      /* tp (the kernel keeps `current` there) */
 	.reg_arg0 = 10,     /* a0..a7 (RISC-V psABI) */
 	.reg_ra = 1,        /* ra */
@@ -87,6 +96,7 @@ const struct world_archdesc world_riscv64 = {
 	.follows_call = follows_call,
 	.mutants = riscv64_mutants,
 	.backend_ctx = backend_ctx,
+	.entry_site = entry_site,
 	.explain = riscv64_explain_pairs,
 };
 
@@ -99,7 +109,7 @@ const struct world_schemedesc world_scheme_pair = {
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_pair,
-	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };
 
 /* Linux 6.16: AUIPC written once at init, only the JALR <-> NOP word
@@ -110,5 +120,5 @@ const struct world_schemedesc world_scheme_atomic = {
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_atomic,
-	.fuzz_tracers = FTV_SCHEME_FUZZ_DIRECT,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };

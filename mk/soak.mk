@@ -1,0 +1,15 @@
+# make soak: `ftv fuzz` on every correct scheme (arm64 callops, tramp,
+# mcount; riscv64 atomic) for SOAK_S seconds each with every core, and a
+# table of iterations, transitions, steps and findings; exit 1 on any
+# finding, its shrunk replay kept under $(BUILD)/soak. Never part of check:
+# the soak test suite runs a fixed short version of it. SOAK_SCHEMES limits
+# it to some schemes (e.g. SOAK_SCHEMES="tramp mcount").
+SOAK_S    ?= 600
+SOAK_SEED ?= 1
+SOAK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+SOAK_SCHEMES ?=
+
+.PHONY: soak
+soak: $(FTV) $(CHECK_DEPS)
+	$(PYTHON) tools/soak.py --ftv $(FTV) --time $(SOAK_S) --seed $(SOAK_SEED) \
+		--jobs $(SOAK_JOBS) --out $(BUILD)/soak $(SOAK_SCHEMES:%=--scheme %)

@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""The soak campaign (make soak): `ftv fuzz` on every scheme whose backend
+is correct, one after another, each for the same time with every core, and
+a table of what each did: iterations, transitions, interleaving steps and
+findings. A finding is a false alarm until shown otherwise: its shrunk
+replay file is kept and named, and the exit status is 1.
+
+  soak.py --ftv build/ftv [--time 600] [--jobs N] [--seed 1] [--out DIR]
+          [--scheme S ...]
+
+Each campaign runs with --json: a "finding" object per violation found
+(fuzz stops at its first) and a "summary" object last.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+# Every correct scheme with its architecture; `pair` is not here: its
+# violation (a hart between the two words of a call pair) is the real
+# pre-6.16 RISC-V hazard, not a false alarm.
+SCHEMES = [("callops", "arm64"), ("tramp", "arm64"), ("mcount", "arm64"),
+           ("atomic", "riscv64")]
+
+
+def campaign(ftv, scheme, arch, seed, secs, jobs, out):
+    replay = os.path.join(out, "soak-%s-%d.scn" % (scheme, seed))
+    argv = [ftv, "fuzz", "--arch", arch, "--scheme", scheme, "--seed", str(seed),
+            "--time", str(secs), "--jobs", str(jobs), "--json", "--out", replay]
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, errors="replace")
+    summary, findings = None, []
+    for line in p.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        obj = json.loads(line)
+        if obj.get("type") == "summary":
+            summary = obj
+        elif obj.get("type") == "finding":
+            findings.append(obj)
+    if summary is None or p.returncode not in (0, 1):
+        sys.stderr.write("soak: %s: ftv fuzz exited %d without a summary: %s\n"
+                         % (scheme, p.returncode, p.stderr.strip().splitlines()[-1:]))
+        return None
+    return summary, findings, replay
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ftv", required=True)
+    ap.add_argument("--time", type=int, default=600, help="seconds per scheme")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=".", help="where replay files go")
+    ap.add_argument("--scheme", action="append", help="only these schemes")
+    a = ap.parse_args()
+    schemes = [s for s in SCHEMES if not a.scheme or s[0] in a.scheme]
+    if a.scheme and len(schemes) != len(set(a.scheme)):
+        sys.stderr.write("soak: unknown scheme in %s (known: %s)\n"
+                         % (a.scheme, " ".join(s for s, _ in SCHEMES)))
+        return 2
+    jobs = max(1, min(a.jobs, 64))
+    os.makedirs(a.out, exist_ok=True)
+    print("soak: seed %d, %d s per scheme, %d job%s" % (a.seed, a.time, jobs,
+                                                      "" if jobs == 1 else "s"))
+    print("%-8s %-8s %10s %12s %14s %9s %8s  %s" % (
+        "scheme", "arch", "iterations", "transitions", "steps", "findings",
+        "seconds", "finding"))
+    bad = 0
+    for scheme, arch in schemes:
+        r = campaign(a.ftv, scheme, arch, a.seed, a.time, jobs, a.out)
+        if r is None:
+            bad = 2
+            continue
+        s, found, replay = r
+        what = ""
+        if found:
+            f = found[0]
+            what = "%s at iteration %d (seed %s): replay %s" % (
+                f["kind"], f["iteration"], f["iteration_seed"], replay)
+            bad = bad or 1
+        print("%-8s %-8s %10d %12d %14d %9d %8.1f  %s" % (
+            scheme, arch, s["iterations"], s["transitions"], s["steps"],
+            s["violations"], s["elapsed_s"], what), flush=True)
+    return bad
+
+
+if __name__ == "__main__":
+    sys.exit(main())
