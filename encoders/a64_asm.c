@@ -226,6 +226,69 @@ static int parse_mem(char *s, unsigned *rn, int64_t *imm)
 	return 0;
 }
 
+/* A condition name (Arm ARM C1.2.4, with GNU as's cs/cc), or -1. */
+static int parse_cond(const char *s)
+{
+	for (int c = 0; c < 16; c++)
+		if (!strcmp(s, a64_cond_names[c]))
+			return c;
+	if (!strcmp(s, "cs"))
+		return 2;
+	if (!strcmp(s, "cc"))
+		return 3;
+	return -1;
+}
+
+/* "[xn|sp, xm]", "[xn|sp, xm, lsl #n]", "[xn|sp, wm, uxtw|sxtw {#n}]",
+ * "[xn|sp, xm, sxtx {#n}]": the register-offset forms (C6.2.168). */
+static int parse_mem_reg(char *s, bool is64, struct a64_insn *in)
+{
+	static const char *const ext[8] = { [2] = "uxtw", [3] = "lsl", [6] = "sxtw",
+					    [7] = "sxtx" };
+	size_t len = strlen(s);
+	struct ops o;
+	struct reg m;
+	unsigned rn, opt = 3, amount = 0;
+
+	if (len < 3 || s[0] != '[' || s[len - 1] != ']')
+		return -1;
+	s[len - 1] = 0;
+	if (split_ops(s + 1, &o) || o.n < 2 || o.n > 3 || want_xreg(o.v[0], true, &rn) ||
+	    want_reg(o.v[1], false, &m))
+		return -1;
+	if (o.n == 3) {
+		char *sp = o.v[2] + strcspn(o.v[2], " \t");
+		uint64_t v = 0;
+
+		opt = 0;
+		if (*sp) {
+			*sp++ = 0;
+			if (parse_imm(ftv_trim(sp), true, &v))
+				return -1;
+		}
+		for (unsigned i = 0; i < 8; i++)
+			if (ext[i] && !strcmp(o.v[2], ext[i]))
+				opt = i;
+		if (!opt || (opt == 3 && !*sp))
+			return -1;
+		/* the amount is 0 or the log2 of the access size */
+		if (*sp && v != 0 && v != (is64 ? 3u : 2u))
+			return -1;
+		amount = (unsigned)v;
+		/* lsl #0 is a distinct spelling of S = 1 only when written */
+		if (*sp && opt != 3 && v == 0)
+			amount = 0;
+	}
+	/* X index for lsl/sxtx, W index for uxtw/sxtw */
+	if (m.is64 != ((opt & 3) == 3))
+		return -1;
+	in->rn = (uint8_t)rn;
+	in->rm = (uint8_t)m.num;
+	in->imm = opt;
+	in->shift = (uint8_t)amount;
+	return 0;
+}
+
 static bool fits_width(uint64_t v, bool is64)
 {
 	/* a W-register immediate may be written as its 32-bit value or as
@@ -433,9 +496,10 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		return P_OK;
 	}
 	case A64_FORM_SHIFTED_REG:
-	case A64_FORM_NEG: {
-		/* NEG has no Rn: it is ZR */
-		int k = form == A64_FORM_NEG ? 0 : 1;
+	case A64_FORM_NEG:
+	case A64_FORM_CMP_REG: {
+		/* NEG has no Rn, CMP no Rd: it is ZR */
+		int k = form == A64_FORM_SHIFTED_REG ? 1 : 0;
 		unsigned type = A64_LSL, amount = 0;
 		struct reg m;
 
@@ -443,12 +507,16 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		    (k && want_reg(o->v[1], false, &b)) || want_reg(o->v[1 + k], false, &m) ||
 		    (o->n == 3 + k && parse_shift(o->v[2 + k], &type, &amount)))
 			return P_MISMATCH;
-		if (!k)
+		if (form == A64_FORM_CMP_REG) {
+			b = a;
+			a = (struct reg){ 31, b.is64, REG_ZR };
+		} else if (!k) {
 			b = (struct reg){ 31, a.is64, REG_ZR };
+		}
 		if (a.is64 != b.is64 || a.is64 != m.is64)
 			return bad(err, "%s: %s and %s differ in width", name, o->v[0],
 				   o->v[a.is64 != b.is64 ? 1 : 1 + k]);
-		if (type == A64_ROR && in->id != A64_EOR_REG)
+		if (type == A64_ROR && in->id != A64_EOR_REG && in->id != A64_AND_REG)
 			return bad(err, "%s: ror is a shift of the logical instructions only",
 				   name);
 		in->rd = (uint8_t)a.num;
@@ -489,6 +557,57 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		in->rd = (uint8_t)a.num;
 		in->rn = (uint8_t)u;
 		in->is64 = a.is64;
+		return P_OK;
+	case A64_FORM_CSEL:
+	case A64_FORM_CSET:
+	case A64_FORM_CINC: {
+		/* csel Rd, Rn, Rm, cond; cset Rd, cond; cinc Rd, Rn, cond */
+		int nreg = form == A64_FORM_CSEL ? 3 : form == A64_FORM_CINC ? 2 : 1;
+		struct reg r[3];
+		int c;
+
+		if (o->n != nreg + 1)
+			return P_MISMATCH;
+		for (int i = 0; i < nreg; i++)
+			if (want_reg(o->v[i], false, &r[i]))
+				return P_MISMATCH;
+		c = parse_cond(o->v[nreg]);
+		if (c < 0)
+			return P_MISMATCH;
+		for (int i = 1; i < nreg; i++)
+			if (r[i].is64 != r[0].is64)
+				return bad(err, "%s: %s and %s differ in width", name, o->v[0],
+					   o->v[i]);
+		in->rd = (uint8_t)r[0].num;
+		in->is64 = r[0].is64;
+		if (form == A64_FORM_CSEL) {
+			in->rn = (uint8_t)r[1].num;
+			in->rm = (uint8_t)r[2].num;
+			in->cond = (uint8_t)c;
+			return P_OK;
+		}
+		/* C6.2.70, C6.2.68: the condition is inverted; AL and NV have
+		 * no inverse here */
+		if ((c & 14) == 14)
+			return bad(err, "%s: condition %s is not allowed", form == A64_FORM_CSET
+				   ? "cset" : "cinc", o->v[nreg]);
+		in->rn = in->rm = (uint8_t)(form == A64_FORM_CINC ? r[1].num : 31);
+		in->cond = (uint8_t)(c ^ 1);
+		return P_OK;
+	}
+	case A64_FORM_LDST_REG:
+		if (o->n != 2 || want_reg(o->v[0], false, &a) ||
+		    parse_mem_reg(o->v[1], a.is64, in))
+			return P_MISMATCH;
+		in->rd = (uint8_t)a.num;
+		in->is64 = a.is64;
+		return P_OK;
+	case A64_FORM_UDF:
+		if (o->n != 1 || parse_imm(o->v[0], false, &v))
+			return P_MISMATCH;
+		if (v > 0xffff)
+			return bad(err, "udf: immediate #0x%" PRIx64 " is out of range 0..0xffff", v);
+		in->imm = (int64_t)v;
 		return P_OK;
 	default:
 		return P_MISMATCH;
@@ -547,7 +666,7 @@ int a64_parse(const char *text, uint64_t pc, struct a64_insn *out, struct ftv_er
 	key[len] = 0;
 	rest = ftv_trim(rest);
 	/* "dc cvau, x0": the operation is part of the name */
-	if (!strcmp(key, "dc") || !strcmp(key, "ic")) {
+	if (!strcmp(key, "dc") || !strcmp(key, "ic") || !strcmp(key, "msr")) {
 		char *comma = strchr(rest, ',');
 		size_t oplen = comma ? (size_t)(comma - rest) : strlen(rest);
 

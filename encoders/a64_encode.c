@@ -214,7 +214,8 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 	case A64_FORM_SHIFTED_REG:
 		if (check_reg(d, in->rd, "Rd", err) || check_reg(d, in->rn, "Rn", err) ||
 		    check_reg(d, in->rm, "Rm", err) ||
-		    check_uimm(d, in->imm, in->id == A64_EOR_REG ? A64_ROR : A64_ASR,
+		    check_uimm(d, in->imm,
+			       in->id == A64_EOR_REG || in->id == A64_AND_REG ? A64_ROR : A64_ASR,
 			       "shift type", err))
 			return -1;
 		/* imm6<5> must be 0 for a 32-bit register (Arm ARM C6.2 ADD
@@ -224,6 +225,38 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 					in->shift, in->is64 ? 63 : 31);
 		w |= sf << 31 | (uint32_t)in->imm << 22 | (uint32_t)in->rm << 16 |
 		     (uint32_t)in->shift << 10 | (uint32_t)in->rn << 5 | in->rd;
+		break;
+	case A64_FORM_CSEL:
+		if (check_reg(d, in->rd, "Rd", err) || check_reg(d, in->rn, "Rn", err) ||
+		    check_reg(d, in->rm, "Rm", err))
+			return -1;
+		if (in->cond > 15)
+			return ftv_errf(err, "%s: condition %u is not 0..15", d->name, in->cond);
+		w |= sf << 31 | (uint32_t)in->rm << 16 | (uint32_t)in->cond << 12 |
+		     (uint32_t)in->rn << 5 | in->rd;
+		break;
+	case A64_FORM_LDST_REG: {
+		/* C6.2.168: option 010 UXTW, 011 LSL (UXTX), 110 SXTW, 111 SXTX;
+		 * S scales the index by the access size (amount 2 or 3) */
+		unsigned amount = in->is64 ? 3 : 2;
+
+		if (check_reg(d, in->rd, "Rt", err) || check_reg(d, in->rn, "Rn", err) ||
+		    check_reg(d, in->rm, "Rm", err))
+			return -1;
+		if (in->imm != 2 && in->imm != 3 && in->imm != 6 && in->imm != 7)
+			return ftv_errf(err, "%s: extend option %" PRId64 " is not uxtw, lsl, sxtw "
+					"or sxtx", d->name, in->imm);
+		if (in->shift != 0 && in->shift != amount)
+			return ftv_errf(err, "%s: shift #%u is not 0 or %u", d->name, in->shift,
+					amount);
+		w |= sf << 30 | (uint32_t)in->rm << 16 | (uint32_t)in->imm << 13 |
+		     (in->shift ? 1u : 0u) << 12 | (uint32_t)in->rn << 5 | in->rd;
+		break;
+	}
+	case A64_FORM_UDF:
+		if (check_uimm(d, in->imm, 0xffff, "immediate", err))
+			return -1;
+		w |= (uint32_t)in->imm;
 		break;
 	default:
 		return ftv_errf(err, "%s: form %d cannot be encoded", d->name, (int)d->form);

@@ -131,6 +131,16 @@ int a64_format(const struct a64_insn *in, char *buf, size_t n)
 		if (in->id == A64_SUB_REG && in->rn == 31)
 			return snprintf(buf, n, "neg %s, %s%s", R(in->rd, in->is64, false),
 					R(in->rm, in->is64, false), tail);
+		/* CMP/CMN (shifted register): SUBS/ADDS with Rd = ZR; NEGS:
+		 * SUBS with Rn = ZR */
+		if ((in->id == A64_SUBS_REG || in->id == A64_ADDS_REG) && in->rd == 31)
+			return snprintf(buf, n, "%s %s, %s%s",
+					in->id == A64_SUBS_REG ? "cmp" : "cmn",
+					R(in->rn, in->is64, false), R(in->rm, in->is64, false),
+					tail);
+		if (in->id == A64_SUBS_REG && in->rn == 31)
+			return snprintf(buf, n, "negs %s, %s%s", R(in->rd, in->is64, false),
+					R(in->rm, in->is64, false), tail);
 		return snprintf(buf, n, "%s %s, %s, %s%s", name, R(in->rd, in->is64, false),
 				R(in->rn, in->is64, false), R(in->rm, in->is64, false), tail);
 	}
@@ -140,6 +150,37 @@ int a64_format(const struct a64_insn *in, char *buf, size_t n)
 	case A64_FORM_LDST_UIMM:
 	case A64_FORM_LDST_SIMM9:
 		return fmt_mem(in, name, buf, n);
+	case A64_FORM_CSEL: {
+		const char *rd = R(in->rd, in->is64, false), *rn = R(in->rn, in->is64, false);
+		const char *inv = a64_cond_names[(in->cond ^ 1) & 15];
+
+		/* C6.2.70 CSET, C6.2.68 CINC: the preferred disassembly of CSINC
+		 * with Rn = Rm (both ZR for CSET) and a condition other than AL, NV */
+		if (in->id == A64_CSINC && in->rn == in->rm && (in->cond & 14) != 14) {
+			if (in->rn == 31)
+				return snprintf(buf, n, "cset %s, %s", rd, inv);
+			return snprintf(buf, n, "cinc %s, %s, %s", rd, rn, inv);
+		}
+		return snprintf(buf, n, "%s %s, %s, %s, %s", name, rd, rn,
+				R(in->rm, in->is64, false), a64_cond_names[in->cond & 15]);
+	}
+	case A64_FORM_LDST_REG: {
+		static const char *const ext[8] = { [2] = "uxtw", [3] = "lsl", [6] = "sxtw",
+						    [7] = "sxtx" };
+		/* the index is a W register for the 32-bit extends */
+		const char *rm = R(in->rm, (in->imm & 3) == 3, false);
+		const char *rt = R(in->rd, in->is64, false), *rn = R(in->rn, true, true);
+
+		if (in->imm == 3 && !in->shift)
+			return snprintf(buf, n, "%s %s, [%s, %s]", name, rt, rn, rm);
+		if (!in->shift)
+			return snprintf(buf, n, "%s %s, [%s, %s, %s]", name, rt, rn, rm,
+					ext[in->imm & 7]);
+		return snprintf(buf, n, "%s %s, [%s, %s, %s #%u]", name, rt, rn, rm,
+				ext[in->imm & 7], in->shift);
+	}
+	case A64_FORM_UDF:
+		return snprintf(buf, n, "udf #%" PRId64, in->imm);
 	default:
 		return -1;
 	}

@@ -41,6 +41,9 @@ enum a64_form {
 	A64_FORM_LDST_UIMM,  /* Rt, [Xn|SP{, #imm12 * size}] */
 	A64_FORM_LDST_SIMM9, /* Rt, [Xn|SP{, #simm9}] (unscaled) */
 	A64_FORM_SHIFTED_REG, /* Rd, Rn, Rm{, lsl|lsr|asr|ror #imm6}; 31 = ZR */
+	A64_FORM_CSEL,       /* Rd, Rn, Rm, cond (bits 15:12); 31 = ZR */
+	A64_FORM_LDST_REG,   /* Rt, [Xn|SP, Rm{, extend|lsl {#0|#log2 size}}] */
+	A64_FORM_UDF,        /* #imm16 in bits 15:0 */
 	/* Assembler-only syntaxes of the aliases below. */
 	A64_FORM_BIC_IMM,      /* Rd|SP, Rn, #mask: AND with ~mask */
 	A64_FORM_MOV_SP,       /* Rd|SP, Rn|SP: ADD #0, one of them SP */
@@ -48,6 +51,9 @@ enum a64_form {
 	A64_FORM_MOV_WIDE_INV, /* Rd, #value: MOVN #~value >> shift */
 	A64_FORM_CMP_IMM,      /* Rn|SP, #imm12{, lsl #12}: ADDS/SUBS, Rd = ZR */
 	A64_FORM_NEG,          /* Rd, Rm{, shift #n}: SUB (shifted), Rn = ZR */
+	A64_FORM_CMP_REG,      /* Rn, Rm{, shift #n}: SUBS/ADDS (shifted), Rd = ZR */
+	A64_FORM_CSET,         /* Rd, cond: CSINC Rd, ZR, ZR, invert(cond) */
+	A64_FORM_CINC,         /* Rd, Rn, cond: CSINC Rd, Rn, Rn, invert(cond) */
 };
 
 /* Class flags. */
@@ -131,6 +137,16 @@ enum a64_form {
 	 * sf 10 01010 shift N=0 Rm imm6 Rn Rd, where shift 11 is ROR */                       \
 	X(EOR, eor, "eor", 0x7f800000, 0x52000000, A64_FORM_LOGIC_IMM, 0)                      \
 	X(EOR_REG, eor_reg, "eor", 0x7f200000, 0x4a000000, A64_FORM_SHIFTED_REG, 0)            \
+	/* C6.2.13 AND (shifted register): sf 00 01010 shift N=0 Rm imm6 Rn Rd */               \
+	X(AND_REG, and_reg, "and", 0x7f200000, 0x0a000000, A64_FORM_SHIFTED_REG, 0)            \
+	/* ADDS, SUBS (shifted register): sf op 1 01011 shift 0 Rm imm6 Rn Rd; Rd = ZR is the  \
+	 * CMN/CMP alias, Rn = ZR the NEGS alias (C6.2 CMP, CMN, NEGS (shifted register)) */   \
+	X(ADDS_REG, adds_reg, "adds", 0x7f200000, 0x2b000000, A64_FORM_SHIFTED_REG, 0)         \
+	X(SUBS_REG, subs_reg, "subs", 0x7f200000, 0x6b000000, A64_FORM_SHIFTED_REG, 0)         \
+	/* C6.2.69 CSEL, C6.2.73 CSINC: sf 0 0 11010100 Rm cond 0 o2 Rn Rd; CSINC with Rn = Rm  \
+	 * is the CINC alias, with Rn = Rm = ZR the CSET alias (cond not AL/NV) */             \
+	X(CSEL, csel, "csel", 0x7fe00c00, 0x1a800000, A64_FORM_CSEL, 0)                        \
+	X(CSINC, csinc, "csinc", 0x7fe00c00, 0x1a800400, A64_FORM_CSEL, 0)                     \
 	/* C6.2.167 LDR (literal): 0 x 011 0 00 imm19 Rt (x: 64-bit) */                        \
 	X(LDR_LIT, ldr_lit, "ldr", 0xbf000000, 0x18000000, A64_FORM_LDR_LIT, A64_PCREL)        \
 	/* C6.2.166 LDR, C6.2.346 STR (immediate, unsigned offset): 1 x 111 0 01 opc imm12 */  \
@@ -138,7 +154,20 @@ enum a64_form {
 	X(LDR, ldr, "ldr", 0xbfc00000, 0xb9400000, A64_FORM_LDST_UIMM, 0)                      \
 	/* C6.2.202 LDUR, C6.2.364 STUR: 1 x 111 0 00 opc 0 imm9 00 Rn Rt */                   \
 	X(STUR, stur, "stur", 0xbfe00c00, 0xb8000000, A64_FORM_LDST_SIMM9, 0)                  \
-	X(LDUR, ldur, "ldur", 0xbfe00c00, 0xb8400000, A64_FORM_LDST_SIMM9, 0)
+	X(LDUR, ldur, "ldur", 0xbfe00c00, 0xb8400000, A64_FORM_LDST_SIMM9, 0)                  \
+	/* C6.2.168 LDR, C6.2.347 STR (register): 1 x 111 0 00 opc 1 Rm option S 10 Rn Rt;       \
+	 * option x0x is reserved */                                                           \
+	X(STR_REG, str_reg, "str", 0xbfe00c00, 0xb8200800, A64_FORM_LDST_REG, 0)               \
+	X(LDR_REG, ldr_reg, "ldr", 0xbfe00c00, 0xb8600800, A64_FORM_LDST_REG, 0)               \
+	/* C6.2.387 UDF #imm16: permanently undefined (the zero word is UDF #0) */             \
+	X(UDF, udf, "udf", 0xffff0000, 0x00000000, A64_FORM_UDF, 0)                            \
+	/* C6.2.136 IC IALLU = SYS #0, C7, C5, #0 (Rt = 31): invalidate all to the PoU, this   \
+	 * PE only */                                                                          \
+	X(IC_IALLU, ic_iallu, "ic iallu", 0xffffffff, 0xd508751f, A64_FORM_NONE, 0)            \
+	/* C6.2.101 ERET: return from an exception to ELR_ELx with SPSR_ELx */                 \
+	X(ERET, eret, "eret", 0xffffffff, 0xd69f03e0, A64_FORM_NONE, 0)                        \
+	/* C6.2.229 MSR (register) to ELR_EL1 (op0 3, op1 0, CRn 4, CRm 0, op2 1) */            \
+	X(MSR_ELR_EL1, msr_elr_el1, "msr elr_el1", 0xffffffe0, 0xd5184020, A64_FORM_SYS_XT, 0)
 
 /* Top-level encoding groups, Arm ARM C4.1 "A64 instruction set encoding"
  * (the main table decodes op0, bits 28:25): X(ID, id, "name", mask, value).
@@ -166,6 +195,14 @@ enum a64_form {
 	X(CMP_IMM, "cmp", SUBS, A64_FORM_CMP_IMM)                                              \
 	X(CMN_IMM, "cmn", ADDS, A64_FORM_CMP_IMM)                                              \
 	/* NEG (shifted register) = SUB Rd, ZR, Rm{, shift #n} */                              \
-	X(NEG, "neg", SUB_REG, A64_FORM_NEG)
+	X(NEG, "neg", SUB_REG, A64_FORM_NEG)                                                   \
+	/* CMP/CMN (shifted register) = SUBS/ADDS ZR, Rn, Rm{, shift #n} */                    \
+	X(CMP_REG, "cmp", SUBS_REG, A64_FORM_CMP_REG)                                          \
+	X(CMN_REG, "cmn", ADDS_REG, A64_FORM_CMP_REG)                                          \
+	/* NEGS (shifted register) = SUBS Rd, ZR, Rm{, shift #n} */                            \
+	X(NEGS, "negs", SUBS_REG, A64_FORM_NEG)                                                \
+	/* C6.2.70 CSET = CSINC Rd, ZR, ZR, invert(cond); C6.2.68 CINC = CSINC Rd, Rn, Rn, ... */ \
+	X(CSET, "cset", CSINC, A64_FORM_CSET)                                                  \
+	X(CINC, "cinc", CSINC, A64_FORM_CINC)
 
 #endif

@@ -3,7 +3,9 @@
  * riscv64`.
  *
  * The subset is what Linux's RISC-V ftrace call sites and trampolines use:
- * AUIPC, JAL, JALR, ADDI (and its NOP alias), LD, SD and C.NOP. One table
+ * AUIPC, JAL, JALR, ADDI (and its NOP alias), LD, SD and C.NOP, and what
+ * litmus tests of the fetch model need besides: LW, SW, BEQ, BNE, FENCE
+ * and FENCE.I (with GNU as's j, li, mv, beqz and bnez). One table
  * (encoders/riscv_table.c) drives the assembler, the generators, the decoder
  * and the formatter, so they cannot disagree about an encoding.
  *
@@ -33,12 +35,18 @@ enum {
 enum rv_op {
 	RV_OP_NOP,   /* addi zero, zero, 0; decoded as its own op */
 	RV_OP_C_NOP, /* 16-bit c.nop (0x0001) */
+	RV_OP_FENCE_I, /* one encoding, like the NOPs */
 	RV_OP_AUIPC,
 	RV_OP_JAL,
 	RV_OP_JALR,
 	RV_OP_ADDI,
 	RV_OP_LD,
 	RV_OP_SD,
+	RV_OP_LW,
+	RV_OP_SW,
+	RV_OP_BEQ,
+	RV_OP_BNE,
+	RV_OP_FENCE,
 	RV_OP__COUNT
 };
 
@@ -59,10 +67,11 @@ struct rv_insn {
 	uint64_t pc;
 	unsigned fields;   /* RV_F_* */
 	unsigned rd, rs1, rs2;
-	/* Sign-extended immediate: imm12 for ADDI/JALR/LD/SD, the byte offset
-	 * for JAL, the signed page count for AUIPC (added value = imm << 12). */
+	/* Sign-extended immediate: imm12 for ADDI/JALR/LD/SD/LW/SW, the byte
+	 * offset for JAL, BEQ, BNE, the signed page count for AUIPC (added
+	 * value = imm << 12); FENCE: pred << 4 | succ (bits i o r w). */
 	int64_t imm;
-	uint64_t target;   /* JAL: pc + imm */
+	uint64_t target;   /* JAL, BEQ, BNE: pc + imm */
 };
 
 /* GNU as syntax, one instruction: "auipc t0, 0x12345" (0..0xfffff as GNU

@@ -153,6 +153,48 @@ static int target(const struct line *l, int i, uint64_t *out,
 	return ftv_errf(err, "riscv %s: bad target '%s'", l->mnem, l->op[i]);
 }
 
+/* A FENCE set: letters of "iorw" in that order, each at most once. */
+static int fence_set(const struct line *l, const char *s, unsigned *out,
+		     struct ftv_err *err)
+{
+	static const char order[] = "iorw";
+	const char *o = order;
+
+	*out = 0;
+	for (const char *p = s; *p; p++) {
+		const char *at = strchr(o, *p);
+
+		if (!at || !*p)
+			return ftv_errf(err, "riscv %s: bad ordering set '%s' (some of i, o, r, w in that order)",
+					l->mnem, s);
+		*out |= 8u >> (at - order);
+		o = at + 1;
+	}
+	if (!*out)
+		return ftv_errf(err, "riscv %s: empty ordering set", l->mnem);
+	return 0;
+}
+
+/* GNU as's pseudo-instructions of the subset, rewritten into their base
+ * instruction (Unprivileged ISA chapter 25 "RISC-V Assembly Programmer's
+ * Handbook"): j, li (12-bit), mv, beqz, bnez. Returns 1 when rewritten. */
+static int pseudo(struct line *l, char *buf, size_t n)
+{
+	if (!strcmp(l->mnem, "j") && l->nops == 1)
+		snprintf(buf, n, "jal zero, %s", l->op[0]);
+	else if (!strcmp(l->mnem, "li") && l->nops == 2)
+		snprintf(buf, n, "addi %s, zero, %s", l->op[0], l->op[1]);
+	else if (!strcmp(l->mnem, "mv") && l->nops == 2)
+		snprintf(buf, n, "addi %s, %s, 0", l->op[0], l->op[1]);
+	else if (!strcmp(l->mnem, "beqz") && l->nops == 2)
+		snprintf(buf, n, "beq %s, zero, %s", l->op[0], l->op[1]);
+	else if (!strcmp(l->mnem, "bnez") && l->nops == 2)
+		snprintf(buf, n, "bne %s, zero, %s", l->op[0], l->op[1]);
+	else
+		return 0;
+	return 1;
+}
+
 int rv_assemble(const char *text, uint64_t pc, uint32_t *word, int *nbytes,
 		struct ftv_err *err)
 {
@@ -167,6 +209,12 @@ int rv_assemble(const char *text, uint64_t pc, uint32_t *word, int *nbytes,
 		return -1;
 	if (!strcmp(l.mnem, ".insn"))
 		return raw(&l, word, nbytes, err);
+	{
+		char base[256];
+
+		if (pseudo(&l, base, sizeof(base)))
+			return rv_assemble(base, pc, word, nbytes, err);
+	}
 	e = rv_encoding_by_name(l.mnem);
 	if (!e)
 		return ftv_errf(err, "riscv: unknown instruction '%s'", l.mnem);
@@ -233,6 +281,23 @@ int rv_assemble(const char *text, uint64_t pc, uint32_t *word, int *nbytes,
 		    mem(&l, 1, &v, &rs1, err))
 			return -1;
 		break;
+	case RV_FORM_B:
+		if (want_ops(&l, 3, err) || reg(&l, 0, &rs1, err) ||
+		    reg(&l, 1, &rs2, err) || target(&l, 2, &to, err))
+			return -1;
+		v = (int64_t)(to - pc);
+		break;
+	case RV_FORM_FENCE: {
+		unsigned pred = 15, succ = 15;
+
+		/* "fence" alone orders everything: iorw, iorw */
+		if (l.nops && (want_ops(&l, 2, err) ||
+			       fence_set(&l, l.op[0], &pred, err) ||
+			       fence_set(&l, l.op[1], &succ, err)))
+			return -1;
+		v = pred << 4 | succ;
+		break;
+	}
 	}
 	if (rv_encode(e, rd, rs1, rs2, v, &w, err))
 		return -1;

@@ -34,7 +34,26 @@ int rv_decode(uint32_t word, uint64_t pc, struct rv_insn *out)
 	out->imm = rv_imm_gather(e->imm, word);
 	if (out->fields & RV_F_TARGET)
 		out->target = pc + (uint64_t)out->imm;
+	/* A FENCE ordering nothing before or nothing after (an empty pred
+	 * or succ set) has no GNU as spelling: left unknown. */
+	if (e->form == RV_FORM_FENCE && (!(out->imm >> 4) || !(out->imm & 15))) {
+		out->op = RV_OP__COUNT;
+		out->name = NULL;
+		return -1;
+	}
 	return 0;
+}
+
+/* FENCE's pred or succ set as GNU as spells it: "iorw" order. */
+static void fence_set(unsigned v, char *buf)
+{
+	static const char bits[4] = { 'i', 'o', 'r', 'w' };
+	int n = 0;
+
+	for (int i = 0; i < 4; i++)
+		if (v & (8u >> i))
+			buf[n++] = bits[i];
+	buf[n] = 0;
 }
 
 int rv_format(const struct rv_insn *in, char *buf, size_t n)
@@ -76,6 +95,18 @@ int rv_format(const struct rv_insn *in, char *buf, size_t n)
 		len = snprintf(buf, n, "%s %s, %" PRId64 "(%s)", e->name, rs2,
 			       in->imm, rs1);
 		break;
+	case RV_FORM_B:
+		len = snprintf(buf, n, "%s %s, %s, 0x%" PRIx64, e->name, rs1, rs2,
+			       in->target);
+		break;
+	case RV_FORM_FENCE: {
+		char p[8], q[8];
+
+		fence_set((unsigned)(in->imm >> 4) & 15, p);
+		fence_set((unsigned)in->imm & 15, q);
+		len = snprintf(buf, n, "%s %s, %s", e->name, p, q);
+		break;
+	}
 	}
 	return len < 0 || (size_t)len >= n ? -1 : len;
 }

@@ -1,7 +1,8 @@
 /* The one table of RISC-V encodings and the immediate layouts; see
  * riscv_table.h. Opcode, funct3 and immediate positions are from the RISC-V
  * Unprivileged ISA (20191213): chapter 2 (RV32I: AUIPC, JAL, JALR, ADDI,
- * NOP), chapter 5 (RV64I: LD, SD), chapter 16 (RVC: C.NOP) and chapter 24
+ * NOP, LW, SW, BEQ, BNE, FENCE), chapter 3 (Zifencei: FENCE.I), chapter 5
+ * (RV64I: LD, SD), chapter 16 (RVC: C.NOP) and chapter 24
  * "RV32/64G Instruction Set Listings". */
 #include "encoders/riscv_table.h"
 
@@ -30,6 +31,22 @@ const struct rv_encoding rv_encodings[] = {
 	{ RV_OP_LD, "ld", 4, 0x0000707f, 0x00003003, RV_FORM_LOAD, RV_IMM_I, 0 },
 	/* opcode STORE = 0100011, funct3 SD = 011 */
 	{ RV_OP_SD, "sd", 4, 0x0000707f, 0x00003023, RV_FORM_STORE, RV_IMM_S, 0 },
+	/* chapter 2.6 "Load and Store Instructions": LW = LOAD funct3 010,
+	 * SW = STORE funct3 010 */
+	{ RV_OP_LW, "lw", 4, 0x0000707f, 0x00002003, RV_FORM_LOAD, RV_IMM_I, 0 },
+	{ RV_OP_SW, "sw", 4, 0x0000707f, 0x00002023, RV_FORM_STORE, RV_IMM_S, 0 },
+	/* chapter 2.5 "Conditional Branches": opcode BRANCH = 1100011, funct3
+	 * BEQ = 000, BNE = 001 */
+	{ RV_OP_BEQ, "beq", 4, 0x0000707f, 0x00000063, RV_FORM_B, RV_IMM_B, 0 },
+	{ RV_OP_BNE, "bne", 4, 0x0000707f, 0x00001063, RV_FORM_B, RV_IMM_B, 0 },
+	/* FENCE.I (chapter 3 "Zifencei"): its standard form, imm, rs1, rd 0;
+	 * it comes before FENCE, whose opcode it shares */
+	{ RV_OP_FENCE_I, "fence.i", 4, 0xffffffff, 0x0000100f, RV_FORM_NONE,
+	  RV_IMM_NONE, 0 },
+	/* FENCE (chapter 2.7 "Memory Ordering Instructions"): MISC-MEM
+	 * 0001111, funct3 000, fm 0000, rs1 = rd = 0; pred:succ in 27:20 */
+	{ RV_OP_FENCE, "fence", 4, 0xf00fffff, 0x0000000f, RV_FORM_FENCE,
+	  RV_IMM_FENCE, 0 },
 };
 const unsigned rv_nencodings = sizeof(rv_encodings) / sizeof(rv_encodings[0]);
 
@@ -42,6 +59,10 @@ const struct rv_imm_layout rv_imm_layouts[RV_IMM__COUNT] = {
 	[RV_IMM_J] = { 21, 1, 4,
 		       { { 21, 10, 1 }, { 20, 1, 11 }, { 12, 8, 12 }, { 31, 1, 20 } },
 		       "jal offset" },
+	[RV_IMM_B] = { 13, 1, 4,
+		       { { 8, 4, 1 }, { 25, 6, 5 }, { 7, 1, 11 }, { 31, 1, 12 } },
+		       "branch offset" },
+	[RV_IMM_FENCE] = { 9, 0, 1, { { 20, 8, 0 } }, "pred:succ" },
 };
 
 const struct rv_encoding *rv_encoding_by_op(enum rv_op op)
@@ -89,6 +110,10 @@ unsigned rv_form_fields(enum rv_form form)
 		return RV_F_RD | RV_F_RS1 | RV_F_IMM;
 	case RV_FORM_STORE:
 		return RV_F_RS1 | RV_F_RS2 | RV_F_IMM;
+	case RV_FORM_B:
+		return RV_F_RS1 | RV_F_RS2 | RV_F_IMM | RV_F_TARGET;
+	case RV_FORM_FENCE:
+		return RV_F_IMM;
 	}
 	return 0;
 }
@@ -133,7 +158,8 @@ int64_t rv_imm_gather(enum rv_imm_kind kind, uint32_t word)
 		u |= (uint64_t)((word >> p->insn_lo) & ((1u << p->width) - 1))
 		     << p->imm_lo;
 	}
-	/* The top bit of the immediate (always insn bit 31) is its sign. */
+	/* The top bit of the immediate (insn bit 31, except for FENCE's
+	 * unsigned field whose top bit is never set) is its sign. */
 	if (u & ((uint64_t)1 << (l->bits - 1)))
 		u |= ~(uint64_t)0 << l->bits;
 	return (int64_t)u;

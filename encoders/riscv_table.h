@@ -17,6 +17,9 @@ enum rv_imm_kind {
 	RV_IMM_S,   /* imm[11:5] = insn[31:25], imm[4:0] = insn[11:7] */
 	RV_IMM_U,   /* pages: imm[31:12] = insn[31:12], kept as a page count */
 	RV_IMM_J,   /* imm[20|10:1|11|19:12] = insn[31|30:21|20|19:12] */
+	RV_IMM_B,   /* imm[12|10:5] = insn[31:25], imm[4:1|11] = insn[11:7] */
+	/* FENCE's pred:succ = insn[27:20], unsigned (bit 8 is always 0) */
+	RV_IMM_FENCE,
 	RV_IMM__COUNT
 };
 
@@ -43,6 +46,8 @@ enum rv_form {
 	RV_FORM_JALR,   /* rd, imm(rs1) | rd, rs1, imm | rd, rs1 | rs1 */
 	RV_FORM_LOAD,   /* rd, imm(rs1) */
 	RV_FORM_STORE,  /* rs2, imm(rs1) */
+	RV_FORM_B,      /* rs1, rs2, target */
+	RV_FORM_FENCE,  /* pred, succ: sets of i, o, r, w */
 };
 
 /* Row flags. */

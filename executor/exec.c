@@ -9,6 +9,26 @@
 
 #include "executor/exec_report.h"
 
+/* A CPU's buffered store to the byte at addr shadows it in its copy. */
+static int cpu_holds(void *ctx, unsigned cpu, uint64_t addr)
+{
+	struct ftv_exec *ex = ctx;
+
+	return xb_holds(&ex->csb[cpu], addr, 1);
+}
+
+/* exec_config.text_loads: every load reaches xm_text_load. */
+static int watch_text_loads(struct ftv_exec *ex, struct ftv_err *err)
+{
+	for (size_t i = 0; i < ex->eng.nregions; i++) {
+		struct sim_region *r = sim_region_get(ex->eng.as, i);
+
+		if ((r->perms & SIM_X) && xe_watch_loads(&ex->eng, r->base, err))
+			return -1;
+	}
+	return 0;
+}
+
 struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 			  struct ftv_err *err)
 {
@@ -36,17 +56,29 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	xs_init(&ex->sched, cfg, &ex->oom);
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
-	if (xe_init(&ex->eng, as, arch, cfg->ncpus, &xrun_ops, ex, err) ||
+	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
+		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,
 		    cfg->ncpus, cfg->quiet_obs, &ex->oom, err)) {
 		exec_free(ex);
 		return NULL;
 	}
-	xb_init(&ex->sb, &ex->model, XL_AGENT_SBUF);
+	xm_cache_type(&ex->model, cfg->dic, cfg->idc);
+	xb_init(&ex->sb, &ex->model, XL_AGENT_SBUF, -1);
+	for (unsigned i = 0; i < cfg->ncpus; i++)
+		xb_init(&ex->csb[i], &ex->model, (int)i, (int)i);
+	if (cfg->cpu_sbuf) {
+		ex->model.held = cpu_holds;
+		ex->model.held_ctx = ex;
+	}
 	xp_init(&ex->plans, ex, &ex->model, &ex->sb, ex->cpu, cfg->ncpus,
 		cfg->stop_anywhere);
 	ex->sp.eng = &ex->eng;
-	if (xsp_scan_sysops(&ex->sp, err)) {
+	if (cfg->text_loads && watch_text_loads(ex, err)) {
+		exec_free(ex);
+		return NULL;
+	}
+	if (xsp_scan_sysops(&ex->sp, cfg->cpu_sbuf, err)) {
 		exec_free(ex);
 		return NULL;
 	}
@@ -59,6 +91,10 @@ void exec_free(struct ftv_exec *ex)
 		return;
 	xe_free(&ex->eng);
 	xm_free(&ex->model);
+	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {
+		free(ex->cpu[i].faults);
+		xb_free(&ex->csb[i]);
+	}
 	xb_free(&ex->sb);
 	xp_free(&ex->plans);
 	xsp_free(&ex->sp);
@@ -107,6 +143,29 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 	c->exit_pc = exit_pc ? exit_pc : EXEC_NO_EXIT;
 	c->st = XCPU_RUN;
 	return 0;
+}
+
+int exec_cpu_on_undef(struct ftv_exec *ex, unsigned cpu, uint64_t handler,
+		      struct ftv_err *err)
+{
+	if (cpu >= ex->cfg.ncpus)
+		return ftv_errf(err, "cpu%u: only %u CPUs", cpu, ex->cfg.ncpus);
+	if (!ex->arch->take_exception)
+		return ftv_errf(err, "%s: undefined instructions as exceptions are not modelled",
+				ftv_arch_name(ex->arch->arch));
+	ex->cpu[cpu].undef = 1;
+	ex->cpu[cpu].handler = handler;
+	return 0;
+}
+
+size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs)
+{
+	if (cpu >= ex->cfg.ncpus) {
+		*pcs = NULL;
+		return 0;
+	}
+	*pcs = ex->cpu[cpu].faults;
+	return ex->cpu[cpu].nfaults;
 }
 
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,

@@ -12,24 +12,37 @@
  * each CPU's copy, the value the model chose for that CPU's last fetch.
  *
  * Fetch model (Arm ARM B2.2.5, and herd7's aarch64 ifetch model, Simner et
- * al., ESOP 2020). For each watched word the executor keeps the coherence
- * order of the writes to it. A CPU fetching the word may see any write from
- * its floor for that word up to the newest visible one:
- *  - a context synchronisation event (ISB, or the IPI of PLAN_SYNC_ALL) raises
- *    the CPU's floor to the newest write that cache maintenance (DC CVAU then
- *    DSB, IC IVAU then DSB) has pushed through to instruction fetch;
- *  - fetching a write raises the floor to what was IC-synchronised when that
- *    write was made (the IC IVAU had completed before it, so later fetches in
- *    program order cannot go back before it: coFF+cachesync is forbidden);
+ * al., ESOP 2020, as herdtools7 7.57's aarch64.cat states it). For each
+ * watched word the executor keeps the coherence order of the writes to it.
+ * A CPU fetching the word may see any write from its floor for that word up
+ * to the newest visible one:
+ *  - a context synchronisation event (ISB, exception entry and return, or
+ *    the IPI of PLAN_SYNC_ALL) raises the CPU's floor to the newest write
+ *    that cache maintenance (DC CVAU then DSB, IC IVAU then DSB) has pushed
+ *    through to instruction fetch. IC completions are kept in order, each
+ *    CPU catching up with them;
+ *  - fetching a write raises the CPU's floors, at every watched word, to
+ *    what the IC completions before that write made fetchable (herd's
+ *    IC-ob: coFF+cachesync, MP-inst+dc-dsb-ic-dsb: forbidden);
  *  - otherwise the CPU may go back and forth (coFF: new then old, allowed).
- * Data accesses are coherent (sequentially consistent between CPUs); the
- * patcher's stores sit in a store buffer that the scheduler drains in any
- * order allowed by its barriers: stores separated by a DMB drain in order,
- * a DSB waits for the buffer to be empty. (The CPUs' own data stores are not
- * buffered: litmus tests that need store-store reordering on a CPU, such as
- * MP+po, are outside this model.) Cache maintenance acts on 64-byte lines and
- * completes at the issuer's next DSB; the patcher's DC/IC wait for its own
- * buffered stores to the range they maintain.
+ * A CPU's DC CVAU cleans what was visible at its last barrier (DMB SY/ISH,
+ * DSB, ISB), at the newest write it fetched or loaded from the same line,
+ * and its own writes: DMB LD and DMB ST do not order it after loads and
+ * stores (herd). A full DMB completes a CPU's earlier DCs, a full DSB all
+ * its maintenance. CTR_EL0.DIC/IDC (exec_config) make the IC/DC needless.
+ * Data accesses are coherent (sequentially consistent between CPUs) and
+ * loads run in program order; the patcher's stores sit in a store buffer
+ * that the scheduler drains in any order allowed by its barriers: stores
+ * separated by a DMB drain in order, a DSB waits for the buffer to be
+ * empty. With exec_config.cpu_sbuf (litmus tests) every CPU's stores are
+ * buffered the same way (DMB ST orders them, DMB SY/ISH and DSB wait for
+ * them, DC CVAU for those to its line), loads of instruction words read
+ * memory (text_loads), and an ISB takes effect as early as the CPU's last
+ * conditional branch or DSB (an ISB is ordered after a load only through a
+ * control dependency; a branch stands for one, ftv tracks no dependency).
+ * Cache maintenance acts on 64-byte lines; an IC IVAU reads the PoU when
+ * issued and takes effect at the issuer's DSB; the patcher's DC/IC wait
+ * for its own buffered stores to the range they maintain.
  *
  * RISC-V (cfg.arch riscv64; the same per-word machinery). Facts:
  *  - Zifencei (Unprivileged ISA, "Zifencei" chapter): stores become
@@ -49,8 +62,10 @@
  *    concurrent change (no "cmodx" violation on riscv); a word that is
  *    only 2-aligned is refused by exec_watch_insn. Nothing orders the
  *    fetches of two words, hence the pair check (EXEC_V_PAIR).
- *  - FENCE (data) needs no action: the model's data accesses are already
- *    sequentially consistent.
+ *  - FENCE (data) needs no action on sequentially consistent data; with
+ *    CPU store buffers, a FENCE ordering stores before loads waits for
+ *    them (as DMB SY), stores before stores keeps their order (DMB ST),
+ *    and FENCE.I waits for the hart's own stores.
  *  - Unicorn 2.0.1 runs riscv64 at high kernel VAs with satp = 0 (no
  *    translation, M-mode); traps are not delivered to the guest: an
  *    illegal instruction ends the run (EXEC_V_FAULT).
@@ -138,6 +153,24 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* CTR_EL0.DIC and IDC of the world's cores (Arm ARM D13.2.34): with
+	 * IDC, a write is at the PoU as soon as it is visible (no DC CVAU
+	 * needed); with DIC, what is at the PoU is what IC IVAU would expose
+	 * (no IC IVAU needed). A context synchronisation is still needed.
+	 * 0 and 0: Neoverse N1 and most cores before it; both 1: Neoverse
+	 * V1/N2 and later, Apple M1. */
+	int dic, idc;
+	/* Loads of watched instruction words read memory (the newest
+	 * visible write) rather than the loading CPU's fetched view: litmus
+	 * tests load instructions as data. Costs a hook on every load. */
+	int text_loads;
+	/* Each CPU's stores wait in a store buffer of its own, drained by
+	 * the scheduler in any order its barriers allow (DMB ST orders
+	 * stores, DMB SY/ISH and DSB wait for the buffer, DC CVAU waits for
+	 * the stores to its line; stores to one location stay in order),
+	 * while the CPU reads its own (store forwarding). Loads stay in
+	 * program order. Every region becomes private to each CPU. */
+	int cpu_sbuf;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -267,6 +300,15 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
 int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
+/* Litmus tests' faults (herd's fault handlers): an undefined instruction
+ * on cpu is taken as an exception, not reported as EXEC_V_FAULT. With
+ * handler != 0 the CPU continues there (arm64: ELR_EL1 = the faulting
+ * instruction, SPSR_EL1 = PSTATE, so that ERET returns to it); with 0 the
+ * CPU ends at the instruction, as herd ends a thread at a fatal fault.
+ * exec_cpu_faults lists the pcs of the exceptions taken this run. */
+int exec_cpu_on_undef(struct ftv_exec *ex, unsigned cpu, uint64_t handler,
+		      struct ftv_err *err);
+size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs);
 /* A quiescent point (PLAN_QUIESCE, PLAN_STOP_MACHINE): e.g. the top of the
  * CPU's outer loop, where it holds no reference to patched code. */
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
@@ -310,6 +352,9 @@ typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);
+/* From the outcome callback: end the exploration after this run (a budget
+ * ran out); stats.complete stays 0. */
+void exec_explore_stop(struct ftv_exec *ex);
 
 const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);

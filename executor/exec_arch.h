@@ -22,7 +22,12 @@ struct winsn;
 /* The system instructions the fetch model acts on when a CPU executes
  * them. */
 enum xsysop { XS_NONE, XS_ISB, XS_DSB, XS_DMB, XS_DC_CVAU, XS_IC_IVAU,
-	      XS_FENCE, XS_FENCE_I };
+	      XS_FENCE, XS_FENCE_I,
+	      /* the load-only and store-only barriers (DMB/DSB LD, ST) */
+	      XS_DMB_LD, XS_DMB_ST, XS_DSB_LD, XS_DSB_ST,
+	      XS_ERET,     /* exception return: a context synchronisation */
+	      XS_IC_ALL,   /* IC IALLU: every watched word */
+};
 
 struct xarch {
 	enum ftv_arch arch;
@@ -46,6 +51,9 @@ struct xarch {
 	 * for the zero register. */
 	enum xsysop (*sysop)(uint32_t w, int *reg);
 	int (*is_memory)(uint32_t w);  /* touches shared state (fine mode) */
+	/* A conditional branch: with exec_config.cpu_sbuf, the model takes
+	 * one between a load and an ISB as a control dependency. */
+	int (*is_cond_branch)(uint32_t w);
 	/* "%08x (text)" for reports: the instruction at pc, and a watched
 	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);
@@ -59,6 +67,13 @@ struct xarch {
 	 * addr: the pc of the faulting instruction. NULL: pc is right. */
 	uint64_t (*fault_pc)(struct xengine *e, unsigned cpu, uint64_t pc,
 			     uint64_t addr);
+	/* Whether the word at a faulting pc is an undefined instruction
+	 * (UDF, or unallocated), and entering the exception for it: the CPU
+	 * continues at handler and returns to pc with its exception return.
+	 * NULL: the arch has no such model (the fault stays a fault). */
+	int (*is_undef)(uint32_t w);
+	void (*take_exception)(struct xengine *e, unsigned cpu, uint64_t pc,
+			       uint64_t handler);
 	/* PLAN_SYNC_ALL, the IPI every CPU takes after a patch: what it
 	 * makes fetchable (xm_context_sync_all or xm_flush_icache_all). */
 	void (*sync_all)(struct xmodel *m);

@@ -10,6 +10,7 @@
 
 #include "encoders/a64.h"
 #include "executor/exec_arch.h"
+#include "executor/exec_engine.h"
 #include "executor/exec_model.h"
 
 static const int a64_regs[] = {
@@ -39,10 +40,18 @@ static enum xsysop a64_sysop(uint32_t w, int *reg)
 	 * the conservative reading: they drain at least what a DSB drains. */
 	if (a64_is_isb(w))
 		return XS_ISB;
+	if (a64_is_eret(w))
+		return XS_ERET;
+	if (a64_is_ic_iallu(w))
+		return XS_IC_ALL;
+	/* CRm's access types (C6.2.90): xx01 loads, xx10 stores, otherwise
+	 * all accesses (herd's dsb.full, dmb.full) */
 	if (a64_is_dsb(w))
-		return XS_DSB;
+		return ((w >> 8) & 3) == 1 ? XS_DSB_LD
+		       : ((w >> 8) & 3) == 2 ? XS_DSB_ST : XS_DSB;
 	if (a64_is_dmb(w))
-		return XS_DMB;
+		return ((w >> 8) & 3) == 1 ? XS_DMB_LD
+		       : ((w >> 8) & 3) == 2 ? XS_DMB_ST : XS_DMB;
 	/* DC CVAU, DC CVAC and DC CIVAC all clean to at least the PoU (the
 	 * PoC is at or beyond it); IC IVAU invalidates to the PoU (Arm ARM
 	 * C5.3). Every Xt is canonical, so a64_decode names it; Xt = 31 is
@@ -68,6 +77,12 @@ static int a64_is_memory(uint32_t w)
 	return a64_sysop(w, &reg) != XS_NONE;
 }
 
+static int a64_is_cond_branch(uint32_t w)
+{
+	return a64_is_b_cond(w) || a64_is_cbz(w) || a64_is_cbnz(w) ||
+	       a64_is_tbz(w) || a64_is_tbnz(w);
+}
+
 static void a64_insn_text(uint32_t w, uint64_t pc, char *buf, size_t n)
 {
 	char d[A64_TEXT_MAX];
@@ -82,6 +97,36 @@ static void a64_insn_text(uint32_t w, uint64_t pc, char *buf, size_t n)
 static int a64_cmodx(uint32_t old, uint32_t new)
 {
 	return a64_cmodx_safe(old, new) ? 1 : 0;
+}
+
+/* An undefined instruction (Arm ARM C6.2.387 UDF, or an unallocated
+ * encoding): what Unicorn raises UC_ERR_EXCEPTION for, other than the
+ * exception-generating instructions (SVC, HVC, SMC, BRK). */
+static int a64_is_undef(uint32_t w)
+{
+	struct a64_insn in;
+
+	if (a64_decode(w, 0, &in))
+		return a64_lookup(w) == A64_UNKNOWN;
+	return in.id == A64_UDF;
+}
+
+/* Taking the exception at EL1 (Arm ARM D1.10 "Exception entry"): the
+ * preferred return address of an undefined instruction is the instruction
+ * itself (ELR_EL1), the PSTATE at the time goes to SPSR_EL1 (so that ERET
+ * comes back to EL1 as it was), and the CPU continues at the handler. */
+static void a64_take_exception(struct xengine *e, unsigned cpu, uint64_t pc,
+			       uint64_t handler)
+{
+	uc_arm64_cp_reg spsr = { .crn = 4, .crm = 0, .op0 = 3, .op1 = 0,
+				 .op2 = 0 };
+	uint64_t pstate = 0;
+
+	xe_uc_reg(e, cpu, UC_ARM64_REG_PSTATE, &pstate, 0);
+	spsr.val = pstate;
+	xe_uc_reg(e, cpu, UC_ARM64_REG_CP_REG, &spsr, 1);
+	xe_uc_reg(e, cpu, UC_ARM64_REG_ELR_EL1, &pc, 1);
+	xe_uc_reg(e, cpu, UC_ARM64_REG_PC, &handler, 1);
 }
 
 const struct xarch xarch_arm64 = {
@@ -100,11 +145,14 @@ const struct xarch xarch_arm64 = {
 	.unaligned_watch = "instruction not 4-byte aligned",
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,
+	.is_cond_branch = a64_is_cond_branch,
 	.insn = a64_insn_text,
 	.word = a64_insn_text,
 	.cmodx_safe = a64_cmodx,
 	.exception_why = NULL,
 	.fault_pc = NULL,
+	.is_undef = a64_is_undef,
+	.take_exception = a64_take_exception,
 	/* The IPI's exception return is a context synchronisation event on
 	 * every CPU: each sees what IC IVAU has completed for. */
 	.sync_all = xm_context_sync_all,

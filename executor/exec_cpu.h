@@ -20,6 +20,12 @@ struct xcpu {
 	uint64_t armed_pc;
 	int stopped_in_hook;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
+	/* exec_cpu_on_undef: an undefined instruction is taken as an
+	 * exception (to handler, or ending the CPU when 0), not a fault */
+	int undef;
+	uint64_t handler;
+	uint64_t *faults;        /* pcs of the exceptions taken this run */
+	size_t nfaults, capfaults;
 };
 
 #endif

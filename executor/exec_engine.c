@@ -55,9 +55,9 @@ static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 	c->e->ops->load(c->e->ctx, c->idx, addr, size);
 }
 
-/* A CPU's store into private (text) memory: the model routes it so that
- * every CPU's view follows the rules (the store itself lands in the
- * writer's copy right after this hook). */
+/* A CPU's store into private memory (text, or any with private_data):
+ * the model routes it so that every CPU's view follows the rules (the
+ * store itself lands in the writer's copy right after this hook). */
 static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 			    int size, int64_t value, void *user)
 {
@@ -90,7 +90,41 @@ static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 
 /* --- lifecycle ----------------------------------------------------------- */
 
-static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
+/* A code hook over pc alone, the k-th of the CPU's (xe_mark_pc). */
+static int add_range_hook(struct xecpu *c, size_t k, uint64_t pc)
+{
+	uc_hook h;
+
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c, pc,
+			pc) != UC_ERR_OK)
+		return -1;
+	c->hooks[k] = (uint64_t)h;
+	return 0;
+}
+
+/* A new engine's code hooks, as the marked pcs so far have them
+ * (xe_mark_pc): a range hook each, or one over every address. */
+static int code_hooks_open(struct xengine *e, struct xecpu *c)
+{
+	uc_hook h;
+
+	memset(c->hooks, 0, XE_RANGE_HOOKS * sizeof(*c->hooks));
+	c->ran = 0;
+	if (e->hook_all)
+		/* Begin > end: every address. */
+		return uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
+				   c, 1, 0) != UC_ERR_OK ? -1 : 0;
+	if (e->to_hook_all)
+		return 0; /* (hook_all adds it before the next turn) */
+	for (size_t k = 0; k < e->nmarked; k++)
+		if (add_range_hook(c, k, e->range_pc[k]))
+			return -1;
+	return 0;
+}
+
+/* Opens cpu's Unicorn engine over the regions (its text copies already
+ * made) with the executor's hooks. */
+static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 {
 	uc_err ue = uc_open((uc_arch)e->arch->uarch, (uc_mode)e->arch->umode,
 			    &c->uc);
@@ -98,47 +132,26 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	if (ue != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
 				uc_strerror(ue));
-	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
-	if (!c->copy)
-		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
-		uint8_t *host = r->host;
 		uc_hook h;
 
-		if (r->perms & SIM_X) {
-			/* Text is private: each CPU fetches from its own copy,
-			 * which the fetch model keeps per CPU. Only the pages
-			 * that hold something are copied: the rest of a
-			 * fresh mapping reads as zeros already. */
-			uint8_t *nz = malloc(r->size / XPG_SIZE);
-
-			c->copy[i] = xpg_alloc(r->size);
-			if (!c->copy[i] || !nz) {
-				free(nz);
-				return ftv_errf(err, "out of memory");
-			}
-			xpg_nonzero(r->host, r->size, nz);
-			xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
-			free(nz);
-			host = c->copy[i];
-		}
-		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL, host);
+		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL,
+				    c->copy[i] ? c->copy[i] : r->host);
 		if (ue != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: map %s at 0x%llx: %s",
 					c->idx, r->name,
 					(unsigned long long)r->base,
 					uc_strerror(ue));
-		if ((r->perms & SIM_X) &&
+		if (c->copy[i] &&
 		    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE,
 				(void *)text_write_hook, c, r->base,
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
 	}
-	c->hooks = calloc(XE_RANGE_HOOKS, sizeof(*c->hooks));
-	if (!c->hooks)
-		return ftv_errf(err, "out of memory");
+	if (code_hooks_open(e, c))
+		return ftv_errf(err, "cpu%u: code hook", c->idx);
 	if (e->arch->fault_pc) {
 		uc_hook h;
 
@@ -146,14 +159,72 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: fault hook", c->idx);
 	}
+	if (c->loads_hooked) {
+		uc_hook h;
+
+		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
+				c, 1, 0) != UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: load hook", c->idx);
+	}
+	return 0;
+}
+
+static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
+{
+	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
+	c->hooks = calloc(XE_RANGE_HOOKS, sizeof(*c->hooks));
+	if (!c->copy || !c->hooks)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+		uint8_t *nz;
+
+		if (!(r->perms & SIM_X) && !e->private_data)
+			continue;
+		/* Text is private: each CPU fetches from its own copy, which
+		 * the fetch model keeps per CPU (and, with private_data, data
+		 * too: a CPU sees its own buffered stores). Only the pages
+		 * that hold something are copied: the rest of a fresh
+		 * mapping reads as zeros already. */
+		nz = malloc(r->size / XPG_SIZE);
+		c->copy[i] = xpg_alloc(r->size);
+		if (!c->copy[i] || !nz) {
+			free(nz);
+			return ftv_errf(err, "out of memory");
+		}
+		xpg_nonzero(r->host, r->size, nz);
+		xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
+		free(nz);
+	}
+	return engine_open(e, c, err);
+}
+
+/* Unicorn 2.0.1 translates into a code buffer of 1 GiB per engine that it
+ * never reuses before it is full (and then crashes flushing it, or leaks
+ * when asked to flush), and every run of an exploration retranslates the
+ * words the fetch model changed: an engine grows by a few KiB per run. A
+ * new engine over the same memory starts empty. Between runs only: the
+ * registers and memory come back from the snapshot at the next reset. */
+int xe_recycle(struct xengine *e, struct ftv_err *err)
+{
+	xw_free(&e->wd); /* it may hold an engine we close */
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		uc_close(c->uc);
+		c->uc = NULL;
+		if (engine_open(e, c, err))
+			return -1;
+	}
 	return 0;
 }
 
 int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
-	    unsigned ncpus, const struct xe_ops *ops, void *ctx,
-	    struct ftv_err *err)
+	    unsigned ncpus, int private_data, const struct xe_ops *ops,
+	    void *ctx, struct ftv_err *err)
 {
 	e->as = as;
+	e->private_data = private_data;
 	e->arch = arch;
 	e->ops = ops;
 	e->ctx = ctx;
@@ -208,6 +279,13 @@ int xe_region(const struct xengine *e, uint64_t addr)
 	return -1;
 }
 
+int xe_private(const struct xengine *e, uint64_t addr)
+{
+	int ri = xe_region(e, addr);
+
+	return ri >= 0 && e->cpu[0].copy && e->cpu[0].copy[ri];
+}
+
 uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)
 {
 	int ri = xe_region(e, addr);
@@ -249,17 +327,6 @@ void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
  *
  * Code translated before pc was marked does not call out, and may hold
  * bytes the fetch model has since changed in the copy: retranslate it. */
-static int add_range_hook(struct xecpu *c, uint64_t pc)
-{
-	uc_hook h;
-
-	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c, pc,
-			pc) != UC_ERR_OK)
-		return -1;
-	c->hooks[c->e->nmarked] = (uint64_t)h;
-	return 0;
-}
-
 void xe_mark_pc(struct xengine *e, uint64_t pc)
 {
 	size_t b = (size_t)(pc >> 1) % XE_PC_BITS;
@@ -270,7 +337,7 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 			e->range_pc[e->nmarked] = pc;
 		for (unsigned i = 0; i < e->ncpus; i++)
 			if (e->nmarked >= XE_RANGE_HOOKS ||
-			    add_range_hook(&e->cpu[i], pc)) {
+			    add_range_hook(&e->cpu[i], e->nmarked, pc)) {
 				/* (a hook that could not be added: the same
 				 * switch, with nothing missed meanwhile, since
 				 * every turn starts after it) */
@@ -366,6 +433,15 @@ uint64_t xe_pc(struct xengine *e, unsigned cpu)
 
 	uc_reg_read(e->cpu[cpu].uc, e->arch->regs[e->arch->pc_reg], &pc);
 	return pc;
+}
+
+int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
+	      int write)
+{
+	uc_engine *uc = e->cpu[cpu].uc;
+
+	return (write ? uc_reg_write(uc, uc_reg, val)
+		      : uc_reg_read(uc, uc_reg, val)) == UC_ERR_OK ? 0 : -1;
 }
 
 static void set_pc(struct xengine *e, unsigned cpu, uint64_t pc)

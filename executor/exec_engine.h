@@ -3,7 +3,8 @@
  *
  * Memory. Regions with SIM_X are mapped privately per CPU (each engine gets
  * its own copy of the text, which the fetch model fills in); every other
- * region is shared (the sim_region host buffer itself).
+ * region is shared (the sim_region host buffer itself), unless xe_init's
+ * private_data makes them private too (CPUs with store buffers).
  *
  * Hooks. The engine reports to the executor through struct xe_ops: before
  * an instruction at a pc marked with xe_mark_pc, on loads (once
@@ -42,8 +43,9 @@ struct xe_ops {
 	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
 	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
 	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
-	/* cpu stores size bytes (1..8) into its text copy; the store lands
-	 * in the copy right after this returns. */
+	/* cpu stores size bytes (1..8) into its private copy (text, or any
+	 * region with xe_init's private_data); the store lands in the copy
+	 * right after this returns. */
 	void (*text_store)(void *ctx, unsigned cpu, uint64_t addr,
 			   unsigned size, uint64_t val);
 };
@@ -68,6 +70,7 @@ struct xengine {
 	const struct xe_ops *ops;
 	void *ctx;
 	unsigned ncpus;
+	int private_data;        /* every region private, not only text */
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
 	struct xecpu cpu[EXEC_MAX_CPUS];
@@ -96,11 +99,16 @@ struct xe_stop {
 	uint64_t fault_pc;
 };
 
-/* Opens one engine per CPU over every region mapped in as now. On failure
- * the caller still calls xe_free. */
+/* Opens one engine per CPU over every region mapped in as now. With
+ * private_data every region (not only text) has a copy per CPU, whose
+ * stores reach ops->text_store: the model keeps the copies (a CPU's store
+ * buffer). On failure the caller still calls xe_free. */
 int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
-	    unsigned ncpus, const struct xe_ops *ops, void *ctx,
-	    struct ftv_err *err);
+	    unsigned ncpus, int private_data, const struct xe_ops *ops,
+	    void *ctx, struct ftv_err *err);
+/* 1 when addr's region is private to each CPU (text, or every region with
+ * private_data). */
+int xe_private(const struct xengine *e, uint64_t addr);
 void xe_free(struct xengine *e);
 
 /* The index of the region (of those mapped at xe_init) holding addr, or
@@ -135,6 +143,11 @@ void xe_stop(struct xengine *e, unsigned cpu);
 int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v);
 uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg);
 uint64_t xe_pc(struct xengine *e, unsigned cpu);
+/* A register by Unicorn's own number, for the arch files (exec_<arch>.c):
+ * *val is what uc_reg_read/uc_reg_write take (a uint64_t, or the arch's
+ * coprocessor register struct). */
+int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
+	      int write);
 
 /* Runs cpu from pc until it reaches until, count instructions ran (0: no
  * limit) or a hook stops it, for at most timeout_us of wall-clock time (0:
@@ -142,6 +155,11 @@ uint64_t xe_pc(struct xengine *e, unsigned cpu);
  * the correction to st->fault_pc). */
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st);
+
+/* Closes and reopens every engine over the same memory and hooks, with no
+ * translations (Unicorn's code buffer only grows); between runs, before a
+ * reset. */
+int xe_recycle(struct xengine *e, struct ftv_err *err);
 
 /* The snapshot of memory and registers that xe_reset puts back. */
 int xe_snapshot(struct xengine *e, struct ftv_err *err);

@@ -34,7 +34,8 @@
  * runs: a watched fetch, a system instruction the model acts on, a
  * breakpoint, a quiescent point. The engine's filter (xe_mark_pc) lets
  * only these reach exec_run.c's hook. */
-enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8 };
+enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8,
+       SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */ };
 
 struct xbreak {
 	exec_break_fn fn;
@@ -79,7 +80,7 @@ int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
 		  void *arg, struct ftv_err *err);
 /* Marks every system instruction the model acts on in the executable
  * regions (a scan of the text at exec_new). */
-int xsp_scan_sysops(struct xspecials *sp, struct ftv_err *err);
+int xsp_scan_sysops(struct xspecials *sp, int branches, struct ftv_err *err);
 void xsp_free(struct xspecials *sp);
 
 struct ftv_exec {
@@ -91,10 +92,12 @@ struct ftv_exec {
 	struct xengine eng;
 	struct xmodel model;
 	struct xsbuf sb;         /* the patcher's stores */
+	struct xsbuf csb[EXEC_MAX_CPUS]; /* each CPU's (exec_config.cpu_sbuf) */
 	struct xplans plans;
 	struct xspecials sp;
 	struct xcpu cpu[EXEC_MAX_CPUS];
 	int truncated;           /* a run stopped at its step budget */
+	int explore_stop;        /* exec_explore_stop was called */
 	struct exec_stats stats;
 };
 

@@ -34,6 +34,12 @@ int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
 	return 0;
 }
 
+void xm_cache_type(struct xmodel *m, int dic, int idc)
+{
+	m->dic = dic;
+	m->idc = idc;
+}
+
 void xm_free(struct xmodel *m)
 {
 	for (size_t i = 0; i < m->nwi; i++) {
@@ -49,6 +55,7 @@ void xm_free(struct xmodel *m)
 	free(m->wi);
 	free(m->wd);
 	free(m->wds);
+	free(m->icev);
 	if (m->arch_ctx)
 		m->arch->ctx_free(m->arch_ctx);
 }
@@ -64,6 +71,7 @@ void xm_reset(struct xmodel *m)
 			w->floor[c] = 0;
 			w->last[c] = -1;
 			w->view_ok[c] = 0;
+			w->dread[c] = 0;
 		}
 	}
 	for (size_t i = 0; i < m->nwd; i++) {
@@ -73,7 +81,13 @@ void xm_reset(struct xmodel *m)
 	for (unsigned c = 0; c < m->ncpus; c++) {
 		m->cpu[c].pend.n = 0;
 		m->cpu[c].last_fetch_wid = -1;
+		m->cpu[c].ic_applied = 0;
+		m->cpu[c].barrier_vseq = 0;
+		m->cpu[c].fetch_vseq = 0;
+		m->cpu[c].ctrl_icev = 0;
 	}
+	m->nicev = 0;
+	m->vseq = 0;
 	if (m->arch_ctx)
 		m->arch->ctx_reset(m->arch_ctx);
 }
@@ -144,7 +158,7 @@ struct winsn *xm_watch_insn(struct xmodel *m, uint64_t addr)
 	w->addr = addr;
 	if (VEC_RESERVE(w->coh, w->capcoh, 1))
 		return NULL;
-	w->coh[0] = (struct xcoh){ wid, 0 };
+	w->coh[0] = (struct xcoh){ wid, 0, 0 };
 	w->ncoh = 1;
 	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
 		w->last[c] = -1;
@@ -204,15 +218,61 @@ int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
 	return wid;
 }
 
+/* Word w's `ic` (the newest write fetch must see after a context
+ * synchronisation) becomes idx: remembered in order, so that each CPU can
+ * catch up with the IC completions it must see (ic_apply). */
+static void set_ic(struct xmodel *m, struct winsn *w, size_t idx)
+{
+	if (idx <= w->ic)
+		return;
+	w->ic = idx;
+	if (VEC_RESERVE(m->icev, m->capicev, m->nicev + 1)) {
+		*m->oom = 1;
+		return;
+	}
+	m->icev[m->nicev++] = (struct xicev){ w, idx };
+}
+
+static void set_pou(struct xmodel *m, struct winsn *w, size_t idx)
+{
+	if (idx > w->pou)
+		w->pou = idx;
+	/* DIC: instruction fetch is coherent with the PoU, no IC needed */
+	if (m->dic)
+		set_ic(m, w, w->pou);
+}
+
+/* cpu's floors take in the IC completions before the first `upto`. */
+static void ic_apply(struct xmodel *m, unsigned cpu, size_t upto)
+{
+	for (size_t k = m->cpu[cpu].ic_applied; k < upto; k++) {
+		struct winsn *w = m->icev[k].w;
+
+		if (w->floor[cpu] < m->icev[k].idx)
+			w->floor[cpu] = m->icev[k].idx;
+	}
+	if (upto > m->cpu[cpu].ic_applied)
+		m->cpu[cpu].ic_applied = upto;
+}
+
 static void coh_append(struct xmodel *m, struct winsn *w, int wid)
 {
 	if (VEC_RESERVE(w->coh, w->capcoh, w->ncoh + 1)) {
 		*m->oom = 1;
 		return;
 	}
-	/* What IC IVAU had pushed to fetch when this write was made: a CPU
-	 * that fetches this write can never again fetch anything older. */
-	w->coh[w->ncoh++] = (struct xcoh){ wid, w->ic };
+	/* The IC completions before this write became visible: a CPU that
+	 * fetches it can never again fetch anything they made old, at any
+	 * watched word (herd: IC-ob, the instruction fetches of a CPU are
+	 * ordered after what it has seen). */
+	w->coh[w->ncoh++] = (struct xcoh){ wid, 0, ++m->vseq };
+	/* IDC: data is coherent at the PoU, no DC needed */
+	if (m->idc)
+		set_pou(m, w, w->ncoh - 1);
+	/* ... counting, with DIC, this write's own: a CPU that fetched it
+	 * cannot fetch older at this word again (herd: with DIC the fetches
+	 * of a CPU are ordered like its reads, coFF forbidden). */
+	w->coh[w->ncoh - 1].icseq = m->nicev;
 }
 
 static int is_private(struct xmodel *m, uint64_t addr)
@@ -230,6 +290,20 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 	memcpy(bytes, &val, 8);
 	/* The coherent view (and, for shared regions, the memory itself). */
 	sim_write(m->as, addr, bytes, size, NULL);
+	if (!is_private(m, addr) && xe_private(m->eng, addr)) {
+		/* Data private to each CPU (store buffers): every copy gets
+		 * the bytes, but a CPU's own buffered store to a byte still
+		 * shadows it there (store forwarding). */
+		for (unsigned c = 0; c < m->ncpus; c++) {
+			uint8_t *p = xe_copy_ptr(m->eng, c, addr);
+
+			if ((int)c == skip_cpu || !p)
+				continue;
+			for (unsigned k = 0; k < size; k++)
+				if (!m->held || !m->held(m->held_ctx, c, addr + k))
+					p[k] = bytes[k];
+		}
+	}
 	if (is_private(m, addr)) {
 		for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
 			struct winsn *w = xm_insn(m, a);
@@ -287,6 +361,17 @@ void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
 	}
 }
 
+void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
+			   unsigned size)
+{
+	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
+		struct winsn *w = xm_insn(m, a);
+
+		if (w)
+			w->view_ok[cpu] = 0;
+	}
+}
+
 void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 {
 	for (uint64_t a = addr; a < addr + len; a++) {
@@ -298,7 +383,7 @@ void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 		uint8_t b = is_private(m, a) ? 0 : 0x6b;
 
 		sim_write(m->as, a, &b, 1, NULL);
-		if (is_private(m, a))
+		if (xe_private(m->eng, a))
 			for (unsigned c = 0; c < m->ncpus; c++) {
 				uint8_t *p = xe_copy_ptr(m->eng, c, a);
 
@@ -370,8 +455,9 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 		w->view[cpu] = val;
 		w->view_ok[cpu] = 1;
 	}
-	if (w->coh[k].icfloor > w->floor[cpu])
-		w->floor[cpu] = w->coh[k].icfloor;
+	ic_apply(m, cpu, w->coh[k].icseq);
+	if (w->coh[k].vseq > m->cpu[cpu].fetch_vseq)
+		m->cpu[cpu].fetch_vseq = w->coh[k].vseq;
 	w->last[cpu] = (int)k;
 	if ((wr->plan >= 0 || wr->cpu >= 0) &&
 	    wid > m->cpu[cpu].last_fetch_wid)
@@ -478,9 +564,26 @@ void xm_context_sync(struct xmodel *m, unsigned cpu)
 {
 	/* A context synchronisation event discards what the CPU fetched
 	 * before it: it now sees every write IC IVAU has completed for. */
-	for (size_t i = 0; i < m->nwi; i++)
-		if (m->wi[i]->floor[cpu] < m->wi[i]->ic)
-			m->wi[i]->floor[cpu] = m->wi[i]->ic;
+	ic_apply(m, cpu, m->nicev);
+}
+
+void xm_context_sync_early(struct xmodel *m, unsigned cpu)
+{
+	size_t lo = m->cpu[cpu].ctrl_icev;
+
+	if (lo < m->cpu[cpu].ic_applied)
+		lo = m->cpu[cpu].ic_applied;
+	if (lo >= m->nicev) {
+		ic_apply(m, cpu, m->nicev);
+		return;
+	}
+	ic_apply(m, cpu, lo + xs_choose(m->sched, XCH_FETCH,
+					 (unsigned)(m->nicev - lo + 1)));
+}
+
+void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
+{
+	m->cpu[cpu].ctrl_icev = m->nicev;
 }
 
 void xm_context_sync_all(struct xmodel *m)
@@ -505,7 +608,7 @@ void xm_fence_i(struct xmodel *m, unsigned cpu)
 void xm_flush_icache_all(struct xmodel *m)
 {
 	for (size_t i = 0; i < m->nwi; i++)
-		m->wi[i]->ic = m->wi[i]->ncoh - 1;
+		set_ic(m, m->wi[i], m->wi[i]->ncoh - 1);
 	xm_context_sync_all(m);
 }
 
@@ -532,6 +635,12 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 	}
 }
 
+void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic)
+{
+	for (size_t i = 0; i < m->nwi; i++)
+		xm_cache_op(m, pend, ic, m->wi[i]->addr, 4);
+}
+
 void xm_dsb(struct xmodel *m, struct xpendv *pend)
 {
 	/* DSB waits for the issuer's cache maintenance to complete. */
@@ -540,10 +649,99 @@ void xm_dsb(struct xmodel *m, struct xpendv *pend)
 
 		if (!w)
 			continue;
-		if (pend->v[i].ic && pend->v[i].idx > w->ic)
-			w->ic = pend->v[i].idx;
-		if (!pend->v[i].ic && pend->v[i].idx > w->pou)
-			w->pou = pend->v[i].idx;
+		if (pend->v[i].ic)
+			set_ic(m, w, pend->v[i].idx);
+		else
+			set_pou(m, w, pend->v[i].idx);
 	}
 	pend->n = 0;
+}
+
+void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr)
+{
+	struct xpendv *pend = &m->cpu[cpu].pend;
+	size_t first = pend->n;
+
+	xm_cache_op(m, pend, 0, addr, 4);
+	for (size_t i = first; i < pend->n; i++) {
+		struct winsn *w = xm_insn(m, pend->v[i].addr);
+		size_t k;
+
+		if (!w)
+			continue;
+		/* The newest write visible at the CPU's last full barrier:
+		 * a DC may be performed as early as that (before loads and
+		 * stores since, which DMB LD/ST do not order with it). */
+		uint64_t seen = m->cpu[cpu].barrier_vseq;
+
+		if (m->cpu[cpu].fetch_vseq > seen)
+			seen = m->cpu[cpu].fetch_vseq;
+		/* ... and after its loads of the same line (herd: po & scl) */
+		for (size_t j = 0; j < m->nwi; j++)
+			if ((m->wi[j]->addr & ~(XM_LINE - 1)) ==
+				    (w->addr & ~(XM_LINE - 1)) &&
+			    m->wi[j]->dread[cpu] > seen)
+				seen = m->wi[j]->dread[cpu];
+		for (k = w->ncoh - 1; k > 0; k--)
+			if (w->coh[k].vseq <= seen)
+				break;
+		/* ... and after the CPU's own writes to the line */
+		for (size_t j = w->ncoh - 1; j > k; j--)
+			if (m->log->wr[w->coh[j].wid].cpu == (int)cpu) {
+				k = j;
+				break;
+			}
+		pend->v[i].idx = k;
+	}
+}
+
+void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind)
+{
+	struct xpendv *pend = &m->cpu[cpu].pend;
+	size_t n = 0;
+
+	m->cpu[cpu].barrier_vseq = m->vseq;
+	if (kind == XM_ORDER)
+		return;
+	if (kind == XM_DSB) {
+		xm_dsb(m, pend);
+		return;
+	}
+	/* DMB: the DCs complete for every later access; the ICs wait for a
+	 * DSB (only DSB orders IC IVAU, Arm ARM D7.5.9). */
+	for (size_t i = 0; i < pend->n; i++) {
+		struct winsn *w = xm_insn(m, pend->v[i].addr);
+
+		if (pend->v[i].ic)
+			pend->v[n++] = pend->v[i];
+		else if (w)
+			set_pou(m, w, pend->v[i].idx);
+	}
+	pend->n = n;
+}
+
+void xm_text_load_word(struct xmodel *m, unsigned cpu, struct winsn *w,
+		       uint32_t v)
+{
+	uint8_t *p = xe_copy_ptr(m->eng, cpu, w->addr);
+
+	/* The copy holds what this CPU fetched; its next fetch puts that
+	 * back. */
+	if (p)
+		memcpy(p, &v, 4);
+	w->view_ok[cpu] = 0;
+	w->dread[cpu] = w->coh[w->ncoh - 1].vseq;
+}
+
+void xm_text_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size)
+{
+	for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
+		struct winsn *w = xm_insn(m, a);
+
+		/* A load reads memory, not the instruction stream: the
+		 * newest visible write. */
+		if (w)
+			xm_text_load_word(m, cpu, w,
+					  (uint32_t)m->log->wr[w->coh[w->ncoh - 1].wid].val);
+	}
 }

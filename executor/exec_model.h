@@ -38,7 +38,16 @@ struct xpendv {
 /* One entry of a watched word's coherence order. */
 struct xcoh {
 	int wid;
-	size_t icfloor;          /* `ic` when that write was made */
+	/* When it became visible: the number of IC completions (xmodel.icev)
+	 * before it, and the model's count of visible writes (vseq). */
+	size_t icseq;
+	uint64_t vseq;
+};
+
+/* An IC completion: word w's `ic` became idx. */
+struct xicev {
+	struct winsn *w;
+	size_t idx;
 };
 
 /* A watched instruction word: the coherence order of its writes. */
@@ -52,6 +61,7 @@ struct winsn {
 	size_t floor[EXEC_MAX_CPUS];
 	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
 	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
+	uint64_t dread[EXEC_MAX_CPUS];   /* vseq that CPU last read as data */
 	int view_ok[EXEC_MAX_CPUS];
 };
 
@@ -70,6 +80,11 @@ struct wdata {
 struct xmcpu {
 	struct xpendv pend;      /* its cache maintenance before a DSB */
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
+	size_t ic_applied;       /* IC completions its floors include */
+	uint64_t barrier_vseq;   /* vseq at its last full barrier */
+	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
+	size_t ctrl_icev;        /* IC completions at its last control
+				    dependency or DSB (xm_cpu_ctrl) */
 };
 
 struct xmodel {
@@ -91,11 +106,23 @@ struct xmodel {
 	size_t capwds;
 	struct xmcpu cpu[EXEC_MAX_CPUS];
 	uint64_t fetches;        /* fetches of watched words */
+	/* CTR_EL0.DIC / IDC (exec_config): the IC IVAU, the DC CVAU is not
+	 * needed for instruction fetch to see a write */
+	int dic, idc;
+	/* With CPU store buffers: whether cpu has a store to the byte at
+	 * addr still in its buffer (its copy keeps that byte). NULL: none. */
+	int (*held)(void *ctx, unsigned cpu, uint64_t addr);
+	void *held_ctx;
+	struct xicev *icev;      /* IC completions this run, in order */
+	size_t nicev, capicev;
+	uint64_t vseq;           /* writes made visible this run */
 };
 
 int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
 	    struct xlog *log, struct xengine *eng, struct xsched *sched,
 	    unsigned ncpus, int quiet_obs, int *oom, struct ftv_err *err);
+/* CTR_EL0.DIC and IDC for this world (before the first run). */
+void xm_cache_type(struct xmodel *m, int dic, int idc);
 void xm_free(struct xmodel *m);
 /* A new run: every location back to its initial contents. */
 void xm_reset(struct xmodel *m);
@@ -119,6 +146,10 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 /* cpu stores into text (a hook, before the store lands in its copy). */
 void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
 		  unsigned size, uint64_t val);
+/* cpu's store went to its store buffer (and lands in its own copy): its
+ * next fetch of a watched word there puts back what the model says. */
+void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
+			   unsigned size);
 /* Writes POISON over [addr, addr+len) in every view (PLAN_FREE). */
 void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len);
 
@@ -136,6 +167,14 @@ void xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
 /* A context synchronisation event on cpu (ISB, exception return): it sees
  * every write IC IVAU has completed for. */
 void xm_context_sync(struct xmodel *m, unsigned cpu);
+/* An ISB that may have taken effect as early as cpu's last control
+ * dependency or DSB (herd: an ISB is ordered after an earlier load only
+ * through a control dependency on it, CSE-ob, or a DSB): it sees the IC
+ * completions up to a point the scheduler picks since then. */
+void xm_context_sync_early(struct xmodel *m, unsigned cpu);
+/* cpu executed a conditional branch (or a DSB): its later ISBs come after
+ * everything it has loaded. */
+void xm_cpu_ctrl(struct xmodel *m, unsigned cpu);
 void xm_context_sync_all(struct xmodel *m);
 /* RISC-V FENCE.I on cpu, and on every hart after the store buffer drained
  * (flush_icache_all). */
@@ -146,5 +185,28 @@ void xm_flush_icache_all(struct xmodel *m);
 void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 uint64_t addr, uint64_t len);
 void xm_dsb(struct xmodel *m, struct xpendv *pend);
+/* A CPU's DC CVAU: it cleans at least what was visible at the CPU's last
+ * full barrier or when the newest write it fetched became visible, and the
+ * CPU's own writes (herd: a DC is ordered after earlier loads and stores
+ * only by DMB SY/ISH, DSB or the same cache line, and after every earlier
+ * instruction fetch). */
+void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr);
+/* A CPU's barrier: every kind orders its earlier accesses before its
+ * later DCs (these clean everything visible now); XM_DMB (full) also
+ * completes its earlier DCs (DMB orders DC CVAU, Arm ARM D7.5.9) and
+ * XM_DSB (full) its ICs as well. XM_ORDER: DSB LD/ST (herd's DSB-ob), and
+ * an ISB, taken as one after a branch on what the CPU loaded (herd's
+ * CSE-ob after a control dependency; ftv tracks no dependencies). */
+enum xm_barrier { XM_ORDER, XM_DMB, XM_DSB };
+void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind);
+/* cpu loads [addr, addr+size) of text: its copy of the watched words there
+ * gets the data (coherent) value, not what it fetched. */
+void xm_text_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size);
+/* The same for one watched word whose value the caller knows (with store
+ * buffers: the coherent value under the CPU's own buffered stores). */
+void xm_text_load_word(struct xmodel *m, unsigned cpu, struct winsn *w,
+		       uint32_t v);
+/* The same over every watched word (IC IALLU). */
+void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic);
 
 #endif

@@ -38,9 +38,29 @@ static enum xsysop rv_sysop(uint32_t w, int *reg)
 	 * the standard form, but any values are FENCE.I). */
 	if ((w & 0x707fu) == 0x100fu)
 		return XS_FENCE_I;
-	if ((w & 0x707fu) == 0x000fu)
-		return XS_FENCE;
+	/* FENCE pred, succ (bits i o r w in 27:24 and 23:20): with the
+	 * store buffers of exec_config.cpu_sbuf, ordering earlier stores
+	 * before later loads waits for them (like DMB SY), before later
+	 * stores only keeps their order (DMB ST); otherwise it orders loads,
+	 * which are in order already. */
+	if ((w & 0x707fu) == 0x000fu) {
+		unsigned pred = (w >> 24) & 15, succ = (w >> 20) & 15;
+
+		if ((pred & 1) && (succ & 0xe))
+			return XS_DMB;
+		if ((pred & 1) && (succ & 1))
+			return XS_DMB_ST;
+		return XS_DMB_LD;
+	}
 	return XS_NONE;
+}
+
+/* BEQ, BNE (the encoder table's conditional branches) */
+static int rv_is_cond_branch(uint32_t w)
+{
+	struct rv_insn in;
+
+	return !rv_decode(w, 0, &in) && (in.op == RV_OP_BEQ || in.op == RV_OP_BNE);
 }
 
 static int rv_is_memory(uint32_t w)
@@ -143,6 +163,7 @@ const struct xarch xarch_riscv64 = {
 			   "a 2-aligned word may be fetched in two halves",
 	.sysop = rv_sysop,
 	.is_memory = rv_is_memory,
+	.is_cond_branch = rv_is_cond_branch,
 	.insn = rv_insn_text,
 	.word = rv_word_text,
 	.cmodx_safe = rv_cmodx,

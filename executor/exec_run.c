@@ -2,9 +2,14 @@
  * fetches, system instructions, breakpoints, quiescent points), one CPU
  * turn, the steps of a run, reset and exhaustive exploration. */
 #include "executor/exec_int.h"
+#include "util/vec.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* Runs of an exploration between two engine recycles (xe_recycle): a few
+ * MiB of translations per engine at most. */
+#define XRUN_RECYCLE 2048
 
 /* A plan is in flight: the queue is not empty or a store is buffered. */
 static int in_flight(struct ftv_exec *ex)
@@ -28,20 +33,50 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	op = ex->arch->sysop(w, &reg);
 	switch (op) {
 	case XS_ISB:
-		xm_context_sync(&ex->model, cpu);
+	case XS_ERET:
+		/* ISB and exception returns are context synchronisation
+		 * events (Arm ARM D1.10 "Context synchronization event") */
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
+		if (ex->cfg.cpu_sbuf)
+			xm_context_sync_early(&ex->model, cpu);
+		else
+			xm_context_sync(&ex->model, cpu);
+		break;
+	case XS_DSB_LD:
+		xm_cpu_ctrl(&ex->model, cpu);
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
+		break;
+	case XS_DSB_ST:
+		xm_cpu_barrier(&ex->model, cpu, XM_ORDER);
+		break;
+	case XS_IC_ALL:
+		xm_cache_op_all(&ex->model, &ex->model.cpu[cpu].pend, 1);
 		break;
 	case XS_FENCE_I:
 		xm_fence_i(&ex->model, cpu);
 		break;
 	case XS_DSB:
-		xm_dsb(&ex->model, &ex->model.cpu[cpu].pend);
+		/* only a full DSB completes cache maintenance (herd's
+		 * dsb.full, Arm ARM D7.5.9) */
+		xm_cpu_barrier(&ex->model, cpu, XM_DSB);
+		xm_cpu_ctrl(&ex->model, cpu);
+		break;
+	case XS_DMB:
+		xm_cpu_barrier(&ex->model, cpu, XM_DMB);
+		break;
+	case XS_DMB_ST:
+		/* later stores drain after the earlier ones */
+		xb_barrier(&ex->csb[cpu]);
 		break;
 	case XS_DC_CVAU:
+		if (reg >= 0)
+			va = xe_reg(&ex->eng, cpu, reg);
+		xm_cpu_dc(&ex->model, cpu, va);
+		break;
 	case XS_IC_IVAU:
 		if (reg >= 0)
 			va = xe_reg(&ex->eng, cpu, reg);
-		xm_cache_op(&ex->model, &ex->model.cpu[cpu].pend,
-			    op == XS_IC_IVAU, va, 4);
+		xm_cache_op(&ex->model, &ex->model.cpu[cpu].pend, 1, va, 4);
 		break;
 	default:
 		break;
@@ -94,8 +129,12 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 effects:
 	for (size_t i = 0; i < s->nbrk; i++)
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
-	if (s->flags & SP_SYSOP)
+	/* A watched word is whatever this CPU fetched there: it may have
+	 * become a system instruction (a store of an ISB over a branch). */
+	if (s->flags & (SP_SYSOP | SP_WATCH))
 		sysop_effect(ex, cpu, pc);
+	if (s->flags & SP_BRANCH)
+		xm_cpu_ctrl(&ex->model, cpu);
 }
 
 /* Quiet mode keeps loads made while nothing is in flight out of the record
@@ -104,6 +143,18 @@ static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
 {
 	struct ftv_exec *ex = ctx;
 
+	if (ex->cfg.text_loads && ex->cfg.cpu_sbuf) {
+		/* memory under the CPU's own buffered stores */
+		for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
+			struct winsn *w = xm_insn(&ex->model, a);
+
+			if (w)
+				xm_text_load_word(&ex->model, cpu, w,
+						  (uint32_t)xb_read(&ex->csb[cpu], a, 4));
+		}
+	} else if (ex->cfg.text_loads) {
+		xm_text_load(&ex->model, cpu, addr, size);
+	}
 	xm_load(&ex->model, cpu, addr, size,
 		!ex->cfg.quiet_obs || in_flight(ex));
 }
@@ -112,8 +163,20 @@ static void on_text_store(void *ctx, unsigned cpu, uint64_t addr,
 			  unsigned size, uint64_t val)
 {
 	struct ftv_exec *ex = ctx;
+	int wid;
 
-	xm_cpu_store(&ex->model, cpu, addr, size, val);
+	if (!ex->cfg.cpu_sbuf) {
+		xm_cpu_store(&ex->model, cpu, addr, size, val);
+		return;
+	}
+	/* Into the CPU's store buffer; the CPU's own copy has it already
+	 * (the store lands there after this hook). */
+	wid = xm_write(&ex->model, addr, val, size, -1, -1, (int)cpu,
+		       "cpu store");
+	if (wid < 0)
+		return;
+	xb_push(&ex->csb[cpu], addr, size, val, wid);
+	xm_cpu_store_buffered(&ex->model, cpu, addr, size);
 }
 
 const struct xe_ops xrun_ops = {
@@ -138,6 +201,29 @@ static int next_is_visible(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	return ex->arch->is_memory(w);
 }
 
+/* An undefined instruction on a CPU that takes it as an exception
+ * (exec_cpu_on_undef): recorded, then to the handler or the CPU's end.
+ * 1 if it was taken. */
+static int take_undef(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+		      uint32_t w)
+{
+	struct xcpu *c = &ex->cpu[cpu];
+
+	if (!c->undef || !ex->arch->is_undef || !ex->arch->is_undef(w))
+		return 0;
+	if (VEC_PUSH(c->faults, c->nfaults, c->capfaults, pc))
+		ex->oom = 1;
+	if (!c->handler) {
+		/* herd's fatal fault: the thread ends there */
+		c->st = XCPU_DONE;
+		return 1;
+	}
+	/* Exception entry is a context synchronisation event too. */
+	ex->arch->take_exception(&ex->eng, cpu, pc, c->handler);
+	xm_context_sync(&ex->model, cpu);
+	return 1;
+}
+
 static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 		      const struct xe_stop *st)
 {
@@ -149,6 +235,8 @@ static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 
 	if (p)
 		memcpy(&w, p, 4);
+	if (st->exception && take_undef(ex, cpu, pc, w))
+		return;
 	if (st->exception && ex->arch->exception_why)
 		why = ex->arch->exception_why(w);
 	sim_symbolize(ex->eng.as, pc, where, sizeof(where), 0);
@@ -224,14 +312,48 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 static int all_settled(struct ftv_exec *ex)
 {
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
-		if (ex->cpu[i].st == XCPU_RUN || ex->cpu[i].st == XCPU_PARKED)
+		if (ex->cpu[i].st == XCPU_RUN || ex->cpu[i].st == XCPU_PARKED ||
+		    ex->csb[i].n)
 			return 0;
 	return !in_flight(ex);
 }
 
+/* With store buffers: the instruction cpu is about to execute waits for
+ * stores still in its buffer. A full DSB or DMB, and DSB ST, wait for all
+ * of them (Arm ARM B2.3.10: the DMB orders them before every later access;
+ * herd's bob and DSB-ob); DC CVAU waits for those to its line (herd: a DC
+ * is ordered after earlier accesses to the same cache line). */
+static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
+{
+	const struct xsbuf *b = &ex->csb[cpu];
+	uint64_t pc = xe_pc(&ex->eng, cpu), va = 0;
+	uint8_t *p;
+	uint32_t w;
+	int reg;
+
+	if (!b->n || !(p = xe_copy_ptr(&ex->eng, cpu, pc)))
+		return 0;
+	memcpy(&w, p, 4);
+	switch (ex->arch->sysop(w, &reg)) {
+	case XS_DSB:
+	case XS_DSB_ST:
+	case XS_DMB:
+	/* FENCE.I makes the hart's own stores fetchable to it: they must
+	 * have left its buffer */
+	case XS_FENCE_I:
+		return 1;
+	case XS_DC_CVAU:
+		if (reg >= 0)
+			va = xe_reg(&ex->eng, cpu, reg);
+		return xb_holds(b, va & ~63ULL, 64);
+	default:
+		return 0;
+	}
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
-	unsigned ready[EXEC_MAX_CPUS + 3];
+	unsigned ready[2 * EXEC_MAX_CPUS + 3];
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
@@ -247,7 +369,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		 * parked wherever it is (multi_cpu_stop runs on it). */
 		for (unsigned i = 0; i < n; i++)
 			if (ex->cpu[i].st == XCPU_RUN &&
-			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs))
+			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs) &&
+			    !waits_for_stores(ex, i))
 				ready[nr++] = i;
 		if (pready)
 			ready[nr++] = XS_PATCHER(n);
@@ -255,6 +378,9 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			ready[nr++] = XS_SBUF(n);
 		if (tready)
 			ready[nr++] = XS_PATCHER_TEXT(n);
+		for (unsigned i = 0; i < n; i++)
+			if (ex->csb[i].n)
+				ready[nr++] = XS_CPU_SBUF(n, i);
 		if (!nr) {
 			if (!all_settled(ex))
 				xl_violation(&ex->log, EXEC_V_STUCK, -1, 0,
@@ -273,8 +399,10 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			xp_step(&ex->plans, PLAN_AGENT_FTRACE);
 		else if (ready[pick] == XS_PATCHER_TEXT(n))
 			xp_step(&ex->plans, PLAN_AGENT_TEXT);
-		else
+		else if (ready[pick] == XS_SBUF(n))
 			xb_drain(&ex->sb);
+		else
+			xb_drain(&ex->csb[ready[pick] - XS_CPU_SBUF(n, 0)]);
 		ex->log.step++;
 		ex->stats.steps++;
 	}
@@ -295,15 +423,23 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		struct xcpu *c = &ex->cpu[i];
 
 		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
+		c->nfaults = 0;
 		c->qs_count = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;
 	}
 	xp_reset(&ex->plans);
 	xb_reset(&ex->sb);
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
+		xb_reset(&ex->csb[i]);
 	xl_reset(&ex->log);
 	xm_reset(&ex->model);
 	return 0;
+}
+
+void exec_explore_stop(struct ftv_exec *ex)
+{
+	ex->explore_stop = 1;
 }
 
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
@@ -315,7 +451,11 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 	xs_explore_start(&ex->sched);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
-	for (uint64_t r = 0; r < max_runs; r++) {
+	ex->explore_stop = 0;
+	for (uint64_t r = 0; r < max_runs && !ex->explore_stop; r++) {
+		/* A fresh engine now and then: see xe_recycle. */
+		if (r && r % XRUN_RECYCLE == 0 && xe_recycle(&ex->eng, err))
+			return -1;
 		if (exec_reset(ex, err))
 			return -1;
 		ex->log.run = r;

@@ -6,10 +6,11 @@
 
 #include "util/vec.h"
 
-void xb_init(struct xsbuf *b, struct xmodel *m, int agent)
+void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner)
 {
 	b->m = m;
 	b->agent = agent;
+	b->owner = owner;
 }
 
 void xb_free(struct xsbuf *b)
@@ -94,6 +95,7 @@ void xb_drain(struct xsbuf *b)
 	s = b->v[k];
 	memmove(&b->v[k], &b->v[k + 1], (b->n - k - 1) * sizeof(s));
 	b->n--;
-	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, -1);
+	/* the owner's copy has had it since the store */
+	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, b->owner);
 	xl_event(b->m->log, b->agent, EXEC_EV_DRAIN, s.addr, (uint64_t)s.wid);
 }

@@ -21,13 +21,14 @@ struct xstore {
 
 struct xsbuf {
 	struct xmodel *m;
-	int agent;               /* in the trace (XL_AGENT_SBUF) */
+	int agent;               /* in the trace (XL_AGENT_SBUF, or the CPU) */
+	int owner;               /* the CPU whose stores these are, or -1 */
 	struct xstore *v;
 	size_t n, cap;
 	uint64_t epoch;          /* DMBs issued so far */
 };
 
-void xb_init(struct xsbuf *b, struct xmodel *m, int agent);
+void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner);
 void xb_free(struct xsbuf *b);
 void xb_reset(struct xsbuf *b);
 

@@ -32,7 +32,8 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	struct ftv_rng root;
 
 	s->policy = cfg->policy;
-	s->nagents = cfg->ncpus + 2;
+	/* CPUs, the patcher, its store buffer, and each CPU's */
+	s->nagents = cfg->ncpus * (cfg->cpu_sbuf ? 2 : 1) + 2;
 	s->pct_depth = cfg->pct_depth;
 	s->pct_length = cfg->pct_length;
 	s->oom = oom;

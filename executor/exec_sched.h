@@ -20,6 +20,7 @@
 #define XS_PATCHER(ncpus) (ncpus)
 #define XS_SBUF(ncpus) ((ncpus) + 1)
 #define XS_PATCHER_TEXT(ncpus) ((ncpus) + 2)
+#define XS_CPU_SBUF(ncpus, cpu) ((ncpus) + 3 + (cpu))
 
 enum xchoice_kind {
 	XCH_AGENT, /* which ready agent takes the step */

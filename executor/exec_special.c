@@ -42,7 +42,7 @@ int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
 	return 0;
 }
 
-int xsp_scan_sysops(struct xspecials *sp, struct ftv_err *err)
+int xsp_scan_sysops(struct xspecials *sp, int branches, struct ftv_err *err)
 {
 	struct xengine *e = sp->eng;
 
@@ -62,6 +62,7 @@ int xsp_scan_sysops(struct xspecials *sp, struct ftv_err *err)
 		     off += e->arch->insn_align) {
 			uint32_t w;
 			int reg;
+			unsigned flag;
 			struct xspecial *s;
 
 			/* Every word wholly inside an all-zero page is 0:
@@ -72,14 +73,21 @@ int xsp_scan_sysops(struct xspecials *sp, struct ftv_err *err)
 				continue;
 			}
 			memcpy(&w, r->host + off, 4);
-			if (w == 0 || e->arch->sysop(w, &reg) == XS_NONE)
+			if (w == 0)
+				continue;
+			if (e->arch->sysop(w, &reg) != XS_NONE)
+				flag = SP_SYSOP;
+			else if (branches && e->arch->is_cond_branch &&
+				 e->arch->is_cond_branch(w))
+				flag = SP_BRANCH;
+			else
 				continue;
 			s = xsp_get(sp, r->base + off, err);
 			if (!s) {
 				free(nz);
 				return -1;
 			}
-			s->flags |= SP_SYSOP;
+			s->flags |= flag;
 		}
 		free(nz);
 	}

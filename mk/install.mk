@@ -4,7 +4,8 @@
 #   $(PREFIX)/bin/ftv
 #   $(PREFIX)/share/ftv/corpus/<set>/*.o, random-<set>/*.o   the schemes' sets
 #   $(PREFIX)/share/ftv/trampolines/*.o, riscv64/*.o
-#   $(PREFIX)/share/ftv/scenarios/*.scn, litmus/*.litmus, layouts/*.layout.xz
+#   $(PREFIX)/share/ftv/scenarios/*.scn, litmus/*.litmus (riscv64/, herd/ + kinds.txt),
+#       layouts/*.layout.xz
 #   $(MANDIR)/man1/ftv.1
 #   $(BASHCOMPDIR)/ftv
 #
@@ -41,6 +42,7 @@ INSTALL_CORPUS = \
 # recursive: the trampoline fragments come after this one
 INSTALL_BUILT = $(INSTALL_CORPUS) $(TRAMP_OBJS) $(RV_TRAMP_OBJS)
 INSTALL_SOURCE = $(wildcard corpus/scenarios/*.scn) $(wildcard corpus/litmus/*.litmus) \
+	$(wildcard corpus/litmus/*/*.litmus) $(wildcard corpus/litmus/*/kinds.txt) \
 	$(wildcard corpus/layouts/*.layout.xz)
 
 # plain `make`: what the commands use, and the other corpus sets the

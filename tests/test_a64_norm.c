@@ -94,5 +94,28 @@ bool a64_norm_same(const struct a64_insn *in, const char *ftv, const char *cs)
 		if (same(alt, cs))
 			return true;
 	}
+	/* Capstone 4 predates UDF (Arm ARM C6.2.387, allocated in ARMv8.4's
+	 * documentation of the permanently undefined space): it decodes
+	 * nothing there. */
+	if (in->id == A64_UDF && !cs[0])
+		return true;
+	/* Capstone 4 prints CSINC Rd, Rn, Rn, AL|NV as the CINC/CSET alias,
+	 * whose condition would be the inverse NV|AL; the Arm ARM (C6.2.68,
+	 * C6.2.70) and objdump keep CSINC there. */
+	if (in->id == A64_CSINC && in->rn == in->rm && (in->cond & 14) == 14) {
+		char alt[A64_TEXT_MAX];
+
+		if (in->rn == 31)
+			snprintf(alt, sizeof(alt), "cset %s, %s",
+				 a64_reg_name(in->rd, in->is64, false),
+				 a64_cond_names[in->cond ^ 1]);
+		else
+			snprintf(alt, sizeof(alt), "cinc %s, %s, %s",
+				 a64_reg_name(in->rd, in->is64, false),
+				 a64_reg_name(in->rn, in->is64, false),
+				 a64_cond_names[in->cond ^ 1]);
+		if (same(alt, cs))
+			return true;
+	}
 	return false;
 }

@@ -136,8 +136,9 @@ START_TEST(capstone_agrees_with_the_decoder_on_every_valid_vector)
 			continue;
 		ck_assert_int_eq(a64_decode(v[i].word, v[i].pc, &in), 0);
 		a64_format(&in, ftv, sizeof(ftv));
-		if (disasm_capstone_a64(v[i].word, v[i].pc, cs, sizeof(cs)) < 0 ||
-		    !a64_norm_same(&in, ftv, cs)) {
+		if (disasm_capstone_a64(v[i].word, v[i].pc, cs, sizeof(cs)) < 0)
+			cs[0] = 0;
+		if (!a64_norm_same(&in, ftv, cs)) {
 			if (bad++ < REPORT_MAX)
 				fprintf(stderr, "0x%08x: ftv '%s', capstone '%s'\n", v[i].word, ftv, cs);
 		}

@@ -897,65 +897,6 @@ START_TEST(riscv_access_fault_names_the_riscv_instruction)
 }
 END_TEST
 
-/* SM (self-modifying code) litmus-style, every run explored: a hart stores
- * a new instruction over a later word of its own code, then executes it.
- * With FENCE.I between, only the new instruction can run (Zifencei); with
- * a NOP there, both the old and the new one can. */
-struct sm_outcome {
-	int saw_old, saw_new;
-};
-
-static void sm_outcome(struct ftv_exec *ex, void *arg)
-{
-	struct sm_outcome *o = arg;
-
-	if (!exec_cpu_done(ex, 0))
-		return;
-	if (exec_cpu_reg(ex, 0, 12) == 1)
-		o->saw_new = 1;
-	else
-		o->saw_old = 1;
-}
-
-static struct sm_outcome sm_litmus(int fence)
-{
-	struct sim_aspace *as = new_space();
-	struct exec_config cfg = { .arch = FTV_ARCH_RISCV64, .ncpus = 1,
-				   .policy = EXEC_EXHAUSTIVE, .fine = 1 };
-	struct sm_outcome o = { 0, 0 };
-	struct exec_stats st;
-	struct ftv_err err;
-	struct ftv_exec *ex;
-
-	/* sw a1, 0(a0): S-type, funct3 010 (not in the encoders' subset) */
-	sim_write32(as, T, 0x00b52023u);
-	sim_write32(as, T + 4, fence ? W_FENCE_I : W_NOP);
-	sim_write32(as, T + 8, W_NOP);
-	sim_write32(as, T + 12, W_NOP); /* the target: becomes addi a2,a2,1 */
-	ex = exec_new(as, &cfg, &err);
-	ck_assert_msg(ex != NULL, "%s", err.msg);
-	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000,
-					(uint64_t[]){ T + 12,
-						      as1("addi a2, a2, 1", T + 12) },
-					2, T + 16, &err), 0);
-	ck_assert_int_eq(exec_watch_insn(ex, T + 12, &err), 0);
-	ck_assert_int_eq(exec_explore(ex, 100, 100, sm_outcome, &o, &err), 0);
-	exec_get_stats(ex, &st);
-	ck_assert(st.complete);
-	exec_free(ex);
-	sim_aspace_free(as);
-	return o;
-}
-
-START_TEST(riscv_sm_litmus_fence_i_forbids_the_old_instruction)
-{
-	struct sm_outcome with = sm_litmus(1), without = sm_litmus(0);
-
-	ck_assert(with.saw_new && !with.saw_old);
-	ck_assert(without.saw_new && without.saw_old);
-}
-END_TEST
-
 static Suite *exec_riscv64_suite(void)
 {
 	Suite *s = suite_create("exec_riscv64");
@@ -977,7 +918,6 @@ static Suite *exec_riscv64_suite(void)
 	tcase_add_test(tc, riscv_same_seed_same_trace_hash);
 	tcase_add_test(tc, riscv_trace_prints_riscv_disassembly);
 	tcase_add_test(tc, riscv_access_fault_names_the_riscv_instruction);
-	tcase_add_test(tc, riscv_sm_litmus_fence_i_forbids_the_old_instruction);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,20 +4,29 @@
  * fetch model's behaviour, so they must be the ones the executor gave when
  * it decoded with masks of its own: the reference below is that earlier
  * decoder, kept here only as the specification being pinned (Arm ARM C6.2
- * ISB/DSB/DMB/DC/IC, C4.1 "Loads and Stores"). */
+ * ISB/DSB/DMB/DC/IC, C4.1 "Loads and Stores"), with what herd's catalogue
+ * added to it: the barriers' access types, IC IALLU and ERET. */
 #include "executor/exec_arch.h"
 #include "tests/suite.h"
 #include "util/rng.h"
 
 static enum xsysop reference(uint32_t w, unsigned *rt)
 {
+	/* the barriers' access types, CRm<1:0> (C6.2.88, C6.2.90): 01 loads,
+	 * 10 stores, otherwise all (herd's dmb.ld, dmb.st, dmb.full) */
+	unsigned type = (w >> 8) & 3;
+
 	*rt = w & 31;
 	if ((w & 0xfffff0ffu) == 0xd50330dfu)
 		return XS_ISB;
 	if ((w & 0xfffff0ffu) == 0xd503309fu)
-		return XS_DSB;
+		return type == 1 ? XS_DSB_LD : type == 2 ? XS_DSB_ST : XS_DSB;
 	if ((w & 0xfffff0ffu) == 0xd50330bfu)
-		return XS_DMB;
+		return type == 1 ? XS_DMB_LD : type == 2 ? XS_DMB_ST : XS_DMB;
+	if (w == 0xd508751fu) /* ic iallu (C6.2.136) */
+		return XS_IC_ALL;
+	if (w == 0xd69f03e0u) /* eret (C6.2.101) */
+		return XS_ERET;
 	switch (w & 0xffffffe0u) {
 	case 0xd50b7b20u: /* dc cvau */
 	case 0xd50b7a20u: /* dc cvac */

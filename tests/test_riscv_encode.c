@@ -40,6 +40,18 @@ START_TEST(assembles_gnu_as_syntax)
 	ck_assert_uint_eq(assemble("c.nop", 0, 2), 0x0001);
 	ck_assert_uint_eq(assemble(".insn 0x12345677", 0, 4), 0x12345677);
 	ck_assert_uint_eq(assemble(".insn 0x4501", 0, 2), 0x4501);
+	/* what litmus tests of the fetch model need (GNU as words) */
+	ck_assert_uint_eq(assemble("fence.i", 0, 4), 0x0000100f);
+	ck_assert_uint_eq(assemble("fence", 0, 4), 0x0ff0000f);
+	ck_assert_uint_eq(assemble("fence rw, rw", 0, 4), 0x0330000f);
+	ck_assert_uint_eq(assemble("fence w,w", 0, 4), 0x0110000f);
+	ck_assert_uint_eq(assemble("sw a1, 0(a0)", 0, 4), 0x00b52023);
+	ck_assert_uint_eq(assemble("lw a2, 4(sp)", 0, 4), 0x00412603);
+	ck_assert_uint_eq(assemble("beq a0, a1, 0x114", 0x14, 4), 0x10b50063);
+	ck_assert_uint_eq(assemble("bnez t0, 0x58", 0x18, 4), 0x04029063);
+	ck_assert_uint_eq(assemble("j 0x21c", 0x1c, 4), 0x2000006f);
+	ck_assert_uint_eq(assemble("li a0, 5", 0, 4), 0x00500513);
+	ck_assert_uint_eq(assemble("mv a1, a2", 0, 4), 0x00060593);
 }
 END_TEST
 
@@ -75,6 +87,10 @@ START_TEST(assembler_rejects_bad_operands_naming_them)
 	expect_asm_error("", 0, "empty");
 	expect_asm_error(".insn 0x12345", 0, "not a 16-bit or 32-bit");
 	expect_asm_error("addi a0, a1, 1x", 0, "bad immediate '1x'");
+	expect_asm_error("beq a0, a1, 0x1000", 0, "branch offset 0x1000 out of range -0x1000..0xffe");
+	expect_asm_error("bne a0, a1, 0x3", 0, "not a multiple of 2");
+	expect_asm_error("fence ri, w", 0, "bad ordering set 'ri'");
+	expect_asm_error("fence rw", 0, "expected 2 operands");
 }
 END_TEST
 

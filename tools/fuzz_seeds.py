@@ -12,7 +12,8 @@ the project's own files, small: one input per shape, not every file.
   elf             the smallest corpus object of each flag set, arm64 and
                   riscv64, the relocation tests, the module, and one
                   object compressed with xz, zstd and gzip (as kbuild does)
-  litmus          the litmus tests (corpus/litmus/*.litmus)
+  litmus          the litmus tests, ftv's syntax (corpus/litmus/*.litmus,
+                  riscv64/) and herd7's (corpus/litmus/herd/)
   layout          the replay fixtures, a slice of the Debian kernel's layout
                   (every text section of vmlinux and of a few modules, sites
                   with unknown fields) and a capture of the test vmlinux
@@ -94,8 +95,11 @@ def seeds_encode_riscv64(top, build):
 
 
 def seeds_litmus(top, build):
-    return [(os.path.basename(p), open(p, "rb").read())
-            for p in sorted(glob.glob(os.path.join(top, "corpus/litmus/*.litmus")))]
+    out = []
+    for sub, prefix in (("", ""), ("riscv64/", "riscv64-"), ("herd/", "herd-")):
+        out += [(prefix + os.path.basename(p), open(p, "rb").read())
+                for p in sorted(glob.glob(os.path.join(top, "corpus/litmus", sub, "*.litmus")))]
+    return out
 
 
 def seeds_scenario(top, build):

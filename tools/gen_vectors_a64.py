@@ -320,6 +320,73 @@ def gen_arith_more(v):
     v.rng = saved
 
 
+def gen_litmus_needs(v):
+    """What herd's ifetch catalogue uses beyond the above: AND, ADDS, SUBS
+    (shifted register) with CMP/CMN/NEGS, CSEL/CSINC with CSET/CINC, LDR/STR
+    (register offset), UDF, IC IALLU, ERET, MSR ELR_EL1. Their own stream,
+    so that the vectors above keep their values."""
+    saved, v.rng = v.rng, random.Random(SEED + 2)
+    shifts = ("lsl", "lsr", "asr")
+    for m in ("and", "adds", "subs"):
+        for is64, width in ((True, 64), (False, 32)):
+            for _ in range(30):
+                v.ok("%s %s, %s, %s" % (m, v.r(is64, zr=True), v.r(is64, zr=True),
+                                        v.r(is64, zr=True)))
+            for sh in shifts + (("ror",) if m == "and" else ()):
+                for amt in v.spread(0, width - 1, 1, 4):
+                    v.ok("%s %s, %s, %s, %s #%d" % (m, v.r(is64, zr=True), v.r(is64, zr=True),
+                                                    v.r(is64, zr=True), sh, amt))
+                v.bad("%s %s, %s, %s, %s #%d" % (m, v.r(is64), v.r(is64), v.r(is64), sh,
+                                                 width))
+            if m != "and":
+                v.bad("%s %s, %s, %s, ror #1" % (m, v.r(is64), v.r(is64), v.r(is64)))
+        v.bad("%s x0, x1, w2" % m)
+    for m in ("cmp", "cmn", "negs"):
+        for is64, width in ((True, 64), (False, 32)):
+            for _ in range(20):
+                v.ok("%s %s, %s" % (m, v.r(is64, zr=True), v.r(is64, zr=True)))
+            for sh in shifts:
+                v.ok("%s %s, %s, %s #%d" % (m, v.r(is64), v.r(is64), sh,
+                                            v.rng.randrange(width)))
+            v.bad("%s %s, %s, lsl #%d" % (m, v.r(is64), v.r(is64), width))
+    for is64 in (True, False):
+        for c in CONDS:
+            v.ok("csel %s, %s, %s, %s" % (v.r(is64, zr=True), v.r(is64, zr=True),
+                                          v.r(is64, zr=True), c))
+            v.ok("csinc %s, %s, %s, %s" % (v.r(is64, zr=True), v.r(is64, zr=True),
+                                           v.r(is64, zr=True), c))
+            if c not in ("al", "nv"):
+                v.ok("cset %s, %s" % (v.r(is64, zr=True), c))
+                v.ok("cinc %s, %s, %s" % (v.r(is64, zr=True), v.r(is64, zr=True), c))
+        v.bad("cset %s, al" % v.r(is64))
+        v.bad("csel %s, %s, %s, xx" % (v.r(is64), v.r(is64), v.r(is64)))
+    v.bad("csel x0, x1, w2, eq")
+    for m in ("ldr", "str"):
+        for is64, amt in ((True, 3), (False, 2)):
+            for _ in range(8):
+                rt, rn = v.r(is64, zr=True), v.xr(sp=True)
+                v.ok("%s %s, [%s, %s]" % (m, rt, rn, v.xr(zr=True)))
+                v.ok("%s %s, [%s, %s, lsl #%d]" % (m, rt, rn, v.xr(zr=True), amt))
+                v.ok("%s %s, [%s, %s, sxtx]" % (m, rt, rn, v.xr(zr=True)))
+                v.ok("%s %s, [%s, %s, sxtx #%d]" % (m, rt, rn, v.xr(zr=True), amt))
+                for ext in ("uxtw", "sxtw"):
+                    v.ok("%s %s, [%s, %s, %s]" % (m, rt, rn, v.wr(zr=True), ext))
+                    v.ok("%s %s, [%s, %s, %s #%d]" % (m, rt, rn, v.wr(zr=True), ext, amt))
+            v.bad("%s %s, [x1, x2, lsl #1]" % (m, v.r(is64)))
+            v.bad("%s %s, [x1, w2, sxtx]" % (m, v.r(is64)))
+            v.bad("%s %s, [x1, x2, uxtw]" % (m, v.r(is64)))
+    for n in v.spread(0, 0xFFFF, 1, 40):
+        v.ok("udf #%d" % n)
+    v.bad("udf #0x10000")
+    v.ok("ic iallu")
+    v.ok("eret")
+    for n in range(31):
+        v.ok("msr elr_el1, x%d" % n)
+    v.ok("msr elr_el1, xzr")
+    v.bad("msr elr_el1, w0")
+    v.rng = saved
+
+
 def gas_target(off):
     return ". + %d" % off if off >= 0 else ". - %d" % -off
 
@@ -344,6 +411,7 @@ def main():
     gen_logic(v)
     gen_mem(v)
     gen_arith_more(v)
+    gen_litmus_needs(v)
 
     def place(vecs, fname):
         """Writes vecs one per 4-byte slot from offset 0 of a 4 KiB-aligned

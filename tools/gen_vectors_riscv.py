@@ -160,6 +160,48 @@ class Gen:
         for bad in ["%s a0, 8(sp" % mnem, "%s a0, 8(sp))" % mnem]:
             self.invalid.append((self.pc(), bad, "as"))
 
+    def branch(self, mnem):
+        """BEQ/BNE rs1, rs2, target: +/-4 KiB, 2-byte aligned."""
+        # GNU as gets the target as ". + off": given an absolute address
+        # it would emit a branch around a jump it cannot size.
+        for off in self.spread(-4096, 4094, 200, 2):
+            pc = self.pc()
+            ops = "%s, %s" % (self.reg(), self.reg())
+            self.valid.append((pc, "%s %s, 0x%x" % (mnem, ops, (pc + off) & (2**64 - 1)), 4,
+                               "%s %s, . %+d" % (mnem, ops, off)))
+        # (GNU as turns an out-of-range branch into a branch around a jump,
+        # so ranges are checked in tests/test_riscv_encode.c instead.)
+        for r in BAD_REGS:
+            pc = self.pc()
+            self.invalid.append((pc, "%s %s, a1, 0x%x" % (mnem, r, pc + 16), "as"))
+        self.invalid.append((self.pc(), "%s a0, a1" % mnem, "as"))
+
+    def fences(self):
+        sets = ["i", "o", "r", "w", "io", "ir", "iw", "or", "ow", "rw", "ior", "iow",
+                "irw", "orw", "iorw"]
+        for p in sets:
+            for q in sets:
+                self.valid.append((self.pc(), "fence %s, %s" % (p, q), 4))
+        for _ in range(5):
+            self.valid.append((self.pc(), "fence", 4))
+            self.valid.append((self.pc(), "fence.i", 4))
+        for bad in ["fence ri, w", "fence x, w", "fence rw", "fence 0, 0", "fence.i a0"]:
+            self.invalid.append((self.pc(), bad, "as"))
+
+    def pseudos(self):
+        """GNU as's j, li, mv, beqz, bnez: the vectors hold the base words."""
+        for _ in range(20):
+            pc = self.pc()
+            off = 2 * self.rng.randrange(-1000, 1000)
+            self.valid.append((pc, "j 0x%x" % (pc + off), 4, "j . %+d" % off))
+            self.valid.append((self.pc(), "li %s, %d" % (self.reg(), self.rng.randrange(-2048, 2048)), 4))
+            self.valid.append((self.pc(), "mv %s, %s" % (self.reg(), self.reg()), 4))
+            for m in ("beqz", "bnez"):
+                pc, r = self.pc(), self.reg()
+                off = 2 * self.rng.randrange(-1000, 1000)
+                self.valid.append((pc, "%s %s, 0x%x" % (m, r, pc + off), 4,
+                                   "%s %s, . %+d" % (m, r, off)))
+
     def call_pair(self):
         """AUIPC rd, %pcrel_hi(target); JALR rd, %pcrel_lo(rd): the psABI's
         split, resolved by ld with the +0x800 rounding of the high part."""
@@ -194,9 +236,10 @@ def assemble(gen, work, as_, ld):
     with open(src, "w") as s, open(lds, "w") as l:
         s.write(".option norelax\n")
         l.write("SECTIONS {\n")
-        for i, (pc, text, nbytes) in enumerate(gen.valid):
+        for i, (pc, text, nbytes, *gas) in enumerate(gen.valid):
             s.write('.section .text.v%d,"ax",@progbits\n' % i)
-            s.write(".option %s\n%s\n" % ("rvc" if nbytes == 2 else "norvc", text))
+            s.write(".option %s\n%s\n" % ("rvc" if nbytes == 2 else "norvc",
+                                            gas[0] if gas else text))
             l.write("  .text.v%d 0x%x : { *(.text.v%d) }\n" % (i, pc, i))
         l.write("}\n")
     subprocess.run([as_, "-march=rv64gc", "-o", obj, src], check=True)
@@ -204,7 +247,7 @@ def assemble(gen, work, as_, ld):
     words = []
     with open(elf, "rb") as f:
         e = ELFFile(f)
-        for i, (pc, text, nbytes) in enumerate(gen.valid):
+        for i, (pc, text, nbytes, *_) in enumerate(gen.valid):
             sec = e.get_section_by_name(".text.v%d" % i)
             data = sec.data()
             if sec["sh_addr"] != pc or len(data) != nbytes:
@@ -272,9 +315,9 @@ def check_rejected(gen, work, as_, ld):
     with open(src, "w") as s:
         s.write(".option norelax\n.option norvc\n")
         n = 3
-        for i, (pc, text, stage) in enumerate(gen.invalid):
+        for i, (pc, text, stage, *gas) in enumerate(gen.invalid):
             if stage == "as":
-                s.write("%s\n" % text)
+                s.write("%s\n" % (gas[0] if gas else text))
                 lines[n] = i
                 n += 1
     r = subprocess.run([as_, "-march=rv64gc", "-o", obj, src],
@@ -287,7 +330,7 @@ def check_rejected(gen, work, as_, ld):
     # Out-of-range or misaligned jal: ld's relocation check refuses them
     # ("relocation truncated to fit: R_RISCV_JAL"); one link per vector, as
     # ld stops listing overflows after the first few.
-    for i, (pc, text, stage) in enumerate(gen.invalid):
+    for i, (pc, text, stage, *_) in enumerate(gen.invalid):
         if stage != "ld":
             continue
         src = os.path.join(work, "invalid_ld.s")
@@ -323,6 +366,14 @@ def main():
     g.mem("sd", 220)
     g.nops()
     g.call_pair()
+    # litmus tests' instructions, after the rest so that its vectors keep
+    # their values
+    g.mem("lw", 200)
+    g.mem("sw", 200)
+    g.branch("beq")
+    g.branch("bne")
+    g.fences()
+    g.pseudos()
     words = assemble(g, a.work, a.as_, a.ld)
     pair_words = assemble_pairs(g, a.work, a.as_, a.ld)
     check_rejected(g, a.work, a.as_, a.ld)
@@ -332,9 +383,9 @@ def main():
         f.write("# generated by tools/gen_vectors_riscv.py (seed 0x%x): "
                 "%d valid, %d invalid, %d call pairs, %d out of reach\n"
                 % (SEED, len(g.valid), len(g.invalid), len(g.pairs), len(g.bad_pairs)))
-        for (pc, text, nbytes), w in zip(g.valid, words):
+        for (pc, text, nbytes, *_), w in zip(g.valid, words):
             f.write("V\t%x\t%x\t%d\t%s\n" % (pc, w, nbytes, text))
-        for pc, text, _ in g.invalid:
+        for pc, text, *_ in g.invalid:
             f.write("I\t%x\t%s\n" % (pc, text))
         for (pc, target, rd), (wa, wj) in zip(g.pairs, pair_words):
             f.write("P\t%x\t%x\t%d\t%x\t%x\n" % (pc, target, rd, wa, wj))

@@ -43,8 +43,14 @@ def runs(top, tmp):
     # a batch of module sites, every module beyond BL range (PLT window)
     yield ["replay", "--far-modules", "--first-batch", "60", "--batches", "1",
            DEBIAN]
-    yield ["litmus"] + [os.path.relpath(p, top) for p in
-                        sorted(glob.glob(os.path.join(top, "corpus/litmus/*.litmus")))]
+    # no wall-clock budget: the output must not depend on the machine's load
+    yield ["litmus", "--time-limit", "0"] + [
+        os.path.relpath(p, top) for p in
+        sorted(glob.glob(os.path.join(top, "corpus/litmus/*.litmus")) +
+               glob.glob(os.path.join(top, "corpus/litmus/riscv64/*.litmus")))]
+    yield ["litmus", "--time-limit", "0", "--kinds", "corpus/litmus/herd/kinds.txt"] + [
+        os.path.relpath(p, top) for p in
+        sorted(glob.glob(os.path.join(top, "corpus/litmus/herd/*.litmus")))]
 
 
 VOLATILE = [

@@ -234,6 +234,15 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		} else if (!strcmp(w[0], "quantum")) {
 			NUM32(1);
 			s->cfg.exec.quantum = (unsigned)v;
+		} else if (!strcmp(w[0], "cachetype") && n >= 2) {
+			for (int i = 1; i < n; i++) {
+				if (!strcmp(w[i], "DIC"))
+					s->cfg.exec.dic = 1;
+				else if (!strcmp(w[i], "IDC"))
+					s->cfg.exec.idc = 1;
+				else
+					BAD("cachetype takes DIC and/or IDC, not '%s'", w[i]);
+			}
 		} else if (!strcmp(w[0], "pct-depth")) {
 			NUM32(1);
 			s->cfg.exec.pct_depth = (unsigned)v;
@@ -498,6 +507,9 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
 	if (s->cfg.exec.pct_depth)
 		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
+	if (s->cfg.exec.dic || s->cfg.exec.idc)
+		fprintf(f, "cachetype%s%s\n", s->cfg.exec.dic ? " DIC" : "",
+			s->cfg.exec.idc ? " IDC" : "");
 	fprintf(f, "seed     %llu\n", (unsigned long long)s->cfg.exec.seed);
 	if (s->cfg.rounds)
 		fprintf(f, "rounds   %u\n", s->cfg.rounds);

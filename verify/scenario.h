@@ -18,6 +18,8 @@
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random)
  *   quantum  200                     (quantum and pct)
+ *   cachetype DIC IDC                CTR_EL0.DIC and/or IDC of the cores
+ *                                    (default neither; exec_config)
  *   seed     1
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU

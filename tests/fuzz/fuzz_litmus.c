@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "executor/litmus.h"
+#include "litmus/litmus.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

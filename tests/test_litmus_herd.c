@@ -1,0 +1,306 @@
+/* `ftv litmus` on herd7's syntax: the init block, the columns, the
+ * condition's operators, herd's output shape, kinds files, and one clear
+ * line (file, line, construct; exit 2) for what ftv does not model. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Returns a malloc'd path under the build directory. */
+static char *write_tmp(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", ftv_test_env("FTV_BUILD"), name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	return strdup(path);
+}
+
+/* Runs ftv litmus [a1 [a2 [a3]]] FILE; returns the exit status, *out the
+ * output. */
+static int litmus(const char *file, char **out, const char *a1,
+		  const char *a2, const char *a3)
+{
+	char *argv[8];
+	int n = 0;
+
+	argv[n++] = (char *)ftv_test_env("FTV");
+	argv[n++] = "litmus";
+	if (a1)
+		argv[n++] = (char *)a1;
+	if (a2)
+		argv[n++] = (char *)a2;
+	if (a3)
+		argv[n++] = (char *)a3;
+	argv[n++] = (char *)file;
+	argv[n] = NULL;
+	return ftv_test_run(argv, out);
+}
+
+static const char sm_isb[] =
+	"AArch64 SM.B+isb-test\n"
+	"\"a doc string\"\n"
+	"Stable=X9\n"
+	"(* a comment { with braces } *)\n"
+	"{ 0:X0=NOP; 0:X1=P0:L0;\n"
+	"  int 0:X9=0; }\n"
+	" P0          ;\n"
+	" STR W0,[X1] ;\n"
+	" ISB         ;\n"
+	"L0:          ;\n"
+	" B L1        ; (* old: skip *)\n"
+	" MOV W9,#1   ;\n"
+	"L1:          ;\n"
+	"exists (0:X9=0)\n";
+
+START_TEST(herd_file_runs_and_prints_herds_shape)
+{
+	char *f = write_tmp("sm_isb.litmus", sm_isb), *out = NULL;
+
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Test SM.B+isb-test Allowed\nStates 2\n0:X9=0;\n0:X9=1;\nOk\n"
+			      "Witnesses\nPositive: 3 Negative: 2\n"
+			      "Condition exists (0:X9=0)\n"
+			      "Observation SM.B+isb-test Sometimes 3 2\nTime SM.B+isb-test "),
+		      "%s", out);
+	free(out);
+	/* ftv's own line, with no expectation given */
+	ck_assert_int_eq(litmus(f, &out, NULL, NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "SM.B+isb-test                    Allowed   expected -         -"),
+		      "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+START_TEST(kinds_file_gives_the_expectation)
+{
+	char *f = write_tmp("sm_isb.litmus", sm_isb), *out = NULL;
+	char *ok = write_tmp("ok.kinds", "# herd7 says\nSM.B+isb-test Allowed\n");
+	char *wrong = write_tmp("wrong.kinds", "other Forbidden\nSM.B+isb-test Forbidden\n");
+	char *bad = write_tmp("bad.kinds", "SM.B+isb-test\n");
+
+	ck_assert_int_eq(litmus(f, &out, "--kinds", ok, NULL), 0);
+	ck_assert_msg(strstr(out, "Allowed   expected Allowed   ok"), "%s", out);
+	free(out);
+	ck_assert_int_eq(litmus(f, &out, "--kinds", wrong, NULL), 1);
+	ck_assert_msg(strstr(out, "Allowed   expected Forbidden MISMATCH"), "%s", out);
+	free(out);
+	ck_assert_int_eq(litmus(f, &out, "--kinds", bad, NULL), 2);
+	ck_assert_msg(strstr(out, "bad.kinds:1: expected 'NAME Allowed|Forbidden|Required'"),
+		      "%s", out);
+	free(out);
+	free(f);
+	free(ok);
+	free(wrong);
+	free(bad);
+}
+END_TEST
+
+/* One thread, one outcome (X9=1, [x]=2): each quantifier and operator. */
+START_TEST(condition_operators_and_quantifiers)
+{
+	static const struct {
+		const char *cond, *test, *obs;
+	} c[] = {
+		{ "forall (0:X9=1 /\\ [x]=2)", "Required", "Always 1 0" },
+		{ "forall 0:X9=0", "Required", "Never 0 1" },
+		{ "~exists (0:X9=0)", "Allowed", "Never 0 1" },
+		{ "exists (0:X9=0 \\/ x=2)", "Allowed", "Always 1 0" },
+		{ "exists ~(0:X9=1)", "Allowed", "Never 0 1" },
+		{ "exists (0:X9=1 /\\ ~(x=3 \\/ 0:X9=7))", "Allowed", "Always 1 0" },
+		{ "exists 0:X9=0 => x=5", "Allowed", "Always 1 0" },
+		{ "exists 0:X9!=1", "Allowed", "Never 0 1" },
+		{ "exists (true)", "Allowed", "Always 1 0" },
+		{ "exists 0:W9=1 /\\ 0:X10=-1", "Allowed", "Always 1 0" },
+		{ "", "Required", "Always 1 0" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char text[512], want[128], *f, *out = NULL;
+
+		snprintf(text, sizeof(text),
+			 "AArch64 ops%zu\n"
+			 "{ 0:X3=x; x=1; uint64_t 0:X10=-1; }\n"
+			 " P0 ;\n"
+			 " MOV W9,#1 ;\n"
+			 " MOV W4,#2 ;\n"
+			 " STR W4,[X3] ;\n"
+			 "%s\n", i, c[i].cond);
+		f = write_tmp("ops.litmus", text);
+		ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+		snprintf(want, sizeof(want), "Test ops%zu %s\n", i, c[i].test);
+		ck_assert_msg(strstr(out, want), "%s: %s", c[i].cond, out);
+		snprintf(want, sizeof(want), "Observation ops%zu %s\n", i, c[i].obs);
+		ck_assert_msg(strstr(out, want), "%s: %s", c[i].cond, out);
+		free(out);
+		free(f);
+	}
+}
+END_TEST
+
+/* Two columns, labels in cells, a code address and a location holding a
+ * code address in the init block, a branch through it. */
+START_TEST(columns_labels_and_code_addresses_in_data)
+{
+	char *f = write_tmp("br.litmus",
+			    "AArch64 BR-data\n"
+			    "{ [p]=P1:L2; 0:X3=p; 0:X4=P1:L3; 1:X3=p; }\n"
+			    " P0          | P1          ;\n"
+			    " STR X4,[X3] | LDR X5,[X3] ;\n"
+			    "             | BR X5       ;\n"
+			    "             | L2: MOV W9,#2 ;\n"
+			    "             | B L4        ;\n"
+			    "             | L3: MOV W9,#3 ;\n"
+			    "             | L4:         ;\n"
+			    "locations [1:X5;]\n"
+			    "exists 1:X9=3\n"),
+	     *out = NULL;
+
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "States 2\n1:X5=1:L2; 1:X9=2;\n1:X5=1:L3; 1:X9=3;\nOk\n"),
+		      "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+/* What ftv does not model is one line: file, line, construct; exit 2. */
+START_TEST(unmodelled_constructs_name_file_line_and_construct)
+{
+	static const struct {
+		const char *text, *msg;
+	} c[] = {
+		{ "RISCV T\n{ }\n P0 ;\n nop ;\nexists 0:x1=0\n",
+		  "t.litmus:1: 'RISCV': ftv reads herd tests for AArch64 only" },
+		{ "AArch64 T\nVariant=vmsa\n{ }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:2: Variant=vmsa: not modelled by ftv" },
+		{ "AArch64 T\nCacheType=FOO\n{ }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:2: CacheType=FOO: ftv models DIC and IDC only" },
+		{ "AArch64 T\n{\n int *p;\n}\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:3: 'int *p': pointers and arrays in the init block are not modelled by ftv" },
+		{ "AArch64 T\n{ pte_x=(oa:phy_y, valid:0); }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:2: 'pte_x=(oa:phy_y, valid:0)': page table entries other than (oa:phy_x) are not modelled by ftv" },
+		{ "AArch64 T\n{ }\n P0 ;\n LDAR W0,[X1] ;\nexists 0:X1=0\n",
+		  "t.litmus:4: 'LDAR W0,[X1]': unknown instruction 'ldar'" },
+		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nfilter 0:X1=0\nexists 0:X1=0\n",
+		  "t.litmus:5: filter: not modelled by ftv" },
+		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nexists fault(P0:L0,TagCheck)\n",
+		  "t.litmus:5: fault(..., TagCheck): ftv models only UndefinedInstruction faults" },
+		{ "AArch64 T\n{ }\n P0 | P2 ;\n NOP | NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:3: threads must be P0, P1, ... without gaps: P1 is missing" },
+		{ "AArch64 T\n{ 0:X1=1 }\n P0 ;\n NOP | NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:4: expected a row of at most 1 cells ending in ';'" },
+		{ "AArch64 T\n{ 0:Q1=1; }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:2: bad register '0:Q1' (want T:XN)" },
+		{ "AArch64 T\n{ }\n P0 ;\n B L9 ;\nexists 0:X1=0\n",
+		  "t.litmus:4: 'B L9': operands do not match any form of 'b'" },
+		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nexists (0:X1=0\n",
+		  "t.litmus:5: condition: ')' expected" },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *f = write_tmp("t.litmus", c[i].text), *out = NULL;
+
+		ck_assert_msg(litmus(f, &out, NULL, NULL, NULL) == 2, "%s", out);
+		ck_assert_msg(strstr(out, c[i].msg) && !strchr(strchr(out, '\n') + 1, '\n'),
+			      "want '%s' in one line, got: %s", c[i].msg, out);
+		free(out);
+		free(f);
+	}
+}
+END_TEST
+
+/* herd's fault handlers: a thread stores UDF over its own next
+ * instruction with full synchronisation; executing it takes the exception
+ * to P0.F, which returns past it with ERET; without a handler the thread
+ * ends at the fault. fault() conditions see either. */
+START_TEST(fault_handlers_and_fatal_faults)
+{
+	static const char *const body =
+		"{ 0:X0=0; 0:X1=P0:L1; 0:X2=0; }\n"
+		" P0           %s ;\n"
+		" STR W0,[X1]  %s ;\n"
+		" DC CVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" IC IVAU,X1   %s ;\n"
+		" DSB ISH      %s ;\n"
+		" ISB          %s ;\n"
+		"L1: MOV W2,#1 %s ;\n"
+		"L2:           %s ;\n"
+		"%s\n";
+	static const char *const fh[] = { "| P0.F", "| ADD W2,W2,#10",
+					   "| ADR X9,L2", "| MSR ELR_EL1,X9",
+					   "| ERET", "|", "|", "|", "|" };
+	char text[1024], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 fh\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, fh[0],
+		 fh[1], fh[2], fh[3], fh[4], fh[5], fh[6], fh[7], fh[8],
+		 "forall (0:X2=10 /\\ fault(P0:L1,UndefinedInstruction))");
+	f = write_tmp("fh.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Test fh Required\nStates 1\n"
+				  "0:X2=10; Fault(P0:L1,UndefinedInstruction);\nOk\n"),
+		      "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 fatal\n");
+	snprintf(text + strlen(text), sizeof(text) - strlen(text), body, "", "",
+		 "", "", "", "", "", "", "", "exists (0:X2=0 /\\ fault(P0:L1))");
+	f = write_tmp("fatal.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation fatal Always 1 0"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+/* herd's CacheType line reaches the model: DIC (which herd takes as DIC
+ * and IDC) needs no cache maintenance before the ISB. */
+START_TEST(cache_type_line_selects_dic_and_idc)
+{
+	static const char body[] =
+		"{ 0:X0=NOP; 0:X1=P0:L0; }\n"
+		" P0 ;\n STR W0,[X1] ;\n DSB ISH ;\n ISB ;\n"
+		"L0: ;\n B L1 ;\n MOV W9,#1 ;\nL1: ;\n"
+		"exists 0:X9=0\n";
+	char text[512], *f, *out = NULL;
+
+	snprintf(text, sizeof(text), "AArch64 dic\nCacheType=DIC\n%s", body);
+	f = write_tmp("dic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation dic Never 0 1"), "%s", out);
+	free(out);
+	free(f);
+	snprintf(text, sizeof(text), "AArch64 nodic\n%s", body);
+	f = write_tmp("nodic.litmus", text);
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "Observation nodic Sometimes 1 1"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+static Suite *litmus_herd_suite(void)
+{
+	Suite *s = suite_create("litmus_herd");
+	TCase *tc = tcase_create("herd");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, herd_file_runs_and_prints_herds_shape);
+	tcase_add_test(tc, kinds_file_gives_the_expectation);
+	tcase_add_test(tc, condition_operators_and_quantifiers);
+	tcase_add_test(tc, columns_labels_and_code_addresses_in_data);
+	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
+	tcase_add_test(tc, fault_handlers_and_fatal_faults);
+	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
+	suite_add_tcase(s, tc);
+	return s;
+}
+FTV_SUITE(litmus_herd, litmus_herd_suite)

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+"""Compare ftv's litmus verdicts with herd7's on a catalogue of tests.
+
+    tools/herd_compare.py --herd PATH/herd7 [--herd-libdir DIR] \\
+        [--ftv build/ftv] DIR_OR_FILE...
+
+For every .litmus file (each directory argument: its files, one table row
+per directory) it runs `herd7 -variant ifetch FILE` and `ftv litmus --herd
+FILE`, reads both outputs (herd's shape) and compares the Observation: the
+proposition is never satisfied (Forbidden) or it is (Allowed). It prints one
+row per directory (tests, agree, of them the Forbidden verdicts an
+exploration cut by its budget leaves unproven, and the disagreements by
+direction: herd Allowed / ftv Forbidden is the dangerous one, ftv would
+miss real behaviour), then every disagreement, every agreement from an
+exploration a budget cut (an Allowed one rests on a witness, a Forbidden
+one is unproven), every agreement whose sets of final states differ, and
+every test ftv could not run. Whether the sets of final states are equal
+is counted apart.
+
+--kinds-out FILE writes herd's verdicts as a kinds file (`NAME Allowed|
+Forbidden`), the format `ftv litmus --kinds` reads.
+
+Nothing of herdtools7 is kept: herd7 is run, its output read and dropped.
+Exit status: 0 when every test ran under both, 1 otherwise.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def parse_herd_output(text):
+    """{name: {"obs": "Never"|"Sometimes"|"Always", "states": set, "loop": bool}}"""
+    res = {}
+    cur = None
+    states_left = 0
+    for line in text.splitlines():
+        if states_left:
+            cur["states"].add(" ".join(line.split()))
+            states_left -= 1
+            continue
+        m = re.match(r"Test (\S+) (Allowed|Required)$", line)
+        if m:
+            cur = {"obs": None, "states": set(), "loop": False}
+            res[m.group(1)] = cur
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"States (\d+)$", line)
+        if m:
+            states_left = int(m.group(1))
+            continue
+        if line.startswith("Loop "):
+            cur["loop"] = True
+        m = re.match(r"Observation (\S+) (Never|Sometimes|Always) (\d+) (\d+)", line)
+        if m:
+            cur["obs"] = m.group(2)
+    return res
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "", "timeout after %d s" % timeout
+
+
+def test_name(path):
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 2 and not line.startswith("(*"):
+                return w[1]
+    return os.path.basename(path)
+
+
+def verdict(obs):
+    return None if obs is None else ("Forbidden" if obs == "Never" else "Allowed")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--herd", required=True, help="the herd7 binary")
+    ap.add_argument("--herd-libdir", help="herd7's -set-libdir (a build tree)")
+    ap.add_argument("--ftv", default="build/ftv")
+    ap.add_argument("--ftv-arg", action="append", default=[],
+                    help="one more argument for ftv litmus (repeatable)")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per test and tool")
+    ap.add_argument("--kinds-out", help="write herd's verdicts as a kinds file")
+    ap.add_argument("paths", nargs="+")
+    args = ap.parse_args()
+
+    groups = []
+    for p in args.paths:
+        if os.path.isdir(p):
+            files = sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".litmus"))
+            groups.append((os.path.basename(os.path.normpath(p)), files))
+        else:
+            groups.append((os.path.basename(p), [p]))
+
+    herd_cmd = [args.herd]
+    if args.herd_libdir:
+        herd_cmd += ["-set-libdir", args.herd_libdir]
+    herd_cmd += ["-variant", "ifetch"]
+
+    rows, details, kinds = [], [], []
+    all_ok = True
+    for gname, files in groups:
+        row = {"tests": 0, "agree": 0, "unproven": 0, "h_allow_f_forbid": 0,
+               "h_forbid_f_allow": 0, "ftv_error": 0, "herd_error": 0, "incomplete": 0,
+               "states_equal": 0}
+        for path in files:
+            name = test_name(path)
+            row["tests"] += 1
+            rc, out, err = run(herd_cmd + [path], args.timeout)
+            h = parse_herd_output(out).get(name)
+            if not h or h["obs"] is None:
+                row["herd_error"] += 1
+                all_ok = False
+                details.append("%s: herd7 failed: %s" % (path, (err or out).strip()[:200]))
+                continue
+            hv = verdict(h["obs"])
+            kinds.append("%s %s" % (name, hv))
+            rc, out, err = run([args.ftv, "litmus", "--herd"] + args.ftv_arg + [path],
+                               args.timeout)
+            f = parse_herd_output(out).get(name)
+            if not f or f["obs"] is None:
+                row["ftv_error"] += 1
+                all_ok = False
+                details.append("%s: ftv: %s" % (path, (err or out).strip()[:300]))
+                continue
+            fv = verdict(f["obs"])
+            if f["loop"]:
+                row["incomplete"] += 1
+            if f["states"] == h["states"]:
+                row["states_equal"] += 1
+            if fv == hv:
+                row["agree"] += 1
+                # Forbidden from an exploration a budget cut: not proven
+                if fv == "Forbidden" and f["loop"]:
+                    row["unproven"] += 1
+                    details.append("%s: agrees, Forbidden unproven (exploration cut by "
+                                   "its budget)" % name)
+                elif f["loop"]:
+                    details.append("%s: agrees, Allowed by a witness (exploration cut by "
+                                   "its budget)" % name)
+                if f["states"] != h["states"]:
+                    details.append("%s: agrees; final states only herd has %s, only ftv "
+                                   "has %s" % (name, sorted(h["states"] - f["states"]),
+                                               sorted(f["states"] - h["states"])))
+                continue
+            if hv == "Allowed":
+                row["h_allow_f_forbid"] += 1
+                kind = "herd Allowed, ftv Forbidden"
+            else:
+                row["h_forbid_f_allow"] += 1
+                kind = "herd Forbidden, ftv Allowed"
+            details.append("%s: %s%s; states herd %s, ftv %s" % (
+                name, kind, " (ftv incomplete)" if f["loop"] else "",
+                sorted(h["states"]), sorted(f["states"])))
+        rows.append((gname, row))
+
+    hdr = ("| folder | tests | agree | of them unproven | herd Allowed, ftv Forbidden | "
+           "herd Forbidden, ftv Allowed | ftv error | ftv incomplete | same states |")
+    print(hdr)
+    print("|" + " --- |" * 9)
+    tot = {}
+    for gname, r in rows:
+        for k, v in r.items():
+            tot[k] = tot.get(k, 0) + v
+        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            gname, r["tests"], r["agree"], r["unproven"], r["h_allow_f_forbid"],
+            r["h_forbid_f_allow"], r["ftv_error"], r["incomplete"], r["states_equal"]))
+    if len(rows) > 1:
+        print("| all | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            tot["tests"], tot["agree"], tot["unproven"], tot["h_allow_f_forbid"],
+            tot["h_forbid_f_allow"], tot["ftv_error"], tot["incomplete"],
+            tot["states_equal"]))
+    if tot.get("tests"):
+        print("\nagreement: %d of %d (%.1f%%)" % (tot["agree"], tot["tests"],
+                                              100.0 * tot["agree"] / tot["tests"]))
+    for d in details:
+        print(d)
+    if args.kinds_out:
+        with open(args.kinds_out, "w") as f:
+            f.write("# herd7 -variant ifetch verdicts (tools/herd_compare.py --kinds-out)\n")
+            for k in kinds:
+                f.write(k + "\n")
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
