@@ -59,7 +59,7 @@ all: $(FTV) $(FTV_TESTS)
 DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-dev zlib1g-dev \
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-	python3 python3-pyelftools xz-utils zstd gzip gnuplot-nox man-db \
+	python3 python3-pyelftools python3-yaml xz-utils zstd gzip gnuplot-nox man-db parallel \
 	clang-14 libclang-rt-14-dev
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \

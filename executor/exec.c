@@ -56,6 +56,8 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	xs_init(&ex->sched, cfg, &ex->oom);
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
+	ex->eng.load_gate = &ex->sb.n;
+	ex->eng.ro_data = cfg->ro_data;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,

@@ -153,6 +153,10 @@ struct exec_config {
 	 * patch_text() runs under stop_machine() with harts stopped anywhere,
 	 * e.g. between the AUIPC and the JALR of a call site. */
 	int stop_anywhere;
+	/* 1: every store outside the stacks faults (the data regions are
+	 * mapped read-only): a probe that a function writes no memory at all,
+	 * not even a lock it takes and releases (verify/world_probe.c). */
+	int ro_data;
 	/* CTR_EL0.DIC and IDC of the world's cores (Arm ARM D13.2.34): with
 	 * IDC, a write is at the PoU as soon as it is visible (no DC CVAU
 	 * needed); with DIC, what is at the PoU is what IC IVAU would expose
@@ -274,6 +278,8 @@ struct exec_stats {
 	uint64_t steps;
 	uint64_t cpu_turns;
 	uint64_t fetches;     /* fetches of watched words */
+	/* turns ended before a load of bytes a buffered store holds */
+	uint64_t load_points;
 	uint64_t runs;        /* exploration runs */
 	int complete;         /* exhaustive: every choice was explored */
 	uint64_t dropped;     /* events and observations beyond record_max */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "encoders/memread.h"
 #include "util/arch.h"
 
 /* The most registers of any arch: arm64's x0..x30, sp, pc, tpidr_el1. */
@@ -54,6 +55,10 @@ struct xarch {
 	/* A conditional branch: with exec_config.cpu_sbuf, the model takes
 	 * one between a load and an ISB as a control dependency. */
 	int (*is_cond_branch)(uint32_t w);
+	/* What memory the instruction w reads (encoders/memread.h), decoded
+	 * before it runs; registers are executor numbers (arm64 base 31: SP,
+	 * index 31: XZR; riscv64 x0..x31). */
+	int (*memread)(uint32_t w, struct memread *m);
 	/* "%08x (text)" for reports: the instruction at pc, and a watched
 	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);

@@ -146,6 +146,7 @@ const struct xarch xarch_arm64 = {
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,
 	.is_cond_branch = a64_is_cond_branch,
+	.memread = a64_memread,
 	.insn = a64_insn_text,
 	.word = a64_insn_text,
 	.cmodx_safe = a64_cmodx,

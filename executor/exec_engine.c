@@ -35,6 +35,8 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 
 	(void)uc;
 	(void)size;
+	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
+		return;
 	if (!xe_pc_marked(e, pc))
 		return;
 	e->ops->pc(e->ctx, c->idx, pc);
@@ -136,7 +138,14 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		struct sim_region *r = sim_region_get(e->as, i);
 		uc_hook h;
 
-		ue = uc_mem_map_ptr(c->uc, r->base, r->size, UC_PROT_ALL,
+		/* a store to read-only data faults, as it would in the
+		 * kernel (rodata, the call probe's buffer), and with
+		 * ro_data every store but to a stack; a CPU sent there
+		 * still executes what it finds */
+		ue = uc_mem_map_ptr(c->uc, r->base, r->size,
+				    (r->perms & SIM_X) || r->kind == SIM_REGION_STACK ||
+				    ((r->perms & SIM_W) && !e->ro_data) ? UC_PROT_ALL
+				    : UC_PROT_READ | UC_PROT_EXEC,
 				    c->copy[i] ? c->copy[i] : r->host);
 		if (ue != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: map %s at 0x%llx: %s",
@@ -350,11 +359,11 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 }
 
 /* Before a turn: one hook over every address instead of the range hooks.
- * Only the code translated at the range hooks' pcs is dropped (it calls
- * them, and they go): every other marked pc was marked before its code
- * was translated, which then calls the new hook, or after, which dropped
- * that code (xe_mark_pc). The rest of the cached code holds no marked pc
- * and runs on without calling out. */
+ * Without a load gate, only the code translated at the range hooks' pcs
+ * is dropped (it calls them, and they go): every other marked pc was
+ * marked before its code was translated, which then calls the new hook,
+ * or after, which dropped that code (xe_mark_pc); the rest of the cached
+ * code holds no marked pc and runs on without calling out. */
 static int hook_all(struct xengine *e)
 {
 	size_t n = e->nmarked < XE_RANGE_HOOKS ? e->nmarked : XE_RANGE_HOOKS;
@@ -372,6 +381,18 @@ static int hook_all(struct xengine *e)
 			return -1;
 		for (size_t k = 0; c->ran && k < n; k++)
 			xe_invalidate(e, i, e->range_pc[k], 4);
+		/* With a load gate every instruction may have to call out:
+		 * drop everything translated without the hook, region by
+		 * region (not UC_CTL_TB_FLUSH: Unicorn 2.0.1's tb_flush
+		 * clears its whole code buffer, faulting in hundreds of MiB
+		 * of zeroed pages each time). */
+		for (size_t r = 0; c->ran && e->load_gate && r < e->nregions;
+		     r++) {
+			struct sim_region *reg = sim_region_get(e->as, r);
+
+			uc_ctl_remove_cache(c->uc, reg->base,
+					    reg->base + reg->size);
+		}
 	}
 	e->hook_all = 1;
 	e->to_hook_all = 0;
@@ -472,6 +493,10 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	 * hook over every address of its own, so every instruction calls out
 	 * already, and walks the range hooks too: one hook is cheaper. */
 	if (count && !e->hook_all)
+		e->to_hook_all = 1;
+	/* The load gate open: every instruction must reach ops->pre_insn
+	 * (its count only changes between turns). */
+	if (e->load_gate && *e->load_gate && !e->hook_all)
 		e->to_hook_all = 1;
 	if (e->to_hook_all && hook_all(e)) {
 		st->fault = 1;

@@ -41,6 +41,9 @@ struct xe_ops {
 	/* cpu is about to execute pc, a pc marked with xe_mark_pc (or one
 	 * sharing its filter bit). */
 	void (*pc)(void *ctx, unsigned cpu, uint64_t pc);
+	/* While *xengine.load_gate is non-zero: cpu is about to execute pc,
+	 * any pc; returns 1 after stopping the turn before it (xe_stop). */
+	int (*pre_insn)(void *ctx, unsigned cpu, uint64_t pc);
 	/* cpu loads size bytes at addr (on engines xe_watch_loads hooked). */
 	void (*load)(void *ctx, unsigned cpu, uint64_t addr, int size);
 	/* cpu stores size bytes (1..8) into its private copy (text, or any
@@ -70,6 +73,7 @@ struct xengine {
 	const struct xe_ops *ops;
 	void *ctx;
 	unsigned ncpus;
+	int ro_data;             /* exec_config.ro_data, set before xe_init */
 	int private_data;        /* every region private, not only text */
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
@@ -85,6 +89,11 @@ struct xengine {
 	uint64_t range_pc[XE_RANGE_HOOKS]; /* (the first ones' pcs) */
 	int hook_all;            /* ... or one hook over every address */
 	int to_hook_all;         /* switch to it before the next turn */
+	/* Non-zero while every instruction goes to ops->pre_insn (the
+	 * executor points it at its store buffer's count); NULL: never.
+	 * Once it has been non-zero at a turn, the engine hooks every
+	 * address. */
+	const size_t *load_gate;
 };
 
 /* How a turn ended (xe_run). */

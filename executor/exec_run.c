@@ -137,6 +137,56 @@ effects:
 		xm_cpu_ctrl(&ex->model, cpu);
 }
 
+/* While the patcher's store buffer holds stores, before every instruction:
+ * a load of bytes a buffered store holds is a scheduling point, as the
+ * fetch of a watched word is. The store may drain (or not) before the load
+ * runs, and other agents run meanwhile, so the reorderings the buffer
+ * allows are observed by the CPUs reading the core's data (the ops list,
+ * an ops' fields, filter tables, function_trace_op, a site's literal)
+ * exactly where they read it. The address comes from the encoding and the
+ * registers (encoders/memread.h), since a memory hook sees a load only as
+ * it happens. A load of unknown address is a scheduling point whenever
+ * anything is buffered. Special pcs keep their own stopping rules (their
+ * watched fetch is a scheduling point already). */
+static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
+{
+	struct ftv_exec *ex = ctx;
+	struct xcpu *c = &ex->cpu[cpu];
+	const uint8_t *p;
+	uint32_t w = 0;
+	struct memread mr;
+	uint64_t addr;
+	if (xsp_at(&ex->sp, pc))
+		return 0;
+	if (c->armed && c->armed_pc == pc) {
+		/* restarted at the load this hook stopped before */
+		c->armed = 0;
+		return 0;
+	}
+	p = xe_copy_ptr(&ex->eng, cpu, pc);
+	if (!p)
+		return 0;
+	/* a 2-byte instruction at a region's end: its high half reads as
+	 * zeros, which the decoders ignore for a compressed one */
+	memcpy(&w, p, xe_region(&ex->eng, pc + 3) >= 0 ? 4 : 2);
+	if (!ex->arch->memread(w, &mr))
+		return 0;
+	if (mr.kind != MR_UNKNOWN) {
+		uint64_t base = mr.kind == MR_PCREL ? 0 : xe_reg(&ex->eng, cpu, (int)mr.base);
+		uint64_t index = mr.kind == MR_INDEX &&
+				 !(ex->arch->arch == FTV_ARCH_ARM64 && mr.index == 31)
+					 ? xe_reg(&ex->eng, cpu, (int)mr.index) : 0;
+
+		addr = memread_addr(&mr, pc, base, index);
+		if (!xb_holds(&ex->sb, addr, mr.len ? mr.len : 1))
+			return 0;
+	}
+	ex->stats.load_points++;
+	c->stopped_in_hook = 1;
+	xe_stop(&ex->eng, cpu);
+	return 1;
+}
+
 /* Quiet mode keeps loads made while nothing is in flight out of the record
  * (the checks still run on every load). */
 static void on_load(void *ctx, unsigned cpu, uint64_t addr, int size)
@@ -181,6 +231,7 @@ static void on_text_store(void *ctx, unsigned cpu, uint64_t addr,
 
 const struct xe_ops xrun_ops = {
 	.pc = on_pc,
+	.pre_insn = on_pre_insn,
 	.load = on_load,
 	.text_store = on_text_store,
 };

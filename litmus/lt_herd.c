@@ -292,7 +292,10 @@ static int parse_init(struct litmus *lt, struct hfile *h, int *ln,
 			if (!e)
 				return ftv_errf(err, "%s:%d: unterminated quote",
 						lt->path, *ln + 1);
-			while (p <= e && il + 1 < sizeof(item))
+			if (il + (size_t)(e - p) + 2 > sizeof(item))
+				return ftv_errf(err, "%s:%d: init item too long",
+						lt->path, *ln + 1);
+			while (p <= e)
 				item[il++] = *p++;
 			p--;
 			continue;

@@ -6,6 +6,7 @@
 #   $(PREFIX)/share/ftv/trampolines/*.o, riscv64/*.o
 #   $(PREFIX)/share/ftv/scenarios/*.scn, litmus/*.litmus (riscv64/, herd/ + kinds.txt),
 #       layouts/*.layout.xz
+#   $(PREFIX)/share/ftv/campaigns/*   GNU parallel, Slurm, Kubernetes recipes
 #   $(MANDIR)/man1/ftv.1
 #   $(BASHCOMPDIR)/ftv
 #
@@ -44,6 +45,8 @@ INSTALL_BUILT = $(INSTALL_CORPUS) $(TRAMP_OBJS) $(RV_TRAMP_OBJS)
 INSTALL_SOURCE = $(wildcard corpus/scenarios/*.scn) $(wildcard corpus/litmus/*.litmus) \
 	$(wildcard corpus/litmus/*/*.litmus) $(wildcard corpus/litmus/*/kinds.txt) \
 	$(wildcard corpus/layouts/*.layout.xz)
+# the fuzz campaign recipes (docs/campaigns.md)
+INSTALL_CAMPAIGNS = $(wildcard docs/campaigns/*)
 
 # plain `make`: what the commands use, and the other corpus sets the
 # README's `ftv load` examples name
@@ -65,6 +68,8 @@ install: $(FTV) $$(INSTALL_BUILT) $(MAN) $(COMPLETION)
 		echo "install -D -m 644 corpus/$$f $(DESTDIR)$(FTV_DATADIR)/$$f"; \
 		install -D -m 644 corpus/$$f $(DESTDIR)$(FTV_DATADIR)/$$f; \
 	done
+	install -d $(DESTDIR)$(FTV_DATADIR)/campaigns
+	install -m 644 $(INSTALL_CAMPAIGNS) $(DESTDIR)$(FTV_DATADIR)/campaigns
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftv $(DESTDIR)$(MANDIR)/man1/ftv.1 \

@@ -166,7 +166,8 @@ static int check_sections(struct sim_elf *e, struct ftv_err *err)
 		const Elf64_Shdr *s = &e->sh[i];
 		uint64_t hdr = e->eh.e_shoff + (uint64_t)i * sizeof(Elf64_Shdr);
 
-		if (s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL &&
+		/* SHT_NULL too: a real one has neither offset nor size */
+		if (s->sh_type != SHT_NOBITS &&
 		    !in_file(s->sh_offset, s->sh_size, e->size))
 			return ftv_errf(err, "%s: section %u (header at 0x%llx): sh_offset 0x%llx + sh_size 0x%llx past end of file (0x%zx bytes)",
 					e->path, i, (unsigned long long)hdr,

@@ -1,6 +1,7 @@
 /* `make install` into a temporary DESTDIR, then the installed ftv used as a
  * kernel developer would, from another directory and with no build tree in
- * its environment: conform, a short fuzz on both arches, a scenario and a
+ * its environment: conform, a short fuzz on both arches and on a Debian
+ * module given by path (fuzz --object), a scenario and a
  * litmus test by name, FTV_DATADIR for a binary moved elsewhere, the man
  * page through man(1) without a warning, the bash completion; then `make
  * uninstall` leaves no file behind (issue #16). */
@@ -60,6 +61,13 @@ START_TEST(installed_ftv_runs_from_anywhere)
 		bin);
 	ck_assert_msg(rc == 0, "fuzz riscv64: %d\n%s", rc, out);
 	HAS(out, "scheme atomic (riscv64)");
+	free(out);
+	/* your own module: one of Debian's, by path */
+	rc = sh(&out, "cd '%s/elsewhere' && '%s' fuzz --seed 1 --iterations 2 --object "
+		"'%s'/build/kmods/usr/lib/modules/*/kernel/lib/math/cordic.ko.xz", d, bin, top);
+	ck_assert_msg(rc == 0, "fuzz --object: %d\n%s", rc, out);
+	HAS(out, "cordic.ko.xz (1 traced functions)");
+	HAS(out, "fuzz: seed 1: 2 iterations in");
 	free(out);
 	rc = sh(&out, "cd '%s/elsewhere' && '%s' scenario callops-basic", d, bin);
 	ck_assert_msg(rc == 0, "scenario: %d\n%s", rc, out);

@@ -196,14 +196,14 @@ START_TEST(fuzz_finds_and_shrinks_the_pair_hazard_atomic_finds_nothing)
 	ck_assert_msg(ops >= 1 && ops <= ops_after, "%u updates in:\n%s", ops, rep);
 	free(rep);
 
-	/* the replay reproduces the finding, and --trace shows the fetches
+	/* the replay reproduces the finding, and --trace-text shows the fetches
 	 * and the writes that made it */
 	rc = FTV_RUN(&out, "fuzz", "--replay", path);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
 	const char *v = strstr(out, "VIOLATION pair-hazard cpu");
 
 	ck_assert_msg(v, "%s", out);
-	rc = FTV_RUN(&again, "fuzz", "--replay", path, "--trace");
+	rc = FTV_RUN(&again, "fuzz", "--replay", path, "--trace-text");
 	ck_assert_int_eq(rc, 1);
 	ck_assert_msg(strstr(again, "cpu0     fetch  r") || strstr(again, "cpu1     fetch  r"),
 		      "%s", again);

@@ -18,6 +18,7 @@ static const struct {
 	{ "arm64", "callops", "4" },
 	{ "arm64", "tramp", "9" },
 	{ "arm64", "mcount", "7" },
+	{ "arm64", "mcount-ops-tasks", "4" },
 	{ "riscv64", "atomic", "4" },
 };
 

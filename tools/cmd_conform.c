@@ -12,6 +12,7 @@
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/opt.h"
+#include "util/xml.h"
 #include "verify/scenario.h"
 
 #include <dirent.h>
@@ -73,21 +74,6 @@ static int collect(char **args, int n, const char *scn_dir, char ***files, size_
 			*files = realloc(*files, (cap *= 2) * sizeof(char *));
 	}
 	return 0;
-}
-
-static void xml_escape(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-	}
 }
 
 static int write_junit(FILE *f, const struct outcome *o, size_t n)

@@ -29,6 +29,7 @@
 #include "verify/fuzz.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,6 +110,7 @@ struct campaign {
 	double time_s;
 	unsigned jobs, shard, nshards, shrink_budget;
 	int json, tty, trace;
+	struct trace_json *tj; /* --trace FILE: the finding's timeline */
 	char out[1024];
 	char cmdline[2048];
 	struct timespec start; /* the command's: --time counts from here */
@@ -151,10 +153,12 @@ static int out_of_time(const struct campaign *c)
  * `ftv fuzz --replay` reads it back: the scenario's header line, every
  * violation as the world reports it, the counters and the verdict. */
 static int replay_report(struct scenario *s, FILE *out, struct scn_result *res,
-			 const struct ftv_paths *paths, int trace, struct ftv_err *err)
+			 const struct ftv_paths *paths, int trace, struct trace_json *tj,
+			 struct ftv_err *err)
 {
 	if (trace)
 		s->cfg.trace_out = out;
+	s->cfg.trace_json = tj;
 	fprintf(out, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
 		s->name, ftv_scheme_name(s->cfg.scheme), s->cfg.exec.ncpus,
 		exec_policy_name(s->cfg.exec.policy), (unsigned long long)s->cfg.exec.seed,
@@ -173,7 +177,8 @@ static int replay_report(struct scenario *s, FILE *out, struct scn_result *res,
 
 /* The report into memory (*text, malloc'd). */
 static int replay_report_text(struct scenario *s, char **text, struct scn_result *res,
-			      const struct ftv_paths *paths, int trace, struct ftv_err *err)
+			      const struct ftv_paths *paths, int trace, struct trace_json *tj,
+			      struct ftv_err *err)
 {
 	size_t len = 0;
 	FILE *mem = open_memstream(text, &len);
@@ -182,7 +187,7 @@ static int replay_report_text(struct scenario *s, char **text, struct scn_result
 	*text = NULL;
 	if (!mem)
 		return ftv_errf(err, "out of memory");
-	r = replay_report(s, mem, res, paths, trace, err);
+	r = replay_report(s, mem, res, paths, trace, tj, err);
 	fclose(mem);
 	if (r) {
 		free(*text);
@@ -203,7 +208,8 @@ static int scenario_from_text(const char *text, const char *name, struct scenari
 }
 
 /* ftv fuzz --replay FILE [--json]: exit 1 if it reports a violation. */
-static int replay_file(const char *path, const struct ftv_paths *paths, int trace, int json)
+static int replay_file(const char *path, const struct ftv_paths *paths, int trace,
+		       struct trace_json *tj, int json)
 {
 	struct scenario *s = malloc(sizeof(*s));
 	struct scn_result res;
@@ -220,8 +226,8 @@ static int replay_file(const char *path, const struct ftv_paths *paths, int trac
 		free(s);
 		return FTV_EXIT_USAGE;
 	}
-	r = json ? replay_report_text(s, &text, &res, paths, trace, &err)
-		 : replay_report(s, stdout, &res, paths, trace, &err);
+	r = json ? replay_report_text(s, &text, &res, paths, trace, tj, &err)
+		 : replay_report(s, stdout, &res, paths, trace, tj, &err);
 	if (r) {
 		fflush(stdout);
 		fprintf(errout, "ftv fuzz: %s\n", err.msg);
@@ -489,7 +495,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m, const char *
 	char *report = NULL;
 
 	if (!s || scenario_from_text(text, name, s, &err) ||
-	    replay_report_text(s, &report, &res, &c->paths, c->trace, &err)) {
+	    replay_report_text(s, &report, &res, &c->paths, c->trace, c->tj, &err)) {
 		fprintf(errout, "ftv fuzz: %s\n", s ? err.msg : "out of memory");
 		free(s);
 		c->error = 1;
@@ -805,6 +811,26 @@ static void summary(struct campaign *c)
 		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
 		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
 		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		/* what ftv fuzz-merge checks the shards agree on, with the
+		 * above */
+		{
+			char objs[WORLD_MAX_OBJECTS * 66 + SCN_MAX_USER * 1026] = "", budget[64];
+
+			for (unsigned i = 0; i < c->g.nobjects; i++)
+				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
+					 i ? " " : "", c->g.objects[i]);
+			for (unsigned i = 0; i < c->g.nuser; i++)
+				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
+					 objs[0] ? " " : "", c->g.user[i]);
+			json_key_str(&j, "objects", objs);
+			json_key_u64(&j, "cpus", c->g.cpus);
+			if (c->iterations)
+				snprintf(budget, sizeof(budget), "%llu iterations",
+					 (unsigned long long)c->iterations);
+			else
+				snprintf(budget, sizeof(budget), "%g s", c->time_s);
+			json_key_str(&j, "budget", budget);
+		}
 		json_key_bool(&j, "interrupted", interrupted);
 		json_end_object(&j);
 		json_newline(&j);
@@ -825,6 +851,7 @@ static void summary(struct campaign *c)
 enum {
 	O_SEED = 256, O_CPUS, O_ITERATIONS, O_TIME, O_SCHEME, O_ARCH, O_MUTATE, O_JOBS,
 	O_SHARD, O_REPLAY, O_OUT, O_SHRINK_BUDGET, O_JSON, O_TRACE, O_OBJECTS,
+	O_TRACE_TEXT, O_OBJECT, O_CALL,
 };
 
 static const char *scheme_word(unsigned i)
@@ -862,6 +889,14 @@ static const struct ftv_opt fuzz_opts[] = {
 	  .help = "trace the corpus objects named (default rand1 rand2 weak hooks, "
 		  "and rand3 as a module: at boot, or loaded and unloaded while the "
 		  "CPUs run, near or beyond call range)" },
+	{ .name = "object", .key = O_OBJECT, .arg = "PATH...",
+	  .help = "trace your own object or module (.o, .ko, .ko.xz, .ko.zst, .ko.gz; "
+		  "modules loaded at boot), calling the functions the call probe finds "
+		  "safe; without --objects, no corpus object is loaded",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
+	  .help = "the workload calls these functions of --object (default: every one "
+		  "the call probe accepts); one it cannot call is an error naming why" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = mutant_word },
@@ -879,7 +914,10 @@ static const struct ftv_opt fuzz_opts[] = {
 	{ .name = "replay", .key = O_REPLAY, .arg = "FILE",
 	  .help = "run a replay file (any scenario) and print its report",
 	  .words = FTV_WORDS_FILE },
-	{ .name = "trace", .key = O_TRACE,
+	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
+	  .help = "the finding's or replay's timeline as Chrome trace-event JSON (Perfetto)",
+	  .words = FTV_WORDS_FILE },
+	{ .name = "trace-text", .key = O_TRACE_TEXT,
 	  .help = "after a report, the executor's step trace: who ran, what each fetch saw" },
 	FTV_PATHS_OPTION,
 	{ 0 },
@@ -888,7 +926,7 @@ static const struct ftv_opt fuzz_opts[] = {
 static int cmd_fuzz(int argc, char **argv)
 {
 	static struct campaign c;
-	const char *replay = NULL;
+	const char *replay = NULL, *trace = NULL;
 	int seed_set = 0, iters_set = 0, time_set = 0, have_objects = 0;
 	int arch_set = 0, scheme_set = 0, o, last = 0, r;
 	enum ftv_arch arch = FTV_ARCH_DEFAULT;
@@ -910,14 +948,20 @@ static int cmd_fuzz(int argc, char **argv)
 		case O_JSON:
 			c.json = 1;
 			break;
-		case O_TRACE:
+		case O_TRACE_TEXT:
 			c.trace = 1;
 			break;
+		case O_TRACE:
+			trace = g.val;
+			break;
 		case FTV_OPT_ARG:
-			/* --objects NAME... takes the arguments after it */
-			if (last != O_OBJECTS)
+			/* --objects NAME... and --object PATH... take the
+			 * arguments after them */
+			if (last != O_OBJECTS && last != O_OBJECT)
 				return ftv_usage_error(g.cmd, "unexpected argument '%s'", g.val);
-			o = O_OBJECTS;
+			o = last;
+			if (o == O_OBJECT)
+				goto object;
 			/* fall through */
 		case O_OBJECTS:
 			if (c.g.nobjects >= WORLD_MAX_OBJECTS)
@@ -926,6 +970,36 @@ static int cmd_fuzz(int argc, char **argv)
 			snprintf(c.g.objects[c.g.nobjects++], sizeof(c.g.objects[0]), "%s", g.val);
 			have_objects = 1;
 			break;
+		case O_OBJECT:
+		object: {
+			struct scenario *u = calloc(1, sizeof(*u));
+
+			/* made absolute, so the replay file finds it from
+			 * anywhere */
+			if (!u || scenario_add_object(u, "", g.val, &err)) {
+				free(u);
+				return ftv_cmd_error(g.cmd, "--object: %s", u ? err.msg : "out of memory");
+			}
+			if (c.g.nuser >= SCN_MAX_USER) {
+				free(u);
+				return ftv_cmd_error(g.cmd, "--object: more than %d objects",
+						     SCN_MAX_USER);
+			}
+			snprintf(c.g.user[c.g.nuser++], sizeof(c.g.user[0]), "%s",
+				 u->user_objects[0]);
+			free(u);
+			break;
+		}
+		case O_CALL: {
+			size_t l = strlen(c.g.call_list);
+
+			if (l + strlen(g.val) + 2 > sizeof(c.g.call_list))
+				return ftv_opt_bad(&g, "makes the list of functions longer than %zu bytes",
+						   sizeof(c.g.call_list) - 1);
+			snprintf(c.g.call_list + l, sizeof(c.g.call_list) - l, "%s%s", l ? "," : "",
+				 g.val);
+			break;
+		}
 		case O_SEED:
 			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.seed))
 				return FTV_EXIT_USAGE;
@@ -1001,11 +1075,19 @@ static int cmd_fuzz(int argc, char **argv)
 		return ftv_cmd_error(g.cmd, "%s", err.msg);
 	if (time_set)
 		c.iterations = 0;
+	/* created before the campaign, so a bad path fails at once */
+	if (trace && !(c.tj = trace_json_create(trace, &err)))
+		return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 	if (replay) {
 		use_stderr();
-		return replay_file(replay, &c.paths, c.trace, c.json);
+		r = replay_file(replay, &c.paths, c.trace, c.tj, c.json);
+		if (trace_json_finish(c.tj, &err) && r != FTV_EXIT_USAGE)
+			return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
+		return r;
 	}
-	if (!have_objects) {
+	if (c.g.call_list[0] && !c.g.nuser)
+		return ftv_usage_error(g.cmd, "--call names functions of --object, and there is none");
+	if (!have_objects && !c.g.nuser) {
 		snprintf(c.g.objects[0], sizeof(c.g.objects[0]), "rand1");
 		snprintf(c.g.objects[1], sizeof(c.g.objects[1]), "rand2");
 		/* weak hooks and their overrides: the kernel's table has
@@ -1043,6 +1125,7 @@ static int cmd_fuzz(int argc, char **argv)
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 	if (fuzz_targets(&c.g, c.paths.corpus, c.paths.tramp, &err)) {
 		fprintf(stderr, "ftv fuzz: %s\n", err.msg);
+		trace_json_finish(c.tj, &err);
 		return FTV_EXIT_USAGE;
 	}
 	/* --time and the rates count the campaign, not the probe */
@@ -1050,14 +1133,18 @@ static int cmd_fuzz(int argc, char **argv)
 	fflush(stderr);
 	use_stderr();
 	if (!c.json) {
-		printf("fuzz: seed %llu, scheme %s (%s), objects", (unsigned long long)c.seed,
-		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)));
+		printf("fuzz: seed %llu, scheme %s (%s)%s", (unsigned long long)c.seed,
+		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)),
+		       c.g.nobjects ? ", objects" : "");
 		for (unsigned i = 0; i < c.g.nobjects; i++)
 			printf(" %s", c.g.objects[i]);
 		if (c.g.nmodules)
 			printf(", module%s", c.g.nmodules == 1 ? "" : "s");
 		for (unsigned i = 0; i < c.g.nmodules; i++)
 			printf(" %s", c.g.modules[i]);
+		for (unsigned i = 0; i < c.g.nuser; i++)
+			printf("%s %s", i ? "" : c.g.nuser == 1 ? ", object" : ", objects",
+			       c.g.user[i]);
 		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
 		       c.g.mutant ? c.g.mutant->name : "none");
 		if (c.iterations)
@@ -1073,6 +1160,11 @@ static int cmd_fuzz(int argc, char **argv)
 	summary(&c);
 	for (unsigned w = 0; w < FUZZ_MAX_JOBS; w++)
 		free(c.text[w]);
+	if (trace_json_finish(c.tj, &err)) {
+		fprintf(errout, "ftv fuzz: --trace: %s\n", err.msg);
+		if (!r)
+			r = -1;
+	}
 	if (c.found || c.violations)
 		return FTV_EXIT_VIOLATION;
 	if (r || c.error)
@@ -1111,4 +1203,9 @@ FTV_COMMAND(fuzz, cmd_fuzz,
 		   "Exit status 0 when nothing was found, 1 when a violation was, 2 on\n"
 		   "bad usage or when an iteration the model rejects (a fuzzer bug)\n"
 		   "ends the campaign. Interrupted with nothing found, ftv dies of the\n"
-		   "SIGINT, as a shell expects.\n")
+		   "SIGINT, as a shell expects.\n"
+		   "\n"
+		   "--trace FILE writes the timeline of the finding's replay (or of\n"
+		   "--replay FILE) as Chrome trace-event JSON for ui.perfetto.dev (see\n"
+		   "'ftv help scenario'); --trace-text prints the executor's step trace\n"
+		   "after the report.\n")

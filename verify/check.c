@@ -51,6 +51,78 @@ static uint64_t cpu_arg(struct world *w, int cpu, int i)
 	return exec_cpu_reg(w->ex, cpu, w->ad->reg_arg0 + i);
 }
 
+/* Whether plan index+1 `touch` (0: none) is queued or running, or ended
+ * after step `since`. */
+static int touched_since(const struct world *w, size_t touch, uint64_t since)
+{
+	const struct wplan *p;
+
+	if (!touch)
+		return 0;
+	p = &w->plans[touch - 1];
+	return !p->done || p->done_step >= since;
+}
+
+/* An ops that stays registered, whose filter does not change and whose
+ * sites and literals no update touches, is called for every call of a
+ * function it traces, while other ops come and go: ftrace switches a site
+ * or ftrace_call from one ops' func to the list func and back so that every
+ * ops registered throughout is reached either way (update_ftrace_function()
+ * and ftrace_ops_list_func(), kernel/trace/ftrace.c; add_ftrace_ops()
+ * publishes a new ops' next link before the list head with
+ * rcu_assign_pointer()). Such ops are the call's stable set, decided at its
+ * entry: the last update of the site and the last of the ops ended before
+ * this CPU's last context synchronisation. Until then the CPU may still
+ * run text older than either, such as the -pg scheme's ftrace_graph_call
+ * still a NOP after register_ftrace_graph() returned: arm64 patches it
+ * live with aarch64_insn_patch_text_nosync(), no IPI. */
+static void stable_ops(struct world *w, unsigned cpu, int ri)
+{
+	struct wcall *c = &w->cpu[cpu].call;
+	const struct wrec *r = &w->recs[ri];
+
+	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync))
+		return;
+	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
+		const struct wops *o = &w->ops[i];
+
+		if (o->direct || !ftrace_ops_registered(o->ops) ||
+		    !ftrace_ops_traces_ip(o->ops, r->ip) ||
+		    touched_since(w, o->touch_plan, w->cpu[cpu].last_sync))
+			continue;
+		/* as in on_entry: a STUB ops' func is never called, but for
+		 * the -pg scheme's graph ops entered through
+		 * ftrace_graph_caller */
+		if ((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_STUB) &&
+		    !((ftrace_ops_flags(o->ops) & FTRACE_OPS_FL_GRAPH) &&
+		      ftrace_core_graph_enabled(w->core)))
+			continue;
+		c->stable[i] = 1;
+	}
+}
+
+/* The stable ops of a call that ended without being called, unless an
+ * update of it or of the site was queued during the call. */
+static void check_stable(struct world *w, unsigned cpu)
+{
+	struct wcall *c = &w->cpu[cpu].call;
+	const struct wrec *r = &w->recs[c->rec];
+	char buf[160];
+
+	if (r->touch_plan > c->nplans)
+		return;
+	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
+		if (!c->stable[i] || c->seen[i] || w->ops[i].touch_plan > c->nplans)
+			continue;
+		world_add_violation(w, "count", (int)cpu, c->step,
+				    "%s: ops %s was not called, though it was registered and "
+				    "traced the function throughout and no update touched it or "
+				    "the site: every ops registered throughout must be reached "
+				    "(a walk of the ops list cut short?)",
+				    where(w, r->func, buf, sizeof(buf)), w->ops[i].name);
+	}
+}
+
 /* Ends the call in progress on cpu: compare what ran with what had to. */
 static void finish_call(struct world *w, unsigned cpu)
 {
@@ -61,11 +133,12 @@ static void finish_call(struct world *w, unsigned cpu)
 	if (!c->active)
 		return;
 	c->active = 0;
-	if (c->nexpect == (unsigned)-1)
-		return; /* not a settled call: no count to check */
-	/* an update queued or running during the call unsettles it too */
-	if (w->nplans != c->nplans || plans_in_flight(w))
+	/* not a settled call (no count to check): an update was queued or
+	 * running when it began or during it; its stable ops still count */
+	if (c->nexpect == (unsigned)-1 || w->nplans != c->nplans || plans_in_flight(w)) {
+		check_stable(w, cpu);
 		return;
+	}
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++)
 		seen += c->seen[i];
 	if (seen != c->nexpect) {
@@ -108,6 +181,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	c->step = st.steps;
 	c->nexpect = (unsigned)-1;
 	c->nplans = w->nplans;
+	stable_ops(w, (unsigned)cpu, ri);
 	if (plans_in_flight(w) || w->cpu[cpu].last_sync <= last_plan_end(w))
 		return;
 	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);

@@ -45,6 +45,13 @@ struct fuzz_gen {
 	 * beyond call range of ftrace_caller. */
 	char modules[FUZZ_MAX_MODULES][64];
 	unsigned nmodules;
+	/* Objects given by path (`ftv fuzz --object`): every iteration loads
+	 * them (the .ko ones as modules at boot, enabled by its first
+	 * operation) and calls their functions the call probe accepts, or
+	 * those call_list names (verify/world_probe.c). */
+	char user[SCN_MAX_USER][1024];
+	unsigned nuser;
+	char call_list[SCN_CALLS_MAX];
 	unsigned cpus;                   /* 0: drawn per iteration (2..4) */
 	const struct ftv_mutant *mutant; /* NULL: none */
 	/* The traced functions operations may name (fuzz_targets), and the
@@ -56,7 +63,8 @@ struct fuzz_gen {
 
 /* Loads the objects and modules once (a world with one CPU) and collects
  * the traced functions the workload calls (the random units' r<N>_f<M>
- * whose site the kernel accepts), in record order. */
+ * whose site the kernel accepts, and the functions of the objects given by
+ * path that the call probe accepts), in record order. */
 int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		 const char *tramp_dir, struct ftv_err *err);
 

@@ -31,6 +31,8 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 	struct world *w;
 	const struct ftrace_core *core;
 	struct scenario_paths *paths = malloc(sizeof(*paths));
+	const char **calls;
+	size_t ncall;
 
 	if (!paths)
 		return ftv_errf(err, "out of memory");
@@ -60,6 +62,24 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		cfg.module_late[i] = 1;
 	}
 	cfg.nmodules = g->nmodules;
+	for (unsigned i = 0; i < g->nuser; i++) {
+		int mod = scenario_path_is_module(g->user[i]);
+		unsigned *n = mod ? &cfg.nmodules : &cfg.nobjects;
+
+		if (*n >= WORLD_MAX_OBJECTS) {
+			free(paths);
+			return ftv_errf(err, "more than %d objects", WORLD_MAX_OBJECTS);
+		}
+		if (mod) {
+			cfg.modules[*n] = g->user[i];
+			cfg.probe_module[*n] = 1;
+		} else {
+			cfg.objects[*n] = g->user[i];
+			cfg.probe_object[*n] = 1;
+		}
+		(*n)++;
+	}
+	cfg.call_list = g->call_list[0] ? g->call_list : NULL;
 	cfg.tramp_dir = tramp_dir;
 	cfg.exec.ncpus = 1;
 	cfg.exec.seed = 1;
@@ -73,30 +93,46 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		return -1;
 	}
 	core = world_core(w);
+	ncall = world_callables(w, NULL, 0);
+	calls = calloc(ncall ? ncall : 1, sizeof(*calls));
+	if (!calls) {
+		world_free(w);
+		free(paths);
+		return ftv_errf(err, "out of memory");
+	}
+	world_callables(w, calls, ncall);
 	g->nfuncs = 0;
 	for (size_t i = 0; i < ftrace_core_nrecs(core) && g->nfuncs < FUZZ_MAX_FUNCS; i++) {
 		const struct ftrace_rec *r = ftrace_core_rec(core, i);
-		int mod = -1;
+		int mod = -1, user = 0;
 
 		/* FAILED: init_nop refused the site; DISABLED: updates never
 		 * touch it, unless it is a module's, enabled when it loads. */
 		if (!r || (r->flags & FTRACE_FL_FAILED) ||
 		    ((r->flags & FTRACE_FL_DISABLED) && !r->site.module) ||
-		    !random_unit_func(r->site.name) ||
 		    strlen(r->site.name) >= sizeof(g->funcs[0]))
 			continue;
-		for (unsigned m = 0; r->site.module && m < g->nmodules; m++)
+		/* a function of an object given by path the workload calls:
+		 * loaded from the start, module or not */
+		for (size_t k = 0; g->nuser && k < ncall && !user; k++)
+			user = !strcmp(calls[k], r->site.name);
+		if (!user && !random_unit_func(r->site.name))
+			continue;
+		for (unsigned m = 0; !user && r->site.module && m < g->nmodules; m++)
 			if (!strcmp(r->site.module, g->modules[m]))
 				mod = (int)m;
-		if (r->site.module && mod < 0)
+		if (!user && r->site.module && mod < 0)
 			continue;
 		g->func_mod[g->nfuncs] = (unsigned char)(mod + 1);
 		snprintf(g->funcs[g->nfuncs++], sizeof(g->funcs[0]), "%s", r->site.name);
 	}
+	free(calls);
 	world_free(w);
 	free(paths);
 	if (!g->nfuncs)
-		return ftv_errf(err, "no traceable r<N>_f<M> function in the objects");
+		return ftv_errf(err, "no traceable function the workload calls in the objects "
+				"(the random units' r<N>_f<M>%s)",
+				g->nuser ? ", the functions of --object the call probe accepts" : "");
 	return 0;
 }
 
@@ -470,6 +506,14 @@ static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned 
 				: (unsigned)-1;
 }
 
+static int user_modules(const struct fuzz_gen *g)
+{
+	for (unsigned i = 0; i < g->nuser; i++)
+		if (scenario_path_is_module(g->user[i]))
+			return 1;
+	return 0;
+}
+
 void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario *s)
 {
 	struct gen gn;
@@ -487,6 +531,10 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	for (unsigned i = 0; i < g->nobjects; i++)
 		snprintf(s->objects[i], sizeof(s->objects[i]), "%s", g->objects[i]);
 	s->cfg.nobjects = g->nobjects;
+	for (unsigned i = 0; i < g->nuser; i++)
+		snprintf(s->user_objects[i], sizeof(s->user_objects[i]), "%s", g->user[i]);
+	s->nuser = g->nuser;
+	snprintf(s->call_list, sizeof(s->call_list), "%s", g->call_list);
 	s->cfg.exec.ncpus = g->cpus ? g->cpus : 2 + (unsigned)ftv_rng_below(&gn.rng, 3);
 	/* Half the iterations take the uniform random scheduler: it lets the
 	 * patcher in between any two turns of the CPUs, where PCT's
@@ -528,8 +576,9 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		s->cfg.nmodules = g->nmodules;
 		s->cfg.far_modules = mp.far;
 	}
-	/* the boot modules are enabled before anything can call them */
-	if (mp.mode == GM_BOOT)
+	/* the boot modules are enabled before anything can call them (and
+	 * the modules given by path are loaded at boot) */
+	if (mp.mode == GM_BOOT || user_modules(g))
 		emit(&gn, "enable-modules", NULL, NULL);
 	if (mp.mode == GM_LATE) {
 		/* the module's functions must be called for a while after

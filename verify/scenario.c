@@ -1,7 +1,10 @@
 #include "util/str.h"
 #include "verify/scenario.h"
+#include "verify/trace_json.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,6 +145,67 @@ static int op_args(const struct scn_op *op, char **av)
 	return n;
 }
 
+int scenario_path_is_module(const char *path)
+{
+	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t l = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (l > strlen(ext[i]) && !strcmp(path + l - strlen(ext[i]), ext[i]))
+			return 1;
+	return 0;
+}
+
+int scenario_add_object(struct scenario *s, const char *dir, const char *path,
+			struct ftv_err *err)
+{
+	char joined[4096], real[PATH_MAX];
+
+	if (s->nuser >= SCN_MAX_USER)
+		return ftv_errf(err, "more than %d objects by path", SCN_MAX_USER);
+	if (path[0] != '/' && dir && dir[0])
+		snprintf(joined, sizeof(joined), "%s/%s", dir, path);
+	else
+		snprintf(joined, sizeof(joined), "%s", path);
+	if (access(joined, R_OK))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (!realpath(joined, real))
+		return ftv_errf(err, "%s: %s", joined, strerror(errno));
+	if (strlen(real) >= sizeof(s->user_objects[0]))
+		return ftv_errf(err, "%s: path longer than %zu bytes", real,
+				sizeof(s->user_objects[0]) - 1);
+	snprintf(s->user_objects[s->nuser++], sizeof(s->user_objects[0]), "%s", real);
+	return 0;
+}
+
+int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *err)
+{
+	size_t l = strlen(s->call_list);
+
+	while (*names) {
+		size_t n = strcspn(names, ", \t");
+
+		if (n) {
+			/* KSYM_NAME_LEN; and a line the writer makes stays
+			 * shorter than a line the reader takes */
+			if (n >= 512)
+				return ftv_errf(err, "'%.40s...' is longer than a kernel symbol "
+						"(511 characters)", names);
+			if (l + n + 2 >= sizeof(s->call_list))
+				return ftv_errf(err, "more than %zu bytes of function names to call",
+						sizeof(s->call_list) - 1);
+			if (l)
+				s->call_list[l++] = ',';
+			memcpy(s->call_list + l, names, n);
+			l += n;
+			s->call_list[l] = 0;
+		}
+		names += n;
+		names += strspn(names, ", \t");
+	}
+	return 0;
+}
+
 int scenario_load(const char *path, struct scenario *s, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -191,6 +255,21 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		t = ftv_trim(line);
 		if (!*t)
 			continue;
+		if (!strncmp(t, "object", 6) && (t[6] == ' ' || t[6] == '\t')) {
+			/* the rest of the line: a path may hold spaces */
+			char dir[1024];
+			const char *slash = strrchr(path, '/');
+			struct ftv_err oerr;
+
+			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+			if (slash == path)
+				snprintf(dir, sizeof(dir), "/");
+			if (scenario_add_object(s, dir, ftv_trim(t + 6), &oerr)) {
+				fclose(f);
+				return ftv_errf(err, "%s:%d: object: %s", path, ln, oerr.msg);
+			}
+			continue;
+		}
 		n = words(t, w, WORLD_MAX_OBJECTS + 1);
 		if (n < 0)
 			BAD("%s: more than %d words", w[0], WORLD_MAX_OBJECTS + 1);
@@ -220,6 +299,12 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 					s->cfg.module_late[*cnt] = (unsigned char)late;
 				(*cnt)++;
 			}
+		} else if (!strcmp(w[0], "call") && n >= 2) {
+			struct ftv_err cerr;
+
+			for (int i = 1; i < n; i++)
+				if (scenario_add_calls(s, w[i], &cerr))
+					BAD("%s", cerr.msg);
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
 			s->cfg.far_modules = 1;
 		} else if (!strcmp(w[0], "cpus")) {
@@ -324,8 +409,6 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
 		return ftv_errf(err, "%s: no expect line", path);
-	if (!s->cfg.nobjects)
-		return ftv_errf(err, "%s: no objects", path);
 	return 0;
 }
 
@@ -375,6 +458,21 @@ void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenari
 				       s->modules[i]);
 		s->cfg.modules[i] = p->modules[i];
 	}
+	for (unsigned i = 0; i < s->nuser; i++) {
+		const char *u = s->user_objects[i];
+
+		if (scenario_path_is_module(u)) {
+			if (s->cfg.nmodules < WORLD_MAX_OBJECTS) {
+				s->cfg.module_late[s->cfg.nmodules] = 0;
+				s->cfg.probe_module[s->cfg.nmodules] = 1;
+				s->cfg.modules[s->cfg.nmodules++] = u;
+			}
+		} else if (s->cfg.nobjects < WORLD_MAX_OBJECTS) {
+			s->cfg.probe_object[s->cfg.nobjects] = 1;
+			s->cfg.objects[s->cfg.nobjects++] = u;
+		}
+	}
+	s->cfg.call_list = s->call_list[0] ? s->call_list : NULL;
 }
 
 /* The kinds found (each once) and the verdict. */
@@ -439,6 +537,10 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 		world_report(w, out);
 	if (s->cfg.trace_out)
 		exec_trace_print(world_exec(w), s->cfg.trace_out);
+	if (s->cfg.trace_json && trace_json_world(s->cfg.trace_json, w, s->name)) {
+		world_free(w);
+		return ftv_errf(err, "%s: out of memory writing its trace", s->path);
+	}
 	world_stats(w, &res->stats);
 	res->trace_hash = exec_trace_hash(world_exec(w));
 	world_free(w);
@@ -450,19 +552,38 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
 		 struct ftv_err *err)
 {
 	struct scenario_paths *paths = malloc(sizeof(*paths));
+	unsigned nobjects = s->cfg.nobjects, nmodules = s->cfg.nmodules;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (!paths)
-		return ftv_errf(err, "out of memory");
+	/* checked here, not when read: `ftv scenario --object` adds them */
+	if (!s->cfg.nobjects && !s->nuser)
+		ret = ftv_errf(err, "%s: no objects (objects NAME..., or object PATH)", s->path);
+	else if (s->call_list[0] && !s->nuser)
+		ret = ftv_errf(err, "%s: call names functions of objects given by path "
+			       "(object PATH), and there is none", s->path);
+	else if (!paths)
+		ret = ftv_errf(err, "out of memory");
+	else
+		ret = 0;
+	if (ret) {
+		free(paths);
+		return ret;
+	}
 	scenario_objects(s, corpus_dir, paths);
 	s->cfg.tramp_dir = tramp_dir;
 	ret = run(s, out, res, err);
-	/* the paths lived as long as the world */
+	/* the paths lived as long as the world; the counts are the corpus
+	 * names' again */
 	for (unsigned i = 0; i < s->cfg.nobjects; i++)
 		s->cfg.objects[i] = NULL;
 	for (unsigned i = 0; i < s->cfg.nmodules; i++)
 		s->cfg.modules[i] = NULL;
+	s->cfg.nobjects = nobjects;
+	s->cfg.nmodules = nmodules;
+	s->cfg.call_list = NULL;
+	memset(s->cfg.probe_object, 0, sizeof(s->cfg.probe_object));
+	memset(s->cfg.probe_module, 0, sizeof(s->cfg.probe_module));
 	free(paths);
 	return ret;
 }
@@ -483,10 +604,27 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	}
 	fprintf(f, "name     %s\n", s->name);
 	fprintf(f, "scheme   %s\n", ftv_scheme_name(s->cfg.scheme));
-	fprintf(f, "objects ");
-	for (unsigned i = 0; i < s->cfg.nobjects; i++)
-		fprintf(f, " %s", s->objects[i]);
-	fprintf(f, "\n");
+	if (s->cfg.nobjects) {
+		fprintf(f, "objects ");
+		for (unsigned i = 0; i < s->cfg.nobjects; i++)
+			fprintf(f, " %s", s->objects[i]);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < s->nuser; i++)
+		fprintf(f, "object   %s\n", s->user_objects[i]);
+	/* a line a reader takes whole: names up to about 1000 bytes each */
+	for (const char *p = s->call_list; *p;) {
+		size_t n = 0, next;
+
+		while (p[n] && n < 1000) {
+			next = strcspn(p + n, ",");
+			if (n && n + next > 1000)
+				break;
+			n += next + (p[n + next] == ',');
+		}
+		fprintf(f, "call     %.*s\n", (int)(n && p[n - 1] == ',' ? n - 1 : n), p);
+		p += n;
+	}
 	for (int late = 0; late < 2; late++) {
 		int any = 0;
 

@@ -14,6 +14,16 @@
  *   modules  rand3                   loaded as modules at boot (optional)
  *   late-modules rand3               linked, loaded by `module-load` while
  *                                    the CPUs run (optional)
+ *   object   /path/to/mymod.ko.xz    any object by path (repeatable; the rest
+ *                                    of the line, relative to the file's
+ *                                    directory): .o loaded with the kernel,
+ *                                    .ko/.ko.xz/.ko.zst/.ko.gz as a module
+ *                                    at boot (enable-modules enables it);
+ *                                    undefined symbols bound to trap stubs
+ *   call     myfunc1,myfunc2         the functions of those objects the
+ *                                    workload calls (repeatable); without
+ *                                    it, every one the call probe accepts
+ *                                    (verify/world_probe.c)
  *   far-modules                      modules > 128 MiB from kernel text
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random)
@@ -56,6 +66,8 @@ struct ftv_mutant;
 
 #define SCN_MAX_OPS 256
 #define SCN_MAX_KINDS 8
+#define SCN_MAX_USER 16       /* `object PATH` lines */
+#define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
 
 /* One operation: the verb's name and up to three arguments ("" when
  * absent; c is filter's "add"). */
@@ -71,6 +83,12 @@ struct scenario {
 	struct world_config cfg;
 	char objects[WORLD_MAX_OBJECTS][64];
 	char modules[WORLD_MAX_OBJECTS][64];
+	/* objects by path (`object`), as absolute paths where the file was
+	 * found, and the functions to call (`call`, comma separated, "" for
+	 * the probe's choice) */
+	char user_objects[SCN_MAX_USER][1024];
+	unsigned nuser;
+	char call_list[SCN_CALLS_MAX];
 	uint64_t steps;
 	int expect_ok;
 	char expect[SCN_MAX_KINDS][24];
@@ -98,8 +116,22 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header);
  * into buf; 0 if that file exists, -1 if neither does. */
 int scenario_corpus_object(char *buf, size_t n, const char *corpus_dir, const char *set,
 			   const char *name);
+/* Whether an object given by path is loaded as a module (.ko, .ko.xz,
+ * .ko.zst, .ko.gz) or with the kernel (anything else). */
+int scenario_path_is_module(const char *path);
+/* Adds an object by path (made absolute against dir, the scenario file's
+ * directory, when relative; "" for the current one); -1 with err when
+ * there are too many or the file cannot be read. */
+int scenario_add_object(struct scenario *s, const char *dir, const char *path,
+			struct ftv_err *err);
+/* Appends names ("f1,f2" or "f1 f2") to the call list; -1 with err when it
+ * is full. */
+int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *err);
 /* Where s's objects and modules are, for world_new: fills p and points
- * s->cfg.objects and s->cfg.modules into it. */
+ * s->cfg.objects and s->cfg.modules into it, the objects given by path
+ * after the corpus ones (scenario_run puts the counts back after the run),
+ * and sets cfg.call_list and the probe flags of those from `call` and
+ * `object`. */
 struct scenario_paths {
 	char objects[WORLD_MAX_OBJECTS][1200];
 	char modules[WORLD_MAX_OBJECTS][1200];

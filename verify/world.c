@@ -48,6 +48,13 @@ static int load(struct world *w, struct ftv_err *err)
 	for (unsigned i = 0; i < c->nobjects; i++)
 		if (sim_image_add_file(w->img, c->objects[i], 0, err))
 			return -1;
+	/* the objects decide the image's architecture; the trampolines
+	 * would only say theirs differs */
+	if (c->nobjects && sim_image_arch(w->img) != w->sd->arch)
+		return ftv_errf(err, "%s: %s object, but scheme %s is %s's (%s schemes: %s)",
+				c->objects[0], ftv_arch_name(sim_image_arch(w->img)), w->sd->name,
+				ftv_arch_name(w->sd->arch), ftv_arch_name(sim_image_arch(w->img)),
+				ftv_arch_schemes(sim_image_arch(w->img)));
 	if (world_add_trampolines(w, err))
 		return -1;
 	for (unsigned i = 0; i < c->nmodules; i++)
@@ -384,6 +391,119 @@ static int callable(const struct world *w, const struct wrec *r)
 	return 1;
 }
 
+/* Whether record i is a function of an object whose functions the probe
+ * decides about (world_config.probe_object, probe_module). */
+static int probed_object(const struct world *w, const struct wrec *r)
+{
+	const struct world_config *c = &w->cfg;
+
+	if (!r->site || !r->site->object)
+		return 0;
+	for (unsigned i = 0; i < c->nobjects; i++)
+		if (c->probe_object[i] && !strcmp(c->objects[i], r->site->object))
+			return 1;
+	for (unsigned i = 0; i < c->nmodules; i++)
+		if (c->probe_module[i] && !strcmp(c->modules[i], r->site->object))
+			return 1;
+	return 0;
+}
+
+static void pool_add(struct world *w, int *pool, size_t *npool, size_t i)
+{
+	if (w->called[i])
+		return;
+	w->called[i] = 1;
+	pool[(*npool)++] = (int)i;
+}
+
+/* Adds the functions cfg.call_list names, or else every function of the
+ * probed objects, that the call probe accepts. */
+static int probe_pool(struct world *w, int *pool, size_t *npool, struct ftv_err *err)
+{
+	const char *p = w->cfg.call_list;
+	int ret = 0;
+
+	while (p && *p && !ret) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+
+		for (size_t i = 0; i < w->nrecs && !ret; i++) {
+			const struct wrec *r = &w->recs[i];
+			int pr;
+
+			if (r->rec < 0 || !r->active || !r->name || strlen(r->name) != len ||
+			    strncmp(r->name, p, len))
+				continue;
+			found = 1;
+			if (r->mod >= 0 && w->mods[r->mod].late)
+				ret = ftv_errf(err, "call %s: a function of the late module %s "
+					       "(the workload calls it once loaded)", r->name,
+					       w->mods[r->mod].name);
+			else if ((pr = world_probe(w, i, err)) < 0)
+				ret = -1;
+			else if (pr)
+				ret = ftv_errf(err, "call %s: the workload cannot call it: %s",
+					       r->name, w->probe[i].why);
+			else
+				pool_add(w, pool, npool, i);
+		}
+		if (!found && !ret)
+			ret = ftv_errf(err, "call %.*s: no traced function of that name (one "
+				       "with a patch site init_nop accepted)", (int)len, p);
+		p += len;
+		p += *p == ',';
+	}
+	for (size_t i = 0; !w->cfg.call_list && i < w->nrecs && !ret; i++) {
+		const struct wrec *r = &w->recs[i];
+		int pr;
+
+		if (r->rec < 0 || !r->active || w->called[i] || !probed_object(w, r) ||
+		    (r->mod >= 0 && w->mods[r->mod].late))
+			continue;
+		pr = world_probe(w, i, err);
+		if (pr < 0)
+			ret = -1;
+		else if (!pr)
+			pool_add(w, pool, npool, i);
+	}
+	world_probe_free(w);
+	return ret;
+}
+
+size_t world_callables(const struct world *w, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; w->called && i < w->nrecs; i++) {
+		int dup = 0;
+
+		if (!w->called[i] || !w->recs[i].name)
+			continue;
+		for (size_t k = 0; k < n && k < max && !dup; k++)
+			dup = !strcmp(names[k], w->recs[i].name);
+		if (dup)
+			continue;
+		if (n < max)
+			names[n] = w->recs[i].name;
+		n++;
+	}
+	return n;
+}
+
+/* What the probe let the workload call, and what it refused. */
+static void probe_note(const struct world *w, FILE *f)
+{
+	const char *names[8];
+	size_t n = world_callables(w, names, 8);
+	char sum[600];
+
+	fprintf(f, "note: the workload calls %zu function%s:", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < 8; i++)
+		fprintf(f, "%s %s", i ? "," : "", names[i]);
+	world_probe_summary(w, sum, sizeof(sum));
+	fprintf(f, "%s%s%s\n", n > 8 ? ", ..." : "", sum[0] ? "; " : "", sum);
+}
+
 static int setup_cpus(struct world *w, struct ftv_err *err)
 {
 	unsigned ncpus = w->cfg.exec.ncpus, ncalls = w->cfg.calls ? w->cfg.calls : 16;
@@ -391,13 +511,28 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 	size_t npool = 0;
 	struct ftv_rng rng;
 
-	if (!pool)
+	w->called = calloc(w->nrecs ? w->nrecs : 1, 1);
+	if (!pool || !w->called) {
+		free(pool);
 		return ftv_errf(err, "out of memory");
+	}
 	for (size_t i = 0; i < w->nrecs; i++)
 		if (callable(w, &w->recs[i]))
-			pool[npool++] = (int)i;
-	if (!npool) {
+			pool_add(w, pool, &npool, i);
+	if (probe_pool(w, pool, &npool, err)) {
 		free(pool);
+		return -1;
+	}
+	if (w->probe && w->cfg.notes_out && npool)
+		probe_note(w, w->cfg.notes_out);
+	if (!npool) {
+		char sum[600];
+
+		free(pool);
+		world_probe_summary(w, sum, sizeof(sum));
+		if (sum[0])
+			return ftv_errf(err, "no function of the objects can be called by the "
+				       "workload: %s", sum);
 		return ftv_errf(err, "no callable traced function in the objects "
 			       "(the workload calls the random units' r<N>_f<M>)");
 	}
@@ -429,9 +564,19 @@ static int setup_cpus(struct world *w, struct ftv_err *err)
 			uint64_t e = cpu->calls + i * FTV_CALL_SIZE;
 			int ri = pool[ftv_rng_below(&rng, npool)];
 			const struct wrec *r = &w->recs[ri];
+			const struct wprobe *pr = w->probe ? &w->probe[ri] : NULL;
 
 			cpu->call_rec[i] = ri;
 			sim_write64(w->as, e + FTV_CALL_FN, r->func);
+			if (pr && pr->state == WPROBE_OK) {
+				/* one of the argument vectors the probe
+				 * accepted */
+				const uint64_t *v = pr->args[ftv_rng_below(&rng, pr->nvec)];
+
+				for (int a = 0; a < 3; a++)
+					sim_write64(w->as, e + FTV_CALL_ARG0 + 8 * a, v[a]);
+				continue;
+			}
 			for (int a = 0; a < 3; a++)
 				sim_write64(w->as, e + FTV_CALL_ARG0 + 8 * a,
 					    ftv_rng_below(&rng, 1000));
@@ -601,7 +746,8 @@ int world_setup(struct world *w, struct ftv_err *err)
 		     WORLD_STACK_SIZE * (EXEC_MAX_CPUS + 1), SIM_R | SIM_W,
 		     SIM_REGION_STACK, err))
 		return -1;
-	if (make_core(w, err) || setup_cpus(w, err))
+	if (world_probe_map(w, err) || world_probe_check(w, err) || make_core(w, err) ||
+	    setup_cpus(w, err))
 		return -1;
 	ec = cfg->exec;
 	ec.arch = w->sd->arch;
@@ -667,6 +813,10 @@ void world_free(struct world *w)
 	free(w->zeroed);
 	free(w->bootfail);
 	free(w->arch_ctx);
+	timeline_free(w->tl);
+	world_probe_free(w);
+	free(w->probe);
+	free(w->called);
 	plan_free(&w->scratch);
 	free(w);
 }

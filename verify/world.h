@@ -69,6 +69,8 @@ unsigned ftv_scheme_fuzz_flags(enum ftv_scheme s);
 
 #define WORLD_MAX_OBJECTS 64
 
+struct trace_json;
+
 struct world_config {
 	enum ftv_scheme scheme;
 	const char *objects[WORLD_MAX_OBJECTS];  /* kernel objects */
@@ -92,6 +94,19 @@ struct world_config {
 	 * workload (they must take and return integers); NULL: the random
 	 * units' "r" prefix. */
 	const char *callable_prefix;
+	/* The functions the workload calls besides those, each first run by
+	 * the call probe (verify/world_probe.c) to find it safe to call and
+	 * the arguments it takes:
+	 *  - call_list: these, comma separated; each must be a traced function
+	 *    the probe accepts, else world_new fails naming it and why;
+	 *  - else every function of objects[i] with probe_object[i] set and of
+	 *    modules[i] with probe_module[i] (a user's objects, given by path)
+	 *    that the probe accepts; world_new fails, naming what they call
+	 *    that is not loaded, when nothing at all is callable.
+	 * world_callables lists what the workload calls. */
+	const char *call_list;
+	unsigned char probe_object[WORLD_MAX_OBJECTS];
+	unsigned char probe_module[WORLD_MAX_OBJECTS];
 	/* Fuzzing: world_finish stops as soon as a violation is known
 	 * (checked every WORLD_FINISH_SLICE steps), and skips the checks
 	 * that need a completed run (unfinished CPUs, stuck plans). The kinds
@@ -101,6 +116,12 @@ struct world_config {
 	FILE *plans_out;          /* print every update's plan here, or NULL */
 	FILE *trace_out;          /* after the report, the executor's step
 				     trace (exec_trace_print), or NULL */
+	/* Record the run's timeline (the functions each CPU entered and
+	 * left, its tracer calls) for a Chrome trace-event writer
+	 * (verify/trace_json.h): timeline set, or trace_json, the writer
+	 * scenario_run adds the world to. Neither: nothing recorded. */
+	int timeline;
+	struct trace_json *trace_json;
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
 	/* Sites from elsewhere than the loaded objects (a captured layout,
@@ -210,6 +231,15 @@ size_t world_boot_failures(const struct world *w,
 /* ftrace_set_filter_ips on ops, queued like world_set_filter. */
 int world_set_filter_ips(struct world *w, struct ftrace_ops *ops,
 			 const uint64_t *ips, size_t n, struct ftv_err *err);
+/* The names of the functions the workload calls, in record order, each
+ * once: how many, the first max of them into names. */
+size_t world_callables(const struct world *w, const char **names, size_t max);
+/* What the call probe refused and why, in a line: "45 of the 57 functions
+ * probed cannot be called: 31 call functions that are not loaded (printk,
+ * ...), 9 fault, 3 write memory, 2 run too long; e.g. foo: calls printk,
+ * which is not loaded" (a count of 1 in the singular: "1 faults"); "" when
+ * nothing was refused. */
+void world_probe_summary(const struct world *w, char *buf, size_t n);
 struct ftv_exec *world_exec(struct world *w);
 struct ftrace_core *world_core(struct world *w);
 struct sim_aspace *world_aspace(struct world *w);

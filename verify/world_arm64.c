@@ -23,6 +23,18 @@ static int follows_call(struct sim_aspace *as, uint64_t ret)
 	return !sim_read32(as, ret - 4, &w) && (a64_is_bl(w) || a64_is_blr(w));
 }
 
+/* RET (Arm ARM C6.2.254), to LR or any register. */
+static int is_return(struct sim_aspace *as, uint64_t pc, unsigned *len)
+{
+	uint32_t w;
+
+	*len = 0;
+	if (sim_read32(as, pc, &w))
+		return 0;
+	*len = 4;
+	return a64_is_ret(w);
+}
+
 /* struct arm64_ftrace: ftrace_caller, and the patched call sites inside it
  * that the schemes without CALL_OPS use (ftrace_call: the global tracer
  * call; ftrace_graph_call and _mcount: the -pg scheme). */
@@ -114,6 +126,7 @@ const struct world_archdesc world_arm64 = {
 	.reg_pcpu = 33,     /* TPIDR_EL1, as the kernel's per-CPU offset */
 	.reg_arg0 = 0,      /* x0..x7 (AAPCS64) */
 	.reg_ra = 30,       /* LR */
+	.reg_sp = 31,       /* SP, as exec_cpu_reg numbers it */
 	.reg_link = 30,     /* BL at the site: LR = site + 4 */
 	.reg_ops = 11,      /* x11 at ftrace_caller_op_loaded */
 	.literal_slot = literal_slot,
@@ -122,6 +135,7 @@ const struct world_archdesc world_arm64 = {
 	.call_insn = "BL",
 	.disasm = a64_disasm,
 	.follows_call = follows_call,
+	.is_return = is_return,
 	.mutants = arm64_mutants,
 	.backend_ctx = backend_ctx,
 	.module_plt = module_plt,

@@ -25,6 +25,7 @@ struct world_archdesc {
 	int reg_arg0;             /* first C argument register; the next ones
 				     follow (x0.., a0..) */
 	int reg_ra;               /* the return address register */
+	int reg_sp;               /* the stack pointer */
 	/* ftrace_caller's entry: the register the site's call linked
 	 * (site + 4 in it), the one holding the ops it loaded at
 	 * ftrace_caller_op_loaded, and where it read that ops from. */
@@ -36,6 +37,10 @@ struct world_archdesc {
 	ftrace_disasm_fn disasm;  /* one instruction word, for reports */
 	/* Whether ret is a return address: follows a call instruction. */
 	int (*follows_call)(struct sim_aspace *as, uint64_t ret);
+	/* The instruction at pc: 1 if it returns to the caller, else 0; its
+	 * length in bytes into *len (0: unreadable). For the timeline
+	 * (verify/timeline.c), which ends a function's slice there. */
+	int (*is_return)(struct sim_aspace *as, uint64_t pc, unsigned *len);
 	/* The backends' deliberate bugs (patcher: struct ftrace_arch). */
 	const struct ftrace_arch_mutant *mutants;
 
@@ -170,6 +175,9 @@ struct wrec {
 	int last_plan;
 	int last_enable;
 	uint64_t settled_step; /* step when the last plan touching it ended */
+	/* 1 + the index (world.plans) of the newest plan writing its site or
+	 * its literal; 0: none */
+	size_t touch_plan;
 };
 
 struct wops {
@@ -182,6 +190,24 @@ struct wops {
 	unsigned char *ever; /* per wrec: ever had the record in its filter */
 	int free_plan;       /* plan that frees it, or -1 */
 	int freed;           /* that plan completed */
+	/* 1 + the index of the newest plan made by an operation on it
+	 * (register, unregister, filter, direct); 0: none */
+	size_t touch_plan;
+};
+
+/* A function of a user's object probed for the workload (verify/
+ * world_probe.c): callable with the argument vectors that passed, or
+ * refused, and why. */
+#define PROBE_VECTORS 6
+/* the call probe's zeroed read-only buffer, an argument it tries */
+#define WORLD_PROBE_ZERO (SIM_DATA_BASE + (128ULL << 20))
+#define WORLD_PROBE_ZERO_SIZE (64ULL << 10)
+enum { WPROBE_UNTESTED, WPROBE_OK, WPROBE_REFUSED };
+struct wprobe {
+	int state;
+	unsigned nvec;
+	uint64_t args[PROBE_VECTORS][3];
+	char why[200];
 };
 
 /* A plan the world queued: the records it touches. */
@@ -193,6 +219,7 @@ struct wplan {
 	unsigned char *enable;
 	size_t nrecs;
 	const char *what;  /* the operation, for reports */
+	const char *ops;   /* the name of the ops it is for, or NULL */
 	int agent;         /* PLAN_AGENT_*: who applies it */
 	struct plan plan;  /* a copy, for failure reports */
 };
@@ -208,6 +235,10 @@ struct wcall {
 	unsigned direct_seen;
 	int expect_direct;  /* a direct trampoline must run once */
 	size_t nplans;      /* plans queued when the call began */
+	/* wops indices that must be called: registered, tracing the
+	 * function and untouched by any plan, the site settled for this CPU
+	 * (struct world.cur_ops and check.c's stable_ops) */
+	unsigned char stable[WORLD_MAX_OPS];
 };
 
 struct wcpu {
@@ -270,6 +301,9 @@ struct world {
 	size_t nviol, capviol;
 
 	struct plan scratch;
+	/* the ops the operation being submitted acts on (wops index + 1; 0:
+	 * none), for the plan's touch marks (world_submit) */
+	size_t cur_ops;
 	struct world_stats st;
 	int finished;
 	int func_sorted;    /* recs are sorted by func too */
@@ -278,6 +312,15 @@ struct world {
 	/* the arch's explain hook's progress through the executor's
 	 * violations */
 	size_t xv_explained;
+	/* per wrec: the workload calls it */
+	unsigned char *called;
+	/* per wrec, the probe of a user's function (NULL: none probed) */
+	struct wprobe *probe;
+	void *probe_ctx;    /* the probe's executor while it runs */
+	struct sim_region *probe_zero; /* WORLD_PROBE_ZERO, when probing */
+	/* what the JSON timeline needs beyond the executor's event log,
+	 * recorded when cfg.trace_json is set (verify/timeline.c) */
+	struct wtimeline *tl;
 };
 
 /* world_new in two halves, for worlds loaded another way (verify/replay*.c
@@ -312,6 +355,45 @@ int world_rec_at_ip(const struct world *w, uint64_t ip);
 int world_rec_at_func(const struct world *w, uint64_t func);
 struct wops *world_ops_at(struct world *w, uint64_t addr);
 uint64_t world_step(struct world *w);
+/* verify/timeline.c: the functions entered and left, tracer calls and
+ * quiescent points of each CPU, in the order they happened. Each event
+ * keeps how many observations (exec_observations) the executor had
+ * recorded when it happened, so the two merge in time order. */
+enum tl_kind {
+	TL_ENTER,   /* a = function entered, b = sp */
+	TL_RETURN,  /* a = function left */
+	TL_TRACER,  /* a = tracer (pc), b = ip, c = ops, d = parent_ip */
+	TL_DIRECT,  /* the direct trampoline's log: b = ip */
+	TL_QS,      /* the CPU passed its quiescent point (context sync) */
+	TL_CUT,     /* the CPU's events from here on were not kept */
+};
+struct tl_event {
+	uint64_t step;
+	uint64_t nobs;  /* observations recorded before it */
+	int cpu;
+	enum tl_kind kind;
+	uint64_t a, b, c, d;
+};
+const struct tl_event *world_timeline(const struct world *w, size_t *n);
+/* Where the recorded run begins (after the calibration round): its first
+ * step, and the observations and executor events recorded before it. */
+uint64_t world_timeline_start(const struct world *w, size_t *nobs, size_t *nev);
+/* The events of cpu not kept after its TL_CUT. */
+uint64_t world_timeline_dropped(const struct world *w, int cpu);
+void timeline_free(struct wtimeline *tl);
+
+/* verify/world_probe.c: probes the function of wrec ri (once): 0 callable
+ * (w->probe[ri] has its argument vectors), 1 refused (w->probe[ri].why),
+ * -1 error. world_probe_free ends the probing (world_free does too). */
+int world_probe(struct world *w, size_t ri, struct ftv_err *err);
+/* Maps the probe's buffer when the configuration asks for probing (before
+ * any executor exists). */
+int world_probe_map(struct world *w, struct ftv_err *err);
+/* -1 with err naming the object when one whose functions are probed has
+ * no patch site the scheme patches (none at all, or another layout's). */
+int world_probe_check(struct world *w, struct ftv_err *err);
+void world_probe_free(struct world *w);
+
 /* verify/world_ops.c: queues w->scratch as a plan named what; resets
  * scratch. Nothing is queued when scratch is empty. */
 int world_submit(struct world *w, const char *what, struct ftv_err *err);

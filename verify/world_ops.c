@@ -113,8 +113,10 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	struct wplan *wp;
 	int id;
 
-	if (!w->scratch.n)
+	if (!w->scratch.n) {
+		w->cur_ops = 0;
 		return 0;
+	}
 	if (VEC_RESERVE(w->plans, w->capplans, w->nplans + 1))
 		return ftv_errf(err, "out of memory");
 	wp = &w->plans[w->nplans];
@@ -142,6 +144,16 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 				o->free_plan = -2; /* fixed up below */
 			continue;
 		}
+		if (s->op == PLAN_WRITE_DATA64) {
+			/* a site's ops literal (arm64: func - 8; riscv64: the
+			 * function's entry) */
+			r = world_rec_at_func(w, s->addr + 8);
+			if (r < 0 || w->recs[r].literal != s->addr)
+				r = world_rec_at_func(w, s->addr);
+			if (r >= 0 && w->recs[r].literal == s->addr)
+				w->recs[r].touch_plan = w->nplans + 1;
+			continue;
+		}
 		if (s->op != PLAN_WRITE_INSN)
 			continue;
 		r = world_rec_at_ip(w, s->addr);
@@ -151,6 +163,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 		wp->enable[wp->nrecs] = s->what && (!strncmp(s->what, "make_call", 9) ||
 						    !strncmp(s->what, "modify_call", 11));
 		w->recs[r].last_plan = (int)w->nplans;
+		w->recs[r].touch_plan = w->nplans + 1;
 		w->recs[r].last_enable = wp->enable[wp->nrecs];
 		wp->nrecs++;
 		w->st.transitions++;
@@ -167,6 +180,9 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	for (size_t i = 0; i < w->nops; i++)
 		if (w->ops[i].free_plan == -2)
 			w->ops[i].free_plan = id;
+	if (w->cur_ops)
+		w->ops[w->cur_ops - 1].touch_plan = w->nplans + 1;
+	w->cur_ops = 0;
 	w->nplans++;
 	w->st.plans++;
 	plan_reset(&w->scratch);
@@ -334,9 +350,26 @@ static int after(struct world *w, struct wops *o, int ret, const char *what,
 		plan_reset(&w->scratch);
 		return -1;
 	}
-	if (o)
+	size_t n = w->nplans;
+
+	if (o) {
 		note_interest(w, o);
-	return world_submit(w, what, err);
+		w->cur_ops = (size_t)(o - w->ops) + 1;
+	}
+	if (world_submit(w, what, err))
+		return -1;
+	if (o && w->nplans > n)
+		w->plans[n].ops = o->name;
+	return 0;
+}
+
+/* Names the ops of the plan queued as the n-th, for an operation that
+ * after() was not given it (its interest is not noted). */
+static int after_named(struct world *w, const struct wops *o, int ret, size_t n)
+{
+	if (!ret && o && w->nplans > n)
+		w->plans[n].ops = o->name;
+	return ret;
 }
 
 int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
@@ -385,13 +418,14 @@ int world_unregister(struct world *w, struct ftrace_ops *ops,
 		     struct ftv_err *err)
 {
 	struct wops *o = wops_of(w, ops);
+	size_t n = w->nplans;
 	int ret;
 
 	if (w->backend->modify_graph_caller && !strcmp(o->tracer, "graph"))
 		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
-	return after(w, NULL, ret, "unregister", err);
+	return after_named(w, o, after(w, NULL, ret, "unregister", err), n);
 }
 
 static int tramp_addr(struct world *w, const char *tramp, uint64_t *addr,
@@ -434,9 +468,11 @@ int world_direct_modify(struct world *w, struct ftrace_ops *ops,
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err)
 {
-	return after(w, NULL,
-		     ftrace_unregister_direct(w->core, ops, &w->scratch, err),
-		     "unregister_ftrace_direct", err);
+	size_t n = w->nplans;
+
+	return after_named(w, wops_of(w, ops),
+			   after(w, NULL, ftrace_unregister_direct(w->core, ops, &w->scratch, err),
+				 "unregister_ftrace_direct", err), n);
 }
 
 int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)

@@ -43,6 +43,26 @@ static int follows_call(struct sim_aspace *as, uint64_t ret)
 	return 0;
 }
 
+/* The return, JALR x0, 0(ra) (`ret`), or its 16-bit C.JR ra (funct4 1000,
+ * rs1 = ra, rs2 = 0: 0x8082, RISC-V unprivileged ISA, "C" chapter). A
+ * parcel whose low two bits are 11 starts a 32-bit instruction. */
+static int is_return(struct sim_aspace *as, uint64_t pc, unsigned *len)
+{
+	uint32_t w;
+	struct rv_insn in;
+
+	*len = 0;
+	if (sim_read32(as, pc, &w))
+		return 0;
+	if ((w & 3) != 3) {
+		*len = 2;
+		return (w & 0xffff) == 0x8082;
+	}
+	*len = 4;
+	return !rv_decode(w, pc, &in) && in.op == RV_OP_JALR && in.rd == 0 &&
+	       in.rs1 == RV_REG_RA && in.imm == 0;
+}
+
 /* struct riscv64_ftrace_ctx: ftrace_caller, and what the compiler left at
  * the entries, for init_nop's reports: C.NOP pairs (-march=rv64gc) or
  * NOPs (rv64g). */
@@ -84,6 +104,7 @@ const struct world_archdesc world_riscv64 = {
 	.reg_pcpu = 4,      /* tp (the kernel keeps `current` there) */
 	.reg_arg0 = 10,     /* a0..a7 (RISC-V psABI) */
 	.reg_ra = 1,        /* ra */
+	.reg_sp = 2,        /* sp */
 	.reg_link = 5,      /* jalr t0: t0 = site + 4 */
 	.reg_ops = 6,       /* t1 at ftrace_caller_op_loaded */
 	.literal_slot = literal_slot,
@@ -94,6 +115,7 @@ const struct world_archdesc world_riscv64 = {
 	.call_insn = "JALR",
 	.disasm = disasm,
 	.follows_call = follows_call,
+	.is_return = is_return,
 	.mutants = riscv64_mutants,
 	.backend_ctx = backend_ctx,
 	.entry_site = entry_site,
