@@ -5,7 +5,9 @@
 #   make demo   install missing packages, build, run the main job on the bundled corpus
 #   make check  install missing packages, build, run the whole test suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make bench  throughput and overhead figures (never part of check)
+#   make bench  throughput and overhead figures (never part of check),
+#               ending with the speed targets met or short
+#   make bench-quick   the same targets from small runs, under a minute
 #   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
 #   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
 
@@ -48,7 +50,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FTV       := $(BUILD)/ftv
 FTV_TESTS := $(BUILD)/ftv-tests
 
-.PHONY: all deps demo check test clean bench
+.PHONY: all deps demo check test clean bench bench-quick
 .DEFAULT_GOAL := all
 
 all: $(FTV) $(FTV_TESTS)

@@ -4,7 +4,11 @@
  * peak RSS (wait4's ru_maxrss) is its own and not the bench's.
  *
  *   replay_bench FTV LAYOUT RUNS [ftv replay options...]
- */
+ *
+ * With --batches K among the options (make bench-quick) only the first K
+ * batches run, and the wall time of the whole replay is projected from
+ * theirs (batches_total / K times as long: an estimate, said so on the
+ * target line). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +17,31 @@
 #include <unistd.h>
 
 #include "bench/machine.h"
+#include "bench/targets.h"
 
 #define MAX_RUNS 16
 #define MAX_ARGS 32
+#define TARGET_WALL 10.0  /* s, the whole layout on 4 CPUs */
+#define TARGET_RSS 256.0  /* MiB */
+
+/* A number field of the report's JSON object, or -1. */
+static double json_num(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192], pat[64];
+	double v = -1;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, pat);
+
+		if (p)
+			v = strtod(p + strlen(pat), NULL);
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
 
 static int cmp(const void *a, const void *b)
 {
@@ -59,7 +85,7 @@ int main(int argc, char **argv)
 	int runs, n = 0, fd;
 
 	if (argc < 4 || (runs = atoi(argv[3])) < 1 || runs > MAX_RUNS ||
-	    argc - 4 + 4 > MAX_ARGS) {
+	    argc - 4 + 5 > MAX_ARGS) {
 		fprintf(stderr, "usage: %s FTV LAYOUT RUNS [options...]\n", argv[0]);
 		return 2;
 	}
@@ -67,6 +93,7 @@ int main(int argc, char **argv)
 	args[n++] = "replay";
 	for (int i = 4; i < argc; i++)
 		args[n++] = argv[i];
+	args[n++] = "--json";
 	args[n++] = argv[2];
 	args[n] = NULL;
 	fd = mkstemp(out_path);
@@ -98,6 +125,33 @@ int main(int argc, char **argv)
 	qsort(rss, runs, sizeof(double), cmp);
 	printf("replay median: %.1f s wall, %.1f s CPU, peak RSS %.0f MiB\n",
 	       wall[runs / 2], cpu[runs / 2], rss[runs / 2] / 1024);
+	{
+		double done = json_num(out_path, "batches");
+		double total = json_num(out_path, "batches_total");
+		char note[128];
+
+		if (done > 0 && total > done) {
+			double proj = wall[runs / 2] * total / done;
+
+			printf("projected for all %.0f batches: %.1f s wall\n",
+			       total, proj);
+			snprintf(note, sizeof(note),
+				 "projected from %.0f of %.0f batches", done,
+				 total);
+			bench_target("replay, Debian layout, 4 CPUs: wall", proj,
+				     "s", BENCH_BELOW, TARGET_WALL, note);
+			snprintf(note, sizeof(note), "%.0f of %.0f batches",
+				 done, total);
+		} else {
+			snprintf(note, sizeof(note), "median of %d runs", runs);
+			bench_target("replay, Debian layout, 4 CPUs: wall",
+				     wall[runs / 2], "s", BENCH_BELOW,
+				     TARGET_WALL, note);
+		}
+		bench_target("replay, Debian layout, 4 CPUs: peak RSS",
+			     rss[runs / 2] / 1024, "MiB", BENCH_AT_MOST,
+			     TARGET_RSS, note);
+	}
 	printf("last run's report:\n");
 	fflush(stdout);
 	FILE *f = fopen(out_path, "r");

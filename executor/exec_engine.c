@@ -24,12 +24,10 @@
 
 /* --- hooks --------------------------------------------------------------- */
 
-/* Called before every instruction (one hook over the whole address space:
- * Unicorn 2.0.1's helper_uc_tracecode walks every UC_HOOK_CODE hook of the
- * engine on each hooked instruction, so one hook per marked pc made each
- * instruction cost as many bound checks as there are marked pcs under the
- * instruction-count hook of a quantum). A filter of hashed pcs lets only
- * the marked ones through. */
+/* Called before an instruction at a marked pc, by a hook over that pc
+ * alone, or, once many pcs are marked, before every instruction by one
+ * hook over every address, with a filter of hashed pcs letting only the
+ * marked ones through (see xe_mark_pc). */
 static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct xecpu *c = user;
@@ -95,6 +93,38 @@ static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 
 /* --- lifecycle ----------------------------------------------------------- */
 
+/* A code hook over pc alone, the k-th of the CPU's (xe_mark_pc). */
+static int add_range_hook(struct xecpu *c, size_t k, uint64_t pc)
+{
+	uc_hook h;
+
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c, pc,
+			pc) != UC_ERR_OK)
+		return -1;
+	c->hooks[k] = (uint64_t)h;
+	return 0;
+}
+
+/* A new engine's code hooks, as the marked pcs so far have them
+ * (xe_mark_pc): a range hook each, or one over every address. */
+static int code_hooks_open(struct xengine *e, struct xecpu *c)
+{
+	uc_hook h;
+
+	memset(c->hooks, 0, XE_RANGE_HOOKS * sizeof(*c->hooks));
+	c->ran = 0;
+	if (e->hook_all)
+		/* Begin > end: every address. */
+		return uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
+				   c, 1, 0) != UC_ERR_OK ? -1 : 0;
+	if (e->to_hook_all)
+		return 0; /* (hook_all adds it before the next turn) */
+	for (size_t k = 0; k < e->nmarked; k++)
+		if (add_range_hook(c, k, e->range_pc[k]))
+			return -1;
+	return 0;
+}
+
 /* Opens cpu's Unicorn engine over the regions (its text copies already
  * made) with the executor's hooks. */
 static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
@@ -130,14 +160,8 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
 	}
-	{
-		uc_hook h;
-
-		/* Begin > end: every address (see code_hook). */
-		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
-				1, 0) != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: code hook", c->idx);
-	}
+	if (code_hooks_open(e, c))
+		return ftv_errf(err, "cpu%u: code hook", c->idx);
 	if (e->arch->fault_pc) {
 		uc_hook h;
 
@@ -158,7 +182,8 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 {
 	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
-	if (!c->copy)
+	c->hooks = calloc(XE_RANGE_HOOKS, sizeof(*c->hooks));
+	if (!c->copy || !c->hooks)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
@@ -249,6 +274,7 @@ void xe_free(struct xengine *e)
 
 		if (c->uc)
 			uc_close(c->uc);
+		free(c->hooks);
 		for (size_t r = 0; c->copy && r < e->nregions; r++)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
@@ -302,17 +328,83 @@ void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
 		xe_invalidate(e, i, addr, len);
 }
 
-/* A newly marked pc: every engine's one code hook (cpu_open) covers it
- * already, but code translated while pc was not marked may hold bytes the
- * fetch model has since changed in the copy: retranslate it, as when each
- * marked pc had a hook of its own (hooks reach only code translated after
- * they were added). */
+/* A newly marked pc. Unicorn 2.0.1 decides when it translates an
+ * instruction whether it calls out (a UC_HOOK_CODE hook whose range holds
+ * the pc): with one hook over every address, every instruction calls out
+ * and the pc filter turns nearly all of them away, which held the
+ * executor to a fifth of a bare engine's speed (make bench). One hook per
+ * marked pc keeps the code in between as fast as a bare engine's, but
+ * each call out then costs a walk of all the engine's code hooks: with
+ * hundreds of marked pcs (a world's breakpoints at every traced function,
+ * a replay batch's 1,024 sites) that walk costs more than calling out at
+ * every instruction of the 7 to 30 executed between marked pcs there (the
+ * first batches of the Debian replay ran 3.6 times slower with a hook per
+ * pc). So: a hook per pc up to XE_RANGE_HOOKS, then one hook over every
+ * address with the hashed filter (switched to before the next turn).
+ *
+ * Code translated before pc was marked does not call out, and may hold
+ * bytes the fetch model has since changed in the copy: retranslate it. */
 void xe_mark_pc(struct xengine *e, uint64_t pc)
 {
 	size_t b = (size_t)(pc >> 1) % XE_PC_BITS;
 
 	e->pcbits[b / 64] |= 1ULL << (b % 64);
+	if (!e->hook_all && !e->to_hook_all) {
+		if (e->nmarked < XE_RANGE_HOOKS)
+			e->range_pc[e->nmarked] = pc;
+		for (unsigned i = 0; i < e->ncpus; i++)
+			if (e->nmarked >= XE_RANGE_HOOKS ||
+			    add_range_hook(&e->cpu[i], e->nmarked, pc)) {
+				/* (a hook that could not be added: the same
+				 * switch, with nothing missed meanwhile, since
+				 * every turn starts after it) */
+				e->to_hook_all = 1;
+				break;
+			}
+		e->nmarked++;
+	}
 	xe_invalidate_all(e, pc, 4);
+}
+
+/* Before a turn: one hook over every address instead of the range hooks.
+ * Without a load gate, only the code translated at the range hooks' pcs
+ * is dropped (it calls them, and they go): every other marked pc was
+ * marked before its code was translated, which then calls the new hook,
+ * or after, which dropped that code (xe_mark_pc); the rest of the cached
+ * code holds no marked pc and runs on without calling out. */
+static int hook_all(struct xengine *e)
+{
+	size_t n = e->nmarked < XE_RANGE_HOOKS ? e->nmarked : XE_RANGE_HOOKS;
+
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+		uc_hook h;
+
+		for (size_t k = 0; k < n; k++)
+			if (c->hooks[k])
+				uc_hook_del(c->uc, (uc_hook)c->hooks[k]);
+		/* Begin > end: every address. */
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
+				1, 0) != UC_ERR_OK)
+			return -1;
+		for (size_t k = 0; c->ran && k < n; k++)
+			xe_invalidate(e, i, e->range_pc[k], 4);
+		/* With a load gate every instruction may have to call out:
+		 * drop everything translated without the hook, region by
+		 * region (not UC_CTL_TB_FLUSH: Unicorn 2.0.1's tb_flush
+		 * clears its whole code buffer, faulting in hundreds of MiB
+		 * of zeroed pages each time). */
+		for (size_t r = 0; c->ran && e->load_gate && r < e->nregions;
+		     r++) {
+			struct sim_region *reg = sim_region_get(e->as, r);
+
+			uc_ctl_remove_cache(c->uc, reg->base,
+					    reg->base + reg->size);
+		}
+	}
+	e->hook_all = 1;
+	e->to_hook_all = 0;
+	return 0;
 }
 
 int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
@@ -405,6 +497,24 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	uc_err ue;
 
 	memset(st, 0, sizeof(*st));
+	/* A turn with an instruction count: Unicorn 2.0.1 counts with a code
+	 * hook over every address of its own, so every instruction calls out
+	 * already, and walks the range hooks too: one hook is cheaper. */
+	if (count && !e->hook_all)
+		e->to_hook_all = 1;
+	/* The load gate open: every instruction must reach ops->pre_insn
+	 * (its count only changes between turns). */
+	if (e->load_gate && *e->load_gate && !e->hook_all)
+		e->to_hook_all = 1;
+	if (e->to_hook_all && hook_all(e)) {
+		st->fault = 1;
+		st->why = "out of memory (code hook)";
+		st->fault_pc = pc;
+		if (own)
+			xw_disarm(e->wd);
+		return pc;
+	}
+	c->ran = 1;
 	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, count);
 	if (own)
 		timed_out = (size_t)xw_disarm(e->wd);

@@ -9,6 +9,8 @@
  * Hooks. The engine reports to the executor through struct xe_ops: before
  * an instruction at a pc marked with xe_mark_pc, on loads (once
  * xe_watch_loads was called), and on a CPU's stores into its text copy.
+ * While few pcs are marked, each has its own code hook, so the code in
+ * between runs as it does in a bare engine.
  * Between turns the executor may change a copy behind the engine's back;
  * xe_invalidate drops the translations of what it changed. */
 #ifndef FTV_EXECUTOR_EXEC_ENGINE_H
@@ -23,6 +25,13 @@
 #include "util/err.h"
 
 #define XE_PC_BITS 65536 /* the marked-pc filter's size, in bits */
+/* Up to this many marked pcs, each has a code hook of its own (only the
+ * translated code at those pcs calls out); beyond, one hook over every
+ * address does (exec_engine.c, xe_mark_pc, says why). A CPU calling a
+ * patched function marks two or three (its site, its quiescent point).
+ * With 16, a replay batch's calibration round ran under range hooks and
+ * the replay's peak RSS grew by 22 MiB (for as many translations). */
+#define XE_RANGE_HOOKS 4
 
 struct uc_struct;
 struct xwatchdog;
@@ -50,6 +59,8 @@ struct xecpu {
 	struct xengine *e;
 	unsigned idx;
 	struct uc_struct *uc;
+	uint64_t *hooks;         /* the range code hooks (uc_hook handles) */
+	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
 	int loads_hooked;
 	/* the last data access fault, for xarch.fault_pc */
@@ -77,8 +88,14 @@ struct xengine {
 	uint8_t **snap_nz;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
+	size_t nmarked;          /* marked pcs, each with a range hook... */
+	uint64_t range_pc[XE_RANGE_HOOKS]; /* (the first ones' pcs) */
+	int hook_all;            /* ... or one hook over every address */
+	int to_hook_all;         /* switch to it before the next turn */
 	/* Non-zero while every instruction goes to ops->pre_insn (the
-	 * executor points it at its store buffer's count); NULL: never. */
+	 * executor points it at its store buffer's count); NULL: never.
+	 * Once it has been non-zero at a turn, the engine hooks every
+	 * address. */
 	const size_t *load_gate;
 };
 
@@ -117,7 +134,8 @@ void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,
 		   uint64_t len);
 void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len);
 
-/* Makes ops->pc run before every instruction at pc, on every CPU. */
+/* Makes ops->pc run before every instruction at pc, on every CPU (pc is
+ * not marked yet). */
 void xe_mark_pc(struct xengine *e, uint64_t pc);
 static inline int xe_pc_marked(const struct xengine *e, uint64_t pc)
 {

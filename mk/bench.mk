@@ -2,9 +2,11 @@
 # of check).
 BENCH_BIN := $(BUILD)/bench/exec_bench
 
-$(BENCH_BIN): bench/exec_bench.c $(LIB_OBJ)
+BENCH_TGT_OBJ := $(BUILD)/obj/bench/targets.o $(BUILD)/obj/bench/machine.o
+
+$(BENCH_BIN): bench/exec_bench.c $(BENCH_TGT_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(BENCH_TGT_OBJ) $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
 # Seed 000's CALL_OPS overhead table: the sample's tracee at each scheme's
 # flag set (the corpus's flags), the row builder shared with the Check test
@@ -40,15 +42,52 @@ $(BENCH_WORLD): $(BUILD)/obj/bench/world_bench.o $(BENCH_OBJ) $(LIB_OBJ)
 $(FTV_TESTS): $(BENCH_OBJ)
 CHECK_DEPS += $(BENCH_TRACEES)
 
-bench: $(BENCH_BIN) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus $(FTV)
-	$(BENCH_BIN)
+# The targets of issue 18 (executor against free-running, fuzz, replay):
+# each program appends its verdict lines to $(BENCH_TARGETS), and
+# bench_block closes the output with them and the machine's load.
+BENCH_FUZZ := $(BUILD)/bench/fuzz_bench
+BENCH_BLOCK := $(BUILD)/bench/bench_block
+BENCH_TARGETS := $(BUILD)/bench/targets.txt
+BENCH_FUZZ_SECONDS ?= 20
+BENCH_ENV := FTV_BENCH_TARGETS=$(BENCH_TARGETS)
+
+$(BENCH_FUZZ): $(BUILD)/obj/bench/fuzz_bench.o $(BENCH_TGT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BENCH_BLOCK): $(BUILD)/obj/bench/bench_block.o $(BUILD)/obj/bench/machine.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# (replay.mk, read after this file, adds $(BENCH_REPLAY) to both.)
+BENCH_TARGET_BINS := $(BENCH_BIN) $(BENCH_FUZZ) $(BENCH_BLOCK) $(FTV)
+
+bench: $(BENCH_TARGET_BINS) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
+	@rm -f $(BENCH_TARGETS)
+	$(BENCH_ENV) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) $(BENCH_REPLAY_RUNS) $(BENCH_REPLAY_ARGS)
+	$(BENCH_ENV) $(BENCH_BIN)
 	@mkdir -p $(BENCH_RESULTS)
 	$(BENCH_OVERHEAD) $(BUILD) $(BENCH_RESULTS)/callops-overhead.csv
 	gnuplot -e "csv='$(BENCH_RESULTS)/callops-overhead.csv'; png='$(BENCH_RESULTS)/callops-overhead.png'" bench/plot.gp
 	$(BENCH_SCN) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
+	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS)
 	$(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
 		--out $(BENCH_RESULTS)/verify.txt
+	@$(BENCH_BLOCK) $(BENCH_TARGETS) "targets (issue 18), make bench"
+
+# The same targets on smaller runs, under a minute: a contributor's check
+# that a change did not cost speed. The executor's bench with fewer calls
+# and rounds, 2 s of fuzzing per scheme, the replay's first 6 batches (the
+# whole replay's time projected from them).
+BENCH_QUICK_TARGETS := $(BUILD)/bench/targets-quick.txt
+.PHONY: bench-quick
+bench-quick: $(BENCH_TARGET_BINS) trampolines corpus
+	@rm -f $(BENCH_QUICK_TARGETS)
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) 1 $(BENCH_REPLAY_ARGS) --batches 6 >/dev/null
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_BIN) --quick
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) 2
+	@$(BENCH_BLOCK) $(BENCH_QUICK_TARGETS) "targets (issue 18), make bench-quick: small runs, noisy"
 
 -include $(BUILD)/obj/bench/*.d

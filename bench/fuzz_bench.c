@@ -1,0 +1,143 @@
+/* make bench, the fuzz figures (issue 18): verified transitions per second
+ * of CPU time (one core's worth of work) of `ftv fuzz` for each arm64 scheme
+ * and riscv64 atomic. A campaign stops at its first finding, so each scheme
+ * runs campaigns of successive seeds, each a child process timed by wait4,
+ * until SECONDS of CPU time are spent; a finding's shrink is kept to one
+ * scenario run (--shrink-budget 1) and counted in the time.
+ *
+ *   fuzz_bench FTV BUILD SECONDS
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/machine.h"
+#include "bench/targets.h"
+
+#define TARGET 10000.0 /* verified transitions/s per core */
+
+static const struct scheme {
+	const char *name, *arch, *scheme;
+} schemes[] = {
+	{ "callops", "arm64", "callops" },
+	{ "tramp", "arm64", "tramp" },
+	{ "mcount", "arm64", "mcount" },
+	{ "riscv64 atomic", "riscv64", "atomic" },
+};
+
+/* The summary object's "transitions" (the last line that has one). */
+static int transitions(const char *path, unsigned long long *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\"transitions\":");
+
+		if (strstr(line, "\"type\":\"summary\"") && p) {
+			*n = strtoull(p + strlen("\"transitions\":"), NULL, 10);
+			found = 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+/* One campaign; returns its exit status (0 none found, 1 a finding) or -1. */
+static int campaign(char **argv, const char *out, double *cpu, double *wall)
+{
+	struct rusage ru;
+	int status;
+	double t0 = bench_wall();
+	pid_t pid;
+
+	fflush(stdout); /* (or the child's copy of the buffer is printed too) */
+	pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid)
+		return -1;
+	*wall = bench_wall() - t0;
+	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int main(int argc, char **argv)
+{
+	char out[] = "/tmp/ftv-fuzz-bench-XXXXXX";
+	char scn[sizeof(out) + 8];
+	int seconds, fd;
+
+	if (argc != 4 || (seconds = atoi(argv[3])) < 1) {
+		fprintf(stderr, "usage: %s FTV BUILD SECONDS\n", argv[0]);
+		return 2;
+	}
+	fd = mkstemp(out);
+	if (fd < 0)
+		return 2;
+	close(fd);
+	snprintf(scn, sizeof(scn), "%s.scn", out);
+	bench_machine(stdout);
+	printf("ftv fuzz, campaigns of seeds 1, 2, ... for %d s of CPU time per scheme; rates per second of CPU time\n",
+	       seconds);
+	for (size_t s = 0; s < sizeof(schemes) / sizeof(schemes[0]); s++) {
+		const struct scheme *sc = &schemes[s];
+		unsigned long long total = 0;
+		double cpu = 0, wall = 0;
+		unsigned seed, findings = 0;
+
+		for (seed = 1; cpu < seconds; seed++) {
+			char seed_s[16], time_s[16];
+			char *args[] = { argv[1], "fuzz", "--build", argv[2],
+					 "--arch", (char *)sc->arch, "--scheme",
+					 (char *)sc->scheme, "--seed", seed_s,
+					 "--time", time_s, "--shrink-budget", "1",
+					 "--out", scn, "--json", NULL };
+			unsigned long long n;
+			double c, w;
+			int left = (int)(seconds - cpu + 0.999), rc;
+
+			snprintf(seed_s, sizeof(seed_s), "%u", seed);
+			snprintf(time_s, sizeof(time_s), "%d", left < 1 ? 1 : left);
+			rc = campaign(args, out, &c, &w);
+			if ((rc != 0 && rc != 1) || transitions(out, &n)) {
+				fprintf(stderr, "fuzz_bench: %s seed %u: exit %d, no summary (%s)\n",
+					sc->name, seed, rc, out);
+				return 1;
+			}
+			findings += rc == 1;
+			total += n;
+			cpu += c;
+			wall += w;
+		}
+		{
+			char name[64], note[128];
+			double rate = cpu > 0 ? total / cpu : 0;
+
+			printf("%-16s %8llu transitions in %6.1f s CPU (%6.1f s wall), %u campaigns, %u findings: %8.0f transitions/s per core\n",
+			       sc->name, total, cpu, wall, seed - 1, findings, rate);
+			snprintf(name, sizeof(name), "fuzz %s", sc->name);
+			snprintf(note, sizeof(note), "%.0f s CPU, %u campaigns",
+				 cpu, seed - 1);
+			bench_target(name, rate, "transitions/s/core",
+				     BENCH_AT_LEAST, TARGET, note);
+		}
+		fflush(stdout);
+	}
+	unlink(out);
+	unlink(scn);
+	return 0;
+}
