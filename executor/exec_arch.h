@@ -59,6 +59,9 @@ struct xarch {
 	 * before it runs; registers are executor numbers (arm64 base 31: SP,
 	 * index 31: XZR; riscv64 x0..x31). */
 	int (*memread)(uint32_t w, struct memread *m);
+	/* The register number that reads as zero as memread's index (arm64's
+	 * XZR, 31, which xe_reg would read as SP); -1 if none. */
+	int index_zero_reg;
 	/* "%08x (text)" for reports: the instruction at pc, and a watched
 	 * 4-byte word (on riscv possibly two 16-bit instructions) */
 	void (*insn)(uint32_t w, uint64_t pc, char *buf, size_t n);

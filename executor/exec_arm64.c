@@ -147,6 +147,7 @@ const struct xarch xarch_arm64 = {
 	.is_memory = a64_is_memory,
 	.is_cond_branch = a64_is_cond_branch,
 	.memread = a64_memread,
+	.index_zero_reg = 31,
 	.insn = a64_insn_text,
 	.word = a64_insn_text,
 	.cmodx_safe = a64_cmodx,

@@ -165,6 +165,7 @@ const struct xarch xarch_riscv64 = {
 	.is_memory = rv_is_memory,
 	.is_cond_branch = rv_is_cond_branch,
 	.memread = rv_memread,
+	.index_zero_reg = -1,
 	.insn = rv_insn_text,
 	.word = rv_word_text,
 	.cmodx_safe = rv_cmodx,

@@ -202,7 +202,7 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 	if (mr.kind != MR_UNKNOWN) {
 		uint64_t base = mr.kind == MR_PCREL ? 0 : xe_reg(&ex->eng, cpu, (int)mr.base);
 		uint64_t index = mr.kind == MR_INDEX &&
-				 !(ex->arch->arch == FTV_ARCH_ARM64 && mr.index == 31)
+				 (int)mr.index != ex->arch->index_zero_reg
 					 ? xe_reg(&ex->eng, cpu, (int)mr.index) : 0;
 
 		addr = memread_addr(&mr, pc, base, index);

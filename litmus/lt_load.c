@@ -94,7 +94,7 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 	}
 	lt->expect = -1;
 	lt->root = -1;
-	lt->arch = lt_arch_get(FTV_ARCH_ARM64);
+	lt->arch = lt_arch_get(FTV_ARCH_DEFAULT);
 	snprintf(lt->path, sizeof(lt->path), "%s", path);
 	lt->syntax = LT_SYNTAX_FTV;
 	detect(f, &lt->syntax);

@@ -276,9 +276,11 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		if (!strcmp(w[0], "name") && n == 2) {
 			WORD(s->name, sizeof(s->name), w[1]);
 		} else if (!strcmp(w[0], "scheme") && n == 2) {
+			char names[256];
+
 			if (ftv_scheme_parse(w[1], &s->cfg.scheme))
-				BAD("unknown scheme '%s' (%s; %s)", w[1],
-				    ftv_arch_schemes(FTV_ARCH_ARM64), ftv_arch_schemes(FTV_ARCH_RISCV64));
+				BAD("unknown scheme '%s' (%s)", w[1],
+				    ftv_all_schemes(names, sizeof(names)));
 			s->scheme_line = ln;
 		} else if (!strcmp(w[0], "arch") && n == 2) {
 			if (ftv_arch_parse(w[1], &s->arch))

@@ -53,6 +53,8 @@ enum ftv_arch ftv_scheme_arch(enum ftv_scheme s);
 enum ftv_scheme ftv_arch_default_scheme(enum ftv_arch a);
 /* "callops, tramp, mcount, ..." or "pair, atomic", for messages. */
 const char *ftv_arch_schemes(enum ftv_arch a);
+/* Every architecture's scheme names, "; " between architectures. */
+const char *ftv_all_schemes(char *buf, size_t n);
 /* 0 if scheme s runs on arch a, else -1 with err saying which arch it
  * belongs to ("scheme pair is riscv64's, not arm64's ..."). */
 int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err);

@@ -4,6 +4,7 @@
  * architecture adds one line to each table here. */
 #include "verify/world_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 extern const struct world_archdesc world_arm64;
@@ -80,6 +81,17 @@ enum ftv_scheme ftv_arch_default_scheme(enum ftv_arch a)
 const char *ftv_arch_schemes(enum ftv_arch a)
 {
 	return world_archdesc(a)->scheme_names;
+}
+
+const char *ftv_all_schemes(char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(archs) / sizeof(archs[0]) && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "; " : "",
+				      archs[i]->scheme_names);
+	return buf;
 }
 
 int ftv_scheme_check_arch(enum ftv_scheme s, enum ftv_arch a, struct ftv_err *err)
