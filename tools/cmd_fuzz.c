@@ -859,16 +859,6 @@ static const char *scheme_word(unsigned i)
 	return i < FTV_SCHEME_COUNT ? ftv_scheme_name((enum ftv_scheme)i) : NULL;
 }
 
-static const char *mutant_word(unsigned i)
-{
-	const struct ftv_mutant *m = NULL;
-
-	do
-		m = ftv_mutant_next(m);
-	while (m && i--);
-	return m ? m->name : NULL;
-}
-
 static const struct ftv_opt fuzz_opts[] = {
 	{ .name = "seed", .key = O_SEED, .arg = "S",
 	  .help = "the campaign's seed (default: from the clock, printed)" },
@@ -899,7 +889,7 @@ static const struct ftv_opt fuzz_opts[] = {
 		  "the call probe accepts); one it cannot call is an error naming why" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
-	  .word = mutant_word },
+	  .word = ftv_mutant_word },
 	{ .name = "jobs", .key = O_JOBS, .arg = "J",
 	  .help = "run J forked workers (1-64, default 1)" },
 	{ .name = "shard", .key = O_SHARD, .arg = "I/N",

@@ -23,16 +23,6 @@ enum {
 	O_FAR, O_MUTATE, O_FIRST,
 };
 
-static const char *mutant_word(unsigned i)
-{
-	const struct ftv_mutant *m = NULL;
-
-	do
-		m = ftv_mutant_next(m);
-	while (m && i--);
-	return m ? m->name : NULL;
-}
-
 static const struct ftv_opt replay_opts[] = {
 	{ .name = "cpus", .key = O_CPUS, .arg = "N",
 	  .help = "CPUs calling the sites while they are patched (1-32, default 4)" },
@@ -53,7 +43,7 @@ static const struct ftv_opt replay_opts[] = {
 		  "were full (every module site calls through its PLT)" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher (an arm64 or core one)",
-	  .word = mutant_word },
+	  .word = ftv_mutant_word },
 	{ .name = "json", .key = O_JSON,
 	  .help = "print one JSON object instead of the text report" },
 	FTV_PATHS_OPTION,

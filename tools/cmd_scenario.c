@@ -16,16 +16,6 @@
 enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT, O_OBJECT,
        O_CALL };
 
-static const char *mutant_word(unsigned i)
-{
-	const struct ftv_mutant *m = NULL;
-
-	do
-		m = ftv_mutant_next(m);
-	while (m && i--);
-	return m ? m->name : NULL;
-}
-
 static const struct ftv_opt scenario_opts[] = {
 	{ .name = "arch", .key = O_ARCH, .arg = "A",
 	  .help = "check that every file is of arch A (arm64, riscv64)",
@@ -36,7 +26,7 @@ static const struct ftv_opt scenario_opts[] = {
 	  .help = "N CPUs (1-32) instead of the file's" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
-	  .word = mutant_word },
+	  .word = ftv_mutant_word },
 	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
 	  .help = "add your own object or module to every scenario, as an 'object PATH' "
 		  "line would (repeatable)",

@@ -18,16 +18,6 @@
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE };
 
-static const char *mutant_word(unsigned i)
-{
-	const struct ftv_mutant *m = NULL;
-
-	do
-		m = ftv_mutant_next(m);
-	while (m && i--);
-	return m ? m->name : NULL;
-}
-
 static const struct ftv_opt verify_opts[] = {
 	{ .name = "max-executions", .key = O_MAXEXEC, .arg = "N",
 	  .help = "stop after N executions (the verdict is then incomplete)" },
@@ -39,7 +29,7 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "explore every interleaving (no partial-order reduction)" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
-	  .word = mutant_word },
+	  .word = ftv_mutant_word },
 	{ .name = "first", .key = O_FIRST,
 	  .help = "stop at the first counterexample (not the shortest)" },
 	{ .name = "out", .key = O_OUT, .arg = "DIR",

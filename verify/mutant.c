@@ -81,3 +81,13 @@ void ftv_mutant_apply(const struct ftv_mutant *m, struct world_config *cfg)
 	cfg->core_mutants = m->core;
 	cfg->mutant_name = m->name;
 }
+
+const char *ftv_mutant_word(unsigned i)
+{
+	const struct ftv_mutant *m = NULL;
+
+	do
+		m = ftv_mutant_next(m);
+	while (m && i--);
+	return m ? m->name : NULL;
+}

@@ -24,6 +24,9 @@ struct ftv_mutant {
 const struct ftv_mutant *ftv_mutant_find(const char *name);
 /* Every mutant in turn ("none" first): start with NULL, NULL at the end. */
 const struct ftv_mutant *ftv_mutant_next(const struct ftv_mutant *m);
+/* The i-th mutant's name, NULL past the last: the --mutate option's words
+ * for help and completion. */
+const char *ftv_mutant_word(unsigned i);
 /* 0 if m (may be NULL) can mutate a world of scheme s, else -1 with err
  * ("mutant X is a bug of the arm64 backend; scheme pair is riscv64's"). */
 int ftv_mutant_check(const struct ftv_mutant *m, enum ftv_scheme s,
