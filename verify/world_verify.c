@@ -194,7 +194,10 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 		uint64_t k = i < nx ? xv[i].step
 			     : whole_run(w, wi, n0) || w->viol[wi].step < base ? m
 			     : w->viol[wi].step - base;
-		size_t len = past_len(v, ex, k, m);
+		/* counted in visible steps (exec_verify_visible): those
+		 * of the patcher and the store buffer that no CPU can
+		 * observe are no steps */
+		size_t len = exec_verify_visible(ex, k >= m ? m : (size_t)k);
 
 		if (len < best) {
 			best = len;
