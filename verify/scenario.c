@@ -707,7 +707,10 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
 	fprintf(out, "scheduling points: %zu watched words, %zu data locations, %zu loads "
 		"of watched data (%llu restarts)\n", vr->nwords, vr->ndata, vr->npoints,
 		(unsigned long long)x->restarts);
-	if (vr->violated) {
+	if (vr->violated && !x->executions && !vr->ncx) {
+		fprintf(out, "counterexample: 0 visible steps: the world's setup (boot, queuing "
+			"the updates) violates before the walk's first step\n");
+	} else if (vr->violated) {
 		char sched[SCN_MAX_SCHED * 12];
 
 		fprintf(out, "counterexample: %zu visible steps, found after %llu executions "

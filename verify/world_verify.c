@@ -261,6 +261,20 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (w->nviol) {
+		/* The world broke before any step of the walk (the boot's
+		 * init_nop, queuing the updates): that is the counterexample,
+		 * of no visible steps, whatever the walk would find. */
+		res->violated = 1;
+		for (size_t i = 0; i < w->nviol; i++)
+			add_kind(res->kinds, sizeof(res->kinds), w->viol[i].kind);
+		res->secs = now() - t0;
+		res->points = malloc(sizeof(*res->points));
+		if (!res->points)
+			return ftv_errf(err, "out of memory");
+		exec_watched(w->ex, &res->nwords, &res->ndata);
+		return 0;
+	}
 	if (world_save(w, err) || exec_snapshot(w->ex, err))
 		return -1;
 	ret = exec_verify(w->ex, &xc, &h, &res->x, err);
