@@ -430,6 +430,8 @@ void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n)
 {
 	char *slash;
 
+	char sym[256], *plus;
+
 	sim_symbolize(w->as, pc, buf, n, 0);
 	/* "func+0x8/0x40" -> "func+0x8": what world_preempt reads back */
 	slash = strchr(buf, '/');
@@ -437,4 +439,14 @@ void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n)
 		*slash = 0;
 	if (!strchr(buf, '+') && strncmp(buf, "0x", 2))
 		snprintf(buf + strlen(buf), n - strlen(buf), "+0x0");
+	/* a name the image does not resolve (a trampoline's, a test
+	 * symbol of the address space alone) is written as the address */
+	snprintf(sym, sizeof(sym), "%s", buf);
+	plus = strchr(sym, '+');
+	if (plus)
+		*plus = 0;
+	if (strncmp(buf, "0x", 2) &&
+	    (!sim_image_lookup(w->img, sym) ||
+	     sim_image_lookup(w->img, sym) + strtoull(plus ? plus + 1 : "0", NULL, 0) != pc))
+		snprintf(buf, n, "0x%llx", (unsigned long long)pc);
 }
