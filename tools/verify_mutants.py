@@ -22,7 +22,7 @@ MUTANTS = [
     ("patch-zeroed-entry", "corpus/verify/verify-callops-weak.scn", 20000, True),
     ("skip-literal-on-modify", "corpus/verify/verify-callops-modify.scn", 5000, True),
     ("free-before-unpatch", "corpus/verify/verify-callops-disable.scn", 20000, True),
-    ("free-without-quiescence", "corpus/verify/verify-callops-disable.scn", 20000, True),
+    ("free-without-quiescence", "corpus/verify/verify-callops-disable.scn", 50000, True),
     ("jalr-before-literal", "corpus/scenarios/verify-riscv-atomic.scn", 5000, True),
     ("atomic-rewrite-auipc", "corpus/verify/verify-riscv-direct.scn", 2000, True),
     ("unlocked-init-literal", "corpus/scenarios/verify-riscv-atomic.scn", 5000, False),
