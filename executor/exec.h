@@ -445,6 +445,19 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 size_t exec_verify_nsteps(struct ftv_exec *ex);
 size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 			struct exec_choice *out, size_t max);
+/* How many steps of that causal past are visible: touch a location some
+ * CPU observes or whose change decides what a CPU or a check can do
+ * (exec_dpor.h, xloc_visible). */
+size_t exec_verify_visible(struct ftv_exec *ex, size_t k);
+/* The data granules (8 bytes) that CPUs read and the patcher wrote, as a
+ * replay needs them (exec_observe); returns how many (at most max are
+ * written). */
+size_t exec_observed(struct ftv_exec *ex, uint64_t *out, size_t max);
+/* A replay: the CPUs observe the data granule of addr, and nothing else
+ * the patcher writes (the walk's record, written with the schedule). */
+int exec_observe(struct ftv_exec *ex, uint64_t addr);
+/* A replay whose CPUs observe none of the data the patcher writes. */
+void exec_observe_none(struct ftv_exec *ex);
 /* The step of the current run (0-based), for stamping. */
 uint64_t exec_run_step(struct ftv_exec *ex);
 

@@ -56,6 +56,7 @@ struct xdstep {
 	size_t off, len;          /* footprint in d->pool */
 	uint32_t seq;             /* its place among its agent's steps, from 1 */
 	int norm;                 /* footprint sorted and merged */
+	int vis;                  /* touches a visible location */
 };
 
 struct xdpor {
@@ -192,8 +193,12 @@ static void norm_step(struct xdpor *d, size_t k)
 {
 	struct xdstep *s = &d->st[k];
 
-	if (!s->norm)
+	if (!s->norm) {
 		s->len = fp_norm(d->pool + s->off, s->len);
+		s->vis = 0;
+		for (size_t i = 0; i < s->len && !s->vis; i++)
+			s->vis = xloc_visible((uint32_t)(d->pool[s->off + i] >> 2));
+	}
 	s->norm = 1;
 }
 
@@ -400,7 +405,7 @@ int xd_pick(struct xdpor *d, uint64_t ready)
 		return -1;
 	}
 	s = &d->st[k];
-	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0 };
+	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0, 0 };
 	d->nst = k + 1;
 	if (n->kind == N_SPLIT)
 		d->split_seen = 1;
@@ -585,6 +590,11 @@ void xd_step(const struct xdpor *d, size_t i, unsigned *agent, unsigned *val)
 {
 	*agent = d->st[i].agent;
 	*val = d->st[i].nval > 1 ? d->st[i].val : 0;
+}
+
+int xd_visible(const struct xdpor *d, size_t i)
+{
+	return i < d->nst && d->st[i].vis;
 }
 
 size_t xd_past(const struct xdpor *d, size_t k, size_t *idx)

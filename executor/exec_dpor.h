@@ -57,6 +57,15 @@ enum xloc_kind {
 #define XLOC_KIND(loc) ((loc) >> 24)
 #define XLOC_ID(loc) ((loc) & 0xffffff)
 enum { XA_R = 1, XA_W = 2 };
+/* A location a CPU observes, or whose change decides what a CPU or a check
+ * can do next: every kind but the patcher's own progress and the store
+ * buffer's queues. A step is visible when it touches one. */
+static inline int xloc_visible(uint32_t loc)
+{
+	unsigned k = XLOC_KIND(loc);
+
+	return k != XLOC_PATCH && k != XLOC_SBQ && k != XLOC_SBDRAIN;
+}
 
 #define XD_MAX_AGENTS 64
 
@@ -105,6 +114,8 @@ int xd_next(struct xdpor *d);
 size_t xd_nsteps(const struct xdpor *d);
 void xd_step(const struct xdpor *d, size_t i, unsigned *agent, unsigned *val);
 size_t xd_past(const struct xdpor *d, size_t k, size_t *idx);
+/* Step i touched a visible location (xloc_visible). */
+int xd_visible(const struct xdpor *d, size_t i);
 void xd_stats(const struct xdpor *d, struct xd_stats *st);
 
 /* Runs with a random schedule (a discovery pass before the walk): each

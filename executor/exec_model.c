@@ -52,6 +52,8 @@ void xm_free(struct xmodel *m)
 	}
 	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
 		free(m->cpu[c].pend.v);
+	xg_free(&m->rd);
+	xg_free(&m->stw);
 	free(m->wi);
 	free(m->wd);
 	free(m->wds);
@@ -297,6 +299,42 @@ static int unwatched_free(struct xmodel *m, uint64_t addr, unsigned size)
 	return 1;
 }
 
+void xm_cpu_read(struct xmodel *m, uint64_t addr, int size)
+{
+	if (m->rd_frozen || size <= 0 || is_private(m, addr))
+		return; /* (text is observed whatever reads it) */
+	for (uint64_t a = addr & ~7ULL; a < addr + (uint64_t)size; a += 8) {
+		int r = xg_add(&m->rd, a);
+
+		if (r < 0)
+			*m->oom = 1;
+		else if (r > 0 && xg_has(&m->stw, a))
+			m->rd_fresh = 1;
+	}
+}
+
+int xm_observed(struct xmodel *m, uint64_t addr, unsigned size)
+{
+	if (!m->rd_known && !m->rd_frozen)
+		return 1;
+	if (is_private(m, addr) || xg_any(&m->rd, addr, size))
+		return 1;
+	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4)
+		if (xm_insn(m, a))
+			return 1;
+	/* (a watched data location only once a CPU has loaded it: the
+	 * ftrace core's fields are watched whether or not the world's code
+	 * reads them) */
+	return 0;
+}
+
+/* A CPU may load watched data location l (xm_observed). */
+static int data_observed(struct xmodel *m, const struct wdata *l)
+{
+	return (!m->rd_known && !m->rd_frozen) || is_private(m, l->addr) ||
+	       xg_any(&m->rd, l->addr, l->size);
+}
+
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
@@ -350,15 +388,22 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 			}
 		}
 	}
-	if (xs_recording(m->sched) && !unwatched_free(m, addr, size))
+	if (m->sched->verify && skip_cpu < 0 && !is_private(m, addr))
+		for (uint64_t a = addr & ~7ULL; a < addr + size; a += 8)
+			if (xg_add(&m->stw, a) < 0)
+				*m->oom = 1;
+	if (xs_recording(m->sched) && !unwatched_free(m, addr, size) &&
+	    xm_observed(m, addr, size))
 		/* Bytes no watched location covers (the body of a new
-		 * trampoline, an ops field nothing watches): CPUs read them
-		 * without any event saying so. */
+		 * trampoline, an ops field nothing watches) that CPUs read
+		 * without any event saying so. Data no CPU reads (a hash
+		 * entry, a counter) is no one's business. */
 		xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
 	for (size_t i = 0; i < m->nwd; i++) {
 		struct wdata *l = m->wd[i];
 
-		if (addr < l->addr + l->size && addr + size > l->addr)
+		if (addr < l->addr + l->size && addr + size > l->addr &&
+		    data_observed(m, l))
 			xs_access(m->sched, XLOC(XLOC_DATA, l->id), XA_W);
 		if (addr < l->addr + 4 && addr + size > l->addr)
 			l->wid[0] = wid;
@@ -394,7 +439,8 @@ void xm_touch(struct xmodel *m, uint64_t addr, uint64_t len, unsigned mode)
 			xs_access(m->sched, XLOC(XLOC_INSN, m->wi[i]->id), mode);
 	for (size_t i = 0; i < m->nwd; i++)
 		if (m->wd[i]->addr < addr + len &&
-		    m->wd[i]->addr + m->wd[i]->size > addr)
+		    m->wd[i]->addr + m->wd[i]->size > addr &&
+		    data_observed(m, m->wd[i]))
 			xs_access(m->sched, XLOC(XLOC_DATA, m->wd[i]->id), mode);
 }
 

@@ -16,6 +16,7 @@
 
 #include "executor/exec_arch.h"
 #include "executor/exec_engine.h"
+#include "executor/exec_gset.h"
 #include "executor/exec_log.h"
 #include "executor/exec_sched.h"
 
@@ -126,7 +127,22 @@ struct xmodel {
 	struct xicev *icev;      /* IC completions this run, in order */
 	size_t nicev, capicev;
 	uint64_t vseq;           /* writes made visible this run */
+	/* exec_config.verify: the data granules CPUs have read (kept across
+	 * runs; rd_known: every load is seen, rd_frozen: a replay's, from
+	 * its scenario) and those the patcher has written; rd_fresh: a
+	 * granule written before was read for the first time (the walk's
+	 * classification of earlier drains was wrong: it starts over) */
+	struct xgset rd, stw;
+	int rd_known, rd_frozen, rd_fresh;
 };
+
+/* A CPU loaded [addr, addr+size) (exec_config.verify). */
+void xm_cpu_read(struct xmodel *m, uint64_t addr, int size);
+/* Some CPU may observe a store to [addr, addr+size): text, a watched
+ * word or data location, data a CPU has read, or anything while the
+ * CPUs' loads are not all seen. A store nobody observes is no visible
+ * step (exec_run drains it at once). */
+int xm_observed(struct xmodel *m, uint64_t addr, unsigned size);
 
 int xm_init(struct xmodel *m, struct sim_aspace *as, const struct xarch *arch,
 	    struct xlog *log, struct xengine *eng, struct xsched *sched,

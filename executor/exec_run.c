@@ -222,6 +222,8 @@ static void on_load(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
 {
 	struct ftv_exec *ex = ctx;
 
+	if (ex->cfg.verify)
+		xm_cpu_read(&ex->model, addr, size);
 	if (ex->cfg.text_loads && ex->cfg.cpu_sbuf) {
 		/* memory under the CPU's own buffered stores */
 		for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
@@ -449,6 +451,51 @@ static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
 	}
 }
 
+/* exec_config.verify: the store buffer's stores that no CPU can observe
+ * (xm_observed) become visible at once, as part of the step that made
+ * them drainable: they are no step of their own and no branching point.
+ * (A buffered store only holds back the stores ordered after it, so
+ * draining it early loses no execution of the visible steps.) */
+static void drain_unobserved(struct ftv_exec *ex)
+{
+	unsigned cand[64], nc;
+	int again = 1;
+
+	while (again && ex->sb.n && ex->sb.chans) {
+		again = 0;
+		nc = xb_candidates(&ex->sb, cand, NULL);
+		for (unsigned i = 0; i < nc; i++) {
+			const struct xstore *st = &ex->sb.v[cand[i]];
+
+			if (xm_observed(&ex->model, st->addr, st->size))
+				continue;
+			ex->sched.drain_now = (int)i;
+			xb_drain(&ex->sb);
+			again = 1;
+			break;
+		}
+	}
+}
+
+/* One turn of a patcher: under exec_config.verify, its steps that touch
+ * nothing a CPU observes (a store into the store buffer, bookkeeping) run
+ * on into the next one that does, so that a turn is one visible step. */
+static void patcher_turn(struct ftv_exec *ex, int agent)
+{
+	unsigned left = 100000;
+
+	for (;;) {
+		ex->sched.vis = 0;
+		xp_step(&ex->plans, agent);
+		if (!ex->cfg.verify)
+			return;
+		drain_unobserved(ex);
+		if (ex->sched.vis || !--left || ex->oom ||
+		    !xp_ready(&ex->plans, agent))
+			return;
+	}
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
 	unsigned ready[2 * EXEC_MAX_CPUS + 3];
@@ -459,6 +506,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		return -1;
 	xs_start_run(&ex->sched);
 	ex->cut = 0;
+	if (ex->cfg.verify)
+		drain_unobserved(ex);
 	for (s = 0; s < max_steps; s++) {
 		unsigned nr = 0;
 		int pick, pready = xp_ready(&ex->plans, PLAN_AGENT_FTRACE);
@@ -507,13 +556,15 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		if (ready[pick] < n)
 			cpu_turn(ex, ready[pick]);
 		else if (ready[pick] == XS_PATCHER(n))
-			xp_step(&ex->plans, PLAN_AGENT_FTRACE);
+			patcher_turn(ex, PLAN_AGENT_FTRACE);
 		else if (ready[pick] == XS_PATCHER_TEXT(n))
-			xp_step(&ex->plans, PLAN_AGENT_TEXT);
+			patcher_turn(ex, PLAN_AGENT_TEXT);
 		else if (ready[pick] == XS_SBUF(n))
 			xb_drain(&ex->sb);
 		else
 			xb_drain(&ex->csb[ready[pick] - XS_CPU_SBUF(n, 0)]);
+		if (ex->cfg.verify)
+			drain_unobserved(ex);
 		ex->log.step++;
 		ex->stats.steps++;
 	}

@@ -65,6 +65,12 @@ struct xsched {
 	int drain_pick;
 	uint64_t force_diverged; /* scheduled agents that were not ready */
 	size_t force_diverged_at;
+	/* exec_config.verify: what steps touch is tracked (xs_access), in
+	 * the walk and in its replays alike; vis: the step under way has
+	 * touched a location some CPU observes (xloc_visible) */
+	int verify;
+	int vis;
+	int drain_now;           /* the next drain is this candidate (-1) */
 };
 
 void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom);
@@ -101,12 +107,14 @@ int xs_dfs_next(struct xsched *s);
  * otherwise. */
 static inline void xs_access(struct xsched *s, uint32_t loc, unsigned mode)
 {
+	if (s->verify && xloc_visible(loc))
+		s->vis = 1;
 	if (s->dpor)
 		xd_access(s->dpor, loc, mode);
 }
 static inline int xs_recording(const struct xsched *s)
 {
-	return s->dpor != NULL;
+	return s->dpor != NULL || s->verify;
 }
 
 #endif

@@ -119,6 +119,39 @@ size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 	return n;
 }
 
+size_t exec_verify_visible(struct ftv_exec *ex, size_t k)
+{
+	struct xdpor *d = ex->sched.dpor;
+	size_t n, v = 0, *idx;
+
+	if (!d || !xd_nsteps(d))
+		return 0;
+	idx = malloc(xd_nsteps(d) * sizeof(*idx));
+	if (!idx)
+		return 0;
+	n = xd_past(d, k, idx);
+	for (size_t i = 0; i < n; i++)
+		v += xd_visible(d, idx[i]) != 0;
+	free(idx);
+	return v;
+}
+
+size_t exec_observed(struct ftv_exec *ex, uint64_t *out, size_t max)
+{
+	return xg_common(&ex->model.rd, &ex->model.stw, out, max);
+}
+
+int exec_observe(struct ftv_exec *ex, uint64_t addr)
+{
+	ex->model.rd_frozen = 1;
+	return xg_add(&ex->model.rd, addr) < 0 ? -1 : 0;
+}
+
+void exec_observe_none(struct ftv_exec *ex)
+{
+	ex->model.rd_frozen = 1;
+}
+
 /* Every range a queued plan frees: loads in it are events. */
 static int free_ranges(struct ftv_exec *ex, struct ftv_err *err)
 {
@@ -195,6 +228,9 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		return -1;
 	if (free_ranges(ex, err))
 		return -1;
+	/* every load of a CPU is seen once data is watched (xe_watch_loads
+	 * hooks them all): stores to data no CPU reads are no steps */
+	ex->model.rd_known = ex->model.nwd > 0;
 	/* CPUs, the patcher and the store buffer's channels */
 	d = xd_new(XD_MAX_AGENTS, cfg->reduce,
 		   nshards > 1 ? split_levels(nshards) : 0, cfg->shard, nshards);
@@ -210,6 +246,7 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		st->discovery++;
 		if (mark_new_points(ex, err) < 0)
 			goto out;
+		ex->model.rd_fresh = 0;
 	}
 	xd_set_random(d, 0);
 	for (;;) {
@@ -222,6 +259,10 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		fresh = mark_new_points(ex, err);
 		if (fresh < 0)
 			goto out;
+		/* data written without a step of its own was read after
+		 * all: the drains of the tree were not what they are */
+		fresh |= ex->model.rd_fresh;
+		ex->model.rd_fresh = 0;
 		if (fresh) {
 			/* The turns were not what the tree recorded: start
 			 * over with the new scheduling points. */

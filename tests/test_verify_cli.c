@@ -67,6 +67,59 @@ START_TEST(verify_counterexample_is_a_replay_file)
 }
 END_TEST
 
+/* Shards' --json outputs combine into one verdict: verified only when
+ * every shard is there and complete, executions summed; a missing shard
+ * makes it incomplete (exit 3), a duplicate or a bad line is bad input. */
+START_TEST(verify_combines_shards)
+{
+	char path[4096], dir[4096], f[4][4300], cmd[9000], *out;
+	unsigned long long sum = 0;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-mcount.scn");
+	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	for (int i = 0; i < 3; i++) {
+		char shard[8];
+		FILE *fp;
+		const char *e;
+
+		snprintf(shard, sizeof(shard), "%d/3", i);
+		snprintf(f[i], sizeof(f[i]), "%s/shard%d.json", dir, i);
+		ck_assert_int_eq(FTV_RUN(&out, "verify", "--json", "--shard", shard, path), 0);
+		ck_assert_msg(strstr(out, "\"complete\":true"), "%s", out);
+		e = strstr(out, "\"executions\":");
+		ck_assert_ptr_nonnull(e);
+		sum += strtoull(e + strlen("\"executions\":"), NULL, 10);
+		fp = fopen(f[i], "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs(out, fp);
+		fclose(fp);
+		free(out);
+	}
+	/* the shards' explorations together cover the unsharded one's */
+	ck_assert_uint_ge(sum, 64);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", f[2], f[0], f[1]), 0);
+	snprintf(cmd, sizeof(cmd), "verified: %llu executions, complete (every one of the 3 shards)",
+		 sum);
+	ck_assert_msg(strstr(out, cmd), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", "--json", f[0], f[1], f[2]), 0);
+	ck_assert_msg(strstr(out, "\"type\":\"verify-combined\"") &&
+		      strstr(out, "\"verdict\":\"verified\""), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", f[0], f[2]), 3);
+	ck_assert_msg(strstr(out, "(shards missing: 1; shards incomplete: none): not verified"),
+		      "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", f[0], f[0]), 2);
+	ck_assert_msg(strstr(out, "shard 0 again"), "%s", out);
+	free(out);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", path), 2);
+	free(out);
+}
+END_TEST
+
 static Suite *verify_cli_suite(void)
 {
 	Suite *s = suite_create("verify_cli");
@@ -74,6 +127,7 @@ static Suite *verify_cli_suite(void)
 
 	tcase_add_test(tc, verify_proves_stops_at_its_budget_and_rejects_bad_usage);
 	tcase_add_test(tc, verify_counterexample_is_a_replay_file);
+	tcase_add_test(tc, verify_combines_shards);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,6 +4,7 @@
  * and for a violation the shortest counterexample's report and replay
  * file. */
 #include "tools/paths.h"
+#include "tools/verify_combine.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/json.h"
@@ -16,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE };
+enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE,
+       O_COMBINE };
 
 static const struct ftv_opt verify_opts[] = {
 	{ .name = "max-executions", .key = O_MAXEXEC, .arg = "N",
@@ -37,6 +39,8 @@ static const struct ftv_opt verify_opts[] = {
 	  .words = FTV_WORDS_DIR },
 	{ .name = "json", .key = O_JSON,
 	  .help = "one JSON object per file instead of text" },
+	{ .name = "combine", .key = O_COMBINE,
+	  .help = "the FILEs are the --json outputs of shards: one verdict per world" },
 	FTV_PATHS_OPTION,
 	{ 0 },
 };
@@ -44,7 +48,7 @@ static const struct ftv_opt verify_opts[] = {
 struct vopts {
 	uint64_t max_exec, max_steps;
 	unsigned shard, nshards;
-	int json, noreduce, first;
+	int json, noreduce, first, combine;
 	const char *out;
 	const struct ftv_mutant *mutant;
 };
@@ -89,6 +93,7 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	json_key_u64(&j, "steps", x->steps);
 	json_key_u64(&j, "restarts", x->restarts);
 	json_key_bool(&j, "reduced", vc->reduce);
+	json_key_str(&j, "mutate", s->cfg.mutant_name ? s->cfg.mutant_name : "none");
 	json_key_u64(&j, "shard", vc->shard);
 	json_key_u64(&j, "shards", vc->nshards);
 	json_key_double(&j, "seconds", vr->secs, 3);
@@ -260,6 +265,9 @@ static int cmd_verify(int argc, char **argv)
 		case O_JSON:
 			vo.json = 1;
 			break;
+		case O_COMBINE:
+			vo.combine = 1;
+			break;
 		case O_OUT:
 			vo.out = g.val;
 			break;
@@ -279,6 +287,11 @@ static int cmd_verify(int argc, char **argv)
 		free(files);
 		return ftv_usage_error(g.cmd, "missing FILE");
 	}
+	if (vo.combine) {
+		status = verify_combine(nfiles, files, vo.json);
+		free(files);
+		return status;
+	}
 	for (int i = 0; i < nfiles; i++)
 		if (verify_file(&paths, files[i], &vo, cmdline, &status))
 			goto usage;
@@ -295,13 +308,23 @@ FTV_COMMAND(verify, cmd_verify,
 	    .words = FTV_WORDS_FILE,
 	    .doc = "Explores every execution of each scenario's world (whatever its policy):\n"
 		   "its updates are queued at once and every interleaving of the visible\n"
-		   "events is run - fetches of watched instruction words and which write\n"
-		   "each sees, loads of watched data, patcher steps, store-buffer drains,\n"
-		   "context synchronisation - with the CPUs running freely between them.\n"
-		   "Events of different agents on different locations commute and one order\n"
-		   "of them is explored (source sets and sleep sets; --unreduced: all).\n"
+		   "steps is run - fetches of watched instruction words and which write\n"
+		   "each sees, loads of watched data, the patcher's steps and store-buffer\n"
+		   "drains that touch what a CPU observes, context synchronisation - with\n"
+		   "the CPUs running freely between them. Stores to data no CPU loads are\n"
+		   "no steps. Steps of different agents on different locations commute and\n"
+		   "one order of them is explored (source sets and sleep sets; --unreduced:\n"
+		   "all).\n"
 		   "Prints 'verified: N executions, complete', 'incomplete after N\n"
 		   "executions' with the bound that stopped it, or the report of the\n"
-		   "counterexample with the fewest visible steps, written as a replay file\n"
+		   "counterexample with the fewest visible steps (the shortest there is when\n"
+		   "the walk is complete), written as a replay file\n"
 		   "(NAME.cx.scn) that 'ftv scenario' runs. Exit 0 verified, 1 violation,\n"
-		   "3 incomplete (not a proof), 2 bad usage or input.\n")
+		   "3 incomplete (not a proof), 2 bad usage or input.\n"
+		   "\n"
+		   "--shard I/N explores one part of the tree; a shard's verdict is about\n"
+		   "its part alone. --combine reads the --json outputs of the shards (any\n"
+		   "number of files, one object a line) and gives each world one verdict:\n"
+		   "verified only if every shard 0..N-1 is there and complete, the shortest\n"
+		   "counterexample if any shard found one, else incomplete naming the shards\n"
+		   "missing or incomplete; executions are summed.\n")

@@ -334,6 +334,16 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 				snprintf(s->preempt[s->npreempt++], sizeof(s->preempt[0]), "%s",
 					 w[i]);
 			}
+		} else if (!strcmp(w[0], "observe") && n >= 2) {
+			for (int i = 1; i < n; i++) {
+				char *end;
+
+				if (s->nobserve >= SCN_MAX_OBSERVE)
+					BAD("observe: at most %d granules", SCN_MAX_OBSERVE);
+				s->observe[s->nobserve++] = strtoull(w[i], &end, 16);
+				if (strncmp(w[i], "0x", 2) || *end)
+					BAD("observe: %s is not an address (0x...)", w[i]);
+			}
 		} else if (!strcmp(w[0], "schedule") && n >= 2) {
 			for (int i = 1; i < n; i++) {
 				if (s->nsched >= SCN_MAX_SCHED)
@@ -400,7 +410,7 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 
 			/* words that are keywords above with a bad count */
 			if (!strcmp(w[0], "call") || !strcmp(w[0], "workload") ||
-			    !strcmp(w[0], "preempt") ||
+			    !strcmp(w[0], "preempt") || !strcmp(w[0], "observe") ||
 			    !strcmp(w[0], "schedule"))
 				BAD("%s needs at least one argument", w[0]);
 			vb = ftrace_verb_find(w[0]);
@@ -448,8 +458,8 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		if (s->sched[i].agent >= (int)s->cfg.exec.ncpus)
 			return ftv_errf(err, "%s: schedule: cpu%d, but the scenario has %u CPUs",
 					path, s->sched[i].agent, s->cfg.exec.ncpus);
-	if ((s->nsched || s->npreempt) && !s->explore)
-		return ftv_errf(err, "%s: schedule and preempt need policy exhaustive", path);
+	if ((s->nsched || s->npreempt || s->nobserve) && !s->explore)
+		return ftv_errf(err, "%s: schedule, preempt and observe need policy exhaustive", path);
 	if (!s->name[0])
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
@@ -606,6 +616,14 @@ static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv
 		 * first ready agent at every step */
 		size_t at;
 
+		for (unsigned i = 0; i < s->nobserve; i++)
+			if (exec_observe(world_exec(w), s->observe[i])) {
+				world_free(w);
+				return ftv_errf(err, "out of memory");
+			}
+		if (s->nsched && !s->nobserve)
+			/* a replay: the walk's record of observed data */
+			exec_observe_none(world_exec(w));
 		if (exec_snapshot(world_exec(w), err) ||
 		    exec_set_schedule(world_exec(w), s->sched, s->nsched)) {
 			world_free(w);
@@ -689,7 +707,10 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
 	fprintf(out, "scheduling points: %zu watched words, %zu data locations, %zu loads "
 		"of watched data (%llu restarts)\n", vr->nwords, vr->ndata, vr->npoints,
 		(unsigned long long)x->restarts);
-	if (vr->violated) {
+	if (vr->violated && !x->executions && !vr->ncx) {
+		fprintf(out, "counterexample: 0 visible steps: the world's setup (boot, queuing "
+			"the updates) violates before the walk's first step\n");
+	} else if (vr->violated) {
 		char sched[SCN_MAX_SCHED * 12];
 
 		fprintf(out, "counterexample: %zu visible steps, found after %llu executions "
@@ -780,6 +801,9 @@ static void counterexample(const struct scenario *s, struct world *w,
 	for (size_t i = 0; i < vr->npoints && cx->npreempt < SCN_MAX_PREEMPT; i++)
 		world_preempt_name(w, vr->points[i], cx->preempt[cx->npreempt++],
 				   sizeof(cx->preempt[0]));
+	cx->nobserve = (unsigned)exec_observed(world_exec(w), cx->observe, SCN_MAX_OBSERVE);
+	if (cx->nobserve > SCN_MAX_OBSERVE)
+		cx->nobserve = SCN_MAX_OBSERVE;
 }
 
 /* Replays the counterexample (its steps that the violation depends on,
@@ -997,6 +1021,12 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	}
 	for (unsigned i = 0; i < s->npreempt; i++)
 		fprintf(f, "preempt  %s\n", s->preempt[i]);
+	for (unsigned i = 0; i < s->nobserve; i += 4) {
+		fprintf(f, "observe ");
+		for (unsigned k = i; k < s->nobserve && k < i + 4; k++)
+			fprintf(f, " 0x%llx", (unsigned long long)s->observe[k]);
+		fprintf(f, "\n");
+	}
 	for (size_t i = 0; i < s->nsched; i += 16) {
 		char buf[16 * 24];
 

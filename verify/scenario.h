@@ -49,6 +49,10 @@
  *   preempt  ftrace_caller+0x10      exhaustive: a CPU's turn also ends
  *                                    before this instruction (what ftv
  *                                    verify found loading watched data)
+ *   observe  0xffff800011c30140      exhaustive replay: the CPUs read this
+ *                                    data (8 bytes) that the patcher
+ *                                    writes; its other stores to data are
+ *                                    no steps (ftv verify writes them)
  *   schedule cpu0 patcher sbuf:1 ... exhaustive: replay this one
  *                                    execution (each step's agent: cpuN,
  *                                    patcher, text (the text_poke
@@ -95,6 +99,7 @@ struct ftv_mutant;
 #define SCN_MAX_KINDS 8
 #define SCN_MAX_SCHED 4096
 #define SCN_MAX_PREEMPT 64
+#define SCN_MAX_OBSERVE 256
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
 
@@ -135,6 +140,8 @@ struct scenario {
 	char call[WORLD_MAX_CALLS][64];
 	char preempt[SCN_MAX_PREEMPT][96];
 	unsigned npreempt;
+	uint64_t observe[SCN_MAX_OBSERVE];
+	unsigned nobserve;
 	struct exec_choice sched[SCN_MAX_SCHED];
 	size_t nsched;
 };

@@ -194,7 +194,10 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 		uint64_t k = i < nx ? xv[i].step
 			     : whole_run(w, wi, n0) || w->viol[wi].step < base ? m
 			     : w->viol[wi].step - base;
-		size_t len = past_len(v, ex, k, m);
+		/* counted in visible steps (exec_verify_visible): those
+		 * of the patcher and the store buffer that no CPU can
+		 * observe are no steps */
+		size_t len = exec_verify_visible(ex, k >= m ? m : (size_t)k);
 
 		if (len < best) {
 			best = len;
@@ -258,6 +261,20 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	if (w->nviol) {
+		/* The world broke before any step of the walk (the boot's
+		 * init_nop, queuing the updates): that is the counterexample,
+		 * of no visible steps, whatever the walk would find. */
+		res->violated = 1;
+		for (size_t i = 0; i < w->nviol; i++)
+			add_kind(res->kinds, sizeof(res->kinds), w->viol[i].kind);
+		res->secs = now() - t0;
+		res->points = malloc(sizeof(*res->points));
+		if (!res->points)
+			return ftv_errf(err, "out of memory");
+		exec_watched(w->ex, &res->nwords, &res->ndata);
+		return 0;
+	}
 	if (world_save(w, err) || exec_snapshot(w->ex, err))
 		return -1;
 	ret = exec_verify(w->ex, &xc, &h, &res->x, err);
@@ -413,6 +430,8 @@ void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n)
 {
 	char *slash;
 
+	char sym[256], *plus;
+
 	sim_symbolize(w->as, pc, buf, n, 0);
 	/* "func+0x8/0x40" -> "func+0x8": what world_preempt reads back */
 	slash = strchr(buf, '/');
@@ -420,4 +439,14 @@ void world_preempt_name(struct world *w, uint64_t pc, char *buf, size_t n)
 		*slash = 0;
 	if (!strchr(buf, '+') && strncmp(buf, "0x", 2))
 		snprintf(buf + strlen(buf), n - strlen(buf), "+0x0");
+	/* a name the image does not resolve (a trampoline's, a test
+	 * symbol of the address space alone) is written as the address */
+	snprintf(sym, sizeof(sym), "%s", buf);
+	plus = strchr(sym, '+');
+	if (plus)
+		*plus = 0;
+	if (strncmp(buf, "0x", 2) &&
+	    (!sim_image_lookup(w->img, sym) ||
+	     sim_image_lookup(w->img, sym) + strtoull(plus ? plus + 1 : "0", NULL, 0) != pc))
+		snprintf(buf, n, "0x%llx", (unsigned long long)pc);
 }

@@ -1,0 +1,7 @@
+# make verify-mutants: every mutant's shortest counterexample from ftv verify
+# on its world (tools/verify_mutants.py: the README's table). Minutes, not
+# part of check; `make verify-mutants MUTANTS="bl-before-literal ..."` runs
+# some.
+.PHONY: verify-mutants
+verify-mutants: $(FTV)
+	FTV=$(abspath $(FTV)) FTV_TOP=$(CURDIR) /usr/bin/python3 tools/verify_mutants.py $(MUTANTS)
