@@ -684,20 +684,22 @@ int xe_reset(struct xengine *e, struct ftv_err *err)
 			 * Pages all zero in both the copy and the snapshot
 			 * have nothing to put back. */
 			xpg_nonzero(cp, r->size, nz);
-			for (uint64_t off = 0; off < r->size; off += 4) {
-				uint64_t pg = off / XPG_SIZE;
+			for (uint64_t pg = 0; pg < r->size / XPG_SIZE; pg++) {
+				uint64_t at = pg * XPG_SIZE;
 				const uint8_t *s;
 
-				if (!snz[pg] && !nz[pg]) {
-					off += XPG_SIZE - 4;
+				if (!snz[pg] && !nz[pg])
 					continue;
+				s = snz[pg] ? e->snap[i] + at : zero;
+				/* most pages are as they were: one compare */
+				if (!memcmp(cp + at, s, XPG_SIZE))
+					continue;
+				for (uint64_t o = 0; o < XPG_SIZE; o += 4) {
+					if (!memcmp(cp + at + o, s + o, 4))
+						continue;
+					memcpy(cp + at + o, s + o, 4);
+					xe_invalidate(e, c, r->base + at + o, 4);
 				}
-				s = snz[pg] ? e->snap[i] + off
-					    : zero + off % XPG_SIZE;
-				if (!memcmp(cp + off, s, 4))
-					continue;
-				memcpy(cp + off, s, 4);
-				xe_invalidate(e, c, r->base + off, 4);
 			}
 		}
 	}
