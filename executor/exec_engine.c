@@ -649,7 +649,10 @@ static void restore_pages(uint8_t *buf, const uint8_t *snap,
 			  const uint8_t *snap_nz, const uint8_t *nz,
 			  uint64_t size)
 {
-	for (uint64_t p = 0; p < size / XPG_SIZE; p++) {
+	uint64_t n = size / XPG_SIZE;
+
+	for (uint64_t p = xpg_next(snap_nz, nz, 0, n); p < n;
+	     p = xpg_next(snap_nz, nz, p + 1, n)) {
 		uint64_t off = p * XPG_SIZE;
 
 		if (snap_nz[p])
@@ -684,12 +687,12 @@ int xe_reset(struct xengine *e, struct ftv_err *err)
 			 * Pages all zero in both the copy and the snapshot
 			 * have nothing to put back. */
 			xpg_nonzero(cp, r->size, nz);
-			for (uint64_t pg = 0; pg < r->size / XPG_SIZE; pg++) {
+			uint64_t n = r->size / XPG_SIZE;
+
+			for (uint64_t pg = xpg_next(snz, nz, 0, n); pg < n;
+			     pg = xpg_next(snz, nz, pg + 1, n)) {
 				uint64_t at = pg * XPG_SIZE;
 				const uint8_t *s;
-
-				if (!snz[pg] && !nz[pg])
-					continue;
 				s = snz[pg] ? e->snap[i] + at : zero;
 				/* most pages are as they were: one compare */
 				if (!memcmp(cp + at, s, XPG_SIZE))

@@ -102,7 +102,8 @@ static int nonzero_mincore(const uint8_t *p, uint64_t npages, uint8_t *map)
 	    mincore((void *)(uintptr_t)p, npages * XPG_SIZE,
 		    (unsigned char *)map))
 		return 0;
-	for (uint64_t i = 0; i < npages; i++)
+	for (uint64_t i = xpg_next(map, NULL, 0, npages); i < npages;
+	     i = xpg_next(map, NULL, i + 1, npages))
 		map[i] = (map[i] & 1) && !page_is_zero(p + i * XPG_SIZE);
 	return 1;
 }
@@ -142,6 +143,29 @@ void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map)
 	}
 }
 
+uint64_t xpg_next(const uint8_t *a, const uint8_t *b, uint64_t from,
+		  uint64_t n)
+{
+	uint64_t i = from;
+
+	for (; i < n && i % 8; i++)
+		if (a[i] || (b && b[i]))
+			return i;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t wa, wb = 0;
+
+		memcpy(&wa, a + i, 8);
+		if (b)
+			memcpy(&wb, b + i, 8);
+		if (wa | wb)
+			break;
+	}
+	for (; i < n; i++)
+		if (a[i] || (b && b[i]))
+			return i;
+	return n;
+}
+
 uint8_t *xpg_alloc(uint64_t len)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -159,8 +183,9 @@ void xpg_free(uint8_t *p, uint64_t len)
 void xpg_copy_nonzero(uint8_t *dst, const uint8_t *src, uint64_t len,
 		      const uint8_t *map)
 {
-	for (uint64_t i = 0; i < len / XPG_SIZE; i++)
-		if (map[i])
-			memcpy(dst + i * XPG_SIZE, src + i * XPG_SIZE,
-			       XPG_SIZE);
+	uint64_t n = len / XPG_SIZE;
+
+	for (uint64_t i = xpg_next(map, NULL, 0, n); i < n;
+	     i = xpg_next(map, NULL, i + 1, n))
+		memcpy(dst + i * XPG_SIZE, src + i * XPG_SIZE, XPG_SIZE);
 }
