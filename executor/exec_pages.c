@@ -24,14 +24,23 @@
 #define PM_SWAPPED (1ULL << 62)
 #define XPG_SMALL 64 /* pages */
 
+/* A page that holds something usually says so in its first bytes (text,
+ * filled regions): look at it 64 bytes at a time and stop at the first
+ * non-zero ones (ftv verify's resets of the riscv64 world, whose pages
+ * are all filled, spent 89% of their time reading whole pages). */
 static int page_is_zero(const uint8_t *p)
 {
 	const uint64_t *q = (const uint64_t *)(const void *)p;
-	uint64_t acc = 0;
 
-	for (size_t i = 0; i < XPG_SIZE / 8; i++)
-		acc |= q[i];
-	return !acc;
+	for (size_t i = 0; i < XPG_SIZE / 8; i += 8) {
+		uint64_t acc = 0;
+
+		for (size_t k = 0; k < 8; k++)
+			acc |= q[i + k];
+		if (acc)
+			return 0;
+	}
+	return 1;
 }
 
 /* /proc/self/pagemap, opened once: it describes the process that opened
@@ -103,8 +112,23 @@ static int nonzero_mincore(const uint8_t *p, uint64_t npages, uint8_t *map)
 		    (unsigned char *)map))
 		return 0;
 	for (uint64_t i = xpg_next(map, NULL, 0, npages); i < npages;
-	     i = xpg_next(map, NULL, i + 1, npages))
+	     i = xpg_next(map, NULL, i + 1, npages)) {
+		uint64_t end = i;
+
 		map[i] = (map[i] & 1) && !page_is_zero(p + i * XPG_SIZE);
+		if (map[i])
+			continue;
+		/* A populated page of zeros (read once, mapping the zero
+		 * page, or written back to zeros) would be read again at
+		 * every reset: give the run of them back, it reads as zeros
+		 * still (private anonymous memory, nothing runs meanwhile). */
+		while (end + 1 < npages && (map[end + 1] & 1) &&
+		       page_is_zero(p + (end + 1) * XPG_SIZE))
+			map[++end] = 0;
+		madvise((void *)(uintptr_t)(p + i * XPG_SIZE),
+			(end - i + 1) * XPG_SIZE, MADV_DONTNEED);
+		i = end;
+	}
 	return 1;
 }
 
