@@ -104,8 +104,9 @@ struct xengine {
 	int exact_load_pc;
 	/* Non-zero while every instruction goes to ops->pre_insn (the
 	 * executor points it at its store buffer's count); NULL: never.
-	 * Once it has been non-zero at a turn, the engine hooks every
-	 * address. */
+	 * A turn that starts with it non-zero runs under the hook over every
+	 * address; the first turn after it is zero again goes back to the
+	 * range hooks, unless all_for_good or exact_load_pc says otherwise. */
 	const size_t *load_gate;
 };
 
