@@ -57,6 +57,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
 	ex->eng.load_gate = &ex->sb.n;
+	ex->eng.exact_load_pc = cfg->verify;
 	ex->eng.ro_data = cfg->ro_data;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||

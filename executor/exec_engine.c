@@ -113,10 +113,15 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 
 	memset(c->hooks, 0, XE_RANGE_HOOKS * sizeof(*c->hooks));
 	c->ran = 0;
-	if (e->hook_all)
+	c->all_hook = 0;
+	if (e->hook_all) {
 		/* Begin > end: every address. */
-		return uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
-				   c, 1, 0) != UC_ERR_OK ? -1 : 0;
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
+				c, 1, 0) != UC_ERR_OK)
+			return -1;
+		c->all_hook = (uint64_t)h;
+		return 0;
+	}
 	if (e->to_hook_all)
 		return 0; /* (hook_all adds it before the next turn) */
 	for (size_t k = 0; k < e->nmarked; k++)
@@ -349,16 +354,22 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 	size_t b = (size_t)(pc >> 1) % XE_PC_BITS;
 
 	e->pcbits[b / 64] |= 1ULL << (b % 64);
-	if (!e->hook_all && !e->to_hook_all) {
+	if (!e->all_for_good) {
 		if (e->nmarked < XE_RANGE_HOOKS)
 			e->range_pc[e->nmarked] = pc;
+		/* Under the load gate's hook over every address the pc is
+		 * only remembered: its range hook comes with the others when
+		 * the gate closes. */
 		for (unsigned i = 0; i < e->ncpus; i++)
 			if (e->nmarked >= XE_RANGE_HOOKS ||
-			    add_range_hook(&e->cpu[i], e->nmarked, pc)) {
+			    (!e->hook_all && !e->to_hook_all &&
+			     add_range_hook(&e->cpu[i], e->nmarked, pc))) {
 				/* (a hook that could not be added: the same
 				 * switch, with nothing missed meanwhile, since
 				 * every turn starts after it) */
-				e->to_hook_all = 1;
+				e->all_for_good = 1;
+				if (!e->hook_all)
+					e->to_hook_all = 1;
 				break;
 			}
 		e->nmarked++;
@@ -381,12 +392,15 @@ static int hook_all(struct xengine *e)
 		uc_hook h;
 
 		for (size_t k = 0; k < n; k++)
-			if (c->hooks[k])
+			if (c->hooks[k]) {
 				uc_hook_del(c->uc, (uc_hook)c->hooks[k]);
+				c->hooks[k] = 0;
+			}
 		/* Begin > end: every address. */
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
 				1, 0) != UC_ERR_OK)
 			return -1;
+		c->all_hook = (uint64_t)h;
 		for (size_t k = 0; c->ran && k < n; k++)
 			xe_invalidate(e, i, e->range_pc[k], 4);
 		/* With a load gate every instruction may have to call out:
@@ -404,6 +418,35 @@ static int hook_all(struct xengine *e)
 	}
 	e->hook_all = 1;
 	e->to_hook_all = 0;
+	return 0;
+}
+
+/* Before a turn after the load gate closed: the range hooks again instead
+ * of the hook over every address (xengine.all_for_good is not set), and
+ * everything translated under that hook is dropped, as hook_all drops
+ * what was translated without it: that code would call out at every
+ * instruction until retranslated. Keeping the hook over every address once
+ * the gate had opened held the executor to a fifth of a bare engine. */
+static int hook_ranges(struct xengine *e)
+{
+	for (unsigned i = 0; i < e->ncpus; i++) {
+		struct xecpu *c = &e->cpu[i];
+
+		if (c->all_hook) {
+			uc_hook_del(c->uc, (uc_hook)c->all_hook);
+			c->all_hook = 0;
+		}
+		for (size_t k = 0; k < e->nmarked; k++)
+			if (add_range_hook(c, k, e->range_pc[k]))
+				return -1;
+		for (size_t r = 0; c->ran && r < e->nregions; r++) {
+			struct sim_region *reg = sim_region_get(e->as, r);
+
+			uc_ctl_remove_cache(c->uc, reg->base,
+					    reg->base + reg->size);
+		}
+	}
+	e->hook_all = 0;
 	return 0;
 }
 
@@ -490,6 +533,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 {
 	struct xecpu *c = &e->cpu[cpu];
 	size_t timed_out = 0;
+	int gate = e->load_gate && *e->load_gate;
 	/* Unicorn's own timeout costs a thread per call: use the
 	 * executor's one watchdog thread when it can be started. */
 	int own = timeout_us && !xw_arm(&e->wd, stop_engine, c->uc,
@@ -500,12 +544,23 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	/* A turn with an instruction count: Unicorn 2.0.1 counts with a code
 	 * hook over every address of its own, so every instruction calls out
 	 * already, and walks the range hooks too: one hook is cheaper. */
-	if (count && !e->hook_all)
-		e->to_hook_all = 1;
+	if (count)
+		e->all_for_good = 1;
 	/* The load gate open: every instruction must reach ops->pre_insn
-	 * (its count only changes between turns). */
-	if (e->load_gate && *e->load_gate && !e->hook_all)
+	 * (its count only changes between turns). When a load's pc matters,
+	 * the hook stays: only it keeps xecpu.pc_now exact. */
+	if (gate && e->exact_load_pc)
+		e->all_for_good = 1;
+	if ((gate || e->all_for_good) && !e->hook_all)
 		e->to_hook_all = 1;
+	if (!gate && !e->all_for_good && e->hook_all && hook_ranges(e)) {
+		st->fault = 1;
+		st->why = "out of memory (code hook)";
+		st->fault_pc = pc;
+		if (own)
+			xw_disarm(e->wd);
+		return pc;
+	}
 	if (e->to_hook_all && hook_all(e)) {
 		st->fault = 1;
 		st->why = "out of memory (code hook)";
@@ -594,7 +649,10 @@ static void restore_pages(uint8_t *buf, const uint8_t *snap,
 			  const uint8_t *snap_nz, const uint8_t *nz,
 			  uint64_t size)
 {
-	for (uint64_t p = 0; p < size / XPG_SIZE; p++) {
+	uint64_t n = size / XPG_SIZE;
+
+	for (uint64_t p = xpg_next(snap_nz, nz, 0, n); p < n;
+	     p = xpg_next(snap_nz, nz, p + 1, n)) {
 		uint64_t off = p * XPG_SIZE;
 
 		if (snap_nz[p])
@@ -629,20 +687,22 @@ int xe_reset(struct xengine *e, struct ftv_err *err)
 			 * Pages all zero in both the copy and the snapshot
 			 * have nothing to put back. */
 			xpg_nonzero(cp, r->size, nz);
-			for (uint64_t off = 0; off < r->size; off += 4) {
-				uint64_t pg = off / XPG_SIZE;
-				const uint8_t *s;
+			uint64_t n = r->size / XPG_SIZE;
 
-				if (!snz[pg] && !nz[pg]) {
-					off += XPG_SIZE - 4;
+			for (uint64_t pg = xpg_next(snz, nz, 0, n); pg < n;
+			     pg = xpg_next(snz, nz, pg + 1, n)) {
+				uint64_t at = pg * XPG_SIZE;
+				const uint8_t *s;
+				s = snz[pg] ? e->snap[i] + at : zero;
+				/* most pages are as they were: one compare */
+				if (!memcmp(cp + at, s, XPG_SIZE))
 					continue;
+				for (uint64_t o = 0; o < XPG_SIZE; o += 4) {
+					if (!memcmp(cp + at + o, s + o, 4))
+						continue;
+					memcpy(cp + at + o, s + o, 4);
+					xe_invalidate(e, c, r->base + at + o, 4);
 				}
-				s = snz[pg] ? e->snap[i] + off
-					    : zero + off % XPG_SIZE;
-				if (!memcmp(cp + off, s, 4))
-					continue;
-				memcpy(cp + off, s, 4);
-				xe_invalidate(e, c, r->base + off, 4);
 			}
 		}
 	}

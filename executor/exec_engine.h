@@ -60,6 +60,7 @@ struct xecpu {
 	unsigned idx;
 	struct uc_struct *uc;
 	uint64_t *hooks;         /* the range code hooks (uc_hook handles) */
+	uint64_t all_hook;       /* the hook over every address, or 0 */
 	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
 	int loads_hooked;
@@ -92,10 +93,20 @@ struct xengine {
 	uint64_t range_pc[XE_RANGE_HOOKS]; /* (the first ones' pcs) */
 	int hook_all;            /* ... or one hook over every address */
 	int to_hook_all;         /* switch to it before the next turn */
+	/* The hook over every address is there for good: a turn had an
+	 * instruction count, more than XE_RANGE_HOOKS pcs are marked, or a
+	 * range hook could not be added. Without it, the hook over every
+	 * address is there only while the load gate is open, and the range
+	 * hooks come back at the first turn after it closed (xe_run). */
+	int all_for_good;
+	/* The pc of a load matters (ops->load's pc: exec_config.verify): the
+	 * hook over every address, which keeps xecpu.pc_now exact, stays. */
+	int exact_load_pc;
 	/* Non-zero while every instruction goes to ops->pre_insn (the
 	 * executor points it at its store buffer's count); NULL: never.
-	 * Once it has been non-zero at a turn, the engine hooks every
-	 * address. */
+	 * A turn that starts with it non-zero runs under the hook over every
+	 * address; the first turn after it is zero again goes back to the
+	 * range hooks, unless all_for_good or exact_load_pc says otherwise. */
 	const size_t *load_gate;
 };
 

@@ -200,6 +200,37 @@ struct wdata *xm_watch_data(struct xmodel *m, uint64_t addr, unsigned size,
 
 /* --- writes -------------------------------------------------------------- */
 
+/* The data locations holding a byte of [addr, addr+size), size at most
+ * XM_DATA_MAX, in the order they were watched, into hit (2 * XM_DATA_MAX
+ * entries); their number. Every location is XM_DATA_MAX bytes at most at a
+ * distinct address (exec_watch_data64), so they start in
+ * [addr - (XM_DATA_MAX - 1), addr + size): a search of the sorted index
+ * instead of a walk of every location (the replay's writes, with a
+ * literal per traced site, spent an eighth of their time in that walk). */
+static unsigned data_overlapping(struct xmodel *m, uint64_t addr,
+				 unsigned size, struct wdata **hit)
+{
+	uint64_t from = addr >= XM_DATA_MAX - 1 ? addr - (XM_DATA_MAX - 1) : 0;
+	unsigned n = 0;
+
+	for (size_t i = data_lower(m, from);
+	     i < m->nwd && m->wds[i]->addr < addr + size &&
+	     n < 2 * XM_DATA_MAX; i++) {
+		struct wdata *l = m->wds[i];
+		unsigned k;
+
+		if (addr >= l->addr + l->size)
+			continue;
+		k = n++;
+		while (k > 0 && hit[k - 1]->id > l->id) {
+			hit[k] = hit[k - 1];
+			k--;
+		}
+		hit[k] = l;
+	}
+	return n;
+}
+
 int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
 	     int plan, int step, int cpu, const char *what)
 {
@@ -209,7 +240,15 @@ int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
 		return -1;
 	/* Writes to data locations are remembered in issue order for
 	 * stale-data. */
-	if (plan >= 0 || cpu >= 0)
+	if ((plan >= 0 || cpu >= 0) && size <= XM_DATA_MAX) {
+		struct wdata *hit[2 * XM_DATA_MAX];
+		unsigned n = data_overlapping(m, addr, size, hit);
+
+		for (unsigned k = 0; k < n; k++)
+			if (VEC_PUSH(hit[k]->wids, hit[k]->nw, hit[k]->capw,
+				     wid))
+				*m->oom = 1;
+	} else if (plan >= 0 || cpu >= 0) {
 		for (size_t i = 0; i < m->nwd; i++) {
 			struct wdata *l = m->wd[i];
 
@@ -218,6 +257,7 @@ int xm_write(struct xmodel *m, uint64_t addr, uint64_t val, unsigned size,
 					*m->oom = 1;
 			}
 		}
+	}
 	return wid;
 }
 
@@ -289,10 +329,11 @@ static int is_private(struct xmodel *m, uint64_t addr)
 static int unwatched_free(struct xmodel *m, uint64_t addr, unsigned size)
 {
 	for (uint64_t a = addr; a < addr + size; a++) {
+		struct wdata *hit[2 * XM_DATA_MAX];
 		int in = xm_insn(m, a & ~3ULL) != NULL;
 
-		for (size_t i = 0; i < m->nwd && !in; i++)
-			in = a >= m->wd[i]->addr && a < m->wd[i]->addr + m->wd[i]->size;
+		if (!in)
+			in = data_overlapping(m, a, 1, hit) > 0;
 		if (!in)
 			return 0;
 	}
@@ -333,6 +374,20 @@ static int data_observed(struct xmodel *m, const struct wdata *l)
 {
 	return (!m->rd_known && !m->rd_frozen) || is_private(m, l->addr) ||
 	       xg_any(&m->rd, l->addr, l->size);
+}
+
+/* A write of [addr, addr+size) seen by data location l, if it holds any
+ * of its bytes. */
+static void data_written(struct xmodel *m, struct wdata *l, uint64_t addr,
+			 unsigned size, int wid)
+{
+	if (addr < l->addr + l->size && addr + size > l->addr &&
+	    data_observed(m, l))
+		xs_access(m->sched, XLOC(XLOC_DATA, l->id), XA_W);
+	if (addr < l->addr + 4 && addr + size > l->addr)
+		l->wid[0] = wid;
+	if (addr < l->addr + l->size && addr + size > l->addr + 4)
+		l->wid[1] = wid;
 }
 
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
@@ -399,16 +454,15 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		 * without any event saying so. Data no CPU reads (a hash
 		 * entry, a counter) is no one's business. */
 		xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
-	for (size_t i = 0; i < m->nwd; i++) {
-		struct wdata *l = m->wd[i];
+	if (size <= XM_DATA_MAX) {
+		struct wdata *hit[2 * XM_DATA_MAX];
+		unsigned n = data_overlapping(m, addr, size, hit);
 
-		if (addr < l->addr + l->size && addr + size > l->addr &&
-		    data_observed(m, l))
-			xs_access(m->sched, XLOC(XLOC_DATA, l->id), XA_W);
-		if (addr < l->addr + 4 && addr + size > l->addr)
-			l->wid[0] = wid;
-		if (addr < l->addr + l->size && addr + size > l->addr + 4)
-			l->wid[1] = wid;
+		for (unsigned k = 0; k < n; k++)
+			data_written(m, hit[k], addr, size, wid);
+	} else {
+		for (size_t i = 0; i < m->nwd; i++)
+			data_written(m, m->wd[i], addr, size, wid);
 	}
 }
 

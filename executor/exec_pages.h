@@ -10,6 +10,11 @@
 /* map[i] (len / XPG_SIZE bytes) = 1 when page i of [p, p+len) may hold a
  * non-zero byte, 0 when it is all zeros. */
 void xpg_nonzero(const uint8_t *p, uint64_t len, uint8_t *map);
+/* The first page index i in [from, n) with a[i] or b[i] (b may be NULL)
+ * non-zero, or n: page maps of sparse regions are mostly zeros, looked at
+ * eight pages at a time. */
+uint64_t xpg_next(const uint8_t *a, const uint8_t *b, uint64_t from,
+		  uint64_t n);
 /* Zero-filled memory that costs nothing until written (mmap), or NULL. */
 uint8_t *xpg_alloc(uint64_t len);
 void xpg_free(uint8_t *p, uint64_t len);
