@@ -553,15 +553,8 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		e->all_for_good = 1;
 	if ((gate || e->all_for_good) && !e->hook_all)
 		e->to_hook_all = 1;
-	if (!gate && !e->all_for_good && e->hook_all && hook_ranges(e)) {
-		st->fault = 1;
-		st->why = "out of memory (code hook)";
-		st->fault_pc = pc;
-		if (own)
-			xw_disarm(e->wd);
-		return pc;
-	}
-	if (e->to_hook_all && hook_all(e)) {
+	if ((!gate && !e->all_for_good && e->hook_all && hook_ranges(e)) ||
+	    (e->to_hook_all && hook_all(e))) {
 		st->fault = 1;
 		st->why = "out of memory (code hook)";
 		st->fault_pc = pc;

@@ -703,26 +703,11 @@ static void data_load(struct xmodel *m, unsigned cpu, struct wdata *l,
 int xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
 	    int record)
 {
-	struct wdata *hit[XM_DATA_MAX];
-	unsigned n = 0;
-	uint64_t from = addr >= XM_DATA_MAX - 1 ? addr - (XM_DATA_MAX - 1) : 0;
+	struct wdata *hit[2 * XM_DATA_MAX];
+	/* (the locations holding the access's first byte: at most
+	 * XM_DATA_MAX, all at distinct addresses) */
+	unsigned n = data_overlapping(m, addr, 1, hit);
 
-	/* Distinct addresses: at most XM_DATA_MAX locations start in
-	 * [addr - (XM_DATA_MAX - 1), addr]. */
-	for (size_t i = data_lower(m, from);
-	     i < m->nwd && m->wds[i]->addr <= addr && n < XM_DATA_MAX; i++) {
-		struct wdata *l = m->wds[i];
-		unsigned k;
-
-		if (addr >= l->addr + l->size)
-			continue;
-		k = n++;
-		while (k > 0 && hit[k - 1]->id > l->id) {
-			hit[k] = hit[k - 1];
-			k--;
-		}
-		hit[k] = l;
-	}
 	for (unsigned k = 0; k < n; k++)
 		data_load(m, cpu, hit[k], addr, size, record);
 	for (size_t i = 0; i < m->nfree; i++)

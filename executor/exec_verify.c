@@ -91,19 +91,24 @@ size_t exec_verify_nsteps(struct ftv_exec *ex)
 	return ex->sched.dpor ? xd_nsteps(ex->sched.dpor) : 0;
 }
 
+/* The steps of step k's causal past, in a new array (*idx, freed by the
+ * caller); 0 with *idx NULL when there is none or no memory. */
+static size_t past_of(struct xdpor *d, size_t k, size_t **idx)
+{
+	*idx = NULL;
+	if (!d || !xd_nsteps(d))
+		return 0;
+	*idx = malloc(xd_nsteps(d) * sizeof(**idx));
+	return *idx ? xd_past(d, k, *idx) : 0;
+}
+
 size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 			struct exec_choice *out, size_t max)
 {
 	struct xdpor *d = ex->sched.dpor;
-	size_t n, *idx;
+	size_t *idx, n = past_of(d, k, &idx);
 	unsigned nc = ex->cfg.ncpus;
 
-	if (!d || !xd_nsteps(d))
-		return 0;
-	idx = malloc(xd_nsteps(d) * sizeof(*idx));
-	if (!idx)
-		return 0;
-	n = xd_past(d, k, idx);
 	if (n > max)
 		n = max;
 	for (size_t i = 0; i < n; i++) {
@@ -122,14 +127,8 @@ size_t exec_verify_past(struct ftv_exec *ex, size_t k,
 size_t exec_verify_visible(struct ftv_exec *ex, size_t k)
 {
 	struct xdpor *d = ex->sched.dpor;
-	size_t n, v = 0, *idx;
+	size_t *idx, v = 0, n = past_of(d, k, &idx);
 
-	if (!d || !xd_nsteps(d))
-		return 0;
-	idx = malloc(xd_nsteps(d) * sizeof(*idx));
-	if (!idx)
-		return 0;
-	n = xd_past(d, k, idx);
 	for (size_t i = 0; i < n; i++)
 		v += xd_visible(d, idx[i]) != 0;
 	free(idx);
