@@ -59,6 +59,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	ex->eng.load_gate = &ex->sb.n;
 	ex->eng.exact_load_pc = cfg->verify;
 	ex->eng.ro_data = cfg->ro_data;
+	ex->eng.shared_copies = cfg->once;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,

@@ -183,6 +183,13 @@ struct exec_config {
 	 * while the CPU reads its own (store forwarding). Loads stay in
 	 * program order. Every region becomes private to each CPU. */
 	int cpu_sbuf;
+	/* 1: the executor runs once and is never reset (each of ftv
+	 * replay's worlds): it takes no snapshot (exec_reset fails), and
+	 * each CPU's private view of a region starts as a copy-on-write
+	 * mapping of one copy shared by all of them rather than a copy of
+	 * its own, so CPUs that run a few pages of a large text cost those
+	 * pages (executor/exec_engine.c). */
+	int once;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */

@@ -13,11 +13,15 @@
  *    engine's back; uc_ctl_remove_cache(begin, end) on that engine is needed,
  *    and hooks added after translation only reach code translated later.
  *  - engines start at EL1 (PSTATE 0x3c5). */
+#define _GNU_SOURCE /* memfd_create */
 #include "executor/exec_engine.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unicorn/unicorn.h>
+#include <unistd.h>
 
 #include "executor/exec_pages.h"
 #include "executor/exec_watchdog.h"
@@ -184,6 +188,91 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	return 0;
 }
 
+/* Region i's contents as one shared copy (exec_config.once), made for
+ * the first CPU that needs it: a memfd holding the pages that hold
+ * something (written with pwrite: nothing is mapped, so the copy costs
+ * no resident pages of the process until a CPU reads one). */
+static int shared_fd(struct xengine *e, size_t i, struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_get(e->as, i);
+	uint64_t n = r->size / XPG_SIZE;
+	uint8_t *nz;
+	int fd;
+
+	if (e->shfd[i] >= 0)
+		return e->shfd[i];
+	nz = malloc(n ? n : 1);
+	fd = memfd_create("ftv-text", MFD_CLOEXEC);
+	if (!nz || fd < 0 || ftruncate(fd, (off_t)r->size)) {
+		free(nz);
+		if (fd >= 0)
+			close(fd);
+		return ftv_errf(err, "%s: shared copy: %s", r->name,
+				strerror(errno));
+	}
+	xpg_nonzero(r->host, r->size, nz);
+	for (uint64_t p = xpg_next(nz, NULL, 0, n); p < n;
+	     p = xpg_next(nz, NULL, p + 1, n)) {
+		uint64_t end = p + 1;
+
+		while (end < n && nz[end])
+			end++;
+		for (uint64_t off = p * XPG_SIZE; off < end * XPG_SIZE;) {
+			ssize_t w = pwrite(fd, r->host + off,
+					   end * XPG_SIZE - off, (off_t)off);
+
+			if (w <= 0) {
+				free(nz);
+				close(fd);
+				return ftv_errf(err, "%s: shared copy: %s",
+						r->name, strerror(errno));
+			}
+			off += (uint64_t)w;
+		}
+		p = end - 1;
+	}
+	free(nz);
+	e->shfd[i] = fd;
+	return fd;
+}
+
+/* cpu's private view of region i: a copy of its own, or (shared_copies)
+ * a copy-on-write mapping of the shared copy. Either way the pages that
+ * hold nothing cost nothing. */
+static uint8_t *private_copy(struct xengine *e, size_t i, struct ftv_err *err)
+{
+	struct sim_region *r = sim_region_get(e->as, i);
+	uint8_t *nz, *cp;
+	void *p;
+	int fd;
+
+	if (e->shared_copies) {
+		fd = shared_fd(e, i, err);
+		if (fd < 0)
+			return NULL;
+		p = mmap(NULL, r->size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_NORESERVE, fd, 0);
+		if (p == MAP_FAILED) {
+			ftv_errf(err, "%s: map the shared copy: %s", r->name,
+				 strerror(errno));
+			return NULL;
+		}
+		return p;
+	}
+	nz = malloc(r->size / XPG_SIZE);
+	cp = xpg_alloc(r->size);
+	if (!cp || !nz) {
+		free(nz);
+		xpg_free(cp, r->size);
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	xpg_nonzero(r->host, r->size, nz);
+	xpg_copy_nonzero(cp, r->host, r->size, nz);
+	free(nz);
+	return cp;
+}
+
 static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 {
 	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
@@ -192,26 +281,28 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
-		uint8_t *nz;
 
 		if (!(r->perms & SIM_X) && !e->private_data)
 			continue;
 		/* Text is private: each CPU fetches from its own copy, which
 		 * the fetch model keeps per CPU (and, with private_data, data
-		 * too: a CPU sees its own buffered stores). Only the pages
-		 * that hold something are copied: the rest of a fresh
-		 * mapping reads as zeros already. */
-		nz = malloc(r->size / XPG_SIZE);
-		c->copy[i] = xpg_alloc(r->size);
-		if (!c->copy[i] || !nz) {
-			free(nz);
-			return ftv_errf(err, "out of memory");
-		}
-		xpg_nonzero(r->host, r->size, nz);
-		xpg_copy_nonzero(c->copy[i], r->host, r->size, nz);
-		free(nz);
+		 * too: a CPU sees its own buffered stores). */
+		c->copy[i] = private_copy(e, i, err);
+		if (!c->copy[i])
+			return -1;
 	}
 	return engine_open(e, c, err);
+}
+
+/* The shared copies' descriptors, once every CPU maps them (the mappings
+ * keep the memory). */
+static void shared_close(struct xengine *e)
+{
+	for (size_t i = 0; e->shfd && i < e->nregions; i++)
+		if (e->shfd[i] >= 0)
+			close(e->shfd[i]);
+	free(e->shfd);
+	e->shfd = NULL;
 }
 
 /* Unicorn 2.0.1 translates into a code buffer of 1 GiB per engine that it
@@ -250,12 +341,22 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++)
 		e->rsize[i] = sim_region_get(as, i)->size;
+	if (e->shared_copies) {
+		e->shfd = malloc((e->nregions ? e->nregions : 1) * sizeof(int));
+		if (!e->shfd)
+			return ftv_errf(err, "out of memory");
+		for (size_t i = 0; i < e->nregions; i++)
+			e->shfd[i] = -1;
+	}
 	for (unsigned i = 0; i < ncpus; i++) {
 		e->cpu[i].e = e;
 		e->cpu[i].idx = i;
-		if (cpu_open(e, &e->cpu[i], err))
+		if (cpu_open(e, &e->cpu[i], err)) {
+			shared_close(e);
 			return -1;
+		}
 	}
+	shared_close(e);
 	return 0;
 }
 
@@ -601,6 +702,12 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 int xe_snapshot(struct xengine *e, struct ftv_err *err)
 {
 	size_t n = e->nregions ? e->nregions : 1;
+
+	/* A reset would put pages back by comparing and zeroing them, and a
+	 * zeroed page of a copy-on-write mapping given back (exec_pages.c)
+	 * would read the shared copy again. */
+	if (e->shared_copies)
+		return ftv_errf(err, "an executor that runs once takes no snapshot");
 
 	if (e->snap) {
 		/* Taken again: what the CPUs hold now is what a reset

@@ -79,6 +79,11 @@ struct xengine {
 	unsigned ncpus;
 	int ro_data;             /* exec_config.ro_data, set before xe_init */
 	int private_data;        /* every region private, not only text */
+	/* exec_config.once, set before xe_init: the CPUs' private copies
+	 * map one shared copy per region copy-on-write (shfd: its memfd
+	 * while the engines are opened, else -1) */
+	int shared_copies;
+	int *shfd;
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
 	struct xecpu cpu[EXEC_MAX_CPUS];

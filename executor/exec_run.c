@@ -502,7 +502,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
-	if (!xe_has_snapshot(&ex->eng) && xe_snapshot(&ex->eng, err))
+	if (!ex->cfg.once && !xe_has_snapshot(&ex->eng) &&
+	    xe_snapshot(&ex->eng, err))
 		return -1;
 	xs_start_run(&ex->sched);
 	ex->cut = 0;
@@ -577,6 +578,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 
 int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 {
+	if (ex->cfg.once)
+		return ftv_errf(err, "an executor that runs once cannot be reset");
 	if (!xe_has_snapshot(&ex->eng))
 		return 0;
 	if (xe_reset(&ex->eng, err))
