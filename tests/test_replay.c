@@ -310,6 +310,48 @@ START_TEST(image_without_module_regions_refuses_modules)
 }
 END_TEST
 
+/* Batches run on several threads (--jobs) print what one thread prints:
+ * the module fixture in batches of 2 with the far module's BLs truncated,
+ * two of its four batches with violations, their lines and reports in
+ * batch order; and three Debian batches, every count alike. */
+START_TEST(jobs_do_not_change_the_output)
+{
+	const char *layouts[2] = { MODULES, DEBIAN };
+	const char *extra[2][4] = {
+		{ "--batch", "2", "--mutate", "no-range-check" },
+		{ "--batch", "512", "--batches", "3" },
+	};
+
+	for (int k = 0; k < 2; k++) {
+		char *one = NULL, *three = NULL;
+		char path[4096];
+
+		ftv_test_path(path, sizeof(path), "FTV_TOP", layouts[k]);
+		char *a1[] = { (char *)ftv_test_env("FTV"), "replay", path, "--cpus", "2",
+			       (char *)extra[k][0], (char *)extra[k][1],
+			       (char *)extra[k][2], (char *)extra[k][3], "--jobs", "1",
+			       NULL };
+		char *a3[] = { (char *)ftv_test_env("FTV"), "replay", path, "--cpus", "2",
+			       (char *)extra[k][0], (char *)extra[k][1],
+			       (char *)extra[k][2], (char *)extra[k][3], "--jobs", "3",
+			       NULL };
+		int rc1 = ftv_test_run(a1, &one), rc3 = ftv_test_run(a3, &three);
+
+		ck_assert_int_eq(rc3, rc1);
+		ck_assert_int_eq(rc1, k == 0 ? 1 : 0);
+		if (k == 0) {
+			HAS(one, "batch 3: 6 violations (see below)\nbatch 4: 6 violations");
+			HAS(one, "replayed: 7 sites enabled and disabled in 4 batches of 4; ");
+		} else {
+			HAS(one, "replayed: 1536 sites enabled and disabled in 3 batches of 189; ");
+		}
+		ck_assert_str_eq(without_time(three), without_time(one));
+		free(one);
+		free(three);
+	}
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -323,6 +365,7 @@ static Suite *replay_suite(void)
 	tcase_add_test(tc, module_fixture_places_modules_and_calls_through_plts);
 	tcase_add_test(tc, no_range_check_mutant_is_caught_on_a_far_module);
 	tcase_add_test(tc, bad_module_record_is_named_by_file_and_line);
+	tcase_add_test(tc, jobs_do_not_change_the_output);
 	suite_add_tcase(s, tc);
 	/* the whole kernel and its modules: about a minute of CPU, twice that
 	 * on a loaded machine (more under the sanitizers: fewer batches) */

@@ -20,7 +20,7 @@
 
 enum {
 	O_SEED = 256, O_CPUS, O_BATCH, O_BATCHES, O_ROUNDS, O_CALLS, O_JSON,
-	O_FAR, O_MUTATE, O_FIRST,
+	O_FAR, O_MUTATE, O_FIRST, O_JOBS,
 };
 
 static const struct ftv_opt replay_opts[] = {
@@ -34,6 +34,9 @@ static const struct ftv_opt replay_opts[] = {
 	  .help = "run only K batches" },
 	{ .name = "first-batch", .key = O_FIRST, .arg = "B",
 	  .help = "start at batch B (from 1; a batch replays alone as in the whole run)" },
+	{ .name = "jobs", .key = O_JOBS, .arg = "N",
+	  .help = "batches run at once, each on a thread (1-64, default: the online "
+		  "cores); the output is the same whatever N" },
 	{ .name = "rounds", .key = O_ROUNDS, .arg = "R",
 	  .help = "workload rounds per CPU and batch (1-1000, default 16 + batch/8)" },
 	{ .name = "calls", .key = O_CALLS, .arg = "C",
@@ -109,6 +112,10 @@ static int cmd_replay(int argc, char **argv)
 				return FTV_EXIT_USAGE;
 			c.first_batch = v - 1;
 			break;
+		case O_JOBS:
+			if (ftv_opt_unsigned(&g, 1, 64, &c.jobs))
+				return FTV_EXIT_USAGE;
+			break;
 		case O_ROUNDS:
 			if (ftv_opt_unsigned(&g, 1, 1000, &c.rounds))
 				return FTV_EXIT_USAGE;
@@ -128,10 +135,9 @@ static int cmd_replay(int argc, char **argv)
 		return g.exit;
 	if (!layout)
 		return ftv_usage_error(g.cmd, "missing LAYOUT");
-	/* Each batch is a world whose executor copies every region (about
-	 * 570 MiB with 4 CPUs); served from the heap and never trimmed, the
-	 * next batch's copies reuse the same pages instead of faulting fresh
-	 * ones in (about 20% of a batch's time). */
+	/* Each batch is a world of its own; served from the heap and never
+	 * trimmed, the next batch's allocations reuse the same pages instead
+	 * of faulting fresh ones in. */
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	/* a name alone: the installed layout */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "patcher/arm64.h"
 #include "util/json.h"
@@ -22,18 +23,14 @@ struct replay_ctx {
 	struct replay_result *res;
 	FILE *out;          /* text report, NULL with --json */
 	FILE *vout;         /* violations' world reports */
-	unsigned char *active;
-	uint64_t *ips;
 	int have_caller;
 	struct world_boot_failure *bootfail;
 	size_t nbootfail, capbootfail;
 	const struct ftv_mutant *mutant;
-	/* the batch's world: its records and which are called, the modules
-	 * it loads (and whether any), the modules any world loaded */
-	struct sim_site *bsites;
-	unsigned char *bactive, *mod_loaded, *mod_ever;
-	size_t nbsites;
-	int world_modules;
+	unsigned char *mod_ever; /* per module: some batch's world loaded it */
+	struct replay_batches bs;
+	size_t nb;          /* batches in the layout */
+	double t0;
 };
 
 static double wall(void)
@@ -49,24 +46,6 @@ static long peak_rss_kb(void)
 	struct rusage ru;
 
 	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
-}
-
-/* The record whose ip is ip (sites are in layout order: by address). */
-static long site_at_ip(const struct replay_map *m, uint64_t ip)
-{
-	size_t lo = 0, hi = m->nsites;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->sites[mid].addr == ip)
-			return (long)mid;
-		if (m->sites[mid].addr < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
 }
 
 /* "func+0x4/0x84", from the layout (no aspace needed). */
@@ -94,171 +73,68 @@ static void words(const struct sim_layout_site *s, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
-/* The first world tells where ftrace_caller landed, which is the same in
- * every world of the run. */
-static void learn_caller(struct replay_ctx *x, struct world *w)
-{
-	x->res->caller = w->caller;
-	x->have_caller = 1;
-	/* ftrace_find_callable_addr(): out of BL range of ftrace_caller, a
-	 * module's site calls its module's PLT, if that is in range. */
-	for (size_t i = 0; i < x->m.nsites; i++) {
-		size_t li = x->m.site_of[i];
-		const struct sim_site *s = &x->m.sites[i];
-
-		if (x->m.status[li] != RS_OK || arm64_bl_in_range(s->addr, w->caller))
-			continue;
-		if (s->module && s->plt && arm64_bl_in_range(s->addr, s->plt))
-			x->res->via_plt++;
-		else
-			x->m.status[li] = s->module ? RS_MODULE : RS_RANGE;
-	}
-}
-
-/* The sites init_nop refused in this world (the kernel's in every world,
- * a module's in each world that loads it): each is reported once. */
-static int learn_boot_failures(struct replay_ctx *x, struct world *w,
+/* The sites init_nop refused in a batch's world (the kernel's in every
+ * world, a module's in each world that loads it): each is reported once,
+ * in the order the batches found them. */
+static int learn_boot_failures(struct replay_ctx *x,
+			       const struct replay_batch_result *r,
 			       struct ftv_err *err)
 {
-	const struct world_boot_failure *bf;
-	size_t nbf = world_boot_failures(w, &bf);
-
-	for (size_t i = 0; i < nbf; i++) {
-		long si = site_at_ip(&x->m, bf[i].ip);
+	for (size_t i = 0; i < r->nbf; i++) {
+		long si = replay_site_at_ip(&x->m, r->bf[i].ip);
 
 		if (si >= 0 && x->m.status[x->m.site_of[si]] == RS_VALIDATE)
 			continue;
 		if (VEC_RESERVE(x->bootfail, x->capbootfail, x->nbootfail + 1))
 			return ftv_errf(err, "out of memory");
-		x->bootfail[x->nbootfail++] = bf[i];
+		x->bootfail[x->nbootfail++] = r->bf[i];
 		if (si >= 0)
 			x->m.status[x->m.site_of[si]] = RS_VALIDATE;
 	}
 	return 0;
 }
 
-/* The records of the batch's world: the kernel's, and those of every
- * module the batch has sites of (the modules loaded in that world); the
- * others' modules are not loaded there. */
-static void batch_records(struct replay_ctx *x, const size_t *members, size_t n)
+/* A batch is done: its lines, its counts, in batch order. */
+static int merge_batch(void *ctx, size_t b, const struct replay_batch_result *r,
+		       struct ftv_err *err)
 {
-	const struct replay_map *m = &x->m;
+	struct replay_ctx *x = ctx;
+	struct replay_result *res = x->res;
+	const size_t *members = x->bs.elig + b * x->bs.batch;
+	size_t n = x->bs.nelig - b * x->bs.batch;
 
-	memset(x->active, 0, m->nsites ? m->nsites : 1);
-	memset(x->mod_loaded, 0, m->place.nmods ? m->place.nmods : 1);
-	for (size_t i = 0; i < n; i++) {
-		int mi = m->mod_of[m->site_of[members[i]]];
-
-		x->active[members[i]] = 1;
-		if (mi >= 0)
-			x->mod_loaded[mi] = x->mod_ever[mi] = 1;
+	if (n > x->bs.batch)
+		n = x->bs.batch;
+	if (!x->have_caller && x->bs.have_caller) {
+		x->have_caller = 1;
+		res->caller = x->bs.caller;
+		res->via_plt = x->bs.via_plt;
 	}
-	x->nbsites = 0;
-	x->world_modules = 0;
-	for (size_t i = 0; i < m->nsites; i++) {
-		int mi = m->mod_of[m->site_of[i]];
-
-		if (mi >= 0 && !x->mod_loaded[mi])
-			continue;
-		x->world_modules |= mi >= 0;
-		x->bsites[x->nbsites] = m->sites[i];
-		x->bactive[x->nbsites++] = x->active[i];
-	}
-}
-
-static int plans_done(const struct world *w)
-{
-	for (size_t i = 0; i < w->nplans; i++)
-		if (!w->plans[i].done)
-			return 0;
-	return 1;
-}
-
-/* One batch: records first..first+n-1 of the map (sites[] indices). */
-static int run_batch(struct replay_ctx *x, size_t b, const size_t *members,
-		     size_t n, struct ftv_err *err)
-{
-	const struct replay_config *c = x->cfg;
-	struct world_config wc = { 0 };
-	struct world *w;
-	struct ftrace_ops *ops;
-	struct world_stats st;
-	struct ftv_rng rng, child;
-	size_t nips = 0, nv;
-	int ret = -1;
-
-	batch_records(x, members, n);
-	/* Every batch's seed derives from the run's and the batch number, so
-	 * one batch replays alone with the same --seed. */
-	ftv_rng_seed(&rng, c->seed);
-	ftv_rng_fork(&rng, &child, 0x7e91a7 + b);
-	wc.scheme = FTV_SCHEME_CALLOPS;
-	wc.tramp_dir = c->tramp_dir;
-	wc.exec.ncpus = c->ncpus ? c->ncpus : 4;
-	wc.exec.policy = EXEC_RANDOM;
-	wc.exec.seed = ftv_rng_next(&child);
-	wc.exec.quiet_obs = 1;
-	wc.mutant_name = "none";
-	ftv_mutant_apply(x->mutant, &wc);
-	/* The enable and the disable of n sites take a number of patcher
-	 * steps proportional to n; the CPUs, which share the steps with the
-	 * patcher, must still be calling when the BLs land: rounds grow with
-	 * the batch. */
-	wc.rounds = c->rounds ? c->rounds : 16 + (unsigned)(n / 8);
-	wc.calls = c->calls ? c->calls : 32;
-	wc.callable_prefix = ""; /* every synthetic body takes integers */
-	wc.sites = x->bsites;
-	wc.nsites = x->nbsites;
-	wc.site_active = x->bactive;
-	wc.keep_boot_failures = 1;
-
-	w = world_alloc(&wc, err);
-	if (!w)
+	if (learn_boot_failures(x, r, err))
 		return -1;
-	if (replay_load(w, &x->m, x->mod_loaded, err) || world_setup(w, err))
-		goto out;
-	if (!x->have_caller)
-		learn_caller(x, w);
-	if (learn_boot_failures(x, w, err))
-		goto out;
-	/* The modules were loaded (init_nop'ed) with the kernel; each one's
-	 * ftrace_module_enable() ran before its init, with no ops yet. */
-	if (x->world_modules && world_enable_modules(w, NULL, err))
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (x->m.status[x->m.site_of[members[i]]] == RS_OK)
-			x->ips[nips++] = x->m.sites[members[i]].addr;
-	if (!nips) {
-		ret = 0;
-		goto out;
+	for (size_t i = 0; i < n; i++) {
+		int mi = x->m.mod_of[x->m.site_of[members[i]]];
+
+		if (mi >= 0)
+			x->mod_ever[mi] = 1;
 	}
-	ops = world_ops(w, "replay", "tracer_a", err);
-	if (!ops || world_set_filter_ips(w, ops, x->ips, nips, err) ||
-	    world_register(w, ops, err))
-		goto out;
-	/* The CPUs call the batch while the enable applies, then with every
-	 * site of the batch traced, then while the disable applies. */
-	for (int k = 0; k < 1000 && !plans_done(w); k++)
-		if (world_run(w, 20000, err))
-			goto out;
-	if (world_run(w, 4000, err) || world_unregister(w, ops, err) ||
-	    world_finish(w, 50000000, err))
-		goto out;
-	nv = world_report(w, x->vout);
-	if (nv && x->out)
-		fprintf(x->out, "batch %zu: %zu violation%s (see below)\n", b + 1, nv,
-			nv == 1 ? "" : "s");
-	x->res->violations += nv;
-	x->res->replayed += nips;
-	world_stats(w, &st);
-	x->res->func_calls += st.func_calls;
-	x->res->tracer_calls += st.tracer_calls;
-	x->res->plans += st.plans;
-	x->res->steps += st.steps;
-	ret = 0;
-out:
-	world_free(w);
-	return ret;
+	if (r->violations && x->out)
+		fprintf(x->out, "batch %zu: %zu violation%s (see below)\n", b + 1,
+			r->violations, r->violations == 1 ? "" : "s");
+	if (r->nreport)
+		fwrite(r->report, 1, r->nreport, x->vout);
+	res->violations += r->violations;
+	res->replayed += r->replayed;
+	res->func_calls += r->func_calls;
+	res->tracer_calls += r->tracer_calls;
+	res->plans += r->plans;
+	res->steps += r->steps;
+	res->batches++;
+	if (x->cfg->progress)
+		fprintf(x->cfg->progress, "replay: batch %zu/%zu done, %zu sites so far, "
+			"%zu violations, %.0f s\n", b + 1, x->nb, res->replayed,
+			res->violations, wall() - x->t0);
+	return 0;
 }
 
 static size_t count(const struct replay_ctx *x, enum replay_status st)
@@ -411,7 +287,7 @@ static void list_validate(struct replay_ctx *x)
 		fprintf(x->out, "validate failures: %zu\n", x->nbootfail);
 	for (size_t i = 0; i < x->nbootfail && i < REPLAY_LIST_MAX; i++) {
 		const struct world_boot_failure *f = &x->bootfail[i];
-		long si = site_at_ip(&x->m, f->ip);
+		long si = replay_site_at_ip(&x->m, f->ip);
 		const struct sim_layout_site *s =
 			si >= 0 ? &x->m.l->sites[x->m.site_of[si]] : NULL;
 
@@ -461,7 +337,9 @@ static void print_json(FILE *out, const struct replay_config *c,
 	json_key_u64(&j, "unplaced", r->unplaced);
 	json_key_u64(&j, "via_plt", r->via_plt);
 	json_key_str(&j, "mutate", c->mutate ? c->mutate : "none");
+	json_key_u64(&j, "jobs", r->jobs);
 	json_key_double(&j, "wall_s", r->wall_s, 3);
+	json_key_double(&j, "setup_s", r->setup_s, 3);
 	json_key(&j, "peak_rss_kb");
 	json_i64(&j, r->peak_rss_kb);
 	json_end_object(&j);
@@ -510,14 +388,23 @@ static size_t running(const struct replay_config *c, size_t nb)
 	return c->max_batches && c->max_batches < left ? c->max_batches : left;
 }
 
+/* --jobs, or one per online core; never more than the batches. */
+static unsigned jobs(const struct replay_config *c)
+{
+	long n = c->jobs ? (long)c->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		n = 1;
+	return n > REPLAY_MAX_JOBS ? REPLAY_MAX_JOBS : (unsigned)n;
+}
+
 int replay_run(const struct replay_config *c, FILE *out,
 	       struct replay_result *res, struct ftv_err *err)
 {
-	struct replay_ctx x = { .cfg = c, .res = res };
+	struct replay_ctx x = { .cfg = c, .res = res, .t0 = wall() };
 	size_t batch = c->batch ? c->batch : REPLAY_DEFAULT_BATCH;
-	size_t *elig = NULL, nelig = 0, nb;
+	size_t *elig = NULL, nelig = 0, nb, end;
 	struct sim_layout *l;
-	double t0 = wall();
 	char *vbuf = NULL;
 	size_t vlen = 0;
 	int ret = -1;
@@ -539,22 +426,16 @@ int replay_run(const struct replay_config *c, FILE *out,
 	count_modules(&x);
 	x.out = c->json ? NULL : out;
 	x.vout = open_memstream(&vbuf, &vlen);
-	x.active = calloc(x.m.nsites ? x.m.nsites : 1, 1);
-	x.bactive = calloc(x.m.nsites ? x.m.nsites : 1, 1);
-	x.bsites = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*x.bsites));
-	x.mod_loaded = calloc(x.m.place.nmods ? x.m.place.nmods : 1, 1);
 	x.mod_ever = calloc(x.m.place.nmods ? x.m.place.nmods : 1, 1);
-	x.ips = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*x.ips));
 	elig = calloc(x.m.nsites ? x.m.nsites : 1, sizeof(*elig));
-	if (!x.vout || !x.active || !x.ips || !elig || !x.bactive || !x.bsites ||
-	    !x.mod_loaded || !x.mod_ever) {
+	if (!x.vout || !elig || !x.mod_ever) {
 		ftv_errf(err, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < x.m.nsites; i++)
 		elig[nelig++] = x.m.order[i];
 	res->callops_sites = x.m.nsites;
-	res->nbatches = nb = (nelig + batch - 1) / batch;
+	res->nbatches = x.nb = nb = (nelig + batch - 1) / batch;
 	if (c->first_batch && c->first_batch >= nb) {
 		ftv_errf(err, "%s: --first-batch %zu, but the layout makes %zu "
 			 "batch%s of %zu sites", c->layout, c->first_batch + 1, nb,
@@ -582,18 +463,18 @@ int replay_run(const struct replay_config *c, FILE *out,
 		fputc('\n', out);
 		fflush(out);
 	}
-	for (size_t b = c->first_batch;
-	     b < nb && (!c->max_batches || b < c->first_batch + c->max_batches); b++) {
-		size_t first = b * batch, n = nelig - first < batch ? nelig - first : batch;
-
-		if (run_batch(&x, b, elig + first, n, err))
-			goto out;
-		res->batches++;
-		if (c->progress)
-			fprintf(c->progress, "replay: batch %zu/%zu done, %zu sites so far, "
-				"%zu violations, %.0f s\n", b + 1, nb, res->replayed,
-				res->violations, wall() - t0);
-	}
+	/* The worlds need only the placed copy (x.m.l): the layout as read
+	 * goes before they are built. */
+	sim_layout_free(l);
+	l = NULL;
+	x.bs = (struct replay_batches){ .cfg = c, .m = &x.m, .mutant = x.mutant,
+					.elig = elig, .nelig = nelig, .batch = batch };
+	end = c->first_batch + running(c, nb);
+	res->jobs = jobs(c);
+	res->setup_s = wall() - x.t0;
+	if (replay_batches_run(&x.bs, c->first_batch, end, res->jobs, merge_batch, &x,
+			       err))
+		goto out;
 	res->misaligned = count(&x, RS_MISALIGNED);
 	res->out_of_range = count(&x, RS_RANGE);
 	res->need_plt = count(&x, RS_MODULE);
@@ -601,10 +482,10 @@ int replay_run(const struct replay_config *c, FILE *out,
 	res->validate = x.nbootfail;
 	res->replayable = count(&x, RS_OK);
 	fflush(x.vout);
-	res->wall_s = wall() - t0;
+	res->wall_s = wall() - x.t0;
 	res->peak_rss_kb = peak_rss_kb();
 	if (c->json) {
-		print_json(out, c, l, res);
+		print_json(out, c, x.m.l, res);
 	} else {
 		list_sites(&x, RS_MISALIGNED, "misaligned");
 		list_sites(&x, RS_RANGE, "out of BL range of ftrace_caller");
@@ -641,12 +522,7 @@ out:
 		fclose(x.vout);
 	free(vbuf);
 	free(elig);
-	free(x.active);
-	free(x.bactive);
-	free(x.bsites);
-	free(x.mod_loaded);
 	free(x.mod_ever);
-	free(x.ips);
 	free(x.bootfail);
 	replay_map_free(&x.m);
 	sim_layout_free(l);

@@ -72,6 +72,9 @@ struct replay_config {
 	unsigned rounds;       /* workload rounds per CPU per batch (0: 16 +
 				  batch / 8) */
 	unsigned calls;        /* calls per round per CPU (0: 32) */
+	unsigned jobs;         /* batches run at once, each a world on a
+				  thread of its own (0: the online cores);
+				  the output does not depend on it */
 	int json;              /* one JSON object instead of the text report */
 	FILE *progress;        /* a line per batch as it ends, or NULL */
 	/* Modules read from their files go to the PLT window, as if the
@@ -93,6 +96,9 @@ struct replay_result {
 	size_t modules, modules_direct, modules_plt, modules_captured;
 	size_t modules_unplaced, module_sites, unplaced, via_plt;
 	double wall_s;
+	double setup_s;        /* of wall_s, before the first batch began
+				  (the layout read, placed and mapped) */
+	unsigned jobs;         /* batches run at once */
 	long peak_rss_kb;
 	uint64_t caller;       /* ftrace_caller's address */
 };

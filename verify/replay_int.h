@@ -11,6 +11,8 @@
 #include "verify/replay.h"
 #include "verify/world_int.h"
 
+struct ftv_mutant;
+
 /* What replay does with one layout site. */
 enum replay_status {
 	RS_OK,         /* a CALL_OPS site: init_nop, enabled in its batch */
@@ -59,5 +61,53 @@ void replay_map_free(struct replay_map *m);
  * world; NULL: every module). */
 int replay_load(struct world *w, const struct replay_map *m,
 		const unsigned char *loaded, struct ftv_err *err);
+
+/* The record whose ip is ip, or -1. */
+long replay_site_at_ip(const struct replay_map *m, uint64_t ip);
+
+/* verify/replay_batch.c: the batches, each a world, run by threads. */
+#define REPLAY_MAX_JOBS 64
+
+/* What they share. Batch b is elig[b * batch ...], at most batch records
+ * of the map. The first batch run sets caller, have_caller and via_plt,
+ * and the status of the sites out of ftrace_caller's reach. */
+struct replay_batches {
+	const struct replay_config *cfg;
+	struct replay_map *m;
+	const struct ftv_mutant *mutant;
+	const size_t *elig;
+	size_t nelig, batch;
+	uint64_t caller;
+	int have_caller;
+	size_t via_plt;
+};
+
+/* One batch's outcome. */
+struct replay_batch_result {
+	int ret;                 /* 0, or -1 with err set */
+	struct ftv_err err;
+	int done;
+	size_t violations, replayed;
+	uint64_t func_calls, tracer_calls, plans, steps;
+	char *report;            /* its world's report (world_report) */
+	size_t nreport;
+	struct world_boot_failure *bf; /* what init_nop refused in its world */
+	size_t nbf;
+};
+void replay_batch_result_free(struct replay_batch_result *r);
+
+/* Called for each batch, in batch order, once it is done; nonzero stops
+ * the run (with err set). */
+typedef int (*replay_merge_fn)(void *ctx, size_t b,
+			       const struct replay_batch_result *r,
+			       struct ftv_err *err);
+
+/* Runs batches [first, end) on jobs threads (this one among them), the
+ * first of them alone; merge sees every result in batch order. Returns
+ * 0, or -1 with err set by the first batch (in order) that failed or by
+ * merge. */
+int replay_batches_run(struct replay_batches *bs, size_t first, size_t end,
+		       unsigned jobs, replay_merge_fn merge, void *ctx,
+		       struct ftv_err *err);
 
 #endif

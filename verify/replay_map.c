@@ -281,6 +281,10 @@ int replay_map_build(struct replay_map *m, const struct sim_layout *in,
 	if (sim_layout_place(in, &sim_layout_arm64, far, &m->place, err))
 		return -1;
 	l = m->l = sim_layout_placed(in, &m->place);
+	/* the modules' names as the placed copy has them: the layout as
+	 * read may go before the map does */
+	for (size_t i = 0; i < m->place.nmods; i++)
+		m->place.mods[i].name = sim_layout_str(m->l, m->place.mods[i].name);
 	plts_after_text(m);
 	m->status = calloc(n ? n : 1, sizeof(*m->status));
 	m->sites = calloc(n ? n : 1, sizeof(*m->sites));
