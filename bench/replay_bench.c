@@ -5,10 +5,15 @@
  *
  *   replay_bench FTV LAYOUT RUNS [ftv replay options...]
  *
+ * ftv replay runs its batches on threads (--jobs, by default one per
+ * core), so the run is one process and its peak RSS is the whole
+ * replay's.
+ *
  * With --batches K among the options (make bench-quick) only the first K
  * batches run, and the wall time of the whole replay is projected from
- * theirs (batches_total / K times as long: an estimate, said so on the
- * target line). */
+ * theirs: the setup before the first batch (the layout read and mapped,
+ * the report's setup_s) once, the batches' time batches_total / K times
+ * (an estimate, said so on the target line). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +133,15 @@ int main(int argc, char **argv)
 	{
 		double done = json_num(out_path, "batches");
 		double total = json_num(out_path, "batches_total");
+		double setup = json_num(out_path, "setup_s");
+		double inner = json_num(out_path, "wall_s");
 		char note[128];
 
 		if (done > 0 && total > done) {
-			double proj = wall[runs / 2] * total / done;
+			/* the batches' share of the wall time, scaled */
+			double batches = inner > setup && setup >= 0 ? inner - setup
+								      : inner;
+			double proj = wall[runs / 2] + batches * (total / done - 1);
 
 			printf("projected for all %.0f batches: %.1f s wall\n",
 			       total, proj);
