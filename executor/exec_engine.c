@@ -16,7 +16,6 @@
 #define _GNU_SOURCE /* memfd_create */
 #include "executor/exec_engine.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -191,25 +190,23 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 /* Region i's contents as one shared copy (exec_config.once), made for
  * the first CPU that needs it: a memfd holding the pages that hold
  * something (written with pwrite: nothing is mapped, so the copy costs
- * no resident pages of the process until a CPU reads one). */
-static int shared_fd(struct xengine *e, size_t i, struct ftv_err *err)
+ * no resident pages of the process until a CPU reads one). -1 when it
+ * cannot be made (no memfd_create, no room): each CPU then gets a copy of
+ * its own, as without once. */
+static int shared_fd(struct xengine *e, size_t i)
 {
 	struct sim_region *r = sim_region_get(e->as, i);
 	uint64_t n = r->size / XPG_SIZE;
 	uint8_t *nz;
 	int fd;
 
-	if (e->shfd[i] >= 0)
+	if (e->shfd[i] != -1)
 		return e->shfd[i];
+	e->shfd[i] = -2; /* tried */
 	nz = malloc(n ? n : 1);
 	fd = memfd_create("ftv-text", MFD_CLOEXEC);
-	if (!nz || fd < 0 || ftruncate(fd, (off_t)r->size)) {
-		free(nz);
-		if (fd >= 0)
-			close(fd);
-		return ftv_errf(err, "%s: shared copy: %s", r->name,
-				strerror(errno));
-	}
+	if (!nz || fd < 0 || ftruncate(fd, (off_t)r->size))
+		goto fail;
 	xpg_nonzero(r->host, r->size, nz);
 	for (uint64_t p = xpg_next(nz, NULL, 0, n); p < n;
 	     p = xpg_next(nz, NULL, p + 1, n)) {
@@ -221,12 +218,8 @@ static int shared_fd(struct xengine *e, size_t i, struct ftv_err *err)
 			ssize_t w = pwrite(fd, r->host + off,
 					   end * XPG_SIZE - off, (off_t)off);
 
-			if (w <= 0) {
-				free(nz);
-				close(fd);
-				return ftv_errf(err, "%s: shared copy: %s",
-						r->name, strerror(errno));
-			}
+			if (w <= 0)
+				goto fail;
 			off += (uint64_t)w;
 		}
 		p = end - 1;
@@ -234,30 +227,28 @@ static int shared_fd(struct xengine *e, size_t i, struct ftv_err *err)
 	free(nz);
 	e->shfd[i] = fd;
 	return fd;
+fail:
+	free(nz);
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
-/* cpu's private view of region i: a copy of its own, or (shared_copies)
- * a copy-on-write mapping of the shared copy. Either way the pages that
+/* cpu's private view of region i: a copy-on-write mapping of the shared
+ * copy (shared_copies), else a copy of its own. Either way the pages that
  * hold nothing cost nothing. */
 static uint8_t *private_copy(struct xengine *e, size_t i, struct ftv_err *err)
 {
 	struct sim_region *r = sim_region_get(e->as, i);
 	uint8_t *nz, *cp;
-	void *p;
-	int fd;
+	int fd = e->shared_copies ? shared_fd(e, i) : -1;
 
-	if (e->shared_copies) {
-		fd = shared_fd(e, i, err);
-		if (fd < 0)
-			return NULL;
-		p = mmap(NULL, r->size, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_NORESERVE, fd, 0);
-		if (p == MAP_FAILED) {
-			ftv_errf(err, "%s: map the shared copy: %s", r->name,
-				 strerror(errno));
-			return NULL;
-		}
-		return p;
+	if (fd >= 0) {
+		void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_NORESERVE, fd, 0);
+
+		if (p != MAP_FAILED)
+			return p;
 	}
 	nz = malloc(r->size / XPG_SIZE);
 	cp = xpg_alloc(r->size);

@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "patcher/arm64.h"
 #include "util/json.h"
 #include "util/vec.h"
 #include "verify/mutant.h"

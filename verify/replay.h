@@ -28,7 +28,10 @@
  * A world per batch keeps the executor's watched words, literal hooks and
  * breakpoints to one batch (they are never removed within a world); the
  * other modules stay out of it (loading all 1,083 of Debian's in every
- * world would double each world's records and text).
+ * world would double each world's records and text). A batch's result
+ * depends on nothing another batch did, so batches run several at once,
+ * each world on a thread (--jobs, verify/replay_batch.c), and the report
+ * takes their results in batch order: the same output whatever the jobs.
  *
  * Modules. A module loaded when it was captured (absolute addresses) sits
  * where it was; one read from its .ko goes where the kernel's module

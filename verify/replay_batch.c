@@ -287,8 +287,8 @@ static void batch_members(const struct replay_batches *bs, size_t b,
 	*n = bs->nelig - first < bs->batch ? bs->nelig - first : bs->batch;
 }
 
-/* Runs batch b into its result slot; 0, or -1 when its scratch could not
- * be made (the slot then says why). */
+/* Runs batch b into its result slot (its ret and err say how it went)
+ * and says it is done. */
 static void pool_run_one(struct replay_pool *p, struct replay_scratch *x, size_t b)
 {
 	struct replay_batch_result *r = &p->res[b - p->first];
