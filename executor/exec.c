@@ -306,6 +306,20 @@ const struct exec_write *exec_write_get(struct ftv_exec *ex, int wid)
 	return xl_write_get(&ex->log, wid);
 }
 
+int exec_plan_stores_pending(struct ftv_exec *ex, int plan)
+{
+	for (size_t i = 0; i < ex->sb.n; i++) {
+		const struct exec_write *w;
+
+		if (plan < 0)
+			return 1;
+		w = xl_write_get(&ex->log, ex->sb.v[i].wid);
+		if (w && w->plan == plan)
+			return 1;
+	}
+	return 0;
+}
+
 uint64_t exec_trace_hash(struct ftv_exec *ex)
 {
 	return xl_hash(&ex->log);

@@ -190,6 +190,17 @@ struct exec_config {
 	 * its own, so CPUs that run a few pages of a large text cost those
 	 * pages (executor/exec_engine.c). */
 	int once;
+	/* PCT-style delays for the patcher's store buffer (random, quantum
+	 * and pct policies; not under exhaustive, verify or a forced
+	 * schedule): each store it buffers is, with probability 1/2, held
+	 * back for 1 .. drain_hold scheduler steps, drawn from a seeded
+	 * stream of its own. A held store drains only once its time is up
+	 * (or when no other agent can move), so the stores the barriers
+	 * leave unordered become visible far apart, in any order: a few
+	 * steps between the list head and the new ops' fields is a window
+	 * a CPU rarely hits, a few hundred is not. 0: none (every drain
+	 * uniform among the candidates). */
+	unsigned drain_hold;
 };
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
@@ -485,6 +496,10 @@ const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n);
 const struct exec_obs *exec_observations(struct ftv_exec *ex, size_t *n);
 const struct exec_event *exec_trace(struct ftv_exec *ex, size_t *n);
 const struct exec_write *exec_write_get(struct ftv_exec *ex, int wid);
+/* 1 if a store of plan (-1: of any) still waits in the patcher's store
+ * buffer: the plan's last step ran, but not everything it wrote is
+ * visible to every CPU yet. */
+int exec_plan_stores_pending(struct ftv_exec *ex, int plan);
 /* The trace for humans, one event a line:
  *   "   12 cpu1   fetch  func+0x4/0x10: 94000040 (bl 0x...) [write #3 ...]" */
 void exec_trace_print(struct ftv_exec *ex, FILE *f);

@@ -147,6 +147,26 @@ static int lock_slot(const struct xplans *ps, uint64_t id)
 	return -1;
 }
 
+int xp_waits_for_sbuf(struct xplans *ps)
+{
+	if (!ps->sb->n)
+		return 0;
+	for (int a = 0; a < PLAN_AGENTS; a++) {
+		struct xplan *xp = cur_plan(ps, a);
+		const struct plan_step *s;
+
+		if (!xp)
+			continue;
+		s = &xp->p.steps[xp->next];
+		if (s->op == PLAN_DSB || s->op == PLAN_SYNC_ALL ||
+		    (s->op == PLAN_QUIESCE && !xp->waiting) ||
+		    ((s->op == PLAN_CACHE_CLEAN || s->op == PLAN_ICACHE_INVAL) &&
+		     xb_holds(ps->sb, s->addr, s->len ? s->len : 1)))
+			return 1;
+	}
+	return 0;
+}
+
 int xp_ready(struct xplans *ps, int a)
 {
 	struct xplan *xp = cur_plan(ps, a);
@@ -173,6 +193,14 @@ int xp_ready(struct xplans *ps, int a)
 		return !xb_holds(ps->sb, s->addr, s->len ? s->len : 1);
 	case PLAN_QUIESCE:
 		if (!xp->waiting) {
+			/* The grace period starts with a full barrier on the
+			 * updater (synchronize_rcu*() orders the caller's
+			 * earlier stores before it: the memory-barrier
+			 * guarantee of Documentation/RCU/Design/Requirements),
+			 * so a CPU that starts reading after the start sees
+			 * them: begin once the buffer has drained. */
+			if (ps->sb->n)
+				return 0;
 			/* (right after the patcher step that made QUIESCE
 			 * the next one: that step reads the counts) */
 			read_progress(ps);
@@ -344,7 +372,9 @@ void xp_step(struct xplans *ps, int a)
 		m->arch->sync_all(m);
 		break;
 	case PLAN_QUIESCE:
-		/* every CPU passed a quiescent point since */
+		/* every CPU passed a quiescent point since, after every
+		 * store drained (xp_ready) */
+		xb_waited(ps->sb, 0, 0);
 		read_progress(ps);
 		xp->waiting = 0;
 		break;

@@ -75,6 +75,9 @@ static inline int xp_busy(const struct xplans *ps)
 }
 /* Patcher agent a can take a step now (finishing plans on the way). */
 int xp_ready(struct xplans *ps, int a);
+/* 1 if a patcher's next step waits for stores in the buffer (a DSB, an
+ * IPI, cache maintenance of a range it holds). */
+int xp_waits_for_sbuf(struct xplans *ps);
 /* Agent a performs its next step (after xp_ready said 1). */
 void xp_step(struct xplans *ps, int a);
 /* A step's "what", or NULL. */

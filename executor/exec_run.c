@@ -523,7 +523,13 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 				ready[nr++] = i;
 		if (pready)
 			ready[nr++] = XS_PATCHER(n);
-		if (ex->sb.n) {
+		/* held-back stores (exec_config.drain_hold) are due once
+		 * their time is up; while a patcher waits for them they
+		 * drain anyway, the one due first first: the hold makes
+		 * them visible late and in their order, not the patcher
+		 * slow */
+		ex->sb.now = ex->cfg.drain_hold ? ex->log.step : UINT64_MAX;
+		if (ex->sb.n && (xb_due(&ex->sb) || xp_waits_for_sbuf(&ex->plans))) {
 			ready[nr++] = XS_SBUF(n);
 			if (ex->sched.dpor) {
 				unsigned cand[64], nc;
@@ -538,6 +544,10 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		for (unsigned i = 0; i < n; i++)
 			if (ex->csb[i].n)
 				ready[nr++] = XS_CPU_SBUF(n, i);
+		/* stores held back (exec_config.drain_hold) drain early
+		 * rather than leave nobody to move */
+		if (!nr && ex->sb.n)
+			ready[nr++] = XS_SBUF(n);
 		if (!nr) {
 			if (!all_settled(ex))
 				xl_violation(&ex->log, EXEC_V_STUCK, -1, 0,

@@ -46,7 +46,11 @@ static int chan_of(struct xsbuf *b, uint64_t addr)
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
-	struct xstore s = { addr, size, val, wid, b->epoch, 0 };
+	struct xstore s = { addr, size, val, wid, b->epoch, 0, 0 };
+
+	/* the patcher's: perhaps held back (exec_config.drain_hold) */
+	if (b->owner < 0)
+		s.due = b->m->log->step + xs_hold(b->m->sched);
 
 	if (b->chans) {
 		int ch = chan_of(b, addr);
@@ -141,13 +145,38 @@ unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan)
 	return nc;
 }
 
+int xb_due(struct xsbuf *b)
+{
+	unsigned cand[64], nc = xb_candidates(b, cand, NULL);
+
+	for (unsigned i = 0; i < nc; i++)
+		if (b->v[cand[i]].due <= b->now)
+			return 1;
+	return 0;
+}
+
 void xb_drain(struct xsbuf *b)
 {
-	unsigned cand[64], nc, k;
+	unsigned cand[64], nc, k, nd = 0;
 	int ch, chan[64];
 	struct xstore s;
 
 	nc = xb_candidates(b, cand, b->chans ? chan : NULL);
+	/* the held-back ones wait while another may drain; when none is
+	 * due (a patcher waits for the buffer, or nobody else can move),
+	 * the one due first drains, so that held stores still become
+	 * visible last (no store is held under chans: xs_hold) */
+	for (unsigned i = 0; i < nc && !b->chans; i++)
+		if (b->v[cand[i]].due <= b->now)
+			cand[nd++] = cand[i];
+	if (nd) {
+		nc = nd;
+	} else if (!b->chans) {
+		for (unsigned i = 1; i < nc; i++)
+			if (b->v[cand[i]].due < b->v[cand[0]].due)
+				cand[0] = cand[i];
+		nc = 1;
+	}
 	k = cand[b->chans ? xs_choose_drain(b->m->sched, chan, nc)
 			  : xs_choose(b->m->sched, XCH_DRAIN, nc)];
 	s = b->v[k];

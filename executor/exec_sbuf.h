@@ -19,6 +19,8 @@ struct xstore {
 	uint64_t epoch;          /* DMBs issued before it */
 	uint64_t after;          /* chans: the channels of the stores it must
 				    drain after (older epoch or overlapping) */
+	uint64_t due;            /* the step it may drain from (held back:
+				    exec_config.drain_hold) */
 };
 
 /* Channels: the addresses stores were buffered to, numbered in the order
@@ -38,6 +40,9 @@ struct xsbuf {
 	unsigned nchan;
 	int chan_full;           /* an address found no channel */
 	int chans;               /* number channels (exec_config.verify) */
+	uint64_t now;            /* the stores due by now may drain (exec_run
+				    sets it to the step; with drain_hold 0
+				    every store is due) */
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner);
@@ -60,7 +65,10 @@ uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size);
 /* The stores that may drain next (indexes into v), at most 64; their
  * channels in chan (may be NULL): -1 when the table is full. */
 unsigned xb_candidates(struct xsbuf *b, unsigned *cand, int *chan);
-/* One buffered store becomes visible (the scheduler picks which). */
+/* 1 if a store that may drain next is due by b->now (not held back). */
+int xb_due(struct xsbuf *b);
+/* One buffered store becomes visible: the scheduler picks which among
+ * the due ones, or else it is the one due first. */
 void xb_drain(struct xsbuf *b);
 
 #endif

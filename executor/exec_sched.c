@@ -43,6 +43,16 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	ftv_rng_seed(&root, cfg->seed);
 	ftv_rng_fork(&root, &s->rng_sched, 1);
 	ftv_rng_fork(&root, &s->rng_fetch, 2);
+	s->drain_hold = cfg->drain_hold;
+	ftv_rng_fork(&root, &s->rng_hold, 3);
+}
+
+uint64_t xs_hold(struct xsched *s)
+{
+	if (!s->drain_hold || s->policy == EXEC_EXHAUSTIVE || s->dpor || s->force ||
+	    s->verify || !ftv_rng_chance(&s->rng_hold, 1, 2))
+		return 0;
+	return 1 + ftv_rng_below(&s->rng_hold, s->drain_hold);
 }
 
 void xs_free(struct xsched *s)

@@ -42,6 +42,9 @@ struct xsched {
 	unsigned pct_depth;
 	uint64_t pct_length;
 	struct ftv_rng rng_sched, rng_fetch;
+	/* exec_config.drain_hold and its stream */
+	unsigned drain_hold;
+	struct ftv_rng rng_hold;
 	int *oom;
 
 	unsigned rr_next;        /* EXEC_QUANTUM's cursor */
@@ -74,6 +77,10 @@ struct xsched {
 };
 
 void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom);
+/* How many steps a store the patcher buffers now is held back
+ * (exec_config.drain_hold): 0 for most, and always 0 when the run's
+ * choices are not the seeded streams' (exhaustive, verify, a schedule). */
+uint64_t xs_hold(struct xsched *s);
 void xs_free(struct xsched *s);
 /* Before each run. */
 void xs_start_run(struct xsched *s);

@@ -307,7 +307,11 @@ START_TEST(fuzz_a_debian_module)
 	snprintf(want, sizeof(want), "\nobject   %s\n", mod);
 	HAS(text, want);
 	HAS(text, "\nenable-modules\n");
-	HAS(text, "filter   t1 cordic_calc_iq\n");
+	/* the ops traces the module's one function (a filter naming it,
+	 * or none once the shrink dropped it) */
+	HAS(text, "\nregister t1\n");
+	if (strstr(text, "\nfilter   t1 "))
+		HAS(text, "\nfilter   t1 cordic_calc_iq\n");
 	free(text);
 	rc = FTV_RUN(&out, "fuzz", "--replay", replay);
 	ck_assert_msg(rc == 1, "exit %d\n%s", rc, out);

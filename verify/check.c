@@ -22,12 +22,15 @@
 
 #include "patcher/ftrace_abi.h"
 
+/* A plan is in flight until its last step ran and every store it made
+ * is visible (a plan's last data stores may drain after it ended: the
+ * state of the ops list is settled only then). */
 static int plans_in_flight(const struct world *w)
 {
 	for (size_t i = 0; i < w->nplans; i++)
 		if (!w->plans[i].done)
 			return 1;
-	return 0;
+	return exec_plan_stores_pending(w->ex, -1);
 }
 
 static uint64_t last_plan_end(const struct world *w)
@@ -60,7 +63,7 @@ static int touched_since(const struct world *w, size_t touch, uint64_t since)
 	if (!touch)
 		return 0;
 	p = &w->plans[touch - 1];
-	return !p->done || p->done_step >= since;
+	return !p->done || p->done_step >= since || exec_plan_stores_pending(w->ex, p->id);
 }
 
 /* An ops that stays registered, whose filter does not change and whose

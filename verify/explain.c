@@ -5,6 +5,7 @@
  * the arch explains itself (struct world_archdesc: a BL whose offset was
  * truncated, a call pair executed across two generations). */
 #include "verify/world_int.h"
+#include "patcher/ftrace_abi.h"
 
 #include <string.h>
 
@@ -21,6 +22,57 @@ static const char *freed_ops(struct world *w, char *buf, size_t n)
 			snprintf(buf + l, n - l, "%s%s", l ? ", " : "", w->ops[i].name);
 		}
 	return buf[0] ? buf : "none";
+}
+
+/* A CPU that branched to pc through an ops' func or direct_call it
+ * loaded as pc, though the ops' field holds a function: it read the field
+ * before the ops' initialisation was visible to it. 1 if explained. */
+static int explain_unpublished(struct world *w, const struct exec_violation *v)
+{
+	static const struct { uint64_t off; const char *name; } fields[] = {
+		{ FTV_OPS_FUNC, "func" }, { FTV_OPS_DIRECT_CALL, "direct_call" },
+	};
+	size_t n;
+	const struct exec_obs *ob = exec_observations(w->ex, &n);
+	unsigned c = (unsigned)v->cpu;
+	char b1[160];
+
+	for (size_t k = n; k-- > 0;) {
+		const struct exec_obs *o = &ob[k];
+
+		if (o->cpu != v->cpu || o->kind != EXEC_OBS_LOAD || o->step > v->step)
+			continue;
+		for (size_t i = 0; i < w->nops; i++)
+			for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+				const struct wops *op = &w->ops[i];
+
+				if (o->addr != op->addr + fields[f].off || o->val != v->addr ||
+				    (f == 0 ? !op->func : !op->direct))
+					continue;
+				world_add_violation(
+					w, "unpublished-ops", (int)c, v->step,
+					"cpu%u called 0x%llx through ops %s's %s, which it loaded "
+					"at step %llu before the ops' fields were visible to it "
+					"(%s is %s): it reached ops %s through a pointer published "
+					"before them. add_ftrace_ops() links an ops into "
+					"ftrace_ops_list with rcu_assign_pointer(), whose release "
+					"orders the ops' initialisation (func, filter, next) "
+					"before the pointer to it: that barrier is missing",
+					c, (unsigned long long)v->addr, op->name, fields[f].name,
+					(unsigned long long)o->step, fields[f].name,
+					f == 0 ? sim_symbolize(w->as, op->func, b1, sizeof(b1), 0)
+					       : "the direct trampoline",
+					op->name);
+				return 1;
+			}
+		/* only the CPU's last load of a function pointer of an ops
+		 * says where it went */
+		for (size_t i = 0; i < w->nops; i++)
+			for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++)
+				if (o->addr == w->ops[i].addr + fields[f].off)
+					return 0;
+	}
+	return 0;
 }
 
 static void explain_fault(struct world *w, const struct exec_violation *v)
@@ -65,6 +117,8 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 					    : "");
 		return;
 	}
+	if (pc < 0x1000 && explain_unpublished(w, v))
+		return;
 	if (w->ad->explain_fault)
 		w->ad->explain_fault(w, v);
 }

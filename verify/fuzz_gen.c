@@ -152,6 +152,7 @@ struct gops {
 	const char *tracer;
 	int registered, dead, direct, attached;
 	char filter[1024];
+	unsigned hot;    /* the hot functions its filters take (plan_focus) */
 };
 
 /* A module as the generator tracks it. */
@@ -165,6 +166,9 @@ struct gen {
 	unsigned nops, ntracer, ngraph, ndirect;
 	enum gmod_state mod[FUZZ_MAX_MODULES];
 	int key_on;   /* the static key's state */
+	/* a focused iteration's hot functions (plan_focus), or none */
+	const char *hot[5];
+	unsigned nhot;
 };
 
 /* Whether operations may name traced function i now: kernel text, a
@@ -254,6 +258,8 @@ static unsigned filter_size(struct gen *gn)
 					      : 8 + (unsigned)ftv_rng_below(&gn->rng, 33);
 }
 
+static void add_func(char *out, size_t n, const char *t);
+
 /* A filter for self: half the time it shares sites with another live
  * ops' filter, so sites are traced by two ops at once and go through the
  * list ops and back (CALL_OPS's unique-ops rule: modify_call). */
@@ -261,7 +267,7 @@ static void filter_for(struct gen *gn, const struct gops *self, char *out, size_
 {
 	const struct gops *others[8];
 	unsigned no = 0, k = filter_size(gn), j;
-	char rest[1024], buf[1024];
+	char rest[1024];
 
 	for (unsigned i = 0; i < gn->nops; i++)
 		if (&gn->ops[i] != self && !gn->ops[i].dead && gn->ops[i].filter[0])
@@ -273,19 +279,38 @@ static void filter_for(struct gen *gn, const struct gops *self, char *out, size_
 	j = 1 + (unsigned)ftv_rng_below(&gn->rng, k);
 	subset(gn, j, others[ftv_rng_below(&gn->rng, no)]->filter, out, n);
 	subset(gn, k - j, NULL, rest, sizeof(rest));
-	for (char *t = strtok(rest, ","); t; t = strtok(NULL, ",")) {
-		size_t l = strlen(out);
+	for (char *t = strtok(rest, ","); t; t = strtok(NULL, ","))
+		add_func(out, n, t);
+}
 
-		snprintf(buf, sizeof(buf), ",%s,", out);
-		{
-			char want[64];
+/* Adds t to the comma separated list out unless it is there. */
+static void add_func(char *out, size_t n, const char *t)
+{
+	size_t l = strlen(out);
+	char buf[1024], want[64];
 
-			snprintf(want, sizeof(want), ",%s,", t);
-			if (strstr(buf, want) || l + strlen(t) + 2 > n)
-				continue;
-		}
-		snprintf(out + l, n - l, "%s%s", l ? "," : "", t);
-	}
+	snprintf(buf, sizeof(buf), ",%s,", out);
+	snprintf(want, sizeof(want), ",%s,", t);
+	if (strstr(buf, want) || l + strlen(t) + 2 > n)
+		return;
+	snprintf(out + l, n - l, "%s%s", l ? "," : "", t);
+}
+
+/* A filter for self, and in a focused iteration the hot functions self
+ * takes: each with probability 1/2 when the ops is made, drawn again by a
+ * quarter of its filter changes. The hot functions end up traced by two,
+ * three or none of the ops; an ops mostly keeps out of the ones it does
+ * not take while its filter changes (a stale table of an ops shows at a
+ * site other ops share and it traces neither before nor after), and now
+ * and then they change hands. */
+static void filter_pick(struct gen *gn, struct gops *self, int made, char *out, size_t n)
+{
+	filter_for(gn, self, out, n);
+	if (gn->nhot && (made || ftv_rng_chance(&gn->rng, 1, 4)))
+		self->hot = (unsigned)ftv_rng_below(&gn->rng, 1u << gn->nhot);
+	for (unsigned i = 0; i < gn->nhot; i++)
+		if (self->hot & 1u << i)
+			add_func(out, n, gn->hot[i]);
 }
 
 static void new_ops(struct gen *gn)
@@ -316,7 +341,7 @@ static void new_ops(struct gen *gn)
 		snprintf(o->name, sizeof(o->name), "t%u", ++gn->ntracer);
 	gn->nops++;
 	emit(gn, "ops", o->name, tracer);
-	filter_for(gn, o, o->filter, sizeof(o->filter));
+	filter_pick(gn, o, 1, o->filter, sizeof(o->filter));
 	emit(gn, "filter", o->name, o->filter);
 }
 
@@ -341,7 +366,7 @@ static void act(struct gen *gn, enum act a, struct gops *o)
 		o->dead = 1;
 		break;
 	case A_FILTER:
-		filter_for(gn, o, o->filter, sizeof(o->filter));
+		filter_pick(gn, o, 0, o->filter, sizeof(o->filter));
 		emit(gn, "filter", o->name, o->filter);
 		break;
 	case A_NOTRACE:
@@ -374,8 +399,10 @@ static void step(struct gen *gn)
 	unsigned nc = 0, total = 0;
 	uint64_t pick;
 
+	/* (a focused iteration wants three ops or more on its hot
+	 * functions: plan_focus) */
 	if (gn->nops < 6)
-		c[nc++] = (typeof(c[0])){ A_NEW, NULL, gn->nops ? 2 : 10 };
+		c[nc++] = (typeof(c[0])){ A_NEW, NULL, !gn->nops ? 10 : gn->nhot ? 8 : 2 };
 	for (unsigned i = 0; i < gn->nops && nc + 4 < 64; i++) {
 		struct gops *o = &gn->ops[i];
 
@@ -506,6 +533,71 @@ static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned 
 				: (unsigned)-1;
 }
 
+/* How long the patcher's buffered stores may be held back
+ * (exec_config.drain_hold), from a stream of its own so the rest of the
+ * iteration is drawn as without it: a quarter of the iterations drain
+ * uniformly (the stores the barriers leave unordered become visible a
+ * few steps apart), the others hold half the stores for up to 16 to 1024
+ * steps, so that a CPU has time to walk the list, call a site or read a
+ * filter table between two stores the barriers leave unordered (the list
+ * head and the new ops' fields, a table's pointer and its entries). */
+static unsigned drain_hold(uint64_t iter_seed)
+{
+	struct ftv_rng hrng;
+
+	ftv_rng_seed(&hrng, iter_seed ^ 0x686f6c6420627566ULL);
+	if (ftv_rng_chance(&hrng, 1, 4))
+		return 0;
+	return 16u << ftv_rng_below(&hrng, 7);
+}
+
+/* A focused iteration, from a stream of its own (an unfocused one is
+ * drawn as before focus existed): 3/4 of the iterations without a late
+ * module (whose functions the CPUs must call once it is loaded) pick 2 to
+ * 5 hot functions that every ops' filter takes with probability 1/2
+ * (filter_pick), and a workload every CPU calls each round: the hot
+ * functions twice and 1 to 5 others once. The races on the core's data need a site
+ * two or more ops trace (on CALL_OPS only such a site walks the ops list,
+ * ftrace_list_ops) called while a third ops is registered or changes its
+ * filter; with a 16-function workload per CPU out of a few hundred and
+ * filters of a few dozen, unfocused iterations rarely build one. */
+static unsigned plan_focus(struct gen *gn, uint64_t iter_seed, enum gmod_state mode)
+{
+	const struct fuzz_gen *g = gn->g;
+	struct scenario *s = gn->s;
+	const char *pool[FUZZ_MAX_FUNCS];
+	unsigned np = 0, nw;
+	struct ftv_rng frng;
+
+	ftv_rng_seed(&frng, iter_seed ^ 0x666f637573656421ULL);
+	if (g->nuser || mode == GM_LATE || !ftv_rng_chance(&frng, 3, 4))
+		return 0;
+	for (unsigned i = 0; i < g->nfuncs; i++)
+		if (avail(gn, i))
+			pool[np++] = g->funcs[i];
+	gn->nhot = 2 + (unsigned)ftv_rng_below(&frng, 4);
+	nw = gn->nhot + 1 + (unsigned)ftv_rng_below(&frng, 5);
+	if (nw > np)
+		nw = np;
+	if (gn->nhot > nw)
+		gn->nhot = nw;
+	for (unsigned i = 0; i < nw; i++) {
+		unsigned j = i + (unsigned)ftv_rng_below(&frng, np - i);
+		const char *t = pool[j];
+
+		pool[j] = pool[i];
+		pool[i] = t;
+		if (i < gn->nhot)
+			gn->hot[i] = t;
+	}
+	/* the hot functions twice a round, the others once */
+	for (unsigned i = 0; i < nw + gn->nhot && s->cfg.ncall < WORLD_MAX_CALLS; i++)
+		snprintf(s->call[s->cfg.ncall++], sizeof(s->call[0]), "%s",
+			 pool[i < nw ? i : i - nw]);
+	/* more actions: three ops made and registered take six */
+	return 4 + (unsigned)ftv_rng_below(&frng, 5);
+}
+
 static int user_modules(const struct fuzz_gen *g)
 {
 	for (unsigned i = 0; i < g->nuser; i++)
@@ -555,6 +647,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		break;
 	}
 	s->cfg.exec.seed = ftv_rng_next(&gn.rng) >> 1;
+	s->cfg.exec.drain_hold = drain_hold(iter_seed);
 	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
 	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
 	 * thousand steps), and a mutant that sends CPUs astray is cut short
@@ -576,6 +669,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		s->cfg.nmodules = g->nmodules;
 		s->cfg.far_modules = mp.far;
 	}
+	nact += plan_focus(&gn, iter_seed, mp.mode);
 	/* the boot modules are enabled before anything can call them (and
 	 * the modules given by path are loaded at boot) */
 	if (mp.mode == GM_BOOT || user_modules(g))

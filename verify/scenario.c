@@ -368,6 +368,9 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 		} else if (!strcmp(w[0], "pct-depth")) {
 			NUM32(1);
 			s->cfg.exec.pct_depth = (unsigned)v;
+		} else if (!strcmp(w[0], "drain-hold")) {
+			NUM32(1);
+			s->cfg.exec.drain_hold = (unsigned)v;
 		} else if (!strcmp(w[0], "seed")) {
 			NUM(1);
 			s->cfg.exec.seed = v;
@@ -980,6 +983,8 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 		fprintf(f, "quantum  %u\n", s->cfg.exec.quantum);
 	if (s->cfg.exec.pct_depth)
 		fprintf(f, "pct-depth %u\n", s->cfg.exec.pct_depth);
+	if (s->cfg.exec.drain_hold)
+		fprintf(f, "drain-hold %u\n", s->cfg.exec.drain_hold);
 	if (s->cfg.exec.dic || s->cfg.exec.idc)
 		fprintf(f, "cachetype%s%s\n", s->cfg.exec.dic ? " DIC" : "",
 			s->cfg.exec.idc ? " IDC" : "");

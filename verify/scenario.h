@@ -30,6 +30,10 @@
  *                                    or exhaustive: every execution is
  *                                    explored (ftv verify; verify/verify.h)
  *   quantum  200                     (quantum and pct)
+ *   drain-hold 400                   the patcher's buffered stores are,
+ *                                    half of them, held back for up to
+ *                                    400 steps each (exec_config; not
+ *                                    under exhaustive)
  *   cachetype DIC IDC                CTR_EL0.DIC and/or IDC of the cores
  *                                    (default neither; exec_config)
  *   seed     1
