@@ -267,6 +267,11 @@ int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
 		    exec_watch_data64(ex, s->addr, err))
 			return ftv_err_prefix(err, "plan step %zu (%s)", i,
 					      s->what ? s->what : "");
+		/* under verify, loads in a range a plan frees are events (in
+		 * the walk and in its replays alike) */
+		if (s->op == PLAN_FREE && ex->cfg.verify &&
+		    xm_add_free_range(&ex->model, s->addr, s->len))
+			return ftv_errf(err, "out of memory");
 	}
 	id = xp_submit(&ex->plans, p, done, arg);
 	if (id < 0)

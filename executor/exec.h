@@ -377,6 +377,18 @@ int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
 		void *arg, struct ftv_err *err);
 const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan);
 
+/* Performs a plan at once, before any run, with no CPU running (a
+ * scenario's settled prefix, `settle`): its writes land in memory and in
+ * every CPU's copy of the text, fetchable everywhere (as after its cache
+ * maintenance and an IPI to every CPU), its frees poison, and its waits
+ * (DSB, quiescence, stop_machine(), locks) hold at once since no CPU holds
+ * anything. A validated write that finds another word stops it, as
+ * ftrace_modify_code() does. done (may be NULL) is called with id and
+ * the result. Nothing of it is queued: exec_reset does not undo it once
+ * exec_snapshot has been taken after it. */
+void exec_apply(struct ftv_exec *ex, const struct plan *p, int id, exec_plan_fn done,
+		void *arg);
+
 /* Runs until every CPU is done and every plan applied, nobody can move, or
  * max_steps steps were taken. Returns 0, or -1 with err set (setup error). */
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err);

@@ -52,6 +52,10 @@ enum xloc_kind {
 			   (its pushes and drains) */
 	XLOC_SBDRAIN,   /* the drains of channel id (read by the drains of
 			   the stores that had to wait for them) */
+	XLOC_WIN,       /* the patch window every text patcher shares: its
+			   mapping (written by map and unmap, read by the
+			   stores through it) */
+	XLOC_LOCK,      /* the sleeping locks the patchers take (text_mutex) */
 };
 #define XLOC(kind, id) ((uint32_t)(kind) << 24 | ((uint32_t)(id) & 0xffffff))
 #define XLOC_KIND(loc) ((loc) >> 24)

@@ -108,6 +108,7 @@ struct ftv_exec {
 	size_t nnewpts, capnewpts;
 	uint64_t *loadpts;
 	size_t nloadpts, caploadpts;
+	uint64_t verify_runs;     /* exec_verify: runs since the engines opened */
 	uint64_t run_step0;      /* stats.steps when the run began */
 };
 

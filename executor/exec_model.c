@@ -560,6 +560,12 @@ void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 	}
 	if (is_private(m, addr))
 		xe_invalidate_all(m->eng, addr, len);
+	/* the patcher has written it (exec_observed: a replay must see the
+	 * loads of it the walk saw) */
+	else if (m->sched->verify)
+		for (uint64_t a = addr & ~7ULL; a < addr + len; a += 8)
+			if (xg_add(&m->stw, a) < 0)
+				*m->oom = 1;
 }
 
 /* --- fetches ------------------------------------------------------------- */

@@ -320,6 +320,8 @@ void xp_step(struct xplans *ps, int a)
 	switch (s->op) {
 	case PLAN_WRITE_INSN:
 	case PLAN_WRITE_DATA64:
+		if (s->window)
+			xs_access(m->sched, XLOC(XLOC_WIN, 0), XA_R);
 		if (s->window && !(at = through_window(ps, a, (size_t)id, idx, s))) {
 			stop_plan(ps, a, xp, id, EXEC_PLAN_FAULT, idx, 0);
 			return;
@@ -398,6 +400,7 @@ void xp_step(struct xplans *ps, int a)
 		xm_context_sync_all(m);
 		break;
 	case PLAN_LOCK:
+		xs_access(m->sched, XLOC(XLOC_LOCK, 0), XA_W);
 		if (lock_slot(ps, s->addr) < 0)
 			for (k = 0; k < XP_LOCKS; k++)
 				if (ps->lock_owner[k] < 0) {
@@ -407,12 +410,14 @@ void xp_step(struct xplans *ps, int a)
 				}
 		break;
 	case PLAN_UNLOCK:
+		xs_access(m->sched, XLOC(XLOC_LOCK, 0), XA_W);
 		k = lock_slot(ps, s->addr);
 		if (k >= 0 && ps->lock_owner[k] == a)
 			ps->lock_owner[k] = -1;
 		break;
 	case PLAN_MAP_WINDOW:
 		/* patch_map(): set_fixmap_offset(FIX_TEXT_POKE0, page) */
+		xs_access(m->sched, XLOC(XLOC_WIN, 0), XA_W);
 		ps->win_mapped = 1;
 		ps->win_page = s->addr & ~(XP_PAGE - 1);
 		ps->win_agent = a;
@@ -421,6 +426,7 @@ void xp_step(struct xplans *ps, int a)
 		break;
 	case PLAN_UNMAP_WINDOW:
 		/* patch_unmap(): clear_fixmap, whoever mapped it */
+		xs_access(m->sched, XLOC(XLOC_WIN, 0), XA_W);
 		ps->win_mapped = 0;
 		ps->win_agent = a;
 		ps->win_plan = id;

@@ -32,6 +32,54 @@ int exec_snapshot(struct ftv_exec *ex, struct ftv_err *err)
 	return 0;
 }
 
+/* Bytes written at once in memory and in every CPU's copy of them. */
+static void apply_bytes(struct ftv_exec *ex, uint64_t addr, uint64_t val, unsigned size)
+{
+	uint8_t b[8];
+
+	memcpy(b, &val, 8);
+	sim_write(ex->eng.as, addr, b, size, NULL);
+	if (!xe_private(&ex->eng, addr))
+		return;
+	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
+		uint8_t *p = xe_copy_ptr(&ex->eng, c, addr);
+
+		if (p)
+			memcpy(p, b, size);
+	}
+	xe_invalidate_all(&ex->eng, addr, size);
+}
+
+void exec_apply(struct ftv_exec *ex, const struct plan *p, int id, exec_plan_fn done,
+		void *arg)
+{
+	struct exec_plan_result res = { EXEC_PLAN_DONE, 0, 0 };
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_step *s = &p->steps[i];
+		unsigned size = s->op == PLAN_WRITE_INSN ? 4 : 8;
+		uint64_t cur = 0;
+
+		if (s->op == PLAN_FREE) {
+			xm_poison(&ex->model, s->addr, s->len);
+			continue;
+		}
+		if (s->op != PLAN_WRITE_INSN && s->op != PLAN_WRITE_DATA64)
+			continue;
+		if (sim_read(ex->eng.as, s->addr, &cur, size, NULL)) {
+			res = (struct exec_plan_result){ EXEC_PLAN_FAULT, i, 0 };
+			break;
+		}
+		if (s->validate && cur != (size == 4 ? (uint32_t)s->old : s->old)) {
+			res = (struct exec_plan_result){ EXEC_PLAN_MISMATCH, i, cur };
+			break;
+		}
+		apply_bytes(ex, s->addr, size == 4 ? (uint32_t)s->new : s->new, size);
+	}
+	if (done)
+		done(ex, id, &res, arg);
+}
+
 int exec_set_schedule(struct ftv_exec *ex, const struct exec_choice *c,
 		      size_t n)
 {
@@ -151,21 +199,6 @@ void exec_observe_none(struct ftv_exec *ex)
 	ex->model.rd_frozen = 1;
 }
 
-/* Every range a queued plan frees: loads in it are events. */
-static int free_ranges(struct ftv_exec *ex, struct ftv_err *err)
-{
-	for (size_t i = 0; i < ex->plans.n; i++) {
-		const struct plan *p = &ex->plans.v[i].p;
-
-		for (size_t k = 0; k < p->n; k++)
-			if (p->steps[k].op == PLAN_FREE &&
-			    xm_add_free_range(&ex->model, p->steps[k].addr,
-					      p->steps[k].len))
-				return ftv_errf(err, "out of memory");
-	}
-	return 0;
-}
-
 /* The loads of watched data seen where no turn begins become scheduling
  * points; 1 if there were any. */
 static int mark_new_points(struct ftv_exec *ex, struct ftv_err *err)
@@ -179,10 +212,16 @@ static int mark_new_points(struct ftv_exec *ex, struct ftv_err *err)
 	return n > 0;
 }
 
+/* Runs of a walk between two engine recycles (xe_recycle: Unicorn's code
+ * buffer grows with every run that retranslates changed words). */
+#define XV_RECYCLE 2048
+
 /* One run from the snapshot; 0, or -1 with err set. */
 static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		   const struct exec_verify_hooks *h, struct ftv_err *err)
 {
+	if (++ex->verify_runs % XV_RECYCLE == 0 && xe_recycle(&ex->eng, err))
+		return -1;
 	ex->log.nviol = 0; /* each run's own */
 	if (exec_reset(ex, err))
 		return -1;
@@ -224,8 +263,6 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	if (cfg->shard >= nshards)
 		return ftv_errf(err, "shard %u of %u", cfg->shard, nshards);
 	if (!xe_has_snapshot(&ex->eng) && exec_snapshot(ex, err))
-		return -1;
-	if (free_ranges(ex, err))
 		return -1;
 	/* every load of a CPU is seen once data is watched (xe_watch_loads
 	 * hooks them all): stores to data no CPU reads are no steps */

@@ -32,6 +32,8 @@ static uint32_t b(uint64_t pc, uint64_t to)
 /* vw_build: before the literal, the patcher also stores to data no CPU
  * loads (an ops field of the core's own): no visible step. */
 static int vw_unread_store;
+/* vw_build: make the plan but queue nothing (the caller queues its own) */
+static int vw_no_plan;
 #define UNREAD (SIM_DATA_BASE + 0x800)
 
 struct vworld {
@@ -98,7 +100,8 @@ static void vw_build(struct vworld *w, unsigned ncpus, int dmb, int two_plans, i
 	if (two_plans)
 		plan_write_insn(&w->p, w->site, bl(w->site, w->tramp), W_NOP, 1, 0,
 				"make_nop: NOP");
-	ck_assert_int_ge(exec_submit(w->ex, &w->p, NULL, NULL, &err), 0);
+	if (!vw_no_plan)
+		ck_assert_int_ge(exec_submit(w->ex, &w->p, NULL, NULL, &err), 0);
 }
 
 static void vw_free(struct vworld *w)
@@ -287,6 +290,182 @@ START_TEST(stores_no_cpu_loads_are_no_steps)
 }
 END_TEST
 
+/* A settled prefix (exec_apply, as a scenario's `settle` line): make_call
+ * is applied before the walk, which explores only the make_nop after it
+ * (the BL back to the NOP while the CPUs call). The walk starts from
+ * the prefix's memory: every CPU fetches the BL or the NOP, and going
+ * through the trampoline reads the literal the prefix wrote; the reduced
+ * and unreduced walks reach the same outcomes. */
+static void settled_walk(unsigned ncpus, int reduce, struct outcomes *o,
+			 struct exec_verify_stats *st)
+{
+	struct vworld w;
+	struct plan nop;
+	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
+	struct exec_verify_hooks h = { NULL, on_done, NULL, o };
+	struct ftv_err err;
+	uint32_t word;
+
+	memset(o, 0, sizeof(*o));
+	o->ncpus = ncpus;
+	/* make_call is the prefix: applied, not queued */
+	vw_no_plan = 1;
+	vw_build(&w, ncpus, 1, 0, 1);
+	vw_no_plan = 0;
+	exec_apply(w.ex, &w.p, -2, NULL, NULL);
+	ck_assert_int_eq(sim_read32(w.as, w.site, &word), 0);
+	ck_assert_uint_eq(word, bl(w.site, w.tramp));
+	ck_assert_int_eq(exec_snapshot(w.ex, &err), 0);
+	plan_init(&nop);
+	plan_write_insn(&nop, w.site, bl(w.site, w.tramp), W_NOP, 1, 0, "make_nop: NOP");
+	plan_cache_sync(&nop, w.site, 4, 0);
+	ck_assert_int_ge(exec_submit(w.ex, &nop, NULL, NULL, &err), 0);
+	ck_assert_msg(exec_verify(w.ex, &vc, &h, st, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(st->complete, 1);
+	ck_assert_uint_eq(st->multi, 0);
+	ck_assert_uint_eq(st->diverged, 0);
+	qsort(o->v, o->n, sizeof(o->v[0]), cmp_u64);
+	plan_free(&nop);
+	vw_free(&w);
+}
+
+START_TEST(a_settled_prefix_starts_the_walk_and_the_walks_agree)
+{
+	struct outcomes r, u;
+	struct exec_verify_stats sr, su;
+	int through = 0, around = 0;
+
+	settled_walk(2, 1, &r, &sr);
+	settled_walk(2, 0, &u, &su);
+	ck_assert_uint_eq(r.n, u.n);
+	for (size_t i = 0; i < r.n; i++) {
+		ck_assert_uint_eq(r.v[i], u.v[i]);
+		/* (key: cpu0's code, cpu1's code, stale) */
+		for (unsigned c = 0; c < 2; c++) {
+			unsigned code = (unsigned)(r.v[i] >> (1 + 2 * c)) & 3;
+
+			/* through the BL: the prefix's literal, never the old */
+			ck_assert_uint_ne(code, 1);
+			through += code == 2;
+			around += code == 0;
+		}
+		ck_assert_uint_eq(r.v[i] & 1, 0);
+	}
+	ck_assert_int_gt(through, 0);
+	ck_assert_int_gt(around, 0);
+	ck_assert_uint_lt(sr.executions, su.executions);
+}
+END_TEST
+
+/* Two patchers share the patch window (riscv's fixmap slot): each maps it
+ * at the page of the word it writes, writes through it and unmaps it.
+ * Under one lock they take turns; with the lock dropped by one of them,
+ * some execution writes through the other's mapping (patch-window). The
+ * window and the lock are locations of the walk: the reduced walk finds
+ * that execution too, with the same shortest counterexample, and proves
+ * the locked world as the unreduced one does. */
+#define W_TEXT_A (T + 0x2180)
+#define W_TEXT_B (T + 0x3180)
+#define TEXT_MUTEX 0x7e57
+
+static void window_plan(struct plan *p, int agent, uint64_t at, int locked)
+{
+	struct plan_step s = { .op = PLAN_LOCK, .addr = TEXT_MUTEX, .rec = -1,
+			       .what = "text_mutex" };
+
+	plan_init(p);
+	p->agent = agent;
+	if (locked)
+		plan_push(p, &s);
+	s.op = PLAN_MAP_WINDOW;
+	s.addr = at;
+	s.what = "patch_map";
+	plan_push(p, &s);
+	plan_write_insn(p, at, 0, W_NOP, 0, -1, "through the window");
+	p->steps[p->n - 1].window = 1;
+	s.op = PLAN_UNMAP_WINDOW;
+	s.what = "patch_unmap";
+	plan_push(p, &s);
+	if (locked) {
+		s.op = PLAN_UNLOCK;
+		s.addr = TEXT_MUTEX;
+		s.what = "text_mutex";
+		plan_push(p, &s);
+	}
+}
+
+struct wout {
+	uint64_t executions, violating;
+	size_t shortest;          /* visible steps, 0: none */
+};
+
+static int window_done(struct ftv_exec *ex, int counted, int ended, void *arg)
+{
+	struct wout *o = arg;
+	size_t nv;
+	const struct exec_violation *v = exec_violations(ex, &nv);
+	int hit = 0;
+
+	(void)ended;
+	if (!counted)
+		return 0;
+	o->executions++;
+	for (size_t i = 0; i < nv; i++)
+		if (v[i].kind == EXEC_V_WINDOW) {
+			size_t vis = exec_verify_visible(ex, v[i].step);
+
+			hit = 1;
+			if (!o->shortest || vis < o->shortest)
+				o->shortest = vis;
+		}
+	o->violating += hit;
+	return 0;
+}
+
+static void window_walk(int a_locked, int reduce, struct wout *o)
+{
+	struct vworld w;
+	struct plan pa, pb;
+	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
+	struct exec_verify_hooks h = { NULL, window_done, NULL, o };
+	struct exec_verify_stats st;
+	struct ftv_err err;
+
+	memset(o, 0, sizeof(*o));
+	vw_no_plan = 1;
+	vw_build(&w, 1, 1, 0, 1);
+	vw_no_plan = 0;
+	window_plan(&pa, PLAN_AGENT_FTRACE, W_TEXT_A, a_locked);
+	window_plan(&pb, PLAN_AGENT_TEXT, W_TEXT_B, 1);
+	ck_assert_int_ge(exec_submit(w.ex, &pa, NULL, NULL, &err), 0);
+	ck_assert_int_ge(exec_submit(w.ex, &pb, NULL, NULL, &err), 0);
+	ck_assert_msg(exec_verify(w.ex, &vc, &h, &st, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(st.complete, 1);
+	ck_assert_uint_eq(st.diverged, 0);
+	plan_free(&pa);
+	plan_free(&pb);
+	vw_free(&w);
+}
+
+START_TEST(the_patch_window_is_shared_and_the_walks_agree)
+{
+	struct wout r, u;
+
+	window_walk(1, 1, &r);
+	window_walk(1, 0, &u);
+	ck_assert_uint_eq(r.violating, 0);
+	ck_assert_uint_eq(u.violating, 0);
+	ck_assert_uint_gt(r.executions, 0);
+	window_walk(0, 1, &r);
+	window_walk(0, 0, &u);
+	ck_assert_uint_gt(r.violating, 0);
+	ck_assert_uint_gt(u.violating, 0);
+	ck_assert_uint_eq(r.shortest, u.shortest);
+	ck_assert_uint_gt(r.shortest, 1);
+	ck_assert_uint_lt(r.executions, u.executions);
+}
+END_TEST
+
 static Suite *exec_verify_suite(void)
 {
 	Suite *s = suite_create("exec_verify");
@@ -297,6 +476,8 @@ static Suite *exec_verify_suite(void)
 	tcase_add_test(tc, reduced_and_unreduced_walks_agree_on_call_then_nop_synced);
 	tcase_add_test(tc, shortest_counterexample_replays);
 	tcase_add_test(tc, stores_no_cpu_loads_are_no_steps);
+	tcase_add_test(tc, a_settled_prefix_starts_the_walk_and_the_walks_agree);
+	tcase_add_test(tc, the_patch_window_is_shared_and_the_walks_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -120,6 +120,70 @@ START_TEST(verify_combines_shards)
 }
 END_TEST
 
+/* A settled prefix: modify_call explored from a site that already calls
+ * t1. The mutant that skips the literal on modify is found in a handful
+ * of visible steps (the first update is no part of them), its replay file
+ * keeps the settle line and replays it step for step; a settle line after
+ * the CPUs have run, or a second one, is refused (exit 2) naming the
+ * line. */
+START_TEST(verify_starts_from_a_settled_prefix)
+{
+	char path[4096], dir[4096], cx[4200], bad[4200], *out, *at;
+	FILE *f;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-callops-modify.scn");
+	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli");
+	snprintf(cx, sizeof(cx), "mkdir -p %s", dir);
+	ck_assert_int_eq(system(cx), 0);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--out", dir, "--mutate",
+				 "skip-literal-on-modify", path), 1);
+	at = strstr(out, "counterexample: ");
+	ck_assert_msg(at && strtoul(at + strlen("counterexample: "), NULL, 10) <= 20 &&
+		      strstr(out, "t2(missed)"), "%s", out);
+	free(out);
+	snprintf(cx, sizeof(cx), "%s/verify-callops-modify.cx.scn", dir);
+	f = fopen(cx, "r");
+	ck_assert_ptr_nonnull(f);
+	{
+		char line[512];
+		int settle = 0, registers = 0;
+
+		while (fgets(line, sizeof(line), f)) {
+			settle += !strcmp(line, "settle\n");
+			/* the settle line between the two registrations */
+			if (!strncmp(line, "register", 8))
+				ck_assert_int_eq(settle, registers++);
+		}
+		ck_assert_int_eq(settle, 1);
+		ck_assert_int_eq(registers, 2);
+	}
+	fclose(f);
+	ck_assert_int_eq(FTV_RUN(&out, "scenario", cx), 1);
+	ck_assert_msg(strstr(out, "VIOLATION count") && !strstr(out, "diverged"), "%s", out);
+	free(out);
+
+	snprintf(bad, sizeof(bad), "%s/settle-late.scn", dir);
+	f = fopen(bad, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "name settle-late\nscheme callops\nobjects rand1\ncpus 2\nexpect ok\n"
+		   "ops t1 tracer_a\nregister t1\nrun 100\nsettle\nunregister t1\n");
+	fclose(f);
+	ck_assert_int_eq(FTV_RUN(&out, "verify", bad), 2);
+	ck_assert_msg(strstr(out, "settle-late.scn:9: settle: the CPUs have run already "
+				  "(line 8)"), "%s", out);
+	free(out);
+	f = fopen(bad, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "name settle-late\nscheme callops\nobjects rand1\ncpus 2\nexpect ok\n"
+		   "ops t1 tracer_a\nsettle\nregister t1\nsettle\n");
+	fclose(f);
+	ck_assert_int_eq(FTV_RUN(&out, "scenario", bad), 2);
+	ck_assert_msg(strstr(out, "settle-late.scn:9: settle: one settle line at most"), "%s",
+		      out);
+	free(out);
+}
+END_TEST
+
 static Suite *verify_cli_suite(void)
 {
 	Suite *s = suite_create("verify_cli");
@@ -128,6 +192,7 @@ static Suite *verify_cli_suite(void)
 	tcase_add_test(tc, verify_proves_stops_at_its_budget_and_rejects_bad_usage);
 	tcase_add_test(tc, verify_counterexample_is_a_replay_file);
 	tcase_add_test(tc, verify_combines_shards);
+	tcase_add_test(tc, verify_starts_from_a_settled_prefix);
 	suite_add_tcase(s, tc);
 	return s;
 }

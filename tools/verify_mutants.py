@@ -20,14 +20,14 @@ MUTANTS = [
     ("misaligned-literal", "corpus/verify/verify-callops-misaligned.scn", 20000, True),
     ("no-range-check", "corpus/scenarios/verify-callops-far.scn", 20000, True),
     ("patch-zeroed-entry", "corpus/verify/verify-callops-weak.scn", 20000, True),
-    ("skip-literal-on-modify", "corpus/verify/verify-callops-modify.scn", 5000, True),
-    ("free-before-unpatch", "corpus/verify/verify-callops-disable.scn", 20000, True),
-    ("free-without-quiescence", "corpus/verify/verify-callops-disable.scn", 50000, True),
+    ("skip-literal-on-modify", "corpus/scenarios/verify-callops-modify.scn", 20000, True),
+    ("free-before-unpatch", "corpus/scenarios/verify-callops-disable.scn", 20000, True),
+    ("free-without-quiescence", "corpus/scenarios/verify-callops-disable.scn", 20000, True),
     ("jalr-before-literal", "corpus/scenarios/verify-riscv-atomic.scn", 5000, True),
     ("atomic-rewrite-auipc", "corpus/verify/verify-riscv-direct.scn", 2000, True),
-    ("unlocked-init-literal", "corpus/scenarios/verify-riscv-atomic.scn", 5000, False),
-    ("no-publish-barrier", "corpus/scenarios/verify-mcount-filter.scn", 20000, False),
-    ("publish-table-early", "corpus/scenarios/verify-mcount-filter.scn", 20000, False),
+    ("unlocked-init-literal", "corpus/scenarios/verify-riscv-window.scn", 50000, True),
+    ("no-publish-barrier", "corpus/scenarios/verify-mcount-publish.scn", 20000, True),
+    ("publish-table-early", "corpus/scenarios/verify-mcount-table.scn", 20000, True),
 ]
 
 

@@ -307,6 +307,15 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			for (int i = 1; i < n; i++)
 				if (scenario_add_calls(s, w[i], &cerr))
 					BAD("%s", cerr.msg);
+		} else if (!strcmp(w[0], "settle") && n == 1) {
+			if (s->settle)
+				BAD("settle: one settle line at most");
+			for (unsigned i = 0; i < s->nops; i++)
+				if (!strcmp(s->ops[i].verb, "run"))
+					BAD("settle: the CPUs have run already (line %d); the "
+					    "settled updates come before every run line",
+					    s->ops[i].line);
+			s->settle = s->nops + 1;
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
 			s->cfg.far_modules = 1;
 		} else if (!strcmp(w[0], "cpus")) {
@@ -591,7 +600,11 @@ static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 		ftv_err_prefix(err, "%s", s->path);
 		return NULL;
 	}
+	if (s->settle && world_settle(w, 1, err))
+		goto fail;
 	for (unsigned i = 0; i < s->nops; i++) {
+		if (s->settle == i + 1 && world_settle(w, 0, err))
+			goto fail;
 		if (explore && !strcmp(s->ops[i].verb, "run"))
 			continue;
 		if (do_op(w, s, &s->ops[i], err)) {
@@ -599,6 +612,8 @@ static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 			return NULL;
 		}
 	}
+	if (s->settle == s->nops + 1 && world_settle(w, 0, err))
+		goto fail;
 	for (unsigned i = 0; explore && i < s->npreempt; i++)
 		if (world_preempt(w, s->preempt[i], err)) {
 			ftv_err_prefix(err, "%s", s->path);
@@ -606,6 +621,10 @@ static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 			return NULL;
 		}
 	return w;
+fail:
+	ftv_err_prefix(err, "%s", s->path);
+	world_free(w);
+	return NULL;
 }
 
 static int run(struct scenario *s, FILE *out, struct scn_result *res, struct ftv_err *err)
@@ -1014,10 +1033,16 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 			fprintf(f, " %s", s->expect[i]);
 		fprintf(f, "\n");
 	}
-	for (unsigned i = 0; i < s->nops; i++) {
+	for (unsigned i = 0; i <= s->nops; i++) {
 		const struct scn_op *op = &s->ops[i];
 		char *av[3];
-		int n = op_args(op, av);
+		int n;
+
+		if (s->settle == i + 1)
+			fprintf(f, "settle\n");
+		if (i == s->nops)
+			break;
+		n = op_args(op, av);
 
 		fprintf(f, "%-8s", op->verb);
 		for (int k = 0; k < n; k++)

@@ -81,9 +81,17 @@
  *   module-unload rand3              no longer called, released, freed
  *   static-key on                    another task patches a jump label
  *                                    (ftv_static_key) while ftrace does
+ *   settle                           between operations (before every
+ *                                    `run`): those above are applied at
+ *                                    once, each to completion, before any
+ *                                    CPU runs (cache maintenance done,
+ *                                    every CPU synchronised since, grace
+ *                                    periods over); those below are queued
  *
  * Under policy exhaustive the operations are all queued before any step
- * (`run` lines take no steps: every interleaving is explored anyway).
+ * (`run` lines take no steps: every interleaving is explored anyway), but
+ * for those a `settle` line follows: the walk starts from the world they
+ * leave, and explores only the updates after it.
  *
  * scenario.c reads and writes the files and finds their corpus objects;
  * fuzz findings and replays, and ftv verify's counterexamples, are written
@@ -148,6 +156,9 @@ struct scenario {
 	unsigned nobserve;
 	struct exec_choice sched[SCN_MAX_SCHED];
 	size_t nsched;
+	/* `settle`: 1 + the number of operations before it, which are
+	 * applied at once before any CPU runs; 0: no settle line */
+	unsigned settle;
 };
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */

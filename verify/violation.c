@@ -26,6 +26,7 @@ int world_add_violation(struct world *w, const char *kind, int cpu,
 	snprintf(v->kind, sizeof(v->kind), "%s", kind);
 	v->cpu = cpu;
 	v->step = step;
+	v->found = w->ex ? exec_steps(w->ex) : step;
 	va_start(ap, fmt);
 	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
 	va_end(ap);

@@ -157,6 +157,9 @@ struct world_violation {
 	char kind[24];
 	int cpu;
 	uint64_t step;
+	/* the executor's step count when a check found it (step: where it
+	 * happened, e.g. the call a count is about, may be earlier) */
+	uint64_t found;
 	char msg[1024];
 };
 
@@ -215,6 +218,13 @@ int world_static_key(struct world *w, int on, struct ftv_err *err);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);
+/* world_settle(w, 1): the updates that follow are applied at once, each
+ * to completion, before any CPU runs (a scenario's `settle` prefix: the
+ * exhaustive walk starts from the world they leave); world_settle(w, 0):
+ * back to queuing them, every CPU having synchronised since (a task
+ * switch: it fetches the new text and calls the modules loaded). Only
+ * before any CPU has run (the caller's to ensure). */
+int world_settle(struct world *w, int on, struct ftv_err *err);
 /* Applies every queued plan, lets every CPU finish its rounds, then runs
  * the end-of-run checks. */
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);

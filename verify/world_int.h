@@ -306,6 +306,10 @@ struct world {
 	size_t cur_ops;
 	struct world_stats st;
 	int finished;
+	/* world_settle: updates are applied at once (exec_apply), not
+	 * queued; nsettled of them so far (their plan ids -2, -3, ...) */
+	int settling;
+	int nsettled;
 	/* verify/world_verify.c: the state an execution changes, saved
 	 * before the first and put back before each (every field the run's
 	 * callbacks write must be in it) */

@@ -173,9 +173,14 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 			w->scratch.n);
 		ftrace_plan_format(w->cfg.plans_out, &w->scratch, 0, w->as, w->ad->disasm);
 	}
-	id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
-	if (id < 0)
-		return -1;
+	if (w->settling) {
+		/* (ids the executor's queue never gives) */
+		id = -2 - w->nsettled++;
+	} else {
+		id = exec_submit(w->ex, &w->scratch, plan_done, w, err);
+		if (id < 0)
+			return -1;
+	}
 	wp->id = id;
 	for (size_t i = 0; i < w->nops; i++)
 		if (w->ops[i].free_plan == -2)
@@ -187,6 +192,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	w->st.plans++;
 	plan_reset(&w->scratch);
 	w->scratch.agent = PLAN_AGENT_FTRACE;
+	if (w->settling)
+		exec_apply(w->ex, &wp->plan, id, plan_done, w);
 	return 0;
 }
 

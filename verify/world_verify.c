@@ -92,6 +92,28 @@ static void world_restore(struct world *w)
 	ftrace_core_state_restore(w->core, s->core);
 }
 
+/* --- the settled prefix (world_settle) ------------------------------------- */
+
+int world_settle(struct world *w, int on, struct ftv_err *err)
+{
+	uint64_t now = exec_steps(w->ex);
+
+	if (on) {
+		w->settling = 1;
+		return 0;
+	}
+	w->settling = 0;
+	/* the CPUs take a task switch once it is all done */
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
+		w->cpu[c].last_sync = now + 1;
+		w->cpu[c].last_qs = now + 1;
+		world_module_cpu_sync(w, c);
+	}
+	/* the executor starts from this memory: each watched word and data
+	 * location holds what the prefix left as its initial contents */
+	return exec_snapshot(w->ex, err);
+}
+
 /* --- the hooks of the walk ------------------------------------------------- */
 
 struct vctx {
@@ -191,9 +213,11 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 	 * (those found by the end-of-run checks need the whole run). */
 	for (size_t i = 0; i < nx + w->nviol - w->saved->nviol; i++) {
 		size_t wi = w->saved->nviol + (i - nx);
+		/* (a world check's violation: the step where it was found,
+		 * whose causal past holds what led to it) */
 		uint64_t k = i < nx ? xv[i].step
-			     : whole_run(w, wi, n0) || w->viol[wi].step < base ? m
-			     : w->viol[wi].step - base;
+			     : whole_run(w, wi, n0) || w->viol[wi].found < base ? m
+			     : w->viol[wi].found - base;
 		/* counted in visible steps (exec_verify_visible): those
 		 * of the patcher and the store buffer that no CPU can
 		 * observe are no steps */
