@@ -59,6 +59,8 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	ex->eng.load_gate = &ex->sb.n;
 	ex->eng.exact_load_pc = cfg->verify;
 	ex->eng.ro_data = cfg->ro_data;
+	if (cfg->expect_pcs > XE_RANGE_HOOKS)
+		ex->eng.all_for_good = ex->eng.hook_all = 1;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,
@@ -222,6 +224,9 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 		return -1;
 	s->flags |= SP_WATCH;
 	s->w = w;
+	/* What the CPUs fetch there is the model's from now on: no
+	 * translation of the word from before (xe_mark_pc may keep it) */
+	xe_invalidate_all(&ex->eng, addr, 4);
 	return 0;
 }
 

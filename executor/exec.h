@@ -139,6 +139,15 @@ struct exec_config {
 	 * CPU's turn; the turn ends after this many such fetches (0: 1024).
 	 * While a plan is in flight every watched fetch is a scheduling point. */
 	unsigned fetch_quantum;
+	/* How many pcs the caller will have the CPUs stop at (watched words,
+	 * breakpoints, quiescent points), if it knows: more than the engines
+	 * give a code hook each (executor/exec_engine.h) and the engines call
+	 * out before every instruction from their first turn, instead of
+	 * switching to that when the pcs are marked, which drops every
+	 * translation made before (every region, per CPU: 4% of a fuzz
+	 * campaign, then the code translated again). 0: not known. Only the
+	 * speed depends on it. */
+	size_t expect_pcs;
 	/* 1: record only fetches that had a choice (long runs, benchmarks);
 	 * 0: record every fetch of a watched word. Loads are always recorded. */
 	int quiet_obs;

@@ -33,8 +33,14 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	struct xecpu *c = user;
 	struct xengine *e = c->e;
 
-	(void)uc;
 	(void)size;
+	/* The turn's instruction count, as Unicorn's own counting hook
+	 * would do it from the head of the hook list: the instruction past
+	 * the count stops the turn before it, and no other hook sees it. */
+	if (c->count && ++c->counted > c->count) {
+		uc_emu_stop(uc);
+		return;
+	}
 	c->pc_now = pc;
 	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
 		return;
@@ -140,6 +146,7 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	if (ue != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
 				uc_strerror(ue));
+	c->slow_access = 0;
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
 		uc_hook h;
@@ -164,6 +171,7 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
+		c->slow_access |= c->copy[i] != NULL;
 	}
 	if (code_hooks_open(e, c))
 		return ftv_errf(err, "cpu%u: code hook", c->idx);
@@ -180,6 +188,7 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
 				c, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: load hook", c->idx);
+		c->slow_access = 1;
 	}
 	return 0;
 }
@@ -324,7 +333,11 @@ uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)
 void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,
 		   uint64_t len)
 {
-	uc_ctl_remove_cache(e->cpu[cpu].uc, addr, addr + len);
+	/* An engine that never ran has translated nothing (a world's
+	 * hundreds of marked pcs and watched words, before its first
+	 * turn). */
+	if (e->cpu[cpu].ran)
+		uc_ctl_remove_cache(e->cpu[cpu].uc, addr, addr + len);
 }
 
 void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
@@ -374,7 +387,13 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 			}
 		e->nmarked++;
 	}
-	xe_invalidate_all(e, pc, 4);
+	/* Under the hook over every address all cached code calls out
+	 * already (hook_all dropped what was translated before it), and
+	 * code_hook's filter lets pc through from now on: nothing to
+	 * retranslate (a world's breakpoints, installed after its
+	 * calibration run, each cost one drop per CPU). */
+	if (!e->hook_all || e->to_hook_all)
+		xe_invalidate_all(e, pc, 4);
 }
 
 /* Before a turn: one hook over every address instead of the range hooks.
@@ -466,7 +485,14 @@ int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
 						uc_strerror(ue));
 			c->loads_hooked = 1;
 		}
-		xe_invalidate(e, i, addr & ~(SIM_PAGE - 1), SIM_PAGE);
+		/* Code translated while the engine had no memory hook loads
+		 * without calling out; with one (a write hook on its text
+		 * copy, from its opening), Unicorn 2.0.1 compiles every load
+		 * and store into its slow path, which walks the hooks as they
+		 * are when it runs (tcg/i386/tcg-target.inc.c, cputlb.c
+		 * load_helper). */
+		if (!c->slow_access)
+			xe_invalidate(e, i, addr & ~(SIM_PAGE - 1), SIM_PAGE);
 	}
 	return 0;
 }
@@ -541,11 +567,13 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	uc_err ue;
 
 	memset(st, 0, sizeof(*st));
-	/* A turn with an instruction count: Unicorn 2.0.1 counts with a code
-	 * hook over every address of its own, so every instruction calls out
-	 * already, and walks the range hooks too: one hook is cheaper. */
+	/* A turn with an instruction count: every instruction must call out.
+	 * code_hook counts them (Unicorn 2.0.1's count is a second code hook
+	 * over every address, called before ours at every instruction). */
 	if (count)
 		e->all_for_good = 1;
+	c->count = count;
+	c->counted = 0;
 	/* The load gate open: every instruction must reach ops->pre_insn
 	 * (its count only changes between turns). When a load's pc matters,
 	 * the hook stays: only it keeps xecpu.pc_now exact. */
@@ -563,7 +591,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		return pc;
 	}
 	c->ran = 1;
-	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, count);
+	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, 0);
 	if (own)
 		timed_out = (size_t)xw_disarm(e->wd);
 	pc = xe_pc(e, cpu);

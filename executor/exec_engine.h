@@ -64,11 +64,18 @@ struct xecpu {
 	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
 	int loads_hooked;
+	/* A memory hook was there from the engine's opening: every load and
+	 * store it translated goes through the slow path that calls the
+	 * hooks (exec_engine.c, xe_watch_loads). */
+	int slow_access;
 	/* the last data access fault, for xarch.fault_pc */
 	int fault_ok;
 	uint64_t fault_addr;
 	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
 	uint64_t pc_now;            /* the instruction executing (code hook) */
+	/* A turn's instruction count (xe_run's count; 0: none) and the
+	 * instructions that reached the code hook in it so far. */
+	size_t count, counted;
 };
 
 struct xengine {
