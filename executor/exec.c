@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "executor/exec_pool.h"
 #include "executor/exec_report.h"
 
 /* A CPU's buffered store to the byte at addr shadows it in its copy. */
@@ -27,6 +28,17 @@ static int watch_text_loads(struct ftv_exec *ex, struct ftv_err *err)
 			return -1;
 	}
 	return 0;
+}
+
+void exec_reuse_engines(void)
+{
+	sim_keep_buffers();
+	xe_pool_enable();
+}
+
+size_t exec_engines_reused(void)
+{
+	return xe_pool_taken();
 }
 
 struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,

@@ -194,6 +194,15 @@ struct exec_config {
 	int cpu_sbuf;
 };
 
+/* From now on (for the process) executors hand their engines, with what
+ * they translated, to the next executor over the same memory layout, and
+ * aspaces their region memory to the next one (executor/exec_pool.h says
+ * when an engine is kept). Nothing but the speed changes: a fuzz campaign
+ * builds a world per iteration. */
+void exec_reuse_engines(void);
+/* How many engines executors took from others so far. */
+size_t exec_engines_reused(void);
+
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
 int exec_policy_parse(const char *s, enum exec_policy *out);
 const char *exec_policy_name(enum exec_policy p);

@@ -22,6 +22,8 @@
 #include "executor/exec_pages.h"
 #include "executor/exec_watchdog.h"
 
+const struct xe_keeper *xe_keeper;
+
 /* --- hooks --------------------------------------------------------------- */
 
 /* Called before an instruction at a marked pc, by a hook over that pc
@@ -30,14 +32,18 @@
  * marked ones through (see xe_mark_pc). */
 static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 	struct xengine *e = c->e;
 
 	(void)size;
+	/* (outside the private text, whose bounds are checked in one
+	 * compare: see xe_pool_put) */
+	if (pc - e->xlo >= e->xspan)
+		c->strayed = 1;
 	/* The turn's instruction count, as Unicorn's own counting hook
 	 * would do it from the head of the hook list: the instruction past
 	 * the count stops the turn before it, and no other hook sees it. */
-	if (c->count && ++c->counted > c->count) {
+	if ((c->count && ++c->counted > c->count) || pc == c->stop_at) {
 		uc_emu_stop(uc);
 		return;
 	}
@@ -56,7 +62,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 		      int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)type;
@@ -70,7 +76,7 @@ static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 			    int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)type;
@@ -85,7 +91,7 @@ static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 		       int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)size;
@@ -104,7 +110,7 @@ static int add_range_hook(struct xecpu *c, size_t k, uint64_t pc)
 {
 	uc_hook h;
 
-	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c, pc,
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c->hk, pc,
 			pc) != UC_ERR_OK)
 		return -1;
 	c->hooks[k] = (uint64_t)h;
@@ -123,7 +129,7 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	if (e->hook_all) {
 		/* Begin > end: every address. */
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
-				c, 1, 0) != UC_ERR_OK)
+				c->hk, 1, 0) != UC_ERR_OK)
 			return -1;
 		c->all_hook = (uint64_t)h;
 		return 0;
@@ -146,7 +152,20 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	if (ue != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
 				uc_strerror(ue));
+	c->hk = malloc(sizeof(*c->hk));
+	if (!c->hk)
+		return ftv_errf(err, "out of memory");
+	c->hk->c = c;
 	c->slow_access = 0;
+	c->strayed = 0;
+	c->uses = 0;
+	c->until = 0;
+	/* the CPU as it comes, for the next executor that takes the engine
+	 * from the pool (exec_pool.c) */
+	c->fresh = NULL;
+	if (xe_keeper && (uc_context_alloc(c->uc, (uc_context **)&c->fresh) != UC_ERR_OK ||
+			     uc_context_save(c->uc, c->fresh) != UC_ERR_OK))
+		return ftv_errf(err, "cpu%u: out of memory", c->idx);
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
 		uc_hook h;
@@ -167,7 +186,7 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 					uc_strerror(ue));
 		if (c->copy[i] &&
 		    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE,
-				(void *)text_write_hook, c, r->base,
+				(void *)text_write_hook, c->hk, r->base,
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
@@ -179,18 +198,30 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		uc_hook h;
 
 		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
-				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
+				(void *)fault_hook, c->hk, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: fault hook", c->idx);
 	}
 	if (c->loads_hooked) {
 		uc_hook h;
 
 		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
-				c, 1, 0) != UC_ERR_OK)
+				c->hk, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: load hook", c->idx);
 		c->slow_access = 1;
 	}
 	return 0;
+}
+
+void xe_engine_close(struct xecpu *c)
+{
+	if (c->uc)
+		uc_close(c->uc);
+	if (c->fresh)
+		uc_context_free(c->fresh);
+	free(c->hk);
+	c->uc = NULL;
+	c->fresh = NULL;
+	c->hk = NULL;
 }
 
 static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
@@ -199,6 +230,8 @@ static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	c->hooks = calloc(XE_RANGE_HOOKS, sizeof(*c->hooks));
 	if (!c->copy || !c->hooks)
 		return ftv_errf(err, "out of memory");
+	if (xe_keeper && xe_keeper->take(e, c))
+		return 0;
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
 		uint8_t *nz;
@@ -235,12 +268,45 @@ int xe_recycle(struct xengine *e, struct ftv_err *err)
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		uc_close(c->uc);
-		c->uc = NULL;
+		xe_engine_close(c);
 		if (engine_open(e, c, err))
 			return -1;
 	}
 	return 0;
+}
+
+/* The span of the private regions, for code_hook's one compare: a pc
+ * outside the private text (a CPU sent into data) means the engine holds
+ * translations of memory a later world changes without telling it
+ * (xe_pool_put keeps no such engine). No span when a shared region lies
+ * inside it. */
+static void private_span(struct xengine *e)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	e->xlo = 0;
+	e->xspan = 0;
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		if (!(r->perms & SIM_X) && !e->private_data)
+			continue;
+		if (r->base < lo)
+			lo = r->base;
+		if (r->base + r->size > hi)
+			hi = r->base + r->size;
+	}
+	if (hi <= lo)
+		return;
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		if (!(r->perms & SIM_X) && !e->private_data &&
+		    r->base < hi && lo < r->base + r->size)
+			return;
+	}
+	e->xlo = lo;
+	e->xspan = hi - lo;
 }
 
 int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
@@ -259,6 +325,7 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < e->nregions; i++)
 		e->rsize[i] = sim_region_get(as, i)->size;
+	private_span(e);
 	for (unsigned i = 0; i < ncpus; i++) {
 		e->cpu[i].e = e;
 		e->cpu[i].idx = i;
@@ -286,9 +353,10 @@ void xe_free(struct xengine *e)
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		if (c->uc)
-			uc_close(c->uc);
 		free(c->hooks);
+		if (c->uc && xe_keeper && xe_keeper->put(e, c))
+			continue; /* (the pool has the engine and its copies) */
+		xe_engine_close(c);
 		for (size_t r = 0; c->copy && r < e->nregions; r++)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
@@ -416,8 +484,8 @@ static int hook_all(struct xengine *e)
 				c->hooks[k] = 0;
 			}
 		/* Begin > end: every address. */
-		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
-				1, 0) != UC_ERR_OK)
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
+				c->hk, 1, 0) != UC_ERR_OK)
 			return -1;
 		c->all_hook = (uint64_t)h;
 		for (size_t k = 0; c->ran && k < n; k++)
@@ -477,7 +545,7 @@ int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
 		if (!c->loads_hooked) {
 			uc_hook h;
 			uc_err ue = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
-						(void *)load_hook, c, 1, 0);
+						(void *)load_hook, c->hk, 1, 0);
 
 			if (ue != UC_ERR_OK)
 				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
@@ -554,6 +622,14 @@ static void stop_engine(void *uc)
 	uc_emu_stop(uc);
 }
 
+static void invalidate_stop(struct xengine *e, unsigned cpu, uint64_t at)
+{
+	uint64_t pg = at & ~(SIM_PAGE - 1);
+
+	if (pg >= SIM_PAGE && pg + 2 * SIM_PAGE > pg)
+		xe_invalidate(e, cpu, pg - SIM_PAGE, 2 * SIM_PAGE);
+}
+
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st)
 {
@@ -589,6 +665,27 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		if (own)
 			xw_disarm(e->wd);
 		return pc;
+	}
+	/* Unicorn 2.0.1 compiles the stop at `until` into the code it
+	 * translates, and after every run drops the block that ends there
+	 * (softmmu/cpus.c resume_all_vcpus): a page lookup and a block
+	 * translated again per turn. Under the hook over every address
+	 * code_hook stops there instead, as Unicorn would (before the
+	 * instruction, no hook seeing it), and Unicorn is given an address
+	 * no instruction has. */
+	c->stop_at = e->hook_all ? until : XE_NO_STOP;
+	if (e->hook_all)
+		until = XE_NO_STOP;
+	if (until != c->until) {
+		/* Code translated for another stop (range hooks before, or
+		 * an engine from the pool) ends at the wrong place: the
+		 * blocks ending at a stop end on its page or the one
+		 * before. */
+		if (c->ran) {
+			invalidate_stop(e, cpu, c->until);
+			invalidate_stop(e, cpu, until);
+		}
+		c->until = until;
 	}
 	c->ran = 1;
 	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, 0);
