@@ -236,9 +236,9 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 		return -1;
 	s->flags |= SP_WATCH;
 	s->w = w;
-	/* What the CPUs fetch there is the model's from now on: no
-	 * translation of the word from before (xe_mark_pc may keep it) */
-	xe_invalidate_all(&ex->eng, addr, 4);
+	/* (no CPU has fetched the word through the model yet: its first
+	 * fetch, a scheduling point, puts the model's value in the CPU's
+	 * copy and drops the translation from before) */
 	return 0;
 }
 
