@@ -70,6 +70,8 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
 	ex->eng.load_gate = &ex->sb.n;
 	ex->eng.exact_load_pc = cfg->verify;
+	ex->eng.loads_everywhere = cfg->verify || cfg->text_loads ||
+				   cfg->policy == EXEC_EXHAUSTIVE;
 	ex->eng.ro_data = cfg->ro_data;
 	if (cfg->expect_pcs > XE_RANGE_HOOKS)
 		ex->eng.all_for_good = ex->eng.hook_all = 1;

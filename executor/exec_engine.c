@@ -142,6 +142,33 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	return 0;
 }
 
+/* A load hook over the region of bit (xecpu.loads), or over every
+ * address. */
+static int add_load_hook(struct xengine *e, struct xecpu *c, uint64_t bit)
+{
+	uint64_t lo = 1, hi = 0;
+	unsigned ri = 0;
+	uc_hook h;
+
+	if (bit != XE_LOADS_ALL) {
+		struct sim_region *r;
+
+		while (!(bit >> ri & 1))
+			ri++;
+		r = sim_region_get(e->as, ri);
+		lo = r->base;
+		hi = r->base + r->size - 1;
+	}
+	if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook, c->hk, lo, hi) !=
+	    UC_ERR_OK)
+		return -1;
+	if (bit != XE_LOADS_ALL)
+		c->load_hook[ri] = (uint64_t)h;
+	c->loads |= bit;
+	c->slow_access = 1;
+	return 0;
+}
+
 /* Opens cpu's Unicorn engine over the regions (its text copies already
  * made) with the executor's hooks. */
 static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
@@ -201,13 +228,13 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 				(void *)fault_hook, c->hk, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: fault hook", c->idx);
 	}
-	if (c->loads_hooked) {
-		uc_hook h;
+	if (c->loads) {
+		uint64_t had = c->loads;
 
-		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
-				c->hk, 1, 0) != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: load hook", c->idx);
-		c->slow_access = 1;
+		c->loads = 0;
+		for (unsigned b = 0; b < 64; b++)
+			if ((had >> b & 1) && add_load_hook(e, c, 1ULL << b))
+				return ftv_errf(err, "cpu%u: load hook", c->idx);
 	}
 	return 0;
 }
@@ -539,20 +566,23 @@ static int hook_ranges(struct xengine *e)
 
 int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
 {
+	int ri = xe_region(e, addr);
+	uint64_t bit = e->loads_everywhere || ri < 0 || ri >= XE_LOAD_HOOKS ? XE_LOADS_ALL
+									    : 1ULL << ri;
+
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		if (!c->loads_hooked) {
-			uc_hook h;
-			uc_err ue = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
-						(void *)load_hook, c->hk, 1, 0);
-
-			if (ue != UC_ERR_OK)
-				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
-						i, (unsigned long long)addr,
-						uc_strerror(ue));
-			c->loads_hooked = 1;
+		if (bit == XE_LOADS_ALL && c->loads && !(c->loads & XE_LOADS_ALL)) {
+			/* (the region hooks go: a load must call once) */
+			for (unsigned b = 0; b < XE_LOAD_HOOKS; b++)
+				if (c->loads >> b & 1)
+					uc_hook_del(c->uc, (uc_hook)c->load_hook[b]);
+			c->loads = 0;
 		}
+		if (!(c->loads & (bit | XE_LOADS_ALL)) && add_load_hook(e, c, bit))
+			return ftv_errf(err, "cpu%u: hook at 0x%llx: out of memory", i,
+					(unsigned long long)addr);
 		/* Code translated while the engine had no memory hook loads
 		 * without calling out; with one (a write hook on its text
 		 * copy, from its opening), Unicorn 2.0.1 compiles every load

@@ -26,6 +26,8 @@
 
 #define XE_PC_BITS 65536 /* the marked-pc filter's size, in bits */
 #define XE_NO_STOP 1ULL  /* a stop address no instruction can have */
+#define XE_LOADS_ALL (1ULL << 63)
+#define XE_LOAD_HOOKS 63
 /* Up to this many marked pcs, each has a code hook of its own (only the
  * translated code at those pcs calls out); beyond, one hook over every
  * address does (exec_engine.c, xe_mark_pc, says why). A CPU calling a
@@ -76,7 +78,10 @@ struct xecpu {
 	uint64_t all_hook;       /* the hook over every address, or 0 */
 	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
-	int loads_hooked;
+	/* Where its load hooks are: bit i, over region i (i < 63), or
+	 * XE_LOADS_ALL, one over every address (xe_watch_loads). */
+	uint64_t loads;
+	uint64_t load_hook[XE_LOAD_HOOKS]; /* the region hooks' handles */
 	/* A memory hook was there from the engine's opening: every load and
 	 * store it translated goes through the slow path that calls the
 	 * hooks (exec_engine.c, xe_watch_loads). */
@@ -128,6 +133,11 @@ struct xengine {
 	/* The pc of a load matters (ops->load's pc: exec_config.verify): the
 	 * hook over every address, which keeps xecpu.pc_now exact, stays. */
 	int exact_load_pc;
+	/* Every load must reach ops->load (exec_config.verify, text_loads,
+	 * exhaustive exploration: loads are recorded or read the model);
+	 * otherwise only loads of the regions holding watched data do, and
+	 * the stacks' and tables' loads call nothing. */
+	int loads_everywhere;
 	/* Non-zero while every instruction goes to ops->pre_insn (the
 	 * executor points it at its store buffer's count); NULL: never.
 	 * A turn that starts with it non-zero runs under the hook over every

@@ -28,7 +28,8 @@ struct xpool_ent {
 	void *fresh;
 	uint8_t **copy;
 	uint64_t all_hook, until;
-	int loads_hooked, slow_access;
+	uint64_t loads, load_hook[XE_LOAD_HOOKS];
+	int slow_access;
 	unsigned uses;
 	const struct xarch *arch;
 	int private_data, ro_data;
@@ -76,7 +77,7 @@ size_t xe_pool_taken(void)
 static int reusable(const struct xengine *e)
 {
 	return pool_on && e->hook_all && !e->to_hook_all && e->all_for_good &&
-	       !e->exact_load_pc && e->xspan;
+	       !e->exact_load_pc && !e->loads_everywhere && e->xspan;
 }
 
 static int matches(const struct xpool_ent *p, struct xengine *e)
@@ -154,7 +155,8 @@ static int take(struct xengine *e, struct xecpu *c)
 	c->hk->c = c;
 	c->fresh = p.fresh;
 	c->all_hook = p.all_hook;
-	c->loads_hooked = p.loads_hooked;
+	c->loads = p.loads;
+	memcpy(c->load_hook, p.load_hook, sizeof(c->load_hook));
 	c->slow_access = p.slow_access;
 	c->until = p.until;
 	c->uses = p.uses + 1;
@@ -207,10 +209,11 @@ static int put(struct xengine *e, struct xecpu *c)
 	*p = (struct xpool_ent){
 		.uc = c->uc, .hk = c->hk, .fresh = c->fresh, .copy = c->copy,
 		.all_hook = c->all_hook, .until = c->until,
-		.loads_hooked = c->loads_hooked, .slow_access = c->slow_access,
+		.loads = c->loads, .slow_access = c->slow_access,
 		.uses = c->uses, .arch = e->arch, .private_data = e->private_data,
 		.ro_data = e->ro_data, .nregions = e->nregions, .reg = reg,
 	};
+	memcpy(p->load_hook, c->load_hook, sizeof(p->load_hook));
 	p->hk->c = NULL;
 	c->uc = NULL;
 	c->hk = NULL;
