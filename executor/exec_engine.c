@@ -239,6 +239,16 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	return 0;
 }
 
+int xe_engine_restart(struct xecpu *c)
+{
+	return c->fresh && uc_context_restore(c->uc, c->fresh) == UC_ERR_OK ? 0 : -1;
+}
+
+void xe_engine_invalidate(struct xecpu *c, uint64_t addr, uint64_t len)
+{
+	uc_ctl_remove_cache(c->uc, addr, addr + len);
+}
+
 void xe_engine_close(struct xecpu *c)
 {
 	if (c->uc)

@@ -183,6 +183,10 @@ extern const struct xe_keeper *xe_keeper;
 
 /* Closes cpu c's engine (not its copies). */
 void xe_engine_close(struct xecpu *c);
+/* c's engine's CPU state as when it was opened (xecpu.fresh): 0, or -1. */
+int xe_engine_restart(struct xecpu *c);
+/* Drops c's engine's translations of [addr, addr + len). */
+void xe_engine_invalidate(struct xecpu *c, uint64_t addr, uint64_t len);
 
 /* The index of the region (of those mapped at xe_init) holding addr, or
  * -1. */

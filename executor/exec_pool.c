@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unicorn/unicorn.h>
 
 #include "executor/exec_pages.h"
 
@@ -49,10 +48,9 @@ static int is_private(const struct xengine *e, const struct sim_region *r)
 
 static void ent_close(struct xpool_ent *p)
 {
-	uc_close(p->uc);
-	if (p->fresh)
-		uc_context_free(p->fresh);
-	free(p->hk);
+	struct xecpu c = { .uc = p->uc, .hk = p->hk, .fresh = p->fresh };
+
+	xe_engine_close(&c);
 	for (size_t i = 0; i < p->nregions; i++)
 		xpg_free(p->copy[i], p->reg[i].size);
 	free(p->copy);
@@ -127,7 +125,7 @@ static int sync_copy(struct xecpu *c, const struct sim_region *r, uint8_t *copy)
 			if (end == o)
 				continue;
 			memcpy(copy + off + o, r->host + off + o, end - o);
-			uc_ctl_remove_cache(c->uc, r->base + off + o, r->base + off + end);
+			xe_engine_invalidate(c, r->base + off + o, end - o);
 			o = end;
 		}
 	}
@@ -167,7 +165,7 @@ static int take(struct xengine *e, struct xecpu *c)
 	free(p.reg);
 	/* the CPU as it came (registers, system registers, exclusive
 	 * monitor); the executor sets what it runs with */
-	if (uc_context_restore(c->uc, c->fresh) != UC_ERR_OK)
+	if (xe_engine_restart(c))
 		goto fail;
 	for (size_t i = 0; i < e->nregions; i++)
 		if (c->copy[i] && sync_copy(c, sim_region_get(e->as, i), c->copy[i]))
