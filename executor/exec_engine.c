@@ -153,6 +153,9 @@ static int add_load_hook(struct xengine *e, struct xecpu *c, uint64_t bit)
 	if (bit != XE_LOADS_ALL) {
 		struct sim_region *r;
 
+		if (!c->load_hook &&
+		    !(c->load_hook = calloc(XE_LOAD_HOOKS, sizeof(*c->load_hook))))
+			return -1;
 		while (!(bit >> ri & 1))
 			ri++;
 		r = sim_region_get(e->as, ri);
@@ -256,9 +259,11 @@ void xe_engine_close(struct xecpu *c)
 	if (c->fresh)
 		uc_context_free(c->fresh);
 	free(c->hk);
+	free(c->load_hook);
 	c->uc = NULL;
 	c->fresh = NULL;
 	c->hk = NULL;
+	c->load_hook = NULL;
 }
 
 static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
@@ -712,9 +717,11 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	 * translated again per turn. Under the hook over every address
 	 * code_hook stops there instead, as Unicorn would (before the
 	 * instruction, no hook seeing it), and Unicorn is given an address
-	 * no instruction has. */
-	c->stop_at = e->hook_all ? until : XE_NO_STOP;
-	if (e->hook_all)
+	 * no instruction has. Only when that hook is there for good: a
+	 * switch back and forth would drop the blocks at the stop each
+	 * time. */
+	c->stop_at = e->hook_all && e->all_for_good ? until : XE_NO_STOP;
+	if (c->stop_at != XE_NO_STOP)
 		until = XE_NO_STOP;
 	if (until != c->until) {
 		/* Code translated for another stop (range hooks before, or

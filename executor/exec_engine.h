@@ -81,7 +81,7 @@ struct xecpu {
 	/* Where its load hooks are: bit i, over region i (i < 63), or
 	 * XE_LOADS_ALL, one over every address (xe_watch_loads). */
 	uint64_t loads;
-	uint64_t load_hook[XE_LOAD_HOOKS]; /* the region hooks' handles */
+	uint64_t *load_hook;     /* the region hooks' handles (XE_LOAD_HOOKS) */
 	/* A memory hook was there from the engine's opening: every load and
 	 * store it translated goes through the slow path that calls the
 	 * hooks (exec_engine.c, xe_watch_loads). */

@@ -27,7 +27,7 @@ struct xpool_ent {
 	void *fresh;
 	uint8_t **copy;
 	uint64_t all_hook, until;
-	uint64_t loads, load_hook[XE_LOAD_HOOKS];
+	uint64_t loads, *load_hook;
 	int slow_access;
 	unsigned uses;
 	const struct xarch *arch;
@@ -48,7 +48,8 @@ static int is_private(const struct xengine *e, const struct sim_region *r)
 
 static void ent_close(struct xpool_ent *p)
 {
-	struct xecpu c = { .uc = p->uc, .hk = p->hk, .fresh = p->fresh };
+	struct xecpu c = { .uc = p->uc, .hk = p->hk, .fresh = p->fresh,
+			   .load_hook = p->load_hook };
 
 	xe_engine_close(&c);
 	for (size_t i = 0; i < p->nregions; i++)
@@ -154,7 +155,7 @@ static int take(struct xengine *e, struct xecpu *c)
 	c->fresh = p.fresh;
 	c->all_hook = p.all_hook;
 	c->loads = p.loads;
-	memcpy(c->load_hook, p.load_hook, sizeof(c->load_hook));
+	c->load_hook = p.load_hook;
 	c->slow_access = p.slow_access;
 	c->until = p.until;
 	c->uses = p.uses + 1;
@@ -211,12 +212,13 @@ static int put(struct xengine *e, struct xecpu *c)
 		.uses = c->uses, .arch = e->arch, .private_data = e->private_data,
 		.ro_data = e->ro_data, .nregions = e->nregions, .reg = reg,
 	};
-	memcpy(p->load_hook, c->load_hook, sizeof(p->load_hook));
+	p->load_hook = c->load_hook;
 	p->hk->c = NULL;
 	c->uc = NULL;
 	c->hk = NULL;
 	c->fresh = NULL;
 	c->copy = NULL;
+	c->load_hook = NULL;
 	return 1;
 }
 
