@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "executor/exec_pool.h"
 #include "executor/exec_report.h"
 
 /* A CPU's buffered store to the byte at addr shadows it in its copy. */
@@ -27,6 +28,17 @@ static int watch_text_loads(struct ftv_exec *ex, struct ftv_err *err)
 			return -1;
 	}
 	return 0;
+}
+
+void exec_reuse_engines(void)
+{
+	sim_keep_buffers();
+	xe_pool_enable();
+}
+
+size_t exec_engines_reused(void)
+{
+	return xe_pool_taken();
 }
 
 struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
@@ -58,8 +70,12 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
 	ex->eng.load_gate = &ex->sb.n;
 	ex->eng.exact_load_pc = cfg->verify;
+	ex->eng.loads_everywhere = cfg->verify || cfg->text_loads ||
+				   cfg->policy == EXEC_EXHAUSTIVE;
 	ex->eng.ro_data = cfg->ro_data;
 	ex->eng.shared_copies = cfg->once;
+	if (cfg->expect_pcs > XE_RANGE_HOOKS)
+		ex->eng.all_for_good = ex->eng.hook_all = 1;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,
@@ -223,6 +239,9 @@ int exec_watch_insn(struct ftv_exec *ex, uint64_t addr, struct ftv_err *err)
 		return -1;
 	s->flags |= SP_WATCH;
 	s->w = w;
+	/* (no CPU has fetched the word through the model yet: its first
+	 * fetch, a scheduling point, puts the model's value in the CPU's
+	 * copy and drops the translation from before) */
 	return 0;
 }
 

@@ -139,6 +139,15 @@ struct exec_config {
 	 * CPU's turn; the turn ends after this many such fetches (0: 1024).
 	 * While a plan is in flight every watched fetch is a scheduling point. */
 	unsigned fetch_quantum;
+	/* How many pcs the caller will have the CPUs stop at (watched words,
+	 * breakpoints, quiescent points), if it knows: more than the engines
+	 * give a code hook each (executor/exec_engine.h) and the engines call
+	 * out before every instruction from their first turn, instead of
+	 * switching to that when the pcs are marked, which drops every
+	 * translation made before (every region, per CPU: 4% of a fuzz
+	 * campaign, then the code translated again). 0: not known. Only the
+	 * speed depends on it. */
+	size_t expect_pcs;
 	/* 1: record only fetches that had a choice (long runs, benchmarks);
 	 * 0: record every fetch of a watched word. Loads are always recorded. */
 	int quiet_obs;
@@ -202,6 +211,15 @@ struct exec_config {
 	 * uniform among the candidates). */
 	unsigned drain_hold;
 };
+
+/* From now on (for the process) executors hand their engines, with what
+ * they translated, to the next executor over the same memory layout, and
+ * aspaces their region memory to the next one (executor/exec_pool.h says
+ * when an engine is kept). Nothing but the speed changes: a fuzz campaign
+ * builds a world per iteration. */
+void exec_reuse_engines(void);
+/* How many engines executors took from others so far. */
+size_t exec_engines_reused(void);
 
 /* Parses "random", "quantum", "pct", "exhaustive"; -1 if unknown. */
 int exec_policy_parse(const char *s, enum exec_policy *out);

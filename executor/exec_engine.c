@@ -25,6 +25,8 @@
 #include "executor/exec_pages.h"
 #include "executor/exec_watchdog.h"
 
+const struct xe_keeper *xe_keeper;
+
 /* --- hooks --------------------------------------------------------------- */
 
 /* Called before an instruction at a marked pc, by a hook over that pc
@@ -33,11 +35,21 @@
  * marked ones through (see xe_mark_pc). */
 static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 	struct xengine *e = c->e;
 
-	(void)uc;
 	(void)size;
+	/* (outside the private text, whose bounds are checked in one
+	 * compare: see xe_pool_put) */
+	if (pc - e->xlo >= e->xspan)
+		c->strayed = 1;
+	/* The turn's instruction count, as Unicorn's own counting hook
+	 * would do it from the head of the hook list: the instruction past
+	 * the count stops the turn before it, and no other hook sees it. */
+	if ((c->count && ++c->counted > c->count) || pc == c->stop_at) {
+		uc_emu_stop(uc);
+		return;
+	}
 	c->pc_now = pc;
 	if (e->load_gate && *e->load_gate && e->ops->pre_insn(e->ctx, c->idx, pc))
 		return;
@@ -53,7 +65,7 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 		      int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)type;
@@ -67,7 +79,7 @@ static void load_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 			    int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)type;
@@ -82,7 +94,7 @@ static void text_write_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 static bool fault_hook(uc_engine *uc, uc_mem_type type, uint64_t addr,
 		       int size, int64_t value, void *user)
 {
-	struct xecpu *c = user;
+	struct xecpu *c = ((struct xhook *)user)->c;
 
 	(void)uc;
 	(void)size;
@@ -101,7 +113,7 @@ static int add_range_hook(struct xecpu *c, size_t k, uint64_t pc)
 {
 	uc_hook h;
 
-	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c, pc,
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c->hk, pc,
 			pc) != UC_ERR_OK)
 		return -1;
 	c->hooks[k] = (uint64_t)h;
@@ -120,7 +132,7 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	if (e->hook_all) {
 		/* Begin > end: every address. */
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
-				c, 1, 0) != UC_ERR_OK)
+				c->hk, 1, 0) != UC_ERR_OK)
 			return -1;
 		c->all_hook = (uint64_t)h;
 		return 0;
@@ -130,6 +142,36 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	for (size_t k = 0; k < e->nmarked; k++)
 		if (add_range_hook(c, k, e->range_pc[k]))
 			return -1;
+	return 0;
+}
+
+/* A load hook over the region of bit (xecpu.loads), or over every
+ * address. */
+static int add_load_hook(struct xengine *e, struct xecpu *c, uint64_t bit)
+{
+	uint64_t lo = 1, hi = 0;
+	unsigned ri = 0;
+	uc_hook h;
+
+	if (bit != XE_LOADS_ALL) {
+		struct sim_region *r;
+
+		if (!c->load_hook &&
+		    !(c->load_hook = calloc(XE_LOAD_HOOKS, sizeof(*c->load_hook))))
+			return -1;
+		while (!(bit >> ri & 1))
+			ri++;
+		r = sim_region_get(e->as, ri);
+		lo = r->base;
+		hi = r->base + r->size - 1;
+	}
+	if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook, c->hk, lo, hi) !=
+	    UC_ERR_OK)
+		return -1;
+	if (bit != XE_LOADS_ALL)
+		c->load_hook[ri] = (uint64_t)h;
+	c->loads |= bit;
+	c->slow_access = 1;
 	return 0;
 }
 
@@ -143,6 +185,20 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	if (ue != UC_ERR_OK)
 		return ftv_errf(err, "cpu%u: uc_open: %s", c->idx,
 				uc_strerror(ue));
+	c->hk = malloc(sizeof(*c->hk));
+	if (!c->hk)
+		return ftv_errf(err, "out of memory");
+	c->hk->c = c;
+	c->slow_access = 0;
+	c->strayed = 0;
+	c->uses = 0;
+	c->until = 0;
+	/* the CPU as it comes, for the next executor that takes the engine
+	 * from the pool (exec_pool.c) */
+	c->fresh = NULL;
+	if (xe_keeper && (uc_context_alloc(c->uc, (uc_context **)&c->fresh) != UC_ERR_OK ||
+			     uc_context_save(c->uc, c->fresh) != UC_ERR_OK))
+		return ftv_errf(err, "cpu%u: out of memory", c->idx);
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
 		uc_hook h;
@@ -163,10 +219,11 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 					uc_strerror(ue));
 		if (c->copy[i] &&
 		    uc_hook_add(c->uc, &h, UC_HOOK_MEM_WRITE,
-				(void *)text_write_hook, c, r->base,
+				(void *)text_write_hook, c->hk, r->base,
 				r->base + r->size - 1) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: write hook on %s", c->idx,
 					r->name);
+		c->slow_access |= c->copy[i] != NULL;
 	}
 	if (code_hooks_open(e, c))
 		return ftv_errf(err, "cpu%u: code hook", c->idx);
@@ -174,15 +231,16 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 		uc_hook h;
 
 		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_UNMAPPED | UC_HOOK_MEM_PROT,
-				(void *)fault_hook, c, 1, 0) != UC_ERR_OK)
+				(void *)fault_hook, c->hk, 1, 0) != UC_ERR_OK)
 			return ftv_errf(err, "cpu%u: fault hook", c->idx);
 	}
-	if (c->loads_hooked) {
-		uc_hook h;
+	if (c->loads) {
+		uint64_t had = c->loads;
 
-		if (uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ, (void *)load_hook,
-				c, 1, 0) != UC_ERR_OK)
-			return ftv_errf(err, "cpu%u: load hook", c->idx);
+		c->loads = 0;
+		for (unsigned b = 0; b < 64; b++)
+			if ((had >> b & 1) && add_load_hook(e, c, 1ULL << b))
+				return ftv_errf(err, "cpu%u: load hook", c->idx);
 	}
 	return 0;
 }
@@ -264,12 +322,38 @@ static uint8_t *private_copy(struct xengine *e, size_t i, struct ftv_err *err)
 	return cp;
 }
 
+int xe_engine_restart(struct xecpu *c)
+{
+	return c->fresh && uc_context_restore(c->uc, c->fresh) == UC_ERR_OK ? 0 : -1;
+}
+
+void xe_engine_invalidate(struct xecpu *c, uint64_t addr, uint64_t len)
+{
+	uc_ctl_remove_cache(c->uc, addr, addr + len);
+}
+
+void xe_engine_close(struct xecpu *c)
+{
+	if (c->uc)
+		uc_close(c->uc);
+	if (c->fresh)
+		uc_context_free(c->fresh);
+	free(c->hk);
+	free(c->load_hook);
+	c->uc = NULL;
+	c->fresh = NULL;
+	c->hk = NULL;
+	c->load_hook = NULL;
+}
+
 static int cpu_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 {
 	c->copy = calloc(e->nregions ? e->nregions : 1, sizeof(*c->copy));
 	c->hooks = calloc(XE_RANGE_HOOKS, sizeof(*c->hooks));
 	if (!c->copy || !c->hooks)
 		return ftv_errf(err, "out of memory");
+	if (xe_keeper && xe_keeper->take(e, c))
+		return 0;
 	for (size_t i = 0; i < e->nregions; i++) {
 		struct sim_region *r = sim_region_get(e->as, i);
 
@@ -308,12 +392,45 @@ int xe_recycle(struct xengine *e, struct ftv_err *err)
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		uc_close(c->uc);
-		c->uc = NULL;
+		xe_engine_close(c);
 		if (engine_open(e, c, err))
 			return -1;
 	}
 	return 0;
+}
+
+/* The span of the private regions, for code_hook's one compare: a pc
+ * outside the private text (a CPU sent into data) means the engine holds
+ * translations of memory a later world changes without telling it
+ * (xe_pool_put keeps no such engine). No span when a shared region lies
+ * inside it. */
+static void private_span(struct xengine *e)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	e->xlo = 0;
+	e->xspan = 0;
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		if (!(r->perms & SIM_X) && !e->private_data)
+			continue;
+		if (r->base < lo)
+			lo = r->base;
+		if (r->base + r->size > hi)
+			hi = r->base + r->size;
+	}
+	if (hi <= lo)
+		return;
+	for (size_t i = 0; i < e->nregions; i++) {
+		struct sim_region *r = sim_region_get(e->as, i);
+
+		if (!(r->perms & SIM_X) && !e->private_data &&
+		    r->base < hi && lo < r->base + r->size)
+			return;
+	}
+	e->xlo = lo;
+	e->xspan = hi - lo;
 }
 
 int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
@@ -339,6 +456,7 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 		for (size_t i = 0; i < e->nregions; i++)
 			e->shfd[i] = -1;
 	}
+	private_span(e);
 	for (unsigned i = 0; i < ncpus; i++) {
 		e->cpu[i].e = e;
 		e->cpu[i].idx = i;
@@ -369,9 +487,10 @@ void xe_free(struct xengine *e)
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		if (c->uc)
-			uc_close(c->uc);
 		free(c->hooks);
+		if (c->uc && xe_keeper && xe_keeper->put(e, c))
+			continue; /* (the pool has the engine and its copies) */
+		xe_engine_close(c);
 		for (size_t r = 0; c->copy && r < e->nregions; r++)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
@@ -416,7 +535,11 @@ uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)
 void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,
 		   uint64_t len)
 {
-	uc_ctl_remove_cache(e->cpu[cpu].uc, addr, addr + len);
+	/* An engine that never ran has translated nothing (a world's
+	 * hundreds of marked pcs and watched words, before its first
+	 * turn). */
+	if (e->cpu[cpu].ran)
+		uc_ctl_remove_cache(e->cpu[cpu].uc, addr, addr + len);
 }
 
 void xe_invalidate_all(struct xengine *e, uint64_t addr, uint64_t len)
@@ -466,7 +589,13 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 			}
 		e->nmarked++;
 	}
-	xe_invalidate_all(e, pc, 4);
+	/* Under the hook over every address all cached code calls out
+	 * already (hook_all dropped what was translated before it), and
+	 * code_hook's filter lets pc through from now on: nothing to
+	 * retranslate (a world's breakpoints, installed after its
+	 * calibration run, each cost one drop per CPU). */
+	if (!e->hook_all || e->to_hook_all)
+		xe_invalidate_all(e, pc, 4);
 }
 
 /* Before a turn: one hook over every address instead of the range hooks.
@@ -489,8 +618,8 @@ static int hook_all(struct xengine *e)
 				c->hooks[k] = 0;
 			}
 		/* Begin > end: every address. */
-		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c,
-				1, 0) != UC_ERR_OK)
+		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
+				c->hk, 1, 0) != UC_ERR_OK)
 			return -1;
 		c->all_hook = (uint64_t)h;
 		for (size_t k = 0; c->ran && k < n; k++)
@@ -544,21 +673,31 @@ static int hook_ranges(struct xengine *e)
 
 int xe_watch_loads(struct xengine *e, uint64_t addr, struct ftv_err *err)
 {
+	int ri = xe_region(e, addr);
+	uint64_t bit = e->loads_everywhere || ri < 0 || ri >= XE_LOAD_HOOKS ? XE_LOADS_ALL
+									    : 1ULL << ri;
+
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
-		if (!c->loads_hooked) {
-			uc_hook h;
-			uc_err ue = uc_hook_add(c->uc, &h, UC_HOOK_MEM_READ,
-						(void *)load_hook, c, 1, 0);
-
-			if (ue != UC_ERR_OK)
-				return ftv_errf(err, "cpu%u: hook at 0x%llx: %s",
-						i, (unsigned long long)addr,
-						uc_strerror(ue));
-			c->loads_hooked = 1;
+		if (bit == XE_LOADS_ALL && c->loads && !(c->loads & XE_LOADS_ALL)) {
+			/* (the region hooks go: a load must call once) */
+			for (unsigned b = 0; b < XE_LOAD_HOOKS; b++)
+				if (c->loads >> b & 1)
+					uc_hook_del(c->uc, (uc_hook)c->load_hook[b]);
+			c->loads = 0;
 		}
-		xe_invalidate(e, i, addr & ~(SIM_PAGE - 1), SIM_PAGE);
+		if (!(c->loads & (bit | XE_LOADS_ALL)) && add_load_hook(e, c, bit))
+			return ftv_errf(err, "cpu%u: hook at 0x%llx: out of memory", i,
+					(unsigned long long)addr);
+		/* Code translated while the engine had no memory hook loads
+		 * without calling out; with one (a write hook on its text
+		 * copy, from its opening), Unicorn 2.0.1 compiles every load
+		 * and store into its slow path, which walks the hooks as they
+		 * are when it runs (tcg/i386/tcg-target.inc.c, cputlb.c
+		 * load_helper). */
+		if (!c->slow_access)
+			xe_invalidate(e, i, addr & ~(SIM_PAGE - 1), SIM_PAGE);
 	}
 	return 0;
 }
@@ -620,6 +759,14 @@ static void stop_engine(void *uc)
 	uc_emu_stop(uc);
 }
 
+static void invalidate_stop(struct xengine *e, unsigned cpu, uint64_t at)
+{
+	uint64_t pg = at & ~(SIM_PAGE - 1);
+
+	if (pg >= SIM_PAGE && pg + 2 * SIM_PAGE > pg)
+		xe_invalidate(e, cpu, pg - SIM_PAGE, 2 * SIM_PAGE);
+}
+
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st)
 {
@@ -633,11 +780,13 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	uc_err ue;
 
 	memset(st, 0, sizeof(*st));
-	/* A turn with an instruction count: Unicorn 2.0.1 counts with a code
-	 * hook over every address of its own, so every instruction calls out
-	 * already, and walks the range hooks too: one hook is cheaper. */
+	/* A turn with an instruction count: every instruction must call out.
+	 * code_hook counts them (Unicorn 2.0.1's count is a second code hook
+	 * over every address, called before ours at every instruction). */
 	if (count)
 		e->all_for_good = 1;
+	c->count = count;
+	c->counted = 0;
 	/* The load gate open: every instruction must reach ops->pre_insn
 	 * (its count only changes between turns). When a load's pc matters,
 	 * the hook stays: only it keeps xecpu.pc_now exact. */
@@ -654,8 +803,31 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 			xw_disarm(e->wd);
 		return pc;
 	}
+	/* Unicorn 2.0.1 compiles the stop at `until` into the code it
+	 * translates, and after every run drops the block that ends there
+	 * (softmmu/cpus.c resume_all_vcpus): a page lookup and a block
+	 * translated again per turn. Under the hook over every address
+	 * code_hook stops there instead, as Unicorn would (before the
+	 * instruction, no hook seeing it), and Unicorn is given an address
+	 * no instruction has. Only when that hook is there for good: a
+	 * switch back and forth would drop the blocks at the stop each
+	 * time. */
+	c->stop_at = e->hook_all && e->all_for_good ? until : XE_NO_STOP;
+	if (c->stop_at != XE_NO_STOP)
+		until = XE_NO_STOP;
+	if (until != c->until) {
+		/* Code translated for another stop (range hooks before, or
+		 * an engine from the pool) ends at the wrong place: the
+		 * blocks ending at a stop end on its page or the one
+		 * before. */
+		if (c->ran) {
+			invalidate_stop(e, cpu, c->until);
+			invalidate_stop(e, cpu, until);
+		}
+		c->until = until;
+	}
 	c->ran = 1;
-	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, count);
+	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, 0);
 	if (own)
 		timed_out = (size_t)xw_disarm(e->wd);
 	pc = xe_pc(e, cpu);

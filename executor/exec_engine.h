@@ -25,6 +25,9 @@
 #include "util/err.h"
 
 #define XE_PC_BITS 65536 /* the marked-pc filter's size, in bits */
+#define XE_NO_STOP 1ULL  /* a stop address no instruction can have */
+#define XE_LOADS_ALL (1ULL << 63)
+#define XE_LOAD_HOOKS 63
 /* Up to this many marked pcs, each has a code hook of its own (only the
  * translated code at those pcs calls out); beyond, one hook over every
  * address does (exec_engine.c, xe_mark_pc, says why). A CPU calling a
@@ -55,20 +58,45 @@ struct xe_ops {
 			   unsigned size, uint64_t val);
 };
 
+/* The hooks' user data: the CPU that owns the engine now (an engine from
+ * the pool, exec_pool.h, is another executor's CPU's; its translated code
+ * calls the hook with this pointer compiled in). */
+struct xhook {
+	struct xecpu *c;
+};
+
 struct xecpu {
 	struct xengine *e;
 	unsigned idx;
 	struct uc_struct *uc;
+	struct xhook *hk;
+	void *fresh;             /* uc_context of the engine as opened, or NULL */
+	uint64_t until;          /* the last turn's end address (xe_run) */
+	int strayed;             /* ran code outside the private span */
+	unsigned uses;           /* executors that had the engine before */
 	uint64_t *hooks;         /* the range code hooks (uc_hook handles) */
 	uint64_t all_hook;       /* the hook over every address, or 0 */
 	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
-	int loads_hooked;
+	/* Where its load hooks are: bit i, over region i (i < 63), or
+	 * XE_LOADS_ALL, one over every address (xe_watch_loads). */
+	uint64_t loads;
+	uint64_t *load_hook;     /* the region hooks' handles (XE_LOAD_HOOKS) */
+	/* A memory hook was there from the engine's opening: every load and
+	 * store it translated goes through the slow path that calls the
+	 * hooks (exec_engine.c, xe_watch_loads). */
+	int slow_access;
 	/* the last data access fault, for xarch.fault_pc */
 	int fault_ok;
 	uint64_t fault_addr;
 	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
 	uint64_t pc_now;            /* the instruction executing (code hook) */
+	/* A turn's instruction count (xe_run's count; 0: none) and the
+	 * instructions that reached the code hook in it so far. */
+	size_t count, counted;
+	/* Where the turn ends, when code_hook stops it there (xe_run), or
+	 * XE_NO_STOP. */
+	uint64_t stop_at;
 };
 
 struct xengine {
@@ -86,6 +114,9 @@ struct xengine {
 	int *shfd;
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
+	/* [xlo, xlo + xspan): the private regions and nothing shared (see
+	 * private_span in exec_engine.c); xspan 0: none */
+	uint64_t xlo, xspan;
 	struct xecpu cpu[EXEC_MAX_CPUS];
 	/* Region contents before the first run: per region a sparse copy
 	 * (xpg_alloc; only pages that held something are written) and its
@@ -107,6 +138,11 @@ struct xengine {
 	/* The pc of a load matters (ops->load's pc: exec_config.verify): the
 	 * hook over every address, which keeps xecpu.pc_now exact, stays. */
 	int exact_load_pc;
+	/* Every load must reach ops->load (exec_config.verify, text_loads,
+	 * exhaustive exploration: loads are recorded or read the model);
+	 * otherwise only loads of the regions holding watched data do, and
+	 * the stacks' and tables' loads call nothing. */
+	int loads_everywhere;
 	/* Non-zero while every instruction goes to ops->pre_insn (the
 	 * executor points it at its store buffer's count); NULL: never.
 	 * A turn that starts with it non-zero runs under the hook over every
@@ -138,6 +174,24 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
  * private_data). */
 int xe_private(const struct xengine *e, uint64_t addr);
 void xe_free(struct xengine *e);
+
+/* What keeps engines for later executors (executor/exec_pool.h sets it;
+ * NULL: none). take: cpu c of e, its copy array allocated and all NULL,
+ * gets a kept engine (1) or not (0); put: c's engine and copies are kept
+ * (1: c has neither now) or not (0). An engine is opened with its CPU
+ * state saved (xecpu.fresh) while there is a keeper. */
+struct xe_keeper {
+	int (*take)(struct xengine *e, struct xecpu *c);
+	int (*put)(struct xengine *e, struct xecpu *c);
+};
+extern const struct xe_keeper *xe_keeper;
+
+/* Closes cpu c's engine (not its copies). */
+void xe_engine_close(struct xecpu *c);
+/* c's engine's CPU state as when it was opened (xecpu.fresh): 0, or -1. */
+int xe_engine_restart(struct xecpu *c);
+/* Drops c's engine's translations of [addr, addr + len). */
+void xe_engine_invalidate(struct xecpu *c, uint64_t addr, uint64_t len);
 
 /* The index of the region (of those mapped at xe_init) holding addr, or
  * -1. */

@@ -63,6 +63,12 @@ static inline struct xspecial *xsp_at(struct xspecials *sp, uint64_t pc)
 {
 	size_t lo = 0, hi = sp->n;
 
+	/* every special pc is marked (xsp_get): the engine's filter turns
+	 * most others away without the search (on_pre_insn asks before
+	 * every instruction while a store is buffered) */
+	if (sp->eng && !xe_pc_marked(sp->eng, pc))
+		return NULL;
+
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 

@@ -190,6 +190,8 @@ struct wdata *xm_watch_data(struct xmodel *m, uint64_t addr, unsigned size,
 	l->size = size;
 	l->wid[0] = l->wid[1] = l->init_wid = wid;
 	m->wd[m->nwd] = l;
+	for (uint64_t g = addr >> 3; g <= (addr + size - 1) >> 3; g++)
+		m->dbits[g % XM_DBITS / 64] |= 1ULL << (g % 64);
 	at = data_lower(m, addr);
 	memmove(&m->wds[at + 1], &m->wds[at],
 		(m->nwd - at) * sizeof(*m->wds));
@@ -710,9 +712,11 @@ int xm_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size,
 	    int record)
 {
 	struct wdata *hit[2 * XM_DATA_MAX];
+	uint64_t g = addr >> 3;
 	/* (the locations holding the access's first byte: at most
 	 * XM_DATA_MAX, all at distinct addresses) */
-	unsigned n = data_overlapping(m, addr, 1, hit);
+	unsigned n = m->dbits[g % XM_DBITS / 64] >> (g % 64) & 1
+			     ? data_overlapping(m, addr, 1, hit) : 0;
 
 	for (unsigned k = 0; k < n; k++)
 		data_load(m, cpu, hit[k], addr, size, record);

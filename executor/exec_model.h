@@ -22,6 +22,7 @@
 
 /* The most bytes of one watched data location. */
 #define XM_DATA_MAX 8
+#define XM_DBITS 16384 /* xmodel.dbits's size, in bits */
 
 /* A cache maintenance operation waiting for the issuer's next DSB. */
 struct xpend {
@@ -113,6 +114,10 @@ struct xmodel {
 	size_t nwd, capwd;
 	struct wdata **wds;      /* the same, sorted by address */
 	size_t capwds;
+	/* The 8-byte granules a data location covers, hashed: a load whose
+	 * first byte's granule has no bit set reads none (xm_load, before
+	 * the search: most loads of a workload read stacks and tables). */
+	uint64_t dbits[XM_DBITS / 64];
 	struct xmcpu cpu[EXEC_MAX_CPUS];
 	uint64_t fetches;        /* fetches of watched words */
 	struct xfree *fr;

@@ -42,6 +42,30 @@ int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
 	return 0;
 }
 
+/* The word w at addr, if the model acts on it: marked. */
+static int classify(struct xspecials *sp, uint64_t addr, uint32_t w, int branches,
+		    struct ftv_err *err)
+{
+	struct xengine *e = sp->eng;
+	struct xspecial *s;
+	unsigned flag;
+	int reg;
+
+	if (w == 0)
+		return 0;
+	if (e->arch->sysop(w, &reg) != XS_NONE)
+		flag = SP_SYSOP;
+	else if (branches && e->arch->is_cond_branch && e->arch->is_cond_branch(w))
+		flag = SP_BRANCH;
+	else
+		return 0;
+	s = xsp_get(sp, addr, err);
+	if (!s)
+		return -1;
+	s->flags |= flag;
+	return 0;
+}
+
 int xsp_scan_sysops(struct xspecials *sp, int branches, struct ftv_err *err)
 {
 	struct xengine *e = sp->eng;
@@ -60,34 +84,37 @@ int xsp_scan_sysops(struct xspecials *sp, int branches, struct ftv_err *err)
 		 * is never executed as one is never called. */
 		for (uint64_t off = 0; off + 4 <= r->size;
 		     off += e->arch->insn_align) {
-			uint32_t w;
-			int reg;
-			unsigned flag;
-			struct xspecial *s;
+			uint64_t pg = off / XPG_SIZE;
+			uint32_t w = 0;
 
-			/* Every word wholly inside an all-zero page is 0:
-			 * go on with the last one, whose successors (riscv:
-			 * 2-aligned) may reach into the next page. */
-			if (off % XPG_SIZE == 0 && !nz[off / XPG_SIZE]) {
-				off += XPG_SIZE - 4;
+			/* Every word wholly inside an all-zero page is 0,
+			 * and is not read (a read of a page never written
+			 * faults it in: every page of the text regions, on
+			 * every executor). A 2-aligned arch's last word
+			 * there reaches into the next page: its low half is
+			 * 0. */
+			if (off % XPG_SIZE == 0 && !nz[pg]) {
+				uint64_t last = off + XPG_SIZE - 2;
+
+				if (e->arch->insn_align < 4 && last + 4 <= r->size &&
+				    nz[pg + 1]) {
+					uint16_t hi;
+
+					memcpy(&hi, r->host + last + 2, 2);
+					w = (uint32_t)hi << 16;
+				}
+				off += XPG_SIZE - e->arch->insn_align;
+				if (w && classify(sp, r->base + last, w, branches, err)) {
+					free(nz);
+					return -1;
+				}
 				continue;
 			}
 			memcpy(&w, r->host + off, 4);
-			if (w == 0)
-				continue;
-			if (e->arch->sysop(w, &reg) != XS_NONE)
-				flag = SP_SYSOP;
-			else if (branches && e->arch->is_cond_branch &&
-				 e->arch->is_cond_branch(w))
-				flag = SP_BRANCH;
-			else
-				continue;
-			s = xsp_get(sp, r->base + off, err);
-			if (!s) {
+			if (classify(sp, r->base + off, w, branches, err)) {
 				free(nz);
 				return -1;
 			}
-			s->flags |= flag;
 		}
 		free(nz);
 	}

@@ -21,6 +21,59 @@ struct sim_aspace {
 	size_t nbyaddr, capbyaddr;
 };
 
+/* Region memory kept from freed aspaces (sim_keep_buffers), emptied
+ * (MADV_DONTNEED: it reads as zeros again, and costs nothing until
+ * written), for the next sim_map of the same base and size. */
+#define SIM_KEPT_MAX 64
+static struct {
+	uint64_t base, size;
+	uint8_t *host;
+} kept[SIM_KEPT_MAX];
+static size_t nkept;
+static int keeping;
+
+static void drop_kept(void)
+{
+	for (size_t i = 0; i < nkept; i++)
+		munmap(kept[i].host, kept[i].size);
+	nkept = 0;
+}
+
+void sim_keep_buffers(void)
+{
+	if (!keeping)
+		atexit(drop_kept);
+	keeping = 1;
+}
+
+static void region_memory_free(struct sim_region *r)
+{
+	if (keeping && nkept < SIM_KEPT_MAX &&
+	    !madvise(r->host, r->size, MADV_DONTNEED)) {
+		kept[nkept].base = r->base;
+		kept[nkept].size = r->size;
+		kept[nkept++].host = r->host;
+		return;
+	}
+	munmap(r->host, r->size);
+}
+
+static uint8_t *region_memory(uint64_t base, uint64_t size)
+{
+	void *p;
+
+	for (size_t i = 0; keeping && i < nkept; i++)
+		if (kept[i].base == base && kept[i].size == size) {
+			uint8_t *h = kept[i].host;
+
+			kept[i] = kept[--nkept];
+			return h;
+		}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 struct sim_aspace *sim_aspace_new(void)
 {
 	return calloc(1, sizeof(struct sim_aspace));
@@ -31,7 +84,7 @@ void sim_aspace_free(struct sim_aspace *as)
 	if (!as)
 		return;
 	for (size_t i = 0; i < as->nregions; i++) {
-		munmap(as->regions[i]->host, as->regions[i]->size);
+		region_memory_free(as->regions[i]);
 		free(as->regions[i]);
 	}
 	free(as->regions);
@@ -72,9 +125,8 @@ struct sim_region *sim_map(struct sim_aspace *as, const char *name,
 		ftv_errf(err, "region %s: out of memory", name);
 		return NULL;
 	}
-	r->host = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (r->host == MAP_FAILED) {
+	r->host = region_memory(base, size);
+	if (!r->host) {
 		free(r);
 		ftv_errf(err, "region %s: cannot allocate 0x%llx bytes", name,
 			 (unsigned long long)size);

@@ -55,6 +55,11 @@ struct sim_aspace;
 
 struct sim_aspace *sim_aspace_new(void);
 void sim_aspace_free(struct sim_aspace *as);
+/* From now on (for the process) a freed aspace's region memory is kept,
+ * emptied, and a later sim_map of the same base and size gets it back:
+ * the same host address, which a reused engine maps already
+ * (executor/exec_pool.h). */
+void sim_keep_buffers(void);
 
 /* Maps [base, base+size) (both page aligned, no overlap) and returns the
  * region, or NULL with err set. */

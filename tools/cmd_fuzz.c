@@ -19,6 +19,7 @@
  * SIGINT stops every worker after the run in progress, writes the replay
  * of a finding and prints the summary of what ran.
  */
+#include "executor/exec.h"
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -401,6 +402,9 @@ static void worker(struct campaign *c, unsigned w)
 		send(c, &m);
 		return;
 	}
+	/* a world per iteration, over the same memory each time: its
+	 * engines and what they translated serve the next one */
+	exec_reuse_engines();
 	for (uint64_t k = w;; k += c->jobs) {
 		/* shard I of N takes iterations I, I+N, I+2N...; worker w of
 		 * J takes every J-th of those */

@@ -792,6 +792,10 @@ int world_setup(struct world *w, struct ftv_err *err)
 	ec = cfg->exec;
 	ec.arch = w->sd->arch;
 	ec.stop_anywhere = w->ad->stop_anywhere;
+	/* every site is a watched word (and its tracers' breakpoints come
+	 * with the checks) */
+	if (!ec.expect_pcs)
+		ec.expect_pcs = w->nrecs;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
 	 * a watched word: bound every free-running turn so the run ends. */
 	if (!ec.quantum && !ec.turn_timeout_us)
