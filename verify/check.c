@@ -79,12 +79,22 @@ static int touched_since(const struct world *w, size_t touch, uint64_t since)
  * run text older than either, such as the -pg scheme's ftrace_graph_call
  * still a NOP after register_ftrace_graph() returned: arm64 patches it
  * live with aarch64_insn_patch_text_nosync(), no IPI. */
+/* A record ftrace keeps out of every update (a module's before
+ * ftrace_module_enable): its site stays a NOP whatever traces it
+ * (ftrace_hash_rec_update() skips FTRACE_FL_DISABLED). */
+static int rec_disabled(struct world *w, int ri)
+{
+	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
+
+	return rec && (rec->flags & FTRACE_FL_DISABLED);
+}
+
 static void stable_ops(struct world *w, unsigned cpu, int ri)
 {
 	struct wcall *c = &w->cpu[cpu].call;
 	const struct wrec *r = &w->recs[ri];
 
-	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync))
+	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync) || rec_disabled(w, ri))
 		return;
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
 		const struct wops *o = &w->ops[i];
@@ -247,7 +257,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
 	unsigned n = 0;
 
-	for (size_t i = 0; i < w->nops; i++) {
+	for (size_t i = 0; i < w->nops && !rec_disabled(w, ri); i++) {
 		const struct wops *o = &w->ops[i];
 
 		if (!ftrace_ops_registered(o->ops) ||
