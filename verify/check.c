@@ -79,12 +79,22 @@ static int touched_since(const struct world *w, size_t touch, uint64_t since)
  * run text older than either, such as the -pg scheme's ftrace_graph_call
  * still a NOP after register_ftrace_graph() returned: arm64 patches it
  * live with aarch64_insn_patch_text_nosync(), no IPI. */
+/* A record ftrace keeps out of every update (a module's before
+ * ftrace_module_enable): its site stays a NOP whatever traces it
+ * (ftrace_hash_rec_update() skips FTRACE_FL_DISABLED). */
+static int rec_disabled(struct world *w, int ri)
+{
+	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
+
+	return rec && (rec->flags & FTRACE_FL_DISABLED);
+}
+
 static void stable_ops(struct world *w, unsigned cpu, int ri)
 {
 	struct wcall *c = &w->cpu[cpu].call;
 	const struct wrec *r = &w->recs[ri];
 
-	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync))
+	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync) || rec_disabled(w, ri))
 		return;
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
 		const struct wops *o = &w->ops[i];
@@ -104,25 +114,82 @@ static void stable_ops(struct world *w, unsigned cpu, int ri)
 	}
 }
 
+/* Whether the plan step that made write nw ran before step. */
+static int issued_before(struct world *w, const struct exec_write *nw, uint64_t step)
+{
+	size_t n;
+	const struct exec_event *ev = exec_trace(w->ex, &n);
+	uint64_t want = (uint64_t)nw->plan << 32 | (uint32_t)nw->step;
+
+	if (nw->plan < 0 || nw->step < 0)
+		return 0;
+	for (size_t i = 0; i < n && ev[i].step < step; i++)
+		if (ev[i].kind == EXEC_EV_PLAN && ev[i].a == want)
+			return 1;
+	return 0;
+}
+
+/* Why a walk of the list may have stopped short: during the call cpu
+ * read an ops' next link as NULL though a newer store had linked
+ * something behind it (the store was not visible to it yet). The reason,
+ * in the developer's terms, into why; "" when there is none. */
+static void walk_cut_short(struct world *w, unsigned cpu, uint64_t since, char *why,
+			   size_t n)
+{
+	size_t nobs;
+	const struct exec_obs *ob = exec_observations(w->ex, &nobs);
+
+	why[0] = 0;
+	for (size_t k = nobs; k-- > 0;) {
+		const struct exec_obs *o = &ob[k];
+
+		if (o->step < since)
+			break;
+		if (o->cpu != (int)cpu || o->kind != EXEC_OBS_LOAD || o->val)
+			continue;
+		for (size_t i = 0; i < w->nops; i++) {
+			const struct exec_write *nw;
+
+			if (o->addr != w->ops[i].addr + FTV_OPS_NEXT)
+				continue;
+			for (int wid = o->wid[0] + 1; (nw = exec_write_get(w->ex, wid)); wid++)
+				if (nw->addr == o->addr && nw->val && nw->cpu < 0 &&
+				    issued_before(w, nw, o->step)) {
+					snprintf(why, n, ": the CPU read ops %s's next as NULL at "
+						 "step %llu, before the store %s (write #%d) was "
+						 "visible to it, so its walk of the list ended at %s. "
+						 "add_ftrace_ops() sets a new ops' next before "
+						 "rcu_assign_pointer() publishes the ops: that "
+						 "ordering is missing", w->ops[i].name,
+						 (unsigned long long)o->step,
+						 nw->what ? nw->what : "ops->next", wid,
+						 w->ops[i].name);
+					return;
+				}
+		}
+	}
+}
+
 /* The stable ops of a call that ended without being called, unless an
  * update of it or of the site was queued during the call. */
 static void check_stable(struct world *w, unsigned cpu)
 {
 	struct wcall *c = &w->cpu[cpu].call;
 	const struct wrec *r = &w->recs[c->rec];
-	char buf[160];
+	char buf[160], why[400];
 
 	if (r->touch_plan > c->nplans)
 		return;
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
 		if (!c->stable[i] || c->seen[i] || w->ops[i].touch_plan > c->nplans)
 			continue;
+		walk_cut_short(w, cpu, c->step, why, sizeof(why));
 		world_add_violation(w, "count", (int)cpu, c->step,
 				    "%s: ops %s was not called, though it was registered and "
 				    "traced the function throughout and no update touched it or "
-				    "the site: every ops registered throughout must be reached "
-				    "(a walk of the ops list cut short?)",
-				    where(w, r->func, buf, sizeof(buf)), w->ops[i].name);
+				    "the site: every ops registered throughout must be reached%s",
+				    where(w, r->func, buf, sizeof(buf)), w->ops[i].name,
+				    why[0] ? why : " (a walk of the ops list cut short?)");
 	}
 }
 
@@ -190,7 +257,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
 	unsigned n = 0;
 
-	for (size_t i = 0; i < w->nops; i++) {
+	for (size_t i = 0; i < w->nops && !rec_disabled(w, ri); i++) {
 		const struct wops *o = &w->ops[i];
 
 		if (!ftrace_ops_registered(o->ops) ||

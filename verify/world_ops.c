@@ -432,7 +432,12 @@ int world_unregister(struct world *w, struct ftrace_ops *ops,
 		ret = ftrace_unregister_graph(w->core, ops, &w->scratch, err);
 	else
 		ret = ftrace_unregister_ops(w->core, ops, &w->scratch, err);
-	return after_named(w, o, after(w, NULL, ret, "unregister", err), n);
+	ret = after_named(w, o, after(w, NULL, ret, "unregister", err), n);
+	/* the ops is touched: a call that began with it stable may miss
+	 * it once the unregistration has unlinked it */
+	if (!ret && o && w->nplans > n)
+		o->touch_plan = n + 1;
+	return ret;
 }
 
 static int tramp_addr(struct world *w, const char *tramp, uint64_t *addr,
