@@ -362,6 +362,16 @@ const struct ftrace_arch arm64_ftrace_tramp = {
 	.static_branch = static_branch,
 };
 
+/* The same with the core's candidate fix of the func/ops race its shared,
+ * ops-passing ftrace_caller has (FTRACE_ARCH_TRACE_OP_TASKS_RCU). */
+const struct ftrace_arch arm64_ftrace_tramp_tasks = {
+	ARM64_SITE_OPS,
+	.name = "arm64-tramp-tasks",
+	.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU,
+	.update_ftrace_func = update_ftrace_func_sync,
+	.static_branch = static_branch,
+};
+
 const struct ftrace_arch arm64_ftrace_mcount = {
 	ARM64_SITE_OPS,
 	.name = "arm64-mcount",

@@ -21,6 +21,8 @@
  *                         (synchronize_rcu_tasks) between publishing
  *                         function_trace_op and the ftrace_call that expects
  *                         it (FTRACE_ARCH_TRACE_OP_TASKS_RCU).
+ *   arm64_ftrace_tramp_tasks  arm64_ftrace_tramp with that wait: its shared
+ *                         ftrace_caller passes function_trace_op too.
  *
  * The backend knows encodings (encoders/a64.h), never ref counts or filters.
  * Every text write is validated against the word the backend expects to be
@@ -65,6 +67,7 @@ struct arm64_ftrace {
 extern const struct ftrace_arch arm64_ftrace_callops;
 extern const struct ftrace_arch arm64_ftrace_args;
 extern const struct ftrace_arch arm64_ftrace_tramp;
+extern const struct ftrace_arch arm64_ftrace_tramp_tasks;
 extern const struct ftrace_arch arm64_ftrace_mcount;
 extern const struct ftrace_arch arm64_ftrace_mcount_live;
 extern const struct ftrace_arch arm64_ftrace_mcount_tasks;

@@ -227,7 +227,7 @@ static const struct {
 	{ { "encode", "--pc", "0x" }, "ftv encode: --pc: '0x' is not a number" },
 	{ { "fuzz", "--scheme", "sparc" },
 	  "ftv fuzz: --scheme: 'sparc' is not one of callops, tramp, mcount, mcount-ops, "
-	  "mcount-ops-tasks, pair, atomic" },
+	  "mcount-ops-tasks, tramp-tasks, pair, atomic" },
 	{ { "fuzz", "--mutate", "nope" }, "ftv fuzz: --mutate: 'nope' is not one of none, " },
 	{ { "scenario", "--mutate", "nope" }, "ftv scenario: --mutate: 'nope' is not one of none, " },
 };
@@ -337,7 +337,7 @@ START_TEST(bash_completion_completes_commands_options_and_values)
 
 	ck_assert_int_eq(ftv_test_run(bash, &out), 0);
 	ck_assert_msg(!strncmp(out, "fuzz fuzz-merge\n--scheme\ncallops tramp mcount mcount-ops "
-				    "mcount-ops-tasks pair atomic\n"
+				    "mcount-ops-tasks tramp-tasks pair atomic\n"
 				    "bl-before-literal\n-v --verbose --herd --kinds --max-runs "
 				    "--time-limit --max-mem -h --help\n"
 				    "scenario\n", 200), "%s", out);

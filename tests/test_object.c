@@ -246,7 +246,7 @@ START_TEST(unusable_objects_are_named)
 		  "schemes: pair, atomic)", 0 },
 		{ "corpus/args/klib.o", "callops",
 		  "args/klib.o: its 9 patch sites are args sites; scheme callops patches "
-		  "call_ops sites (schemes for args: tramp)", 0 },
+		  "call_ops sites (schemes for args: tramp, tramp-tasks)", 0 },
 	};
 	char scn[4400], path[4400], *out = NULL;
 	int rc;

@@ -874,7 +874,7 @@ static const struct ftv_opt fuzz_opts[] = {
 	  .help = "arm64 (default) or riscv64; --scheme implies it",
 	  .words = "arm64 riscv64" },
 	{ .name = "scheme", .key = O_SCHEME, .arg = "S",
-	  .help = "callops (default), tramp, mcount, mcount-ops, mcount-ops-tasks; "
+	  .help = "callops (default), tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks; "
 		  "riscv64: pair, atomic (default)",
 	  .word = scheme_word },
 	{ .name = "cpus", .key = O_CPUS, .arg = "N",

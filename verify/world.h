@@ -36,6 +36,8 @@ enum ftv_scheme {
 				  mismatch race, March 2024) */
 	FTV_SCHEME_MCOUNT_TASKS, /* the same with synchronize_rcu_tasks before
 				    ftrace_call expects a new function_trace_op */
+	FTV_SCHEME_TRAMP_TASKS, /* the per-ops trampolines with that
+				   synchronize_rcu_tasks */
 	FTV_SCHEME_PAIR,    /* riscv64 CALL_OPS, AUIPC+JALR both patched under
 			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word

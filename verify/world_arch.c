@@ -11,6 +11,7 @@ extern const struct world_archdesc world_arm64;
 extern const struct world_archdesc world_riscv64;
 extern const struct world_schemedesc world_scheme_callops, world_scheme_tramp,
 	world_scheme_mcount, world_scheme_mcount_ops, world_scheme_mcount_tasks,
+	world_scheme_tramp_tasks,
 	world_scheme_pair, world_scheme_atomic;
 
 static const struct world_archdesc *const archs[] = {
@@ -24,6 +25,7 @@ static const struct world_schemedesc *const schemes[FTV_SCHEME_COUNT] = {
 	[FTV_SCHEME_MCOUNT] = &world_scheme_mcount,
 	[FTV_SCHEME_MCOUNT_OPS] = &world_scheme_mcount_ops,
 	[FTV_SCHEME_MCOUNT_TASKS] = &world_scheme_mcount_tasks,
+	[FTV_SCHEME_TRAMP_TASKS] = &world_scheme_tramp_tasks,
 	[FTV_SCHEME_PAIR] = &world_scheme_pair,
 	[FTV_SCHEME_ATOMIC] = &world_scheme_atomic,
 };

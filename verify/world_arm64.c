@@ -119,7 +119,7 @@ static int entry_site(uint64_t entry, struct ftrace_site *s)
 
 const struct world_archdesc world_arm64 = {
 	.arch = FTV_ARCH_ARM64,
-	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks",
+	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks",
 	.default_scheme = FTV_SCHEME_CALLOPS,
 	.tramp_subdir = "",
 	.graph_tracer = 1,
@@ -216,5 +216,22 @@ const struct world_schemedesc world_scheme_mcount_tasks = {
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_mcount_tasks,
 	.preempt = { "ftrace_caller_trace_op_loaded" },
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
+};
+
+/* The per-ops trampolines with mcount-ops-tasks' candidate fix: their
+ * shared ftrace_caller is the same ops-passing one (x86's loads
+ * function_trace_op, then calls through ftrace_call), so it has the same
+ * func/ops race (tramp-func-ops); the core waits for every task
+ * (synchronize_rcu_tasks) between publishing function_trace_op and pointing
+ * ftrace_call at the func that expects it. The corrected twin of tramp on
+ * that race (tramp-func-ops-tasks); no Linux release does this. */
+const struct world_schemedesc world_scheme_tramp_tasks = {
+	.name = "tramp-tasks", .arch = FTV_ARCH_ARM64, .corpus_set = "args",
+	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,
+	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &arm64_ftrace_tramp_tasks,
+	.ops_trampolines = 1,
 	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
 };
