@@ -354,22 +354,23 @@ const struct ftrace_arch arm64_ftrace_args = {
 
 /* The per-ops trampoline scheme (x86's FTRACE_FL_TRAMP over arm64's
  * WITH_ARGS sites): ftrace_call updates serialise every CPU, as x86's. */
+#define ARM64_TRAMP_OPS                                 \
+	ARM64_SITE_OPS,                                 \
+	.update_ftrace_func = update_ftrace_func_sync,  \
+	.static_branch = static_branch
+
 const struct ftrace_arch arm64_ftrace_tramp = {
-	ARM64_SITE_OPS,
+	ARM64_TRAMP_OPS,
 	.name = "arm64-tramp",
 	.flags = 0,
-	.update_ftrace_func = update_ftrace_func_sync,
-	.static_branch = static_branch,
 };
 
 /* The same with the core's candidate fix of the func/ops race its shared,
  * ops-passing ftrace_caller has (FTRACE_ARCH_TRACE_OP_TASKS_RCU). */
 const struct ftrace_arch arm64_ftrace_tramp_tasks = {
-	ARM64_SITE_OPS,
+	ARM64_TRAMP_OPS,
 	.name = "arm64-tramp-tasks",
 	.flags = FTRACE_ARCH_TRACE_OP_TASKS_RCU,
-	.update_ftrace_func = update_ftrace_func_sync,
-	.static_branch = static_branch,
 };
 
 const struct ftrace_arch arm64_ftrace_mcount = {

@@ -161,14 +161,17 @@ const struct world_schemedesc world_scheme_callops = {
  * per-ops trampolines are x86's, whose modules sit within call range of
  * them; a far module's site would reach ftrace_caller through its PLT
  * while the core accounts it to the ops' trampoline. */
+#define ARM64_OPS_TRAMPOLINES                                           \
+	.arch = FTV_ARCH_ARM64, .corpus_set = "args",                   \
+	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,              \
+	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o", \
+		    "workload.o", "ops-tramp.o" },                      \
+	.ops_trampolines = 1, .fuzz = FTV_SCHEME_FUZZ_GRAPH
+
 const struct world_schemedesc world_scheme_tramp = {
-	.name = "tramp", .arch = FTV_ARCH_ARM64, .corpus_set = "args",
-	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,
-	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o",
-		    "workload.o", "ops-tramp.o" },
+	ARM64_OPS_TRAMPOLINES,
+	.name = "tramp",
 	.backend = &arm64_ftrace_tramp,
-	.ops_trampolines = 1,
-	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
 };
 
 /* The 2014 -pg scheme: `bl _mcount` <-> NOP, the tracer called through
@@ -227,11 +230,7 @@ const struct world_schemedesc world_scheme_mcount_tasks = {
  * ftrace_call at the func that expects it. The corrected twin of tramp on
  * that race (tramp-func-ops-tasks); no Linux release does this. */
 const struct world_schemedesc world_scheme_tramp_tasks = {
-	.name = "tramp-tasks", .arch = FTV_ARCH_ARM64, .corpus_set = "args",
-	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,
-	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o",
-		    "workload.o", "ops-tramp.o" },
+	ARM64_OPS_TRAMPOLINES,
+	.name = "tramp-tasks",
 	.backend = &arm64_ftrace_tramp_tasks,
-	.ops_trampolines = 1,
-	.fuzz = FTV_SCHEME_FUZZ_GRAPH,
 };
