@@ -445,10 +445,14 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 	e->ncpus = ncpus;
 	e->nregions = sim_region_count(as);
 	e->rsize = calloc(e->nregions ? e->nregions : 1, sizeof(*e->rsize));
-	if (!e->rsize)
+	e->rbase = calloc(e->nregions ? e->nregions : 1, sizeof(*e->rbase));
+	if (!e->rsize || !e->rbase)
 		return ftv_errf(err, "out of memory");
-	for (size_t i = 0; i < e->nregions; i++)
+	for (size_t i = 0; i < e->nregions; i++) {
 		e->rsize[i] = sim_region_get(as, i)->size;
+		e->rbase[i] = sim_region_get(as, i)->base;
+	}
+	e->rlast = 0;
 	if (e->shared_copies) {
 		e->shfd = malloc((e->nregions ? e->nregions : 1) * sizeof(int));
 		if (!e->shfd)
@@ -497,18 +501,24 @@ void xe_free(struct xengine *e)
 	}
 	snapshot_free(e);
 	free(e->rsize);
+	free(e->rbase);
 }
 
 /* --- memory -------------------------------------------------------------- */
 
 int xe_region(const struct xengine *e, uint64_t addr)
 {
-	for (size_t i = 0; i < e->nregions; i++) {
-		struct sim_region *r = sim_region_get(e->as, i);
+	size_t k = e->rlast;
 
-		if (addr >= r->base && addr - r->base < r->size)
+	/* most lookups fall in the region of the one before (the text a
+	 * CPU runs) */
+	if (k < e->nregions && addr - e->rbase[k] < e->rsize[k])
+		return (int)k;
+	for (size_t i = 0; i < e->nregions; i++)
+		if (addr - e->rbase[i] < e->rsize[i]) {
+			((struct xengine *)e)->rlast = i;
 			return (int)i;
-	}
+		}
 	return -1;
 }
 
@@ -522,14 +532,13 @@ int xe_private(const struct xengine *e, uint64_t addr)
 uint8_t *xe_copy_ptr(struct xengine *e, unsigned cpu, uint64_t addr)
 {
 	int ri = xe_region(e, addr);
-	struct sim_region *r;
 	uint8_t *copy;
 
 	if (ri < 0)
 		return NULL;
-	r = sim_region_get(e->as, (size_t)ri);
 	copy = e->cpu[cpu].copy[ri];
-	return (copy ? copy : r->host) + (addr - r->base);
+	return (copy ? copy : sim_region_get(e->as, (size_t)ri)->host) +
+	       (addr - e->rbase[ri]);
 }
 
 void xe_invalidate(struct xengine *e, unsigned cpu, uint64_t addr,

@@ -114,6 +114,11 @@ struct xengine {
 	int *shfd;
 	size_t nregions;         /* the regions mapped at xe_init */
 	uint64_t *rsize;         /* their sizes, for munmap */
+	uint64_t *rbase;         /* and bases: xe_region's search, which runs
+				  * before every instruction while a store is
+				  * buffered (on_pre_insn), reads these two
+				  * arrays instead of the aspace's regions */
+	size_t rlast;            /* the region xe_region found last */
 	/* [xlo, xlo + xspan): the private regions and nothing shared (see
 	 * private_span in exec_engine.c); xspan 0: none */
 	uint64_t xlo, xspan;

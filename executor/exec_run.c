@@ -195,7 +195,8 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 	if (!p)
 		return 0;
 	/* a 2-byte instruction at a region's end: its high half reads as
-	 * zeros, which the decoders ignore for a compressed one */
+	 * zeros, which the decoders ignore for a compressed one (pc's
+	 * region was xe_copy_ptr's last lookup) */
 	memcpy(&w, p, xe_region(&ex->eng, pc + 3) >= 0 ? 4 : 2);
 	if (!ex->arch->memread(w, &mr))
 		return 0;

@@ -419,6 +419,7 @@ static void worker(struct campaign *c, unsigned w)
 		if (interrupted)
 			break;
 		fuzz_generate(&c->g, iseed, s);
+		s->no_trace_hash = 1;
 		r = fuzz_fails(s, NULL, c->paths.corpus, c->paths.tramp, &res, &err);
 		memset(&m, 0, sizeof(m));
 		m.worker = w;

@@ -159,6 +159,10 @@ struct scenario {
 	/* `settle`: 1 + the number of operations before it, which are
 	 * applied at once before any CPU runs; 0: no settle line */
 	unsigned settle;
+	/* Not from the file: the run's scn_result.trace_hash is left 0
+	 * (ftv fuzz's iterations, where nobody reads it: hashing every
+	 * event cost 2% of a campaign). */
+	int no_trace_hash;
 };
 
 /* Parses a scenario file; a malformed line is one error naming file:line. */
@@ -208,7 +212,8 @@ struct scn_result {
 	char kinds[256];          /* kinds found, space separated */
 	size_t nviolations;
 	struct world_stats stats;
-	uint64_t trace_hash;        /* exec_trace_hash: equal for equal runs */
+	uint64_t trace_hash;        /* exec_trace_hash: equal for equal runs
+				       (0 with scenario.no_trace_hash) */
 };
 
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
