@@ -8,6 +8,14 @@ $(BENCH_BIN): bench/exec_bench.c $(BENCH_TGT_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BENCH_TGT_OBJ) $(LIB_OBJ) $(LDFLAGS) $(LDLIBS)
 
+# What Unicorn 2.0.1 itself costs per instruction, hook, load, store, turn
+# and retranslation: the floor under the executor's figures (make bench only).
+BENCH_UCOST := $(BUILD)/bench/unicorn_costs
+
+$(BENCH_UCOST): bench/unicorn_costs.c $(BUILD)/obj/bench/machine.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/obj/bench/machine.o $(LDFLAGS) $(LDLIBS)
+
 # Seed 000's CALL_OPS overhead table: the sample's tracee at each scheme's
 # flag set (the corpus's flags), the row builder shared with the Check test
 # that pins the table's shape, and the table/CSV/plot program.
@@ -62,7 +70,7 @@ $(BENCH_BLOCK): $(BUILD)/obj/bench/bench_block.o $(BUILD)/obj/bench/machine.o
 # (replay.mk, read after this file, adds $(BENCH_REPLAY) to both.)
 BENCH_TARGET_BINS := $(BENCH_BIN) $(BENCH_FUZZ) $(BENCH_BLOCK) $(FTV)
 
-bench: $(BENCH_TARGET_BINS) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
+bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
 	@rm -f $(BENCH_TARGETS)
 	$(BENCH_ENV) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) $(BENCH_REPLAY_RUNS) $(BENCH_REPLAY_ARGS)
 	$(BENCH_ENV) $(BENCH_BIN)
@@ -71,6 +79,7 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENC
 	gnuplot -e "csv='$(BENCH_RESULTS)/callops-overhead.csv'; png='$(BENCH_RESULTS)/callops-overhead.png'" bench/plot.gp
 	$(BENCH_SCN) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
+	$(BENCH_UCOST)
 	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS)
 	$(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
