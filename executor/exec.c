@@ -75,7 +75,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	ex->eng.ro_data = cfg->ro_data;
 	ex->eng.shared_copies = cfg->once;
 	if (cfg->expect_pcs > XE_RANGE_HOOKS)
-		ex->eng.all_for_good = ex->eng.hook_all = 1;
+		ex->eng.all_for_good = 1;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||
 	    xm_init(&ex->model, as, arch, &ex->log, &ex->eng, &ex->sched,

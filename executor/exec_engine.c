@@ -121,7 +121,8 @@ static int add_range_hook(struct xecpu *c, size_t k, uint64_t pc)
 }
 
 /* A new engine's code hooks, as the marked pcs so far have them
- * (xe_mark_pc): a range hook each, or one over every address. */
+ * (xe_mark_pc): a range hook each, or, for good, one over every address
+ * (the load gate's is added by the CPU's first turn under it). */
 static int code_hooks_open(struct xengine *e, struct xecpu *c)
 {
 	uc_hook h;
@@ -129,7 +130,7 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	memset(c->hooks, 0, XE_RANGE_HOOKS * sizeof(*c->hooks));
 	c->ran = 0;
 	c->all_hook = 0;
-	if (e->hook_all) {
+	if (e->all_for_good) {
 		/* Begin > end: every address. */
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
 				c->hk, 1, 0) != UC_ERR_OK)
@@ -137,8 +138,6 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 		c->all_hook = (uint64_t)h;
 		return 0;
 	}
-	if (e->to_hook_all)
-		return 0; /* (hook_all adds it before the next turn) */
 	for (size_t k = 0; k < e->nmarked; k++)
 		if (add_range_hook(c, k, e->range_pc[k]))
 			return -1;
@@ -581,19 +580,17 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 	if (!e->all_for_good) {
 		if (e->nmarked < XE_RANGE_HOOKS)
 			e->range_pc[e->nmarked] = pc;
-		/* Under the load gate's hook over every address the pc is
-		 * only remembered: its range hook comes with the others when
-		 * the gate closes. */
+		/* A CPU under the load gate's hook over every address only
+		 * remembers the pc: its range hook comes with the others
+		 * when the CPU goes back to them (hook_ranges). */
 		for (unsigned i = 0; i < e->ncpus; i++)
 			if (e->nmarked >= XE_RANGE_HOOKS ||
-			    (!e->hook_all && !e->to_hook_all &&
+			    (!e->cpu[i].all_hook &&
 			     add_range_hook(&e->cpu[i], e->nmarked, pc))) {
 				/* (a hook that could not be added: the same
-				 * switch, with nothing missed meanwhile, since
-				 * every turn starts after it) */
+				 * switch, each CPU's before its next turn,
+				 * with nothing missed meanwhile) */
 				e->all_for_good = 1;
-				if (!e->hook_all)
-					e->to_hook_all = 1;
 				break;
 			}
 		e->nmarked++;
@@ -602,81 +599,68 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 	 * already (hook_all dropped what was translated before it), and
 	 * code_hook's filter lets pc through from now on: nothing to
 	 * retranslate (a world's breakpoints, installed after its
-	 * calibration run, each cost one drop per CPU). */
-	if (!e->hook_all || e->to_hook_all)
-		xe_invalidate_all(e, pc, 4);
+	 * calibration run, each cost one drop per CPU). A CPU still under
+	 * the range hooks has code translated without a call out at pc,
+	 * and keeps it across a later switch (hook_all drops only the
+	 * range hooks' pcs without a load gate). */
+	for (unsigned i = 0; i < e->ncpus; i++)
+		if (!e->cpu[i].all_hook)
+			xe_invalidate(e, i, pc, 4);
 }
 
-/* Before a turn: one hook over every address instead of the range hooks.
- * Without a load gate, only the code translated at the range hooks' pcs
- * is dropped (it calls them, and they go): every other marked pc was
- * marked before its code was translated, which then calls the new hook,
- * or after, which dropped that code (xe_mark_pc); the rest of the cached
- * code holds no marked pc and runs on without calling out. */
-static int hook_all(struct xengine *e)
+/* Before a turn of CPU c: one hook over every address instead of the
+ * range hooks. Without a load gate, only the code translated at the range
+ * hooks' pcs is dropped (it calls them, and they go): every other marked
+ * pc was marked before its code was translated, which then calls the new
+ * hook, or after, which dropped that code (xe_mark_pc); the rest of the
+ * cached code holds no marked pc and runs on without calling out.
+ *
+ * The switch and the one back (hook_ranges) are made per CPU, before its
+ * own turn: each drops what the CPU translated, so a CPU that does not
+ * run while the gate is open keeps its code (with 8 CPUs and a patch
+ * event every 120 steps, switching every CPU at every opening and closing
+ * retranslated the hot code of all eight twice per event). */
+static int hook_all(struct xengine *e, struct xecpu *c)
 {
 	size_t n = e->nmarked < XE_RANGE_HOOKS ? e->nmarked : XE_RANGE_HOOKS;
+	uc_hook h;
 
-	for (unsigned i = 0; i < e->ncpus; i++) {
-		struct xecpu *c = &e->cpu[i];
-		uc_hook h;
-
-		for (size_t k = 0; k < n; k++)
-			if (c->hooks[k]) {
-				uc_hook_del(c->uc, (uc_hook)c->hooks[k]);
-				c->hooks[k] = 0;
-			}
-		/* Begin > end: every address. */
-		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
-				c->hk, 1, 0) != UC_ERR_OK)
-			return -1;
-		c->all_hook = (uint64_t)h;
-		for (size_t k = 0; c->ran && k < n; k++)
-			xe_invalidate(e, i, e->range_pc[k], 4);
-		/* With a load gate every instruction may have to call out:
-		 * drop everything translated without the hook, region by
-		 * region (not UC_CTL_TB_FLUSH: Unicorn 2.0.1's tb_flush
-		 * clears its whole code buffer, faulting in hundreds of MiB
-		 * of zeroed pages each time). */
-		for (size_t r = 0; c->ran && e->load_gate && r < e->nregions;
-		     r++) {
-			struct sim_region *reg = sim_region_get(e->as, r);
-
-			uc_ctl_remove_cache(c->uc, reg->base,
-					    reg->base + reg->size);
+	for (size_t k = 0; k < n; k++)
+		if (c->hooks[k]) {
+			uc_hook_del(c->uc, (uc_hook)c->hooks[k]);
+			c->hooks[k] = 0;
 		}
-	}
-	e->hook_all = 1;
-	e->to_hook_all = 0;
+	/* Begin > end: every address. */
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c->hk, 1,
+			0) != UC_ERR_OK)
+		return -1;
+	c->all_hook = (uint64_t)h;
+	for (size_t k = 0; c->ran && k < n; k++)
+		xe_invalidate(e, c->idx, e->range_pc[k], 4);
+	/* With a load gate every instruction may have to call out: drop
+	 * everything translated without the hook, region by region (not
+	 * UC_CTL_TB_FLUSH: Unicorn 2.0.1's tb_flush clears its whole code
+	 * buffer, faulting in hundreds of MiB of zeroed pages each time). */
+	for (size_t r = 0; c->ran && e->load_gate && r < e->nregions; r++)
+		uc_ctl_remove_cache(c->uc, e->rbase[r], e->rbase[r] + e->rsize[r]);
 	return 0;
 }
 
-/* Before a turn after the load gate closed: the range hooks again instead
- * of the hook over every address (xengine.all_for_good is not set), and
- * everything translated under that hook is dropped, as hook_all drops
- * what was translated without it: that code would call out at every
+/* Before a turn of CPU c after the load gate closed: the range hooks again
+ * instead of the hook over every address (xengine.all_for_good is not
+ * set), and everything translated under that hook is dropped, as hook_all
+ * drops what was translated without it: that code would call out at every
  * instruction until retranslated. Keeping the hook over every address once
  * the gate had opened held the executor to a fifth of a bare engine. */
-static int hook_ranges(struct xengine *e)
+static int hook_ranges(struct xengine *e, struct xecpu *c)
 {
-	for (unsigned i = 0; i < e->ncpus; i++) {
-		struct xecpu *c = &e->cpu[i];
-
-		if (c->all_hook) {
-			uc_hook_del(c->uc, (uc_hook)c->all_hook);
-			c->all_hook = 0;
-		}
-		for (size_t k = 0; k < e->nmarked; k++)
-			if (add_range_hook(c, k, e->range_pc[k]))
-				return -1;
-		for (size_t r = 0; c->ran && r < e->nregions; r++) {
-			struct sim_region *reg = sim_region_get(e->as, r);
-
-			uc_ctl_remove_cache(c->uc, reg->base,
-					    reg->base + reg->size);
-		}
-	}
-	e->hook_all = 0;
+	uc_hook_del(c->uc, (uc_hook)c->all_hook);
+	c->all_hook = 0;
+	for (size_t k = 0; k < e->nmarked; k++)
+		if (add_range_hook(c, k, e->range_pc[k]))
+			return -1;
+	for (size_t r = 0; c->ran && r < e->nregions; r++)
+		uc_ctl_remove_cache(c->uc, e->rbase[r], e->rbase[r] + e->rsize[r]);
 	return 0;
 }
 
@@ -801,10 +785,8 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	 * the hook stays: only it keeps xecpu.pc_now exact. */
 	if (gate && e->exact_load_pc)
 		e->all_for_good = 1;
-	if ((gate || e->all_for_good) && !e->hook_all)
-		e->to_hook_all = 1;
-	if ((!gate && !e->all_for_good && e->hook_all && hook_ranges(e)) ||
-	    (e->to_hook_all && hook_all(e))) {
+	if ((!gate && !e->all_for_good && c->all_hook && hook_ranges(e, c)) ||
+	    ((gate || e->all_for_good) && !c->all_hook && hook_all(e, c))) {
 		st->fault = 1;
 		st->why = "out of memory (code hook)";
 		st->fault_pc = pc;
@@ -821,7 +803,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	 * no instruction has. Only when that hook is there for good: a
 	 * switch back and forth would drop the blocks at the stop each
 	 * time. */
-	c->stop_at = e->hook_all && e->all_for_good ? until : XE_NO_STOP;
+	c->stop_at = c->all_hook && e->all_for_good ? until : XE_NO_STOP;
 	if (c->stop_at != XE_NO_STOP)
 		until = XE_NO_STOP;
 	if (until != c->until) {

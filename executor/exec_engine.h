@@ -130,15 +130,16 @@ struct xengine {
 	uint8_t **snap_nz;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
-	size_t nmarked;          /* marked pcs, each with a range hook... */
+	size_t nmarked;          /* marked pcs, each with a range hook per
+				  * CPU, or one hook over every address
+				  * (xecpu.all_hook) */
 	uint64_t range_pc[XE_RANGE_HOOKS]; /* (the first ones' pcs) */
-	int hook_all;            /* ... or one hook over every address */
-	int to_hook_all;         /* switch to it before the next turn */
 	/* The hook over every address is there for good: a turn had an
 	 * instruction count, more than XE_RANGE_HOOKS pcs are marked, or a
-	 * range hook could not be added. Without it, the hook over every
-	 * address is there only while the load gate is open, and the range
-	 * hooks come back at the first turn after it closed (xe_run). */
+	 * range hook could not be added (each CPU switches before its next
+	 * turn). Without it, a CPU has the hook over every address only
+	 * for its turns while the load gate is open, and its range hooks
+	 * come back at its first turn after the gate closed (xe_run). */
 	int all_for_good;
 	/* The pc of a load matters (ops->load's pc: exec_config.verify): the
 	 * hook over every address, which keeps xecpu.pc_now exact, stays. */

@@ -77,7 +77,7 @@ static int reusable(const struct xengine *e)
 {
 	/* (a world run once maps its CPUs' text copy-on-write from one
 	 * shared copy, exec_config.once: those copies are not kept) */
-	return pool_on && e->hook_all && !e->to_hook_all && e->all_for_good &&
+	return pool_on && e->all_for_good &&
 	       !e->exact_load_pc && !e->loads_everywhere && e->xspan &&
 	       !e->shared_copies;
 }
@@ -191,7 +191,8 @@ static int put(struct xengine *e, struct xecpu *c)
 	struct xpool_ent *p;
 	struct xpool_region *reg;
 
-	if (!reusable(e) || c->strayed || !c->fresh || c->uses + 1 >= XE_POOL_USES)
+	if (!reusable(e) || !c->all_hook || c->strayed || !c->fresh ||
+	    c->uses + 1 >= XE_POOL_USES)
 		return 0;
 	reg = calloc(e->nregions ? e->nregions : 1, sizeof(*reg));
 	if (!reg)
