@@ -68,7 +68,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	xs_init(&ex->sched, cfg, &ex->oom);
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		ex->cpu[i].st = XCPU_DONE; /* until exec_cpu_setup */
-	ex->eng.load_gate = &ex->sb.n;
+	ex->eng.load_gate = &ex->sb.ngate;
 	ex->eng.exact_load_pc = cfg->verify;
 	ex->eng.loads_everywhere = cfg->verify || cfg->text_loads ||
 				   cfg->policy == EXEC_EXHAUSTIVE;
@@ -86,6 +86,13 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 	xm_cache_type(&ex->model, cfg->dic, cfg->idc);
 	xb_init(&ex->sb, &ex->model, XL_AGENT_SBUF, -1);
 	ex->sb.chans = cfg->verify;
+	/* A load of instruction words reads the CPU's copy unless loads
+	 * read the model (text_loads) or CPUs buffer their own stores
+	 * (cpu_sbuf); verify's and exhaustive exploration's scheduling
+	 * points stay as they were (their counts are part of what they
+	 * report). */
+	ex->sb.insn_exempt = !cfg->verify && !cfg->text_loads && !cfg->cpu_sbuf &&
+			     !cfg->fine && cfg->policy != EXEC_EXHAUSTIVE;
 	for (unsigned i = 0; i < cfg->ncpus; i++)
 		xb_init(&ex->csb[i], &ex->model, (int)i, (int)i);
 	if (cfg->cpu_sbuf) {

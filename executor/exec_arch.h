@@ -47,6 +47,13 @@ struct xarch {
 	unsigned fault_pc_skew;
 	/* Why exec_watch_insn refuses an address that is not 4-aligned. */
 	const char *unaligned_watch;
+	/* A turn's stop under the range hooks is a range hook of its own
+	 * (exec_engine.c, exit_hook) rather than Unicorn's `until`, which
+	 * retranslates a block per turn. 0 on riscv64: Unicorn 2.0.1's
+	 * riscv64 engine with two range code hooks did not call the one
+	 * at an illegal instruction (the zeros past a test's code) and
+	 * executed it. */
+	int exit_hook;
 
 	/* *reg: for DC/IC, the executor register holding the address, or -1
 	 * for the zero register. */

@@ -142,6 +142,7 @@ const struct xarch xarch_arm64 = {
 	.flags_reg = UC_ARM64_REG_NZCV,
 	.insn_align = 4,
 	.fault_pc_skew = 0,
+	.exit_hook = 1,
 	.unaligned_watch = "instruction not 4-byte aligned",
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,

@@ -130,6 +130,8 @@ static int code_hooks_open(struct xengine *e, struct xecpu *c)
 	memset(c->hooks, 0, XE_RANGE_HOOKS * sizeof(*c->hooks));
 	c->ran = 0;
 	c->all_hook = 0;
+	c->exit_hook = 0;
+	c->exit_hook_pc = 0;
 	if (e->all_for_good) {
 		/* Begin > end: every address. */
 		if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook,
@@ -630,6 +632,11 @@ static int hook_all(struct xengine *e, struct xecpu *c)
 			uc_hook_del(c->uc, (uc_hook)c->hooks[k]);
 			c->hooks[k] = 0;
 		}
+	/* (a second hook would make every call out walk the list) */
+	if (c->exit_hook)
+		uc_hook_del(c->uc, (uc_hook)c->exit_hook);
+	c->exit_hook = 0;
+	c->exit_hook_pc = 0;
 	/* Begin > end: every address. */
 	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c->hk, 1,
 			0) != UC_ERR_OK)
@@ -652,6 +659,25 @@ static int hook_all(struct xengine *e, struct xecpu *c)
  * drops what was translated without it: that code would call out at every
  * instruction until retranslated. Keeping the hook over every address once
  * the gate had opened held the executor to a fifth of a bare engine. */
+/* The range hook at the turn's stop under the range hooks (xe_run): code
+ * translated before it does not call out there. */
+static int exit_hook(struct xengine *e, struct xecpu *c, uint64_t pc)
+{
+	uc_hook h;
+
+	if (c->exit_hook)
+		uc_hook_del(c->uc, (uc_hook)c->exit_hook);
+	c->exit_hook = 0;
+	c->exit_hook_pc = 0;
+	if (uc_hook_add(c->uc, &h, UC_HOOK_CODE, (void *)code_hook, c->hk, pc, pc) !=
+	    UC_ERR_OK)
+		return -1;
+	c->exit_hook = (uint64_t)h;
+	c->exit_hook_pc = pc;
+	xe_invalidate(e, c->idx, pc, 4);
+	return 0;
+}
+
 static int hook_ranges(struct xengine *e, struct xecpu *c)
 {
 	uc_hook_del(c->uc, (uc_hook)c->all_hook);
@@ -797,15 +823,29 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	/* Unicorn 2.0.1 compiles the stop at `until` into the code it
 	 * translates, and after every run drops the block that ends there
 	 * (softmmu/cpus.c resume_all_vcpus): a page lookup and a block
-	 * translated again per turn. Under the hook over every address
-	 * code_hook stops there instead, as Unicorn would (before the
-	 * instruction, no hook seeing it), and Unicorn is given an address
-	 * no instruction has. Only when that hook is there for good: a
-	 * switch back and forth would drop the blocks at the stop each
-	 * time. */
-	c->stop_at = c->all_hook && e->all_for_good ? until : XE_NO_STOP;
-	if (c->stop_at != XE_NO_STOP)
+	 * translated again per turn (with 8 CPUs in exec_bench, most of
+	 * the blocks it translated). code_hook stops there instead, as
+	 * Unicorn would (before the instruction, no hook seeing it), and
+	 * Unicorn is given an address no instruction has: the hook over
+	 * every address sees the stop, and under the range hooks a range
+	 * hook of its own does (exit_hook). */
+	if (!e->arch->exit_hook && !(c->all_hook && e->all_for_good)) {
+		/* (riscv64 under the range hooks, or the load gate's hook
+		 * that comes and goes: Unicorn's stop) */
+		c->stop_at = XE_NO_STOP;
+	} else {
+		if (!c->all_hook && until != XE_NO_STOP && c->exit_hook_pc != until &&
+		    exit_hook(e, c, until)) {
+			st->fault = 1;
+			st->why = "out of memory (code hook)";
+			st->fault_pc = pc;
+			if (own)
+				xw_disarm(e->wd);
+			return pc;
+		}
+		c->stop_at = until;
 		until = XE_NO_STOP;
+	}
 	if (until != c->until) {
 		/* Code translated for another stop (range hooks before, or
 		 * an engine from the pool) ends at the wrong place: the

@@ -76,6 +76,8 @@ struct xecpu {
 	unsigned uses;           /* executors that had the engine before */
 	uint64_t *hooks;         /* the range code hooks (uc_hook handles) */
 	uint64_t all_hook;       /* the hook over every address, or 0 */
+	uint64_t exit_hook;      /* under the range hooks, one at the stop */
+	uint64_t exit_hook_pc;   /* (its pc, or 0) */
 	int ran;                 /* has run: translations may be cached */
 	uint8_t **copy;          /* per region: private copy, or NULL (shared) */
 	/* Where its load hooks are: bit i, over region i (i < 63), or

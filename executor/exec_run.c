@@ -207,7 +207,7 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 					 ? xe_reg(&ex->eng, cpu, (int)mr.index) : 0;
 
 		addr = memread_addr(&mr, pc, base, index);
-		if (!xb_holds(&ex->sb, addr, mr.len ? mr.len : 1))
+		if (!xb_gate_holds(&ex->sb, addr, mr.len ? mr.len : 1))
 			return 0;
 	}
 	ex->stats.load_points++;

@@ -21,7 +21,19 @@ void xb_free(struct xsbuf *b)
 void xb_reset(struct xsbuf *b)
 {
 	b->n = 0;
+	b->ngate = 0;
 	b->epoch = 0;
+}
+
+/* Whether a load may read the store while it is buffered (xsbuf.ngate). */
+static int gates(const struct xsbuf *b, uint64_t addr, unsigned size)
+{
+	if (!b->insn_exempt || addr % 4 || size % 4)
+		return 1;
+	for (uint64_t a = addr; a < addr + size; a += 4)
+		if (!xm_insn(b->m, a))
+			return 1;
+	return 0;
 }
 
 static int overlaps(uint64_t a, uint64_t al, uint64_t b, uint64_t bl)
@@ -46,7 +58,8 @@ static int chan_of(struct xsbuf *b, uint64_t addr)
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
-	struct xstore s = { addr, size, val, wid, b->epoch, 0, 0 };
+	struct xstore s = { addr, size, val, wid, b->epoch, 0, 0,
+			    gates(b, addr, size) };
 
 	/* the patcher's: perhaps held back (exec_config.drain_hold) */
 	if (b->owner < 0)
@@ -68,6 +81,8 @@ void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	}
 	if (VEC_PUSH(b->v, b->n, b->cap, s))
 		*b->m->oom = 1;
+	else
+		b->ngate += (size_t)s.gates;
 }
 
 void xb_barrier(struct xsbuf *b)
@@ -80,6 +95,14 @@ int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 {
 	for (size_t i = 0; i < b->n; i++)
 		if (overlaps(b->v[i].addr, b->v[i].size, addr, len))
+			return 1;
+	return 0;
+}
+
+int xb_gate_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].gates && overlaps(b->v[i].addr, b->v[i].size, addr, len))
 			return 1;
 	return 0;
 }
@@ -182,6 +205,7 @@ void xb_drain(struct xsbuf *b)
 	s = b->v[k];
 	memmove(&b->v[k], &b->v[k + 1], (b->n - k - 1) * sizeof(s));
 	b->n--;
+	b->ngate -= (size_t)s.gates;
 	if (xs_recording(b->m->sched)) {
 		/* The reduction: this address's queue, and the drains of
 		 * the stores this one had to wait for (a DMB between, or

@@ -21,6 +21,7 @@ struct xstore {
 				    drain after (older epoch or overlapping) */
 	uint64_t due;            /* the step it may drain from (held back:
 				    exec_config.drain_hold) */
+	int gates;               /* counted in xsbuf.ngate */
 };
 
 /* Channels: the addresses stores were buffered to, numbered in the order
@@ -43,6 +44,14 @@ struct xsbuf {
 	uint64_t now;            /* the stores due by now may drain (exec_run
 				    sets it to the step; with drain_hold 0
 				    every store is due) */
+	/* The stores a CPU's load may read while they are buffered: the
+	 * executor's load gate (exec_run.c, on_pre_insn) is open while
+	 * there is one. With insn_exempt, a store whose bytes are all
+	 * watched instruction words is not one: a CPU's load of those
+	 * bytes reads its own text copy, which only its fetches change
+	 * (exec_model.c), never the buffer's drain. */
+	size_t ngate;
+	int insn_exempt;
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner);
@@ -54,8 +63,10 @@ void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid);
 /* DMB: later stores drain after every earlier one. */
 void xb_barrier(struct xsbuf *b);
-/* 1 if a buffered store overlaps [addr, addr+len). */
+/* 1 if a buffered store overlaps [addr, addr+len); xb_gate_holds: one
+ * counted in ngate. */
 int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len);
+int xb_gate_holds(const struct xsbuf *b, uint64_t addr, uint64_t len);
 /* For the reduction: the current step waited for the drains of every
  * store to [addr, addr+len) (len 0: every store) (chans only). */
 void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len);
