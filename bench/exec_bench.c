@@ -91,23 +91,6 @@ static struct sim_aspace *build(struct layout *l)
 	return as;
 }
 
-/* CPU time of this process: the machine is shared, so wall-clock time would
- * measure the neighbours too. Everything here runs on one host thread. */
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* One engine, no hooks: the ceiling. */
 static double free_running(void)
 {
@@ -125,12 +108,12 @@ static double free_running(void)
 	}
 	uc_reg_write(uc, UC_ARM64_REG_X20, &x20);
 	uc_reg_write(uc, UC_ARM64_REG_SP, &sp);
-	t0 = now();
+	t0 = bench_cpu();
 	if (uc_emu_start(uc, l.loop, l.end, 0, 0) != UC_ERR_OK) {
 		fprintf(stderr, "bench: free-running engine faulted\n");
 		exit(1);
 	}
-	t1 = now();
+	t1 = bench_cpu();
 	uc_close(uc);
 	sim_aspace_free(as);
 	return (double)(iters * INSNS_PER_CALL) / (t1 - t0);
@@ -172,7 +155,7 @@ static struct exec_result executor(unsigned ncpus, uint64_t seed,
 	}
 	exec_watch_insn(ex, l.site, &err);
 	exec_watch_data64(ex, l.lit, &err);
-	t0 = now();
+	t0 = bench_cpu();
 	for (;;) {
 		int done = 1;
 		struct plan p;
@@ -196,7 +179,7 @@ static struct exec_result executor(unsigned ncpus, uint64_t seed,
 		on = !on;
 		r.patches++;
 	}
-	t1 = now();
+	t1 = bench_cpu();
 	for (unsigned i = 0; i < ncpus; i++)
 		tramp_calls += exec_cpu_reg(ex, i, 21);
 	exec_get_stats(ex, &st);
@@ -243,15 +226,15 @@ int main(int argc, char **argv)
 				ratio[e][k][i] = r[e][k].ips / fr[i];
 			}
 	}
-	qsort(fr, reps, sizeof(fr[0]), cmp);
+	qsort(fr, reps, sizeof(fr[0]), bench_cmp_double);
 	printf("%-30s %10.1f M insn/s\n", "free-running, 1 engine",
 	       fr[reps / 2] / 1e6);
 	for (int e = 0; e < NE; e++)
 		for (int k = 0; k < NK; k++) {
 			char name[64];
 
-			qsort(v[e][k], reps, sizeof(double), cmp);
-			qsort(ratio[e][k], reps, sizeof(double), cmp);
+			qsort(v[e][k], reps, sizeof(double), bench_cmp_double);
+			qsort(ratio[e][k], reps, sizeof(double), bench_cmp_double);
 			snprintf(name, sizeof(name), "executor, %u CPU%s, every %u",
 				 cpus[k], cpus[k] > 1 ? "s" : "", every[e]);
 			printf("%-30s %10.1f M insn/s  %5.1f%% of free-running  (%llu patch events, %llu watched fetches, %llu violations)\n",

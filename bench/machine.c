@@ -1,4 +1,5 @@
-/* The machine line and a wall clock for the bench programs. */
+/* The machine line, the clocks and the medians' sort of the bench
+ * programs. */
 #include "bench/machine.h"
 
 #include <string.h>
@@ -31,4 +32,19 @@ double bench_wall(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double bench_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }

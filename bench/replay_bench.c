@@ -48,13 +48,6 @@ static double json_num(const char *path, const char *key)
 	return v;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Runs ftv replay once; its report goes to last_out (the last run's is
  * shown). Returns the exit status, or -1. */
 static int run(char **argv, const char *out_path, double *wall, double *cpu,
@@ -125,9 +118,9 @@ int main(int argc, char **argv)
 		       wall[r], cpu[r], rss[r] / 1024);
 		fflush(stdout);
 	}
-	qsort(wall, runs, sizeof(double), cmp);
-	qsort(cpu, runs, sizeof(double), cmp);
-	qsort(rss, runs, sizeof(double), cmp);
+	qsort(wall, runs, sizeof(double), bench_cmp_double);
+	qsort(cpu, runs, sizeof(double), bench_cmp_double);
+	qsort(rss, runs, sizeof(double), bench_cmp_double);
 	printf("replay median: %.1f s wall, %.1f s CPU, peak RSS %.0f MiB\n",
 	       wall[runs / 2], cpu[runs / 2], rss[runs / 2] / 1024);
 	{

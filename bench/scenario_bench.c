@@ -19,13 +19,6 @@
 
 #define REPS 3
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
 	int bad = 0;
@@ -83,9 +76,9 @@ int main(int argc, char **argv)
 				bad = 1;
 			}
 		}
-		qsort(t, REPS, sizeof(t[0]), cmp);
-		qsort(b, REPS, sizeof(b[0]), cmp);
-		qsort(d, REPS, sizeof(d[0]), cmp);
+		qsort(t, REPS, sizeof(t[0]), bench_cmp_double);
+		qsort(b, REPS, sizeof(b[0]), bench_cmp_double);
+		qsort(d, REPS, sizeof(d[0]), bench_cmp_double);
 		run = d[REPS / 2];
 		printf("  %-16s %4u %5" PRIu64 " %6" PRIu64 " %6" PRIu64 " %7" PRIu64
 		       " %8.3f %8.3f %9.1f %9.1f %11.1f %11.1f\n", s.name,

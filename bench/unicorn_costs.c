@@ -58,21 +58,6 @@ enum hook { H_NONE, H_CODE, H_BLOCK, H_READ, H_WRITE, H_STOP };
 static uint64_t n_insn = 2000000, n_code = 400000, n_load = 1000000,
 		n_slow = 200000, n_turn = 100000, n_retr = 10000;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void check(uc_err e, const char *what)
 {
 	if (e != UC_ERR_OK) {
@@ -170,9 +155,9 @@ static double loop(uint32_t word, enum hook h, uint64_t trips)
 	double t0, t1;
 
 	check(uc_reg_write(uc, UC_ARM64_REG_X0, &x0), "x0");
-	t0 = now();
+	t0 = bench_cpu();
 	check(uc_emu_start(uc, CODE, END, 0, 0), "uc_emu_start");
-	t1 = now();
+	t1 = bench_cpu();
 	check(uc_mem_read(uc, DATA + 8, &stored, sizeof(stored)), "read");
 	if (reg(uc, UC_ARM64_REG_X0) != 0 ||
 	    (word == ADD_X1_1 && reg(uc, UC_ARM64_REG_X1) != BODY * trips) ||
@@ -196,7 +181,7 @@ static double turns(uint64_t n, int drop)
 	double t0, t1;
 
 	check(uc_reg_write(uc, UC_ARM64_REG_X0, &x0), "x0");
-	t0 = now();
+	t0 = bench_cpu();
 	for (uint64_t i = 0; i < n; i++) {
 		if (drop)
 			check(uc_ctl_remove_cache(uc, REMOVED, REMOVED + 4),
@@ -204,7 +189,7 @@ static double turns(uint64_t n, int drop)
 		seen = 0;
 		check(uc_emu_start(uc, CODE, NO_STOP, 0, 0), "uc_emu_start");
 	}
-	t1 = now();
+	t1 = bench_cpu();
 	if (reg(uc, UC_ARM64_REG_X0) != 1 || reg(uc, UC_ARM64_REG_PC) != CODE ||
 	    reg(uc, UC_ARM64_REG_X1) != BODY * n) {
 		fprintf(stderr, "unicorn_costs: %llu turns ended with x0 %llu, not 1 (pc 0x%llx)\n",
@@ -275,7 +260,7 @@ int main(int argc, char **argv)
 	printf("%-27s %10s %12s  %s\n", "cost", "median", "per CPU s",
 	       "what it measures");
 	for (int r = 0; r < NROWS; r++) {
-		qsort(v[r], REPS, sizeof(double), cmp);
+		qsort(v[r], REPS, sizeof(double), bench_cmp_double);
 		med[r] = v[r][REPS / 2];
 	}
 	for (int r = 0; r < NROWS; r++) {

@@ -21,13 +21,6 @@
 
 #define REPS 3
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* In the child: parse, and with build set, build and free the world.
  * Writes the build's wall time to fd. */
 static int child(const char *path, const char *corpus, const char *tramp,
@@ -122,7 +115,7 @@ int main(int argc, char **argv)
 			if (kb > rss)
 				rss = kb;
 		}
-		qsort(t, REPS, sizeof(t[0]), cmp);
+		qsort(t, REPS, sizeof(t[0]), bench_cmp_double);
 		printf("  %-16s %-8s %4u %9.3f %12.1f %12.1f\n", s.name,
 		       ftv_scheme_corpus_set(s.cfg.scheme), s.cfg.exec.ncpus,
 		       t[REPS / 2], rss / 1024.0, base / 1024.0);

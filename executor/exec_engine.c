@@ -786,6 +786,18 @@ static void invalidate_stop(struct xengine *e, unsigned cpu, uint64_t at)
 		xe_invalidate(e, cpu, pg - SIM_PAGE, 2 * SIM_PAGE);
 }
 
+/* A turn that could not start: a code hook could not be added. */
+static uint64_t hook_failed(struct xengine *e, int own, uint64_t pc,
+			    struct xe_stop *st)
+{
+	st->fault = 1;
+	st->why = "out of memory (code hook)";
+	st->fault_pc = pc;
+	if (own)
+		xw_disarm(e->wd);
+	return pc;
+}
+
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		uint64_t timeout_us, size_t count, struct xe_stop *st)
 {
@@ -812,14 +824,8 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	if (gate && e->exact_load_pc)
 		e->all_for_good = 1;
 	if ((!gate && !e->all_for_good && c->all_hook && hook_ranges(e, c)) ||
-	    ((gate || e->all_for_good) && !c->all_hook && hook_all(e, c))) {
-		st->fault = 1;
-		st->why = "out of memory (code hook)";
-		st->fault_pc = pc;
-		if (own)
-			xw_disarm(e->wd);
-		return pc;
-	}
+	    ((gate || e->all_for_good) && !c->all_hook && hook_all(e, c)))
+		return hook_failed(e, own, pc, st);
 	/* Unicorn 2.0.1 compiles the stop at `until` into the code it
 	 * translates, and after every run drops the block that ends there
 	 * (softmmu/cpus.c resume_all_vcpus): a page lookup and a block
@@ -835,14 +841,8 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		c->stop_at = XE_NO_STOP;
 	} else {
 		if (!c->all_hook && until != XE_NO_STOP && c->exit_hook_pc != until &&
-		    exit_hook(e, c, until)) {
-			st->fault = 1;
-			st->why = "out of memory (code hook)";
-			st->fault_pc = pc;
-			if (own)
-				xw_disarm(e->wd);
-			return pc;
-		}
+		    exit_hook(e, c, until))
+			return hook_failed(e, own, pc, st);
 		c->stop_at = until;
 		until = XE_NO_STOP;
 	}
