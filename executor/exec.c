@@ -74,7 +74,7 @@ struct ftv_exec *exec_new(struct sim_aspace *as, const struct exec_config *cfg,
 				   cfg->policy == EXEC_EXHAUSTIVE;
 	ex->eng.ro_data = cfg->ro_data;
 	ex->eng.shared_copies = cfg->once;
-	if (cfg->expect_pcs > XE_RANGE_HOOKS)
+	if (cfg->expect_pcs > arch->range_hooks)
 		ex->eng.all_for_good = 1;
 	if (xe_init(&ex->eng, as, arch, cfg->ncpus, cfg->cpu_sbuf, &xrun_ops,
 		    ex, err) ||

@@ -54,6 +54,12 @@ struct xarch {
 	 * at an illegal instruction (the zeros past a test's code) and
 	 * executed it. */
 	int exit_hook;
+	/* Marked pcs that get a range code hook each before the engine calls
+	 * out at every instruction instead (at most XE_RANGE_HOOKS). 1 on
+	 * riscv64: with two range code hooks Unicorn 2.0.1's riscv64 engine
+	 * did not call the one at an illegal instruction (a breakpoint there
+	 * was never reached: test_exec_riscv64). */
+	unsigned range_hooks;
 
 	/* *reg: for DC/IC, the executor register holding the address, or -1
 	 * for the zero register. */

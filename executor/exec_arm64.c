@@ -143,6 +143,7 @@ const struct xarch xarch_arm64 = {
 	.insn_align = 4,
 	.fault_pc_skew = 0,
 	.exit_hook = 1,
+	.range_hooks = XE_RANGE_HOOKS,
 	.unaligned_watch = "instruction not 4-byte aligned",
 	.sysop = a64_sysop,
 	.is_memory = a64_is_memory,

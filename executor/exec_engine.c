@@ -586,7 +586,7 @@ void xe_mark_pc(struct xengine *e, uint64_t pc)
 		 * remembers the pc: its range hook comes with the others
 		 * when the CPU goes back to them (hook_ranges). */
 		for (unsigned i = 0; i < e->ncpus; i++)
-			if (e->nmarked >= XE_RANGE_HOOKS ||
+			if (e->nmarked >= e->arch->range_hooks ||
 			    (!e->cpu[i].all_hook &&
 			     add_range_hook(&e->cpu[i], e->nmarked, pc))) {
 				/* (a hook that could not be added: the same

@@ -159,6 +159,7 @@ const struct xarch xarch_riscv64 = {
 	 * 32-bit), pc is left 4 bytes past it. */
 	.fault_pc_skew = 4,
 	.exit_hook = 0,
+	.range_hooks = 1,
 	.unaligned_watch = "instruction word not 4-byte aligned: "
 			   "Ziccif makes only naturally aligned 4-byte fetches atomic, "
 			   "a 2-aligned word may be fetched in two halves",

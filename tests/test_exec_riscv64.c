@@ -453,6 +453,45 @@ START_TEST(riscv_local_fence_i_makes_drained_writes_fetchable_for_that_cpu)
 }
 END_TEST
 
+/* A breakpoint at an instruction the engine refuses (an illegal word, the
+ * zeros past the code) is reached before the fault, with another marked pc
+ * in the world: Unicorn 2.0.1's riscv64 engine with two range code hooks
+ * did not call the one at an illegal instruction. */
+static unsigned illegal_hits;
+
+static void count_hit(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	(void)ex;
+	(void)cpu;
+	(void)pc;
+	(void)arg;
+	illegal_hits++;
+}
+
+START_TEST(riscv_breakpoint_at_an_illegal_word_is_reached)
+{
+	struct sim_aspace *as = new_space();
+	struct exec_config cfg = { .arch = FTV_ARCH_RISCV64, .ncpus = 1, .seed = 1 };
+	struct ftv_err err;
+	struct ftv_exec *ex;
+
+	sim_write32(as, T, W_NOP);
+	sim_write32(as, T + 4, W_NOP);
+	/* T + 8: zeros, an illegal instruction; the exit is past it */
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000, NULL, 0,
+					T + 64, &err), 0);
+	illegal_hits = 0;
+	ck_assert_int_eq(exec_break(ex, T + 4, count_hit, NULL, &err), 0);
+	ck_assert_int_eq(exec_break(ex, T + 8, count_hit, NULL, &err), 0);
+	run(ex, 100);
+	ck_assert_uint_eq(illegal_hits, 2);
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
 START_TEST(riscv_watch_refuses_a_word_that_is_only_2_aligned)
 {
 	struct sim_aspace *as = pair_program(W_NOP, W_NOP);
@@ -916,6 +955,7 @@ static Suite *exec_riscv64_suite(void)
 	tcase_add_test(tc, riscv_pair_hazard_not_reported_when_only_the_jalr_word_changes);
 	tcase_add_test(tc, riscv_exhaustive_finds_the_pair_hazard_and_never_for_atomic);
 	tcase_add_test(tc, riscv_same_seed_same_trace_hash);
+	tcase_add_test(tc, riscv_breakpoint_at_an_illegal_word_is_reached);
 	tcase_add_test(tc, riscv_trace_prints_riscv_disassembly);
 	tcase_add_test(tc, riscv_access_fault_names_the_riscv_instruction);
 	suite_add_tcase(s, tc);
