@@ -91,20 +91,23 @@ void xb_barrier(struct xsbuf *b)
 }
 
 
-int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
+static int holds(const struct xsbuf *b, uint64_t addr, uint64_t len, int gating)
 {
 	for (size_t i = 0; i < b->n; i++)
-		if (overlaps(b->v[i].addr, b->v[i].size, addr, len))
+		if ((!gating || b->v[i].gates) &&
+		    overlaps(b->v[i].addr, b->v[i].size, addr, len))
 			return 1;
 	return 0;
 }
 
+int xb_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
+{
+	return holds(b, addr, len, 0);
+}
+
 int xb_gate_holds(const struct xsbuf *b, uint64_t addr, uint64_t len)
 {
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i].gates && overlaps(b->v[i].addr, b->v[i].size, addr, len))
-			return 1;
-	return 0;
+	return holds(b, addr, len, 1);
 }
 
 void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len)

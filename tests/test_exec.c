@@ -820,6 +820,123 @@ START_TEST(loads_of_buffered_stores_are_scheduling_points)
 }
 END_TEST
 
+/* The load gate (exec_run.c, on_pre_insn): while the patcher's buffer
+ * holds a store, a CPU's load of its bytes is a scheduling point, so the
+ * store may drain before the load or not. A store whose bytes are all
+ * watched instruction words is not one (xsbuf.ngate): a CPU's load of
+ * such a word reads its own text copy, which only its fetches change;
+ * with text_loads, loads read the model and it is one again. The CPU
+ * loads the patched location 200 times in a loop of its own; the store
+ * is held back (drain_hold), so a CPU turn after the plan's meets it. */
+static uint64_t gate_load_points(int insn, int text_loads, uint64_t seed)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_RANDOM, .seed = seed,
+				   .drain_hold = 1000, .text_loads = text_loads };
+	uint64_t loop = T + 0x100, target = insn ? T : SIM_DATA_BASE;
+	struct exec_stats st;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	struct plan p;
+
+	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
+	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_DATA, NULL);
+	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
+	sim_write32(as, T, W_NOP);
+	sim_write32(as, loop, 0xb9400022u);     /* ldr w2, [x1] */
+	sim_write32(as, loop + 4, 0xd1000694u); /* sub x20, x20, #1 */
+	sim_write32(as, loop + 8, 0xb5000000u | ((uint32_t)(-2 & 0x7ffff) << 5) | 20);
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, loop, SIM_STACK_BASE + 0x1000, NULL, 0,
+					loop + 12, &err), 0);
+	exec_cpu_set_reg(ex, 0, 1, target);
+	exec_cpu_set_reg(ex, 0, 20, 200);
+	plan_init(&p);
+	if (insn) {
+		ck_assert_int_eq(exec_watch_insn(ex, T, &err), 0);
+		plan_write_insn(&p, T, W_NOP, b(T, T + 4), 0, -1, "patch");
+	} else {
+		plan_write_data64(&p, SIM_DATA_BASE, 0, 1, 0, -1, "data");
+	}
+	ck_assert_int_ge(exec_submit(ex, &p, NULL, NULL, &err), 0);
+	plan_free(&p);
+	ck_assert_int_eq(exec_run(ex, 100000, &err), 0);
+	ck_assert(exec_cpu_done(ex, 0));
+	exec_get_stats(ex, &st);
+	exec_free(ex);
+	sim_aspace_free(as);
+	return st.load_points;
+}
+
+START_TEST(a_store_to_watched_instruction_words_alone_opens_no_load_gate)
+{
+	uint64_t data = 0, insn = 0, insn_text_loads = 0;
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		data += gate_load_points(0, 0, seed);
+		insn += gate_load_points(1, 0, seed);
+		insn_text_loads += gate_load_points(1, 1, seed);
+	}
+	ck_assert_uint_gt(data, 0);
+	ck_assert_uint_eq(insn, 0);
+	ck_assert_uint_gt(insn_text_loads, 0);
+}
+END_TEST
+
+/* A turn's stop under the range hooks is a range hook of its own on
+ * arm64 (exec_engine.c, exit_hook): with two breakpoints marked, the CPU
+ * still ends at its exit, where the word is undefined (zeros), without
+ * executing it, and both breakpoints are reached every time round. */
+static unsigned exit_hits;
+
+static void count_exit_hit(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
+{
+	(void)ex;
+	(void)cpu;
+	(void)pc;
+	(void)arg;
+	exit_hits++;
+}
+
+START_TEST(a_cpu_stops_at_its_exit_under_range_hooks)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_RANDOM, .seed = 3 };
+	uint64_t loop = T + 0x100;
+	struct ftv_err err;
+	struct ftv_exec *ex;
+	size_t nv;
+
+	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
+	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
+	sim_write32(as, loop, W_NOP);
+	sim_write32(as, loop + 4, 0xd1000694u); /* sub x20, x20, #1 */
+	sim_write32(as, loop + 8, 0xb5000000u | ((uint32_t)(-2 & 0x7ffff) << 5) | 20);
+	/* loop + 12: zeros (UDF), the exit */
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, loop, SIM_STACK_BASE + 0x1000, NULL, 0,
+					loop + 12, &err), 0);
+	exec_cpu_set_reg(ex, 0, 20, 50);
+	exit_hits = 0;
+	ck_assert_int_eq(exec_break(ex, loop, count_exit_hit, NULL, &err), 0);
+	ck_assert_int_eq(exec_break(ex, loop + 4, count_exit_hit, NULL, &err), 0);
+	for (int run = 0; run < 3; run++) {
+		if (run)
+			ck_assert_int_eq(exec_reset(ex, &err), 0);
+		ck_assert_int_eq(exec_run(ex, 1000, &err), 0);
+		ck_assert(exec_cpu_done(ex, 0));
+		exec_violations(ex, &nv);
+		ck_assert_uint_eq(nv, 0);
+		ck_assert_uint_eq(exec_cpu_reg(ex, 0, 20), 0);
+	}
+	ck_assert_uint_eq(exit_hits, 3 * 2 * 50);
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+END_TEST
+
 static Suite *exec_suite(void)
 {
 	Suite *s = suite_create("exec");
@@ -843,6 +960,8 @@ static Suite *exec_suite(void)
 	tcase_add_test(tc, context_sync_from_outside_makes_cpus_fetch_the_new_word);
 	tcase_add_test(tc, records_are_capped_and_what_is_dropped_is_counted);
 	tcase_add_test(tc, thirty_two_cpus_share_data_memory);
+	tcase_add_test(tc, a_store_to_watched_instruction_words_alone_opens_no_load_gate);
+	tcase_add_test(tc, a_cpu_stops_at_its_exit_under_range_hooks);
 	suite_add_tcase(s, tc);
 	return s;
 }
