@@ -770,9 +770,27 @@ static void mp_outcome(struct ftv_exec *ex, void *arg)
 		t->flag_new_data_old++;
 }
 
-static struct mp explore_mp(int data_first, struct exec_stats *st)
+/* A page each of text at T, data and stack. */
+static struct sim_aspace *small_space(void)
 {
 	struct sim_aspace *as = sim_aspace_new();
+
+	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
+	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_DATA, NULL);
+	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
+	return as;
+}
+
+/* sub x20, x20, #1; cbnz x20, back */
+static void put_countdown(struct sim_aspace *as, uint64_t at, uint64_t back)
+{
+	sim_write32(as, at, 0xd1000694u);
+	sim_write32(as, at + 4, 0xb5000000u | (uint32_t)(((back - (at + 4)) >> 2) & 0x7ffff) << 5 | 20);
+}
+
+static struct mp explore_mp(int data_first, struct exec_stats *st)
+{
+	struct sim_aspace *as = small_space();
 	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_EXHAUSTIVE };
 	uint64_t data = SIM_DATA_BASE, flag = SIM_DATA_BASE + 0x40;
 	uint64_t args[4] = { 0, flag, 0, data };
@@ -781,9 +799,6 @@ static struct mp explore_mp(int data_first, struct exec_stats *st)
 	struct ftv_exec *ex;
 	struct plan p;
 
-	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
-	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_DATA, NULL);
-	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
 	sim_write32(as, T, W_NOP);
 	/* ldr x4, [x3] (data) and ldr x2, [x1] (flag), in either order */
 	sim_write32(as, T + 4, data_first ? 0xf9400064u : 0xf9400022u);
@@ -830,7 +845,7 @@ END_TEST
  * is held back (drain_hold), so a CPU turn after the plan's meets it. */
 static uint64_t gate_load_points(int insn, int text_loads, uint64_t seed)
 {
-	struct sim_aspace *as = sim_aspace_new();
+	struct sim_aspace *as = small_space();
 	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_RANDOM, .seed = seed,
 				   .drain_hold = 1000, .text_loads = text_loads };
 	uint64_t loop = T + 0x100, target = insn ? T : SIM_DATA_BASE;
@@ -839,13 +854,9 @@ static uint64_t gate_load_points(int insn, int text_loads, uint64_t seed)
 	struct ftv_exec *ex;
 	struct plan p;
 
-	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
-	sim_map(as, "data", SIM_DATA_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_DATA, NULL);
-	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
 	sim_write32(as, T, W_NOP);
-	sim_write32(as, loop, 0xb9400022u);     /* ldr w2, [x1] */
-	sim_write32(as, loop + 4, 0xd1000694u); /* sub x20, x20, #1 */
-	sim_write32(as, loop + 8, 0xb5000000u | ((uint32_t)(-2 & 0x7ffff) << 5) | 20);
+	sim_write32(as, loop, 0xb9400022u); /* ldr w2, [x1] */
+	put_countdown(as, loop + 4, loop);
 	ex = exec_new(as, &cfg, &err);
 	ck_assert_msg(ex != NULL, "%s", err.msg);
 	ck_assert_int_eq(exec_cpu_setup(ex, 0, loop, SIM_STACK_BASE + 0x1000, NULL, 0,
@@ -901,18 +912,15 @@ static void count_exit_hit(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 
 START_TEST(a_cpu_stops_at_its_exit_under_range_hooks)
 {
-	struct sim_aspace *as = sim_aspace_new();
+	struct sim_aspace *as = small_space();
 	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_RANDOM, .seed = 3 };
 	uint64_t loop = T + 0x100;
 	struct ftv_err err;
 	struct ftv_exec *ex;
 	size_t nv;
 
-	sim_map(as, "text", T, 0x1000, SIM_R | SIM_X, SIM_REGION_TEXT, NULL);
-	sim_map(as, "stack", SIM_STACK_BASE, 0x1000, SIM_R | SIM_W, SIM_REGION_STACK, NULL);
 	sim_write32(as, loop, W_NOP);
-	sim_write32(as, loop + 4, 0xd1000694u); /* sub x20, x20, #1 */
-	sim_write32(as, loop + 8, 0xb5000000u | ((uint32_t)(-2 & 0x7ffff) << 5) | 20);
+	put_countdown(as, loop + 4, loop);
 	/* loop + 12: zeros (UDF), the exit */
 	ex = exec_new(as, &cfg, &err);
 	ck_assert_msg(ex != NULL, "%s", err.msg);
