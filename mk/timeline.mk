@@ -1,4 +1,4 @@
-# The README's timeline picture, docs/timeline-bl-before-literal.png: the
+# The timeline picture of docs/timelines.md, docs/timeline-bl-before-literal.png: the
 # --trace of the bl-before-literal mutant's scenario drawn by
 # tools/timeline.py and photographed by headless Chromium (Debian's
 # chromium; only this target needs it, make check draws the HTML alone).

@@ -1,5 +1,5 @@
 # make verify-mutants: every mutant's shortest counterexample from ftv verify
-# on its world (tools/verify_mutants.py: the README's table). Minutes, not
+# on its world (tools/verify_mutants.py: the table of docs/verify.md). Minutes, not
 # part of check; `make verify-mutants MUTANTS="bl-before-literal ..."` runs
 # some.
 .PHONY: verify-mutants

@@ -134,7 +134,7 @@ START_TEST(scenario_trace_is_valid_and_shows_the_race)
 	       "print('content ok')\n",
 	       json);
 
-	/* tools/timeline.py draws it (the README's picture) */
+	/* tools/timeline.py draws it (docs/timelines.md's picture) */
 	snprintf(html, sizeof(html), "%s/trace-bbl.html", b);
 	ftv_test_path(render, sizeof(render), "FTV_TOP", "tools/timeline.py");
 	char *draw[] = { (char *)ftv_test_env("FTV_PYTHON"), render, json, "-o", html,

@@ -2,7 +2,7 @@
 """make verify-mutants: every mutant's shortest counterexample from ftv verify.
 
 Runs `ftv verify --json --mutate NAME --max-executions BUDGET WORLD` for each
-row of MUTANTS and prints the README's table (mutant, world, visible steps of
+row of MUTANTS and prints docs/verify.md's table (mutant, world, visible steps of
 the shortest counterexample, executions explored before it was found, of
 those explored in all). A mutant its world does not exercise prints
 "not found" with the verdict. Exit 1 if a row that must find its mutant
