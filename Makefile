@@ -10,6 +10,7 @@
 #   make bench-quick   the same targets from small runs, under a minute
 #   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
 #   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
+#   make readme-examples   rerun the README's examples and rewrite their outputs
 
 PYTHON  ?= /usr/bin/python3
 CC      ?= gcc
