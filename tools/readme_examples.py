@@ -1,11 +1,16 @@
 #!/usr/bin/python3
-"""The README's examples, run: every fenced block whose first line starts with
-"$ " is a transcript. Each "$ CMD" line is run with `sh -c CMD` (stdin
-/dev/null, stderr into stdout) and what it prints must be the lines below it,
-up to the next "$ " line or the end of the block.
+"""The README's examples, run: every fenced block opened by a bare ``` whose
+first line starts with "$ " is a transcript. Each "$ CMD" line is run with
+`sh -c CMD` (stdin /dev/null, stderr into stdout) and what it prints must be
+the lines below it, up to the next "$ " line or the end of the block. A block
+opened by ```text is shown, not run: for an example that takes minutes, or
+needs what a checkout does not have (a downloaded module, an installed ftv).
 
-  readme_examples.py --build DIR --top DIR --check FILE...   (make check)
-  readme_examples.py --build DIR --top DIR --update FILE...  (make readme-examples)
+  readme_examples.py --build DIR --top DIR --check [FILE...]   (make check)
+  readme_examples.py --build DIR --top DIR --update [FILE...]  (make readme-examples)
+
+Without FILE: README.md and every docs/*.md page holding a transcript (the
+README must hold one). A FILE named that holds none is bad input.
 
 Where the commands run: a fresh scratch directory holding a symlink to every
 entry of the source tree (`corpus`, `tests`, `docs`, ...) and `build` to the
@@ -20,12 +25,12 @@ line, before they are compared (and only then):
   - a duration, a number followed by s, ms, us or µs ("0.4 s", "6.7s"), is <T>;
   - a rate, a number followed by "/s" or by one word and "/s" ("464.2/s",
     "1421 executions/s"), is <R>;
-  - "peak RSS N MiB" is "peak RSS <M>";
+  - "peak RSS N MiB" is "peak RSS <M>", and herd7's "Time TEST N" line "Time TEST <T>";
   - the scratch directory's absolute path is $PWD;
   - runs of spaces are one space (columns padded to a duration's width).
-Everything else must match byte for byte: a count, a seed, a step, a
+Trailing blank lines are dropped. Everything else must match byte for byte: a count, a seed, a step, a
 violation's message. A shown line that is exactly "..." stands for any number
-of lines (zero included), so a block may show the head and the tail of a long
+of lines (zero included; it may be indented), so a block may show the head and the tail of a long
 output.
 
 --update rewrites the shown output of every command whose output no longer
@@ -38,6 +43,7 @@ stdout naming the file and line), 2 bad usage or a file with no example.
 """
 import argparse
 import difflib
+import glob
 import os
 import re
 import shutil
@@ -57,7 +63,7 @@ def blocks(lines):
             j = i + 1
             while j < len(lines) and not lines[j].startswith('```'):
                 j += 1
-            if i + 1 < j and lines[i + 1].startswith(PROMPT):
+            if lines[i].strip() == '```' and i + 1 < j and lines[i + 1].startswith(PROMPT):
                 out.append((i + 1, j))
             i = j + 1
         else:
@@ -80,6 +86,7 @@ MASKS = [
     (re.compile(r'\b\d+(?:\.\d+)?\s?(?:[A-Za-z-]+)?/s\b'), '<R>'),
     (re.compile(r'\b\d+(?:\.\d+)?\s?(?:s|ms|us|µs)\b'), '<T>'),
     (re.compile(r'peak RSS \d+ MiB'), 'peak RSS <M>'),
+    (re.compile(r'^(Time \S+) [0-9.]+$'), r'\1 <T>'),
     (re.compile(r' +'), ' '),
 ]
 
@@ -110,6 +117,7 @@ def matches(shown, actual):
 
 
 def refreshed(shown, actual):
+    shown = [ELIDE if s.strip() == ELIDE else s for s in shown]
     if ELIDE not in shown:
         return actual
     head = shown.index(ELIDE)
@@ -137,7 +145,7 @@ def run(cmd, cwd, timeout):
     except subprocess.TimeoutExpired:
         out = 'readme_examples: timed out after %d s\n' % timeout
     lines = out.split('\n')
-    if lines and lines[-1] == '':
+    while lines and not lines[-1].strip():
         lines.pop()
     return lines
 
@@ -148,7 +156,7 @@ def do_file(path, args):
     found = [(a, b) for a, b in blocks(lines)
              if args.match is None or any(args.match in l for l in lines[a:b])]
     if not found:
-        print('%s: no example (a fenced block starting with "$ ")%s' %
+        print('%s: no example (a bare ``` block starting with "$ ")%s' %
               (path, '' if args.match is None else ' containing ' + repr(args.match)),
               file=sys.stderr)
         return 2, 0, 0
@@ -159,7 +167,7 @@ def do_file(path, args):
             for k, cmd, shown in commands(lines, a, b):
                 actual = run(cmd, scratch, args.timeout)
                 ran += 1
-                ms = [ELIDE if s == ELIDE else mask(s, scratch) for s in shown]
+                ms = [ELIDE if s.strip() == ELIDE else mask(s, scratch) for s in shown]
                 ma = [mask(s, scratch) for s in actual]
                 if matches(ms, ma):
                     continue
@@ -192,8 +200,12 @@ def main():
     mode.add_argument('--update', action='store_true')
     ap.add_argument('--match', help='only the blocks containing this text')
     ap.add_argument('--timeout', type=int, default=300, help='seconds per command')
-    ap.add_argument('files', nargs='+')
+    ap.add_argument('files', nargs='*')
     args = ap.parse_args()
+    if not args.files:
+        pages = sorted(glob.glob(os.path.join(args.top, 'docs', '*.md')))
+        args.files = [os.path.join(args.top, 'README.md')] + [
+            p for p in pages if blocks(open(p, encoding='utf-8').read().split('\n'))]
     worst, total, updated = 0, 0, 0
     for path in args.files:
         rc, ran, edited = do_file(path, args)
