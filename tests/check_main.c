@@ -33,6 +33,22 @@ void ftv_test_path(char *buf, size_t n, const char *env, const char *rel)
 	snprintf(buf, n, "%s/%s", ftv_test_env(env), rel);
 }
 
+char *ftv_test_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_msg(f, "cannot open %s", path);
+	ck_assert(fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert(buf && fread(buf, 1, (size_t)n, f) == (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
 int ftv_test_run(char *const argv[], char **out)
 {
 	int fds[2], status;

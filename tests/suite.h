@@ -28,6 +28,8 @@ const char *ftv_test_env(const char *name); /* aborts the test if unset */
 /* Runs argv (NULL-terminated) capturing stdout+stderr into *out (malloc'd,
  * NUL-terminated); returns the exit status, or -1 if it did not exit. */
 int ftv_test_run(char *const argv[], char **out);
+/* A whole file, NUL-terminated (malloc'd); aborts the test if unreadable. */
+char *ftv_test_slurp(const char *path);
 /* Path under a directory named by an environment variable. */
 void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
 

@@ -26,23 +26,6 @@ static void scratch(char *dir, size_t n)
 	ck_assert(mkdtemp(dir));
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert(buf && fread(buf, 1, (size_t)n, f) == (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 static void rm_rf(const char *dir)
 {
 	char *out;
@@ -121,7 +104,7 @@ START_TEST(fuzz_keeps_an_existing_replay_file)
 	rc = FTV_RUN(&out, "fuzz", FINDING, "--iterations", "1", "--shrink-budget", "2",
 		     "--out", path);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
-	kept = slurp(path);
+	kept = ftv_test_slurp(path);
 	ck_assert_str_eq(kept, "an earlier finding\n");
 	free(kept);
 	ck_assert_msg(strstr(out, "the replay file is ") && strstr(out, next), "%s", out);
@@ -156,7 +139,7 @@ START_TEST(fuzz_time_cuts_the_shrink_short_and_writes_the_case)
 					 "(cut short by --time)\n"), "%s", out);
 	}
 	ck_assert_msg(strstr(out, "fuzz: seed 2: 1 iterations in "), "%s", out);
-	scn = slurp(path);
+	scn = ftv_test_slurp(path);
 	ck_assert_msg(strstr(scn, "in 0 runs (cut short by --time)\n"), "%s", scn);
 	free(scn);
 	replays(path);
