@@ -111,7 +111,7 @@ static int rv_cmodx(uint32_t old, uint32_t new)
  * Instruction-Length Encoding"): poisoned text traps as on arm64 (UDF #0). */
 static const char *rv_exception_why(uint32_t w)
 {
-	return (w & 0xffffu) == 0
+	return rv_class(w) & RV_CL_ILLEGAL
 		       ? "illegal instruction (the all-zero parcel)"
 		       : "trap (illegal instruction, ecall or ebreak)";
 }
