@@ -70,7 +70,7 @@ static enum replay_status classify(const struct sim_layout_site *s)
 		if (s->kind == SIM_LAYOUT_UNKNOWN && s->func) {
 			struct arm64_ftrace a = { 0 };
 			struct ftrace_site fs = {
-				.kind = FTRACE_SITE_CALL_OPS,
+				.kind = FTV_SITE_CALL_OPS,
 				.func = s->faddr, .literal = s->faddr - 8,
 				.ip = s->faddr + 4, .name = s->func,
 			};
@@ -208,7 +208,7 @@ static int cmp_rank(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* sim/image.h's SIM_SITE_CALL_OPS: literal at func-8, the NOP init turns
+/* FTV_SITE_CALL_OPS (sim/image.h): literal at func-8, the NOP init turns
  * into MOV X9, X30 right before the patched one. */
 static void make_record(struct replay_map *m, size_t li, struct sim_site *r)
 {
@@ -216,7 +216,7 @@ static void make_record(struct replay_map *m, size_t li, struct sim_site *r)
 	uint32_t pac;
 
 	memset(r, 0, sizeof(*r));
-	r->layout = SIM_SITE_CALL_OPS;
+	r->kind = FTV_SITE_CALL_OPS;
 	r->addr = s->ip;
 	r->mov_addr = s->ip - 4;
 	r->func = s->faddr;

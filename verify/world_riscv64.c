@@ -118,7 +118,7 @@ const struct world_archdesc world_riscv64 = {
  * between them. */
 const struct world_schemedesc world_scheme_pair = {
 	.name = "pair", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.kind = FTV_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_pair,
@@ -129,7 +129,7 @@ const struct world_schemedesc world_scheme_pair = {
  * changes, a single naturally aligned store. */
 const struct world_schemedesc world_scheme_atomic = {
 	.name = "atomic", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.kind = FTV_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_atomic,
