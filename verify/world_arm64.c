@@ -140,6 +140,7 @@ const struct world_archdesc world_arm64 = {
 	.backend_ctx = backend_ctx,
 	.module_plt = module_plt,
 	.entry_site = entry_site,
+	.replay = &world_replay_arm64,
 	.explain_fault = arm64_explain_fault,
 };
 

@@ -61,7 +61,11 @@ struct world_archdesc {
 	 * this arch produces (e.g. a call pair executed across two
 	 * generations); may be NULL. Called during and after the run. */
 	void (*explain)(struct world *w);
+	/* Replaying a captured kernel of this arch (verify/replay_int.h), or
+	 * NULL when replay has no model of its kernels. */
+	const struct world_replaydesc *replay;
 };
+extern const struct world_replaydesc world_replay_arm64;
 
 #define WORLD_SCHEME_TRAMPS 8
 
