@@ -6,8 +6,9 @@
  * AUIPC, JAL, JALR, ADDI (and its NOP alias), LD, SD and C.NOP, and what
  * litmus tests of the fetch model need besides: LW, SW, BEQ, BNE, FENCE
  * and FENCE.I (with GNU as's j, li, mv, beqz and bnez). One table
- * (encoders/riscv_table.c) drives the assembler, the generators, the decoder
- * and the formatter, so they cannot disagree about an encoding.
+ * (encoders/riscv_table.c) drives the assembler, the generators, the decoder,
+ * the formatter and the instruction classes (rv_class), so they cannot
+ * disagree about an encoding.
  *
  * Every encoder validates its operands (register numbers, immediate range and
  * alignment) and fails with a message instead of returning a truncated word.
@@ -73,6 +74,42 @@ struct rv_insn {
 	int64_t imm;
 	uint64_t target;   /* JAL, BEQ, BNE: pc + imm */
 };
+
+/* Instruction classes. The encoding table (encoders/riscv_table.c) has,
+ * besides the subset above, a class row for every major opcode and
+ * compressed group the executor and the world act on, so that whatever reads
+ * "is this a load, a jump, a fence" reads it there (Unprivileged ISA,
+ * "RV32/64G Instruction Set Listings" and the RVC opcode map). */
+enum {
+	RV_CL_LOAD = 1 << 0,    /* reads memory (AMOs and LR too) */
+	RV_CL_STORE = 1 << 1,   /* writes memory (AMOs and SC too) */
+	RV_CL_FENCE = 1 << 2,   /* FENCE, whatever its fm, pred, succ */
+	RV_CL_FENCE_I = 1 << 3, /* FENCE.I, whatever its reserved fields */
+	RV_CL_CMO = 1 << 4,     /* the rest of MISC-MEM: Zicbom/Zicboz cache-block
+				 * operations, reserved funct3s */
+	RV_CL_JUMP = 1 << 5,    /* control need not fall through: jumps,
+				 * branches, SYSTEM (traps, xRET; the CSR
+				 * instructions share the opcode), illegal */
+	RV_CL_COND = 1 << 6,    /* a conditional branch */
+	RV_CL_LINK = 1 << 7,    /* writes a return address: JAL/JALR (to rd),
+				 * C.JALR (to ra) */
+	RV_CL_RETURN = 1 << 8,  /* the psABI return: jalr zero, 0(ra); c.jr ra */
+	RV_CL_ILLEGAL = 1 << 9, /* defined illegal: the all-zero 16-bit parcel */
+};
+/* Any access to memory or a memory-ordering instruction. */
+#define RV_CL_MEMORY (RV_CL_LOAD | RV_CL_STORE | RV_CL_FENCE | RV_CL_FENCE_I | RV_CL_CMO)
+
+/* The classes of the instruction whose first bytes are `word` (low two bits
+ * not 11: a 16-bit one, the low half); 0 for none of them. */
+unsigned rv_class(uint32_t word);
+/* The address a load or store accesses, x[*base] + *off, and its size in
+ * bytes (*len 0: not known, as for Zabha/Zacas AMOs). Returns 1, or 0 when
+ * the word is no load or store or its address is not decoded (vector and
+ * reserved-width loads and stores). */
+int rv_mem_address(uint32_t word, unsigned *base, int64_t *off, unsigned *len);
+/* A RV_CL_FENCE word's ordering sets, pred << 4 | succ (bits i o r w, ISA
+ * 2.7 "Memory Ordering Instructions"); 0 for any other word. */
+unsigned rv_fence_sets(uint32_t word);
 
 /* GNU as syntax, one instruction: "auipc t0, 0x12345" (0..0xfffff as GNU
  * as takes it), "jalr t0, 16(t0)" or "jalr t0, t0, 16" or "jalr t0",

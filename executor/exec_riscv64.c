@@ -1,12 +1,9 @@
 /* riscv64 in the executor: the engine's registers, the instructions the
  * fetch model reacts to and which ones touch shared state (fine mode), how
- * reports print a word, and the concurrent changes allowed. Encodings from
- * the RISC-V Unprivileged ISA: FENCE and FENCE.I share the MISC-MEM major
- * opcode 0001111 (funct3 000 and 001, "Zifencei" chapter); loads, stores and
- * AMOs are the LOAD, LOAD-FP, STORE, STORE-FP and AMO major opcodes (opcode
- * map, "RV32/64G Instruction Set Listings"); the compressed loads and
- * stores are quadrants 00 and 10 with funct3 != 000/100 ("C" extension, RVC
- * opcode map). */
+ * reports print a word, and the concurrent changes allowed. Which words
+ * are fences, loads, stores and branches is read from the classes of the
+ * one encoding table (rv_class(), encoders/riscv_table.c, which cites the
+ * Unprivileged ISA for each group). */
 #include <stdio.h>
 #include <unicorn/unicorn.h>
 
@@ -31,20 +28,18 @@ _Static_assert(sizeof(rv_regs) / sizeof(rv_regs[0]) <= EXEC_NREGS,
 
 static enum xsysop rv_sysop(uint32_t w, int *reg)
 {
+	unsigned cls = rv_class(w);
+
 	*reg = -1;
-	if ((w & 3) != 3)
-		return XS_NONE; /* compressed: no fence among them */
-	/* fence.i: imm[11:0] rs1 001 rd 0001111 (all reserved fields 0 in
-	 * the standard form, but any values are FENCE.I). */
-	if ((w & 0x707fu) == 0x100fu)
+	if (cls & RV_CL_FENCE_I)
 		return XS_FENCE_I;
-	/* FENCE pred, succ (bits i o r w in 27:24 and 23:20): with the
-	 * store buffers of exec_config.cpu_sbuf, ordering earlier stores
+	/* FENCE pred, succ (bits i o r w of its pred:succ immediate): with
+	 * the store buffers of exec_config.cpu_sbuf, ordering earlier stores
 	 * before later loads waits for them (like DMB SY), before later
 	 * stores only keeps their order (DMB ST); otherwise it orders loads,
 	 * which are in order already. */
-	if ((w & 0x707fu) == 0x000fu) {
-		unsigned pred = (w >> 24) & 15, succ = (w >> 20) & 15;
+	if (cls & RV_CL_FENCE) {
+		unsigned pred = rv_fence_sets(w) >> 4, succ = rv_fence_sets(w) & 15;
 
 		if ((pred & 1) && (succ & 0xe))
 			return XS_DMB;
@@ -55,36 +50,15 @@ static enum xsysop rv_sysop(uint32_t w, int *reg)
 	return XS_NONE;
 }
 
-/* BEQ, BNE (the encoder table's conditional branches) */
 static int rv_is_cond_branch(uint32_t w)
 {
-	struct rv_insn in;
-
-	return !rv_decode(w, 0, &in) && (in.op == RV_OP_BEQ || in.op == RV_OP_BNE);
+	return (rv_class(w) & RV_CL_COND) != 0;
 }
 
+/* Loads, stores, AMOs, fences and cache-block operations, 16- or 32-bit. */
 static int rv_is_memory(uint32_t w)
 {
-	unsigned f3 = (w >> 13) & 7;
-
-	switch (w & 3) {
-	case 0: /* C0: c.fld c.lw c.ld (001 010 011), c.fsd c.sw c.sd (1xx) */
-		return f3 != 0 && f3 != 4;
-	case 2: /* C2: c.fldsp c.lwsp c.ldsp, c.fsdsp c.swsp c.sdsp */
-		return f3 != 0 && f3 != 4;
-	case 1:
-		return 0;
-	}
-	switch (w & 0x7f) {
-	case 0x03: /* LOAD */
-	case 0x07: /* LOAD-FP */
-	case 0x23: /* STORE */
-	case 0x27: /* STORE-FP */
-	case 0x2f: /* AMO */
-	case 0x0f: /* MISC-MEM: fence, fence.i */
-		return 1;
-	}
-	return 0;
+	return (rv_class(w) & RV_CL_MEMORY) != 0;
 }
 
 /* A 16-bit encoding prints as its 4 hex digits (the parcel that follows it
@@ -137,7 +111,7 @@ static int rv_cmodx(uint32_t old, uint32_t new)
  * Instruction-Length Encoding"): poisoned text traps as on arm64 (UDF #0). */
 static const char *rv_exception_why(uint32_t w)
 {
-	return (w & 0xffffu) == 0
+	return rv_class(w) & RV_CL_ILLEGAL
 		       ? "illegal instruction (the all-zero parcel)"
 		       : "trap (illegal instruction, ecall or ebreak)";
 }

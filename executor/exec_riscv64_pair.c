@@ -99,26 +99,18 @@ static int partner_write(struct rv_pair *pp, const struct xlog *log,
 }
 
 /* Whether control can only have fallen through from the word at A-4 to A:
- * a 4-byte word that is no control transfer (BRANCH, JALR, JAL, SYSTEM), or
- * two 16-bit parcels none of which is (c.j, c.jal, c.beqz, c.bnez, c.jr,
- * c.jalr, c.ebreak). */
+ * a 4-byte word, or two 16-bit parcels, none of which may transfer control
+ * (RV_CL_JUMP in the encoding table: branches, jumps, SYSTEM, c.j, c.beqz,
+ * c.bnez, c.jr, c.jalr, c.ebreak, the illegal zero parcel). */
 static int falls_through(uint32_t w)
 {
-	if ((w & 3) == 3) {
-		switch (w & 0x7f) {
-		case 0x63: case 0x67: case 0x6f: case 0x73:
-			return 0;
-		}
-		return 1;
-	}
+	if ((w & 3) == 3)
+		return !(rv_class(w) & RV_CL_JUMP);
 	for (int i = 0; i < 2; i++, w >>= 16) {
-		unsigned q = w & 3, f3 = (w >> 13) & 7;
-
-		if ((q == 1 && (f3 == 1 || f3 >= 5)) || (q == 2 && f3 == 4 &&
-		    ((w >> 2) & 31) == 0))
-			return 0;
 		if ((w & 3) == 3)
 			return 0; /* a 32-bit instruction straddling into A */
+		if (rv_class(w) & RV_CL_JUMP)
+			return 0;
 	}
 	return 1;
 }

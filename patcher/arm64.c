@@ -31,7 +31,7 @@ int arm64_bl_in_range(uint64_t pc, uint64_t target)
 int arm64_site_usable(const struct arm64_ftrace *a, const struct ftrace_site *s,
 		      struct ftv_err *err)
 {
-	if (s->kind == FTRACE_SITE_CALL_OPS && (s->literal & 7) &&
+	if (s->kind == FTV_SITE_CALL_OPS && (s->literal & 7) &&
 	    a->mutant != ARM64_MUT_MISALIGNED_LITERAL)
 		return ftv_errf(err, "Misaligned patch-site");
 	return 0;
@@ -114,7 +114,7 @@ static int write_literal(const struct arm64_ftrace *a,
 			 const char *what, struct plan *p, struct ftv_err *err)
 {
 	(void)a;
-	if (!s->literal && !(s->zeroed && s->kind == FTRACE_SITE_CALL_OPS))
+	if (!s->literal && !(s->zeroed && s->kind == FTV_SITE_CALL_OPS))
 		return 0;
 	if (plan_write_data64(p, s->literal, 0, ops, 0, -1, what) ||
 	    plan_simple(p, PLAN_DSB, -1, "dsb ish (fixmap unmap)"))
@@ -146,7 +146,7 @@ static int init_nop(void *ctx, const struct ftrace_site *s, uint64_t ops,
 {
 	const struct arm64_ftrace *a = ctx;
 
-	if (s->kind == FTRACE_SITE_MCOUNT) {
+	if (s->kind == FTV_SITE_MCOUNT) {
 		uint32_t bl;
 
 		if (a64_gen_branch(s->ip, a->mcount, 1, &bl, e))
@@ -172,7 +172,7 @@ static int make_call(void *ctx, const struct ftrace_site *s, uint64_t target,
 
 	if (call_word(a, s, target, &bl, e))
 		return -1;
-	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH && s->kind != FTRACE_SITE_MCOUNT &&
+	if (a->mutant == ARM64_MUT_LIVE_MOV_PATCH && s->kind != FTV_SITE_MCOUNT &&
 	    patch_word(p, mov_addr(s), a64_gen_nop(), mov_x9_lr(),
 		       "make_call: nop -> " A64_MOV_X9_LR_DESC " (live)", e))
 		return -1;

@@ -39,24 +39,12 @@
 
 #include "patcher/plan.h"
 #include "util/err.h"
-
-/* How the callsite was compiled (the sim loader classifies sites). */
-enum ftrace_site_kind {
-	/* -fpatchable-function-entry=4,2: ops literal at func-8, then at the
-	 * entry [BTI C] MOV X9, LR; NOP<->BL (arm64 CALL_OPS, Linux 6.3+). */
-	FTRACE_SITE_CALL_OPS,
-	/* -fpatchable-function-entry=2: MOV X9, LR; NOP<->BL, no literal. */
-	FTRACE_SITE_ARGS,
-	/* -pg: BL _mcount turned into NOP at boot (arm64, 2014). */
-	FTRACE_SITE_MCOUNT,
-	/* RISC-V: AUIPC t0 written at init, JALR<->NOP patched, literal at
-	 * func-8 (Linux 6.16). */
-	FTRACE_SITE_RISCV_CALL_OPS,
-};
+#include "util/site_kind.h"
 
 /* What the arch needs to patch one callsite, and nothing about ref counts.
  * From the loader's struct sim_site (sim/image.h): ip = addr, init_addr =
- * mov_addr, func, literal, name = funcname, module, kind = layout. */
+ * mov_addr, func, literal, plt, name = funcname, module, kind: the one
+ * conversion is world_ftrace_site(), verify/world_int.h. */
 struct ftrace_site {
 	uint64_t ip;        /* the patched word (NOP <-> BL) */
 	/* The word init_nop writes once and nobody patches afterwards
@@ -67,7 +55,7 @@ struct ftrace_site {
 	uint64_t plt;       /* the module's ftrace PLT, or 0 */
 	const char *name;   /* function name, for reports (may be NULL) */
 	const char *module; /* owning module, or NULL for the core kernel */
-	enum ftrace_site_kind kind;
+	enum ftv_site_kind kind;
 	/* Made from a zeroed table entry (ftrace_core_loc_wanted took it):
 	 * its addresses are those of entry 0, the literal's included. */
 	int zeroed;

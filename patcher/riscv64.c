@@ -182,7 +182,7 @@ static int flush_icache_all(struct plan *p, const char *what,
 static int check_site(const struct riscv64_ftrace_ctx *c,
 		      const struct ftrace_site *s, struct ftv_err *e)
 {
-	if (s->kind != FTRACE_SITE_RISCV_CALL_OPS)
+	if (s->kind != FTV_SITE_RISCV_CALL_OPS)
 		return ftv_errf(e, "riscv: site 0x%" PRIx64 " is not a RISC-V "
 				"CALL_OPS site", s->ip);
 	return riscv64_site_usable(c, s, e);

@@ -226,7 +226,7 @@ static int arm64_classify(struct sim_image *img, const struct img_obj *ob,
 			return 0;
 		if (!(s = img_site_new(img)))
 			return ftv_errf(err, "out of memory");
-		s->layout = SIM_SITE_ARGS;
+		s->kind = FTV_SITE_ARGS;
 		s->func = A;
 		s->mov_addr = A;
 		s->addr = A + 4;
@@ -242,7 +242,7 @@ static int arm64_classify(struct sim_image *img, const struct img_obj *ob,
 			return 0;
 		if (!(s = img_site_new(img)))
 			return ftv_errf(err, "out of memory");
-		s->layout = SIM_SITE_CALL_OPS;
+		s->kind = FTV_SITE_CALL_OPS;
 		s->func = f;
 		s->bti = bti;
 		s->mov_addr = n[0];
@@ -263,7 +263,7 @@ static int arm64_classify(struct sim_image *img, const struct img_obj *ob,
 			return 0;
 		if (!(s = img_site_new(img)))
 			return ftv_errf(err, "out of memory");
-		s->layout = SIM_SITE_ARGS;
+		s->kind = FTV_SITE_ARGS;
 		s->bti = 1;
 		s->func = A - 4;
 		s->mov_addr = A;

@@ -208,7 +208,7 @@ static int riscv64_classify(struct sim_image *img, const struct img_obj *ob,
 	}
 	if (!(s = img_site_new(img)))
 		return ftv_errf(err, "out of memory");
-	s->layout = SIM_SITE_RISCV_CALL_OPS;
+	s->kind = FTV_SITE_RISCV_CALL_OPS;
 	s->func = A + 8;
 	s->literal = A;
 	s->mov_addr = s->func;     /* AUIPC t0, written once by init_nop */

@@ -56,6 +56,7 @@
 #include "sim/aspace.h"
 #include "util/arch.h"
 #include "util/err.h"
+#include "util/site_kind.h"
 
 struct sim_load_opts {
 	/* Bind each undefined symbol to its own trap stub (BRK #n, see
@@ -89,21 +90,22 @@ struct sim_load_opts {
 /* Patch-site layouts, as GCC 12 emits them (aarch64-linux-gnu-objdump -dr
  * of the corpus; Linux arch/arm64/kernel/ftrace.c ftrace_call_adjust()):
  *
- * SIM_SITE_CALL_OPS: -fpatchable-function-entry=4,2. The entry in
+ * The kind of each site (enum ftv_site_kind, util/site_kind.h), word by word:
+ * FTV_SITE_CALL_OPS: -fpatchable-function-entry=4,2. The entry in
  *   __patchable_function_entries points at func-8:
  *     func-8: NOP; NOP          the 64-bit ops literal (written at init)
  *     func:   [BTI C]           with -mbranch-protection=bti/standard
  *             NOP               becomes MOV X9, X30 once at init (mov_addr)
  *             NOP               NOP <-> BL ftrace_caller (addr)
  *             [PACIASP]         pac-ret signs after the patch NOPs
- * SIM_SITE_ARGS: -fpatchable-function-entry=2 (DYNAMIC_FTRACE_WITH_ARGS
+ * FTV_SITE_ARGS: -fpatchable-function-entry=2 (DYNAMIC_FTRACE_WITH_ARGS
  *   without CALL_OPS). The entry points at the first NOP, after BTI C if
  *   any:  func: [BTI C] NOP(mov_addr) NOP(addr)
- * SIM_SITE_MCOUNT: -pg, the 2014 scheme: every BL _mcount (found from
+ * FTV_SITE_MCOUNT: -pg, the 2014 scheme: every BL _mcount (found from
  *   the CALL26 relocations against _mcount); addr is the BL word, turned
  *   into a NOP at init and back into BL ftrace_caller when enabled.
  *
- * SIM_SITE_RISCV_CALL_OPS: riscv64, -fpatchable-function-entry=8,4 with
+ * FTV_SITE_RISCV_CALL_OPS: riscv64, -fpatchable-function-entry=8,4 with
  *   the C extension (4 C.NOP before the entry, 4 after) or =4,2 without
  *   it (2 NOP before, 2 after). The entry in __patchable_function_entries
  *   points at func-8, as Linux 6.16's riscv CALL_OPS expects:
@@ -113,13 +115,6 @@ struct sim_load_opts {
  *                               and NOP <-> JALR t0 (addr = func + 4)
  *   aligned: the literal is 8-aligned (then both entry words are 4-byte
  *   aligned); misaligned sites get the same diagnostics as arm64. */
-enum sim_site_layout {
-	SIM_SITE_CALL_OPS,
-	SIM_SITE_ARGS,
-	SIM_SITE_MCOUNT,
-	SIM_SITE_RISCV_CALL_OPS,
-};
-#define SIM_SITE_NLAYOUTS 4
 
 struct sim_site {
 	uint64_t addr;      /* the NOP <-> BL word that is patched live */
@@ -127,7 +122,7 @@ struct sim_site {
 	uint64_t func;      /* function entry (its symbol's address) */
 	uint64_t literal;   /* CALL_OPS ops literal (func-8), else 0 */
 	uint64_t entry;     /* the __patchable_function_entries value (or addr) */
-	enum sim_site_layout layout;
+	enum ftv_site_kind kind;
 	int bti;            /* BTI C at the entry */
 	int pac;            /* PACIASP right after the patch NOPs */
 	/* CALL_OPS only (1 for other layouts, which need no alignment):
@@ -163,7 +158,6 @@ struct sim_diag {
 };
 
 const char *sim_diag_kind_name(enum sim_diag_kind k);
-const char *sim_site_layout_name(enum sim_site_layout l); /* "call_ops"... */
 
 /* What was loaded, for reporting. */
 struct sim_loaded_section {

@@ -8,21 +8,6 @@
 
 #include <string.h>
 
-const char *sim_site_layout_name(enum sim_site_layout l)
-{
-	switch (l) {
-	case SIM_SITE_CALL_OPS:
-		return "call_ops";
-	case SIM_SITE_ARGS:
-		return "args";
-	case SIM_SITE_MCOUNT:
-		return "mcount";
-	case SIM_SITE_RISCV_CALL_OPS:
-		return "riscv_call_ops";
-	}
-	return "?";
-}
-
 uint32_t img_word(struct sim_image *img, uint64_t a)
 {
 	uint32_t w;

@@ -79,7 +79,7 @@ static int mcount_sites(struct sim_image *img, struct img_obj *ob,
 			fs = NULL;
 		if (!(s = img_site_new(img)))
 			return ftv_errf(err, "out of memory");
-		s->layout = SIM_SITE_MCOUNT;
+		s->kind = FTV_SITE_MCOUNT;
 		s->addr = s->entry = P;
 		s->func = fs ? fs->addr : P;
 		img_site_origin(s, ob, sec, fs);

@@ -18,7 +18,7 @@ static struct arm64_ftrace A = {
 static struct ftrace_site callops_site(void)
 {
 	struct ftrace_site s = { .func = TEXT, .ip = TEXT + 4, .literal = TEXT - 8,
-				 .kind = FTRACE_SITE_CALL_OPS, .name = "f" };
+				 .kind = FTV_SITE_CALL_OPS, .name = "f" };
 	return s;
 }
 
@@ -205,7 +205,7 @@ END_TEST
 START_TEST(mcount_scheme_patches_the_caller_sites)
 {
 	struct ftrace_site s = { .func = TEXT, .ip = TEXT + 0x1c,
-				 .kind = FTRACE_SITE_MCOUNT, .name = "f" };
+				 .kind = FTV_SITE_MCOUNT, .name = "f" };
 	struct plan p;
 	int insn;
 
@@ -238,8 +238,8 @@ END_TEST
 START_TEST(every_text_write_follows_a_store_barrier)
 {
 	struct ftrace_site s = callops_site(), m = { .func = TEXT, .ip = TEXT + 0x1c,
-						    .kind = FTRACE_SITE_MCOUNT, .name = "f" };
-	struct ftrace_site a = { .func = TEXT, .ip = TEXT + 8, .kind = FTRACE_SITE_ARGS,
+						    .kind = FTV_SITE_MCOUNT, .name = "f" };
+	struct ftrace_site a = { .func = TEXT, .ip = TEXT + 8, .kind = FTV_SITE_ARGS,
 				 .name = "f" };
 	struct plan p;
 

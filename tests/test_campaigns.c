@@ -111,17 +111,17 @@ START_TEST(fuzz_merge_refuses_what_is_not_one_campaign)
 	summary(l, sizeof(l), "18446744073709551615", "1/3", "bl-before-literal", 2);
 	other = shard_file("other.json", l);
 	refused("ftv fuzz-merge: ", s0, other, s2);
-	refused("other.json: mutate 'bl-before-literal', but ", s0, other, s2);
+	refused("other.json:1: mutate 'bl-before-literal', but ", s0, other, s2);
 	summary(l, sizeof(l), "7", "1/3", "none", 2);
 	other = shard_file("seed7.json", l);
-	refused("seed7.json: seed '7', but ", s0, other, s2);
+	refused("seed7.json:1: seed '7', but ", s0, other, s2);
 	summary(l, sizeof(l), "18446744073709551615", "1/4", "none", 2);
 	other = shard_file("four.json", l);
-	refused("four.json: shard 1/4, but ", s0, other, s2);
+	refused("four.json:1: shard 1/4, but ", s0, other, s2);
 	/* the same shard twice, one missing */
 	summary(l, sizeof(l), "18446744073709551615", "0/3", "none", 2);
 	dup = shard_file("dup.json", l);
-	refused("dup.json: shard 0/3 again (also ", s0, dup, s2);
+	refused("dup.json:1: shard 0/3 again (also ", s0, dup, s2);
 	refused("ftv fuzz-merge: 1 of 3 shards missing: 1/3\n", s0, s2, NULL);
 	/* not a shard's output */
 	{

@@ -146,7 +146,7 @@ static void same_image(const struct loaded *a, const struct loaded *b)
 
 		ck_assert_uint_eq(x->addr, y->addr);
 		ck_assert_uint_eq(x->entry, y->entry);
-		ck_assert_int_eq(x->layout, y->layout);
+		ck_assert_int_eq(x->kind, y->kind);
 		ck_assert_str_eq(x->funcname, y->funcname);
 		ck_assert_str_eq(x->module, y->module);
 	}

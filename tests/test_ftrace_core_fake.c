@@ -154,8 +154,8 @@ void fw_init(struct fake_world *w, int scheme, unsigned mutants)
 		s.ip = w->ip[i];
 		s.literal = scheme == FW_CALL_OPS ? w->func[i] - 8 : 0;
 		s.name = names[i];
-		s.kind = scheme == FW_CALL_OPS ? FTRACE_SITE_CALL_OPS
-					       : FTRACE_SITE_MCOUNT;
+		s.kind = scheme == FW_CALL_OPS ? FTV_SITE_CALL_OPS
+					       : FTV_SITE_MCOUNT;
 		ck_assert_int_eq(ftrace_core_add_site(w->core, &s, &w->plan,
 						      &err), i);
 		sim_sym_add(w->as, names[i], w->func[i], 0x100, SIM_SYM_FUNC,

@@ -283,7 +283,7 @@ START_TEST(module_enable_patches_without_stop_machine)
 	struct ftrace_site s = { .ip = w.ip[7] + 0x1000,
 				 .func = w.func[7] + 0x1000,
 				 .name = "m0", .module = "mod",
-				 .kind = FTRACE_SITE_MCOUNT };
+				 .kind = FTV_SITE_MCOUNT };
 	size_t mark;
 
 	ck_assert_int_eq(ftrace_core_add_site(w.core, &s, &w.plan, &err),

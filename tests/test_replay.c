@@ -7,6 +7,7 @@
  * replayed whole (`make bench` times it). */
 #include "tests/suite.h"
 #include "sim/image.h"
+#include "verify/replay_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,34 @@ static char *without_time(char *out)
 		*t = 0;
 	return out;
 }
+
+/* Replay finds its arch's parts in the world's arch table: arm64's, with the
+ * layout arch of the same name; an arch without them is refused by name. */
+START_TEST(replay_reads_its_arch_parts_from_the_world_arch_table)
+{
+	struct ftv_err err = { "" };
+	const struct world_replaydesc *rd = replay_arch("arm64", "k.layout", &err);
+
+	ck_assert_ptr_nonnull(rd);
+	ck_assert_ptr_eq(rd, world_archdesc(FTV_ARCH_ARM64)->replay);
+	ck_assert_ptr_eq(rd->layout, sim_layout_arch_named("arm64"));
+	ck_assert_int_eq(rd->layout->ftrace_plt_size % 4, 0);
+	ck_assert_uint_le(rd->layout->ftrace_plt_size / 4, REPLAY_PLT_MAX_WORDS);
+	ck_assert(rd->call_reaches(0x1000, 0x1000 + (128u << 20) - 4));
+	ck_assert(!rd->call_reaches(0x1000, 0x1000 + (128u << 20)));
+	ck_assert_ptr_null(replay_arch("riscv64", "k.layout", &err));
+	ck_assert_str_eq(err.msg, "k.layout: arch riscv64: replay models arm64 kernels");
+	ck_assert_ptr_null(replay_arch(NULL, "k.layout", &err));
+	ck_assert_str_eq(err.msg, "k.layout: arch -: replay models arm64 kernels");
+	/* every arch the table gives replay parts to has its layout arch */
+	for (size_t i = 0; world_arch_at(i); i++) {
+		const struct world_archdesc *ad = world_arch_at(i);
+
+		if (ad->replay)
+			ck_assert_ptr_eq(ad->replay->layout, sim_layout_arch_of(ad->arch));
+	}
+}
+END_TEST
 
 START_TEST(fixture_reports_each_kind_of_site_and_replays_by_seed)
 {
@@ -359,6 +388,7 @@ static Suite *replay_suite(void)
 	Suite *s = suite_create("replay");
 	TCase *tc = tcase_create("replay");
 
+	tcase_add_test(tc, replay_reads_its_arch_parts_from_the_world_arch_table);
 	tcase_add_test(tc, fixture_reports_each_kind_of_site_and_replays_by_seed);
 	tcase_add_test(tc, json_carries_the_counts);
 	tcase_add_test(tc, count_mismatch_with_the_table_fails);

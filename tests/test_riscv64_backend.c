@@ -18,7 +18,7 @@ static struct ftrace_site site_at(uint64_t func)
 {
 	struct ftrace_site s = { .func = func, .init_addr = func, .ip = func + 4,
 				 .literal = func - 8, .name = "f",
-				 .kind = FTRACE_SITE_RISCV_CALL_OPS };
+				 .kind = FTV_SITE_RISCV_CALL_OPS };
 	return s;
 }
 

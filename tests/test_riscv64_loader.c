@@ -291,7 +291,7 @@ START_TEST(rv_sites_follow_the_call_ops_layout)
 		const struct sim_site *s = sim_image_site(l.img, i);
 		const struct sim_symbol *fs = sim_sym_at(l.as, s->func);
 
-		ck_assert_int_eq(s->layout, SIM_SITE_RISCV_CALL_OPS);
+		ck_assert_int_eq(s->kind, FTV_SITE_RISCV_CALL_OPS);
 		ck_assert_uint_eq(s->literal, s->func - 8);
 		ck_assert_uint_eq(s->entry, s->literal);
 		ck_assert_uint_eq(s->mov_addr, s->func);

@@ -213,7 +213,7 @@ static struct ftrace_site traced_site(const char *name)
 	uint64_t f = sym(name);
 	struct ftrace_site s = { .func = f, .init_addr = f, .ip = f + 4,
 				 .literal = f - 8, .name = name,
-				 .kind = FTRACE_SITE_RISCV_CALL_OPS };
+				 .kind = FTV_SITE_RISCV_CALL_OPS };
 	return s;
 }
 

@@ -60,7 +60,7 @@ static struct sim_image *load_set(struct sim_aspace *as, const char *set,
 }
 
 struct tally {
-	size_t n, layout[3], bti, pac, misaligned, by_chance;
+	size_t n, kind[FTV_SITE_NKINDS], bti, pac, misaligned, by_chance;
 };
 
 static struct tally tally(struct sim_image *img)
@@ -71,7 +71,7 @@ static struct tally tally(struct sim_image *img)
 	for (size_t i = 0; i < t.n; i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
-		t.layout[s->layout]++;
+		t.kind[s->kind]++;
 		t.bti += s->bti;
 		t.pac += s->pac;
 		t.misaligned += !s->aligned;
@@ -104,7 +104,7 @@ START_TEST(callops_aligned_build_has_no_alignment_diagnostics)
 	struct tally t = tally(img);
 
 	ck_assert_uint_gt(t.n, 40);
-	ck_assert_uint_eq(t.layout[SIM_SITE_CALL_OPS], t.n);
+	ck_assert_uint_eq(t.kind[FTV_SITE_CALL_OPS], t.n);
 	ck_assert_uint_eq(t.misaligned, 0);
 	ck_assert_uint_eq(t.by_chance, 0);
 	ck_assert_uint_eq(ndiag(img, SIM_DIAG_MISALIGNED), 0);
@@ -230,7 +230,7 @@ START_TEST(bti_and_pac_entries_are_recognised)
 	struct tally tb = tally(bti), tp = tally(pac);
 
 	ck_assert_uint_gt(tb.bti, 0);
-	ck_assert_uint_eq(tb.layout[SIM_SITE_CALL_OPS], tb.n);
+	ck_assert_uint_eq(tb.kind[FTV_SITE_CALL_OPS], tb.n);
 	for (size_t i = 0; i < tb.n; i++) {
 		const struct sim_site *s = sim_image_site(bti, i);
 
@@ -262,7 +262,7 @@ START_TEST(args_and_mcount_layouts_are_recognised)
 	uint64_t mcount = sim_image_lookup(mc, "_mcount");
 
 	ck_assert_uint_gt(ta.n, 40);
-	ck_assert_uint_eq(ta.layout[SIM_SITE_ARGS], ta.n);
+	ck_assert_uint_eq(ta.kind[FTV_SITE_ARGS], ta.n);
 	for (size_t i = 0; i < ta.n; i++) {
 		const struct sim_site *s = sim_image_site(args, i);
 
@@ -272,7 +272,7 @@ START_TEST(args_and_mcount_layouts_are_recognised)
 		ck_assert(a64_is_nop(rd(a1, s->mov_addr)));
 	}
 	ck_assert_uint_gt(tm.n, 40);
-	ck_assert_uint_eq(tm.layout[SIM_SITE_MCOUNT], tm.n);
+	ck_assert_uint_eq(tm.kind[FTV_SITE_MCOUNT], tm.n);
 	ck_assert_str_eq(sim_image_stub_name(mc, mcount), "_mcount");
 	for (size_t i = 0; i < tm.n; i++) {
 		const struct sim_site *s = sim_image_site(mc, i);

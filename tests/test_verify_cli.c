@@ -113,10 +113,37 @@ START_TEST(verify_combines_shards)
 		      "%s", out);
 	free(out);
 	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", f[0], f[0]), 2);
-	ck_assert_msg(strstr(out, "shard 0 again"), "%s", out);
+	/* the merging mechanism fuzz-merge shares: file and line of both */
+	ck_assert_msg(strstr(out, "shard0.json:1: shard 0/3 again (also ") &&
+		      strstr(out, "shard0.json:1) (verify-mcount)"), "%s", out);
 	free(out);
 	ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", path), 2);
 	free(out);
+	/* a shard of another run (unreduced): the field, both values, both
+	 * files and lines */
+	{
+		char other[4400], text[4096], *at;
+		FILE *fp = fopen(f[1], "r");
+		size_t len;
+
+		ck_assert_ptr_nonnull(fp);
+		len = fread(text, 1, sizeof(text) - 1, fp);
+		fclose(fp);
+		text[len] = 0;
+		at = strstr(text, "\"reduced\":true");
+		ck_assert_ptr_nonnull(at);
+		memcpy(at, "\"reduced\":0   ", strlen("\"reduced\":true"));
+		snprintf(other, sizeof(other), "%s/other.json", dir);
+		fp = fopen(other, "w");
+		ck_assert_ptr_nonnull(fp);
+		fputs(text, fp);
+		fclose(fp);
+		ck_assert_int_eq(FTV_RUN(&out, "verify", "--combine", f[0], other, f[2]), 2);
+		ck_assert_msg(strstr(out, "other.json:1: reduced '0', but ") &&
+			      strstr(out, "shard0.json:1 has 'true': not one world (verify-mcount)"),
+			      "%s", out);
+		free(out);
+	}
 }
 END_TEST
 

@@ -7,6 +7,7 @@
  * FILE a JUnit file with one test case per shard, failed by its findings.
  * Exit 0: no finding; 1: a finding; 2: bad usage or inconsistent inputs
  * (one line naming the file and what disagrees). */
+#include "tools/shards.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/json.h"
@@ -24,10 +25,11 @@ struct finding {
 	unsigned line;
 };
 
+/* A shard: its summary (o.v), read by the merging mechanism of
+ * tools/shards.h, and its findings. */
 struct shard {
-	const char *file;
-	unsigned idx, n;
-	struct jvalue sum;
+	struct shard_obj o;
+	int have_sum;
 	struct finding *f;
 	size_t nf;
 	uint64_t iterations, transitions, steps, violations;
@@ -37,12 +39,13 @@ struct shard {
 /* The summary fields every shard of a campaign shares; absent in all of
  * them is fine (an older ftv), absent in some is not. */
 static const char *const same_fields[] = { "seed", "scheme", "arch", "mutate", "objects",
-					   "cpus", "budget" };
+					   "cpus", "budget", NULL };
+#define NSAME (sizeof(same_fields) / sizeof(same_fields[0]) - 1)
 
 static void free_shards(struct shard *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		jfree(&s[i].sum);
+		jfree(&s[i].o.v);
 		for (size_t k = 0; k < s[i].nf; k++)
 			jfree(&s[i].f[k].v);
 		free(s[i].f);
@@ -58,165 +61,100 @@ static const char *field_text(const struct jvalue *sum, const char *key)
 	return v && (v->type == JSTR || v->type == JNUM) ? v->s : NULL;
 }
 
-static int u64_field(const struct ftv_command *cmd, const struct shard *s, const char *key,
-		     uint64_t *out)
+static int u64_field(const struct shard *s, const char *key, uint64_t *out,
+		     struct ftv_err *err)
 {
-	if (jget_u64(jget(&s->sum, key), out))
-		return ftv_cmd_error(cmd, "%s: the summary has no number \"%s\"", s->file, key);
+	if (jget_u64(jget(&s->o.v, key), out))
+		return ftv_errf(err, "%s: the summary has no number \"%s\"", s->o.file, key);
 	return 0;
 }
 
-static int read_shard(const struct ftv_command *cmd, struct shard *s)
+#define NOT_FUZZ "not the --json output of ftv fuzz"
+
+/* One line of a shard's output: a finding, or the summary (the last). */
+static int take_line(void *ctx, const char *file, unsigned line, struct jvalue *v,
+		     struct ftv_err *err)
 {
-	FILE *f = fopen(s->file, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	unsigned lineno = 0;
-	int have_sum = 0, ret = -1;
-	ssize_t len;
-	struct ftv_err err;
+	struct shard *s = ctx;
+	const char *type = jget_str(v, "type");
 
-	if (!f)
-		return ftv_cmd_error(cmd, "%s: %s", s->file, strerror(errno));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct jvalue v;
-		const char *type;
+	if (s->have_sum)
+		return ftv_errf(err, "%s:%u: a line after the summary (two outputs in one file?)",
+				file, line);
+	if (type && !strcmp(type, "finding")) {
+		struct finding *nf = realloc(s->f, (s->nf + 1) * sizeof(*nf));
 
-		lineno++;
-		if (strspn(line, " \t\r\n") == (size_t)len)
-			continue;
-		if (strlen(line) != (size_t)len) {
-			ftv_cmd_error(cmd, "%s:%u: a NUL byte: not the --json output of ftv fuzz",
-				      s->file, lineno);
-			goto out;
-		}
-		if (jread(line, &v, &err)) {
-			ftv_cmd_error(cmd, "%s:%u: not JSON (%s): not the --json output of ftv fuzz",
-				      s->file, lineno, err.msg);
-			goto out;
-		}
-		type = jget_str(&v, "type");
-		if (have_sum) {
-			jfree(&v);
-			ftv_cmd_error(cmd, "%s:%u: a line after the summary (two outputs in one file?)",
-				      s->file, lineno);
-			goto out;
-		}
-		if (type && !strcmp(type, "finding")) {
-			struct finding *nf = realloc(s->f, (s->nf + 1) * sizeof(*nf));
-
-			if (!nf) {
-				jfree(&v);
-				ftv_cmd_error(cmd, "out of memory");
-				goto out;
-			}
-			s->f = nf;
-			s->f[s->nf++] = (struct finding){ v, lineno };
-		} else if (type && !strcmp(type, "summary")) {
-			s->sum = v;
-			have_sum = 1;
-		} else {
-			jfree(&v);
-			ftv_cmd_error(cmd, "%s:%u: an object of type %s%s%s, not a finding or a summary "
-				      "of ftv fuzz --json", s->file, lineno, type ? "\"" : "",
-				      type ? type : "none", type ? "\"" : "");
-			goto out;
-		}
+		if (!nf)
+			return ftv_errf(err, "out of memory");
+		s->f = nf;
+		s->f[s->nf++] = (struct finding){ *v, line };
+		return 0;
 	}
-	if (ferror(f)) {
-		ftv_cmd_error(cmd, "%s: %s", s->file, strerror(errno));
-		goto out;
+	if (type && !strcmp(type, "summary")) {
+		s->o.v = *v;
+		s->o.line = line;
+		s->have_sum = 1;
+		return 0;
 	}
-	if (!have_sum) {
-		ftv_cmd_error(cmd, "%s: no summary line: the shard did not finish (or this is not "
-			      "the --json output of ftv fuzz)", s->file);
-		goto out;
-	}
-	{
-		const char *sh = jget_str(&s->sum, "shard");
-		char extra;
-
-		if (!sh || sscanf(sh, "%u/%u%c", &s->idx, &s->n, &extra) != 2 || !s->n ||
-		    s->idx >= s->n) {
-			ftv_cmd_error(cmd, "%s:%u: the summary's \"shard\" is %s%s%s, not I/N", s->file,
-				      lineno, sh ? "'" : "", sh ? sh : "missing", sh ? "'" : "");
-			goto out;
-		}
-	}
-	if (u64_field(cmd, s, "iterations", &s->iterations) ||
-	    u64_field(cmd, s, "transitions", &s->transitions) ||
-	    u64_field(cmd, s, "steps", &s->steps) ||
-	    u64_field(cmd, s, "violations", &s->violations))
-		goto out;
-	if (jget_double(jget(&s->sum, "elapsed_s"), &s->elapsed))
-		s->elapsed = 0;
-	ret = 0;
-out:
-	free(line);
-	fclose(f);
-	return ret;
+	return ftv_errf(err, "%s:%u: an object of type %s%s%s, not a finding or a summary "
+			"of ftv fuzz --json", file, line, type ? "\"" : "", type ? type : "none",
+			type ? "\"" : "");
 }
 
-/* One campaign, every shard once. */
-static int consistent(const struct ftv_command *cmd, struct shard *s, size_t n)
+static int read_shard(struct shard *s, struct ftv_err *err)
 {
-	unsigned nsh = s[0].n;
-	size_t *at;
+	const char *sh;
+	unsigned idx, n;
+	char extra;
 
-	for (size_t i = 1; i < n; i++) {
-		for (size_t k = 0; k < sizeof(same_fields) / sizeof(same_fields[0]); k++) {
-			const char *a = field_text(&s[0].sum, same_fields[k]);
-			const char *b = field_text(&s[i].sum, same_fields[k]);
-
-			if ((a || b) && (!a || !b || strcmp(a, b)))
-				return ftv_cmd_error(cmd, "%s: %s %s%s%s, but %s has %s%s%s: not one "
-						     "campaign", s[i].file, same_fields[k],
-						     b ? "'" : "", b ? b : "missing", b ? "'" : "",
-						     s[0].file, a ? "'" : "", a ? a : "none",
-						     a ? "'" : "");
-		}
-		if (s[i].n != nsh)
-			return ftv_cmd_error(cmd, "%s: shard %u/%u, but %s is shard %u/%u: not one "
-					     "split", s[i].file, s[i].idx, s[i].n, s[0].file,
-					     s[0].idx, s[0].n);
-	}
-	at = calloc(nsh, sizeof(*at));
-	if (!at)
-		return ftv_cmd_error(cmd, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		if (at[s[i].idx]) {
-			ftv_cmd_error(cmd, "%s: shard %u/%u again (also %s)", s[i].file, s[i].idx, nsh,
-				      s[at[s[i].idx] - 1].file);
-			free(at);
-			return -1;
-		}
-		at[s[i].idx] = i + 1;
-	}
-	if (n < nsh) {
-		char miss[512] = "";
-		unsigned nmiss = 0;
-
-		for (unsigned k = 0; k < nsh; k++) {
-			if (at[k])
-				continue;
-			if (nmiss++ < 16)
-				snprintf(miss + strlen(miss), sizeof(miss) - strlen(miss), "%s%u/%u",
-					 nmiss > 1 ? ", " : "", k, nsh);
-		}
-		ftv_cmd_error(cmd, "%u of %u shards missing: %s%s", nmiss, nsh, miss,
-			      nmiss > 16 ? ", ..." : "");
-		free(at);
+	if (shards_read(s->o.file, NOT_FUZZ, take_line, s, err))
 		return -1;
-	}
-	free(at);
+	if (!s->have_sum)
+		return ftv_errf(err, "%s: no summary line: the shard did not finish (or this is "
+				"not the --json output of ftv fuzz)", s->o.file);
+	sh = jget_str(&s->o.v, "shard");
+	if (!sh || sscanf(sh, "%u/%u%c", &idx, &n, &extra) != 2 || !n || idx >= n)
+		return ftv_errf(err, "%s:%u: the summary's \"shard\" is %s%s%s, not I/N",
+				s->o.file, s->o.line, sh ? "'" : "", sh ? sh : "missing",
+				sh ? "'" : "");
+	s->o.idx = idx;
+	s->o.n = n;
+	if (u64_field(s, "iterations", &s->iterations, err) ||
+	    u64_field(s, "transitions", &s->transitions, err) ||
+	    u64_field(s, "steps", &s->steps, err) || u64_field(s, "violations", &s->violations, err))
+		return -1;
+	if (jget_double(jget(&s->o.v, "elapsed_s"), &s->elapsed))
+		s->elapsed = 0;
 	return 0;
+}
+
+/* One campaign, every shard once and none missing (tools/shards.h). */
+static int consistent(struct shard *s, size_t n, struct ftv_err *err)
+{
+	const struct shard_obj **o = calloc(n, sizeof(*o));
+	char miss[512];
+	size_t nmiss;
+	int ret = -1;
+
+	if (!o)
+		return ftv_errf(err, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		o[i] = &s[i].o;
+	if (!shards_agree(o, n, same_fields, "campaign", err)) {
+		nmiss = shards_missing(o, n, s[0].o.n, 1, miss, sizeof(miss));
+		ret = nmiss ? ftv_errf(err, "%zu of %llu shards missing: %s", nmiss,
+				       (unsigned long long)s[0].o.n, miss)
+			    : 0;
+	}
+	free(o);
+	return ret;
 }
 
 static int cmp_shard(const void *a, const void *b)
 {
 	const struct shard *x = a, *y = b;
 
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->o.idx < y->o.idx ? -1 : x->o.idx > y->o.idx;
 }
 
 static void finding_line(const struct shard *s, const struct finding *f, char *buf, size_t n)
@@ -228,7 +166,7 @@ static void finding_line(const struct shard *s, const struct finding *f, char *b
 	jget_u64(jget(&f->v, "iteration"), &it);
 	jget_u64(jget(&f->v, "operations_after"), &ops);
 	snprintf(buf, n, "shard %u/%u: iteration %llu (seed %s) found %s, shrunk to %llu operations; "
-		 "replay file %s (written where the shard ran)", s->idx, s->n,
+		 "replay file %s (written where the shard ran)", (unsigned)s->o.idx, (unsigned)s->o.n,
 		 (unsigned long long)it, seed ? seed : "?", kind ? kind : "?",
 		 (unsigned long long)ops, replay ? replay : "?");
 }
@@ -237,7 +175,7 @@ static int write_junit(const char *path, const struct shard *s, size_t n, size_t
 		       double longest)
 {
 	FILE *f = fopen(path, "w");
-	const struct jvalue *sum = &s[0].sum;
+	const struct jvalue *sum = &s[0].o.v;
 
 	if (!f)
 		return -1;
@@ -246,7 +184,7 @@ static int write_junit(const char *path, const struct shard *s, size_t n, size_t
 		nfind, longest);
 	fprintf(f, "  <testsuite name=\"ftv-fuzz\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		   "skipped=\"0\" time=\"%.3f\">\n    <properties>\n", n, nfind, longest);
-	for (size_t k = 0; k < sizeof(same_fields) / sizeof(same_fields[0]); k++) {
+	for (size_t k = 0; k < NSAME; k++) {
 		const char *v = field_text(sum, same_fields[k]);
 
 		if (!v)
@@ -261,7 +199,8 @@ static int write_junit(const char *path, const struct shard *s, size_t n, size_t
 
 		fprintf(f, "    <testcase classname=\"ftv.fuzz.");
 		xml_escape(f, field_text(sum, "scheme") ? field_text(sum, "scheme") : "fuzz");
-		fprintf(f, "\" name=\"shard %u/%u\" time=\"%.3f\">", s[i].idx, s[i].n, s[i].elapsed);
+		fprintf(f, "\" name=\"shard %u/%u\" time=\"%.3f\">", (unsigned)s[i].o.idx,
+			(unsigned)s[i].o.n, s[i].elapsed);
 		for (size_t k = 0; k < s[i].nf; k++) {
 			const char *rep = jget_str(&s[i].f[k].v, "report");
 
@@ -279,7 +218,7 @@ static int write_junit(const char *path, const struct shard *s, size_t n, size_t
 		snprintf(line, sizeof(line), "%llu iterations, %llu transitions, %llu steps, "
 			 "%llu violating iterations (%s)", (unsigned long long)s[i].iterations,
 			 (unsigned long long)s[i].transitions, (unsigned long long)s[i].steps,
-			 (unsigned long long)s[i].violations, s[i].file);
+			 (unsigned long long)s[i].violations, s[i].o.file);
 		xml_escape(f, line);
 		fprintf(f, "</system-out></testcase>\n");
 	}
@@ -338,11 +277,12 @@ static int cmd_fuzz_merge(int argc, char **argv)
 {
 	struct ftv_getopt g;
 	const char *junit = NULL;
-	int json = 0, o, status = FTV_EXIT_USAGE;
+	int json = 0, o, status = FTV_EXIT_USAGE, bad = 0;
 	struct shard *s = calloc((size_t)argc, sizeof(*s));
 	size_t n = 0, nfind = 0;
 	uint64_t it = 0, tr = 0, st = 0, viol = 0;
 	double longest = 0, total = 0;
+	struct ftv_err err = { "" };
 
 	if (!s)
 		return FTV_EXIT_USAGE;
@@ -356,7 +296,7 @@ static int cmd_fuzz_merge(int argc, char **argv)
 			junit = g.val;
 			break;
 		case FTV_OPT_ARG:
-			s[n++].file = g.val;
+			s[n++].o.file = g.val;
 			break;
 		}
 	}
@@ -368,11 +308,12 @@ static int cmd_fuzz_merge(int argc, char **argv)
 		ftv_usage_error(g.cmd, "missing FILE");
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (read_shard(g.cmd, &s[i]))
-			goto out;
-	if (consistent(g.cmd, s, n))
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = read_shard(&s[i], &err);
+	if (bad || consistent(s, n, &err)) {
+		ftv_cmd_error(g.cmd, "%s", err.msg);
 		goto out;
+	}
 	qsort(s, n, sizeof(*s), cmp_shard);
 	for (size_t i = 0; i < n; i++) {
 		it += s[i].iterations;
@@ -397,7 +338,8 @@ static int cmd_fuzz_merge(int argc, char **argv)
 
 				json_init(&j, stdout);
 				json_begin_object(&j);
-				snprintf(sh, sizeof(sh), "%u/%u", s[i].idx, s[i].n);
+				snprintf(sh, sizeof(sh), "%u/%u", (unsigned)s[i].o.idx,
+					 (unsigned)s[i].o.n);
 				json_key_str(&j, "shard", sh);
 				json_key(&j, "finding");
 				json_copy(&j, &s[i].f[k].v);
@@ -407,8 +349,8 @@ static int cmd_fuzz_merge(int argc, char **argv)
 		json_init(&j, stdout);
 		json_begin_object(&j);
 		json_key_str(&j, "type", "summary");
-		for (size_t k = 0; k < sizeof(same_fields) / sizeof(same_fields[0]); k++) {
-			const struct jvalue *v = jget(&s[0].sum, same_fields[k]);
+		for (size_t k = 0; k < NSAME; k++) {
+			const struct jvalue *v = jget(&s[0].o.v, same_fields[k]);
 
 			if (v) {
 				json_key(&j, same_fields[k]);
@@ -428,9 +370,9 @@ static int cmd_fuzz_merge(int argc, char **argv)
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
-		const char *sch = field_text(&s[0].sum, "scheme"), *arch = field_text(&s[0].sum, "arch");
-		const char *objs = field_text(&s[0].sum, "objects"), *bud = field_text(&s[0].sum, "budget");
-		const char *seed = field_text(&s[0].sum, "seed"), *mut = field_text(&s[0].sum, "mutate");
+		const char *sch = field_text(&s[0].o.v, "scheme"), *arch = field_text(&s[0].o.v, "arch");
+		const char *objs = field_text(&s[0].o.v, "objects"), *bud = field_text(&s[0].o.v, "budget");
+		const char *seed = field_text(&s[0].o.v, "seed"), *mut = field_text(&s[0].o.v, "mutate");
 
 		printf("fuzz-merge: %zu shards of seed %s, scheme %s%s%s%s, objects %s, mutate %s, %s "
 		       "per shard\n", n, seed ? seed : "?", sch ? sch : "?", arch ? " (" : "",
@@ -438,11 +380,11 @@ static int cmd_fuzz_merge(int argc, char **argv)
 		       bud ? bud : "?");
 		for (size_t i = 0; i < n; i++)
 			printf("fuzz-merge: shard %u/%u: %llu iterations, %llu transitions, %llu steps, "
-			       "%llu violating, %.1f s (%s)\n", s[i].idx, s[i].n,
+			       "%llu violating, %.1f s (%s)\n", (unsigned)s[i].o.idx, (unsigned)s[i].o.n,
 			       (unsigned long long)s[i].iterations,
 			       (unsigned long long)s[i].transitions,
 			       (unsigned long long)s[i].steps, (unsigned long long)s[i].violations,
-			       s[i].elapsed, s[i].file);
+			       s[i].elapsed, s[i].o.file);
 		for (size_t i = 0; i < n; i++)
 			for (size_t k = 0; k < s[i].nf; k++) {
 				char line[2048];

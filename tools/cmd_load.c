@@ -37,7 +37,7 @@ static void flags_str(uint64_t f, char *b)
 }
 
 struct counts {
-	size_t layout[SIM_SITE_NLAYOUTS], bti, pac, misaligned, by_chance;
+	size_t kind[FTV_SITE_NKINDS], bti, pac, misaligned, by_chance;
 };
 
 static void count_sites(struct sim_image *img, struct counts *c)
@@ -46,7 +46,7 @@ static void count_sites(struct sim_image *img, struct counts *c)
 	for (size_t i = 0; i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
-		c->layout[s->layout]++;
+		c->kind[s->kind]++;
 		c->bti += s->bti;
 		c->pac += s->pac;
 		c->misaligned += !s->aligned;
@@ -108,10 +108,10 @@ static void print_json(struct sim_image *img)
 	json_key(&j, "site_counts");
 	json_begin_object(&j);
 	json_key_u64(&j, "total", sim_image_nsites(img));
-	json_key_u64(&j, "call_ops", c.layout[SIM_SITE_CALL_OPS]);
-	json_key_u64(&j, "args", c.layout[SIM_SITE_ARGS]);
-	json_key_u64(&j, "mcount", c.layout[SIM_SITE_MCOUNT]);
-	json_key_u64(&j, "riscv_call_ops", c.layout[SIM_SITE_RISCV_CALL_OPS]);
+	json_key_u64(&j, "call_ops", c.kind[FTV_SITE_CALL_OPS]);
+	json_key_u64(&j, "args", c.kind[FTV_SITE_ARGS]);
+	json_key_u64(&j, "mcount", c.kind[FTV_SITE_MCOUNT]);
+	json_key_u64(&j, "riscv_call_ops", c.kind[FTV_SITE_RISCV_CALL_OPS]);
 	json_key_u64(&j, "bti", c.bti);
 	json_key_u64(&j, "pac", c.pac);
 	json_key_u64(&j, "misaligned", c.misaligned);
@@ -128,7 +128,7 @@ static void print_json(struct sim_image *img)
 		json_key_hex(&j, "func_addr", s->func);
 		json_key_hex(&j, "mov_addr", s->mov_addr);
 		json_key_hex(&j, "literal", s->literal);
-		json_key_str(&j, "layout", sim_site_layout_name(s->layout));
+		json_key_str(&j, "layout", ftv_site_kind_name(s->kind));
 		json_key_bool(&j, "bti", s->bti);
 		json_key_bool(&j, "pac", s->pac);
 		json_key_bool(&j, "aligned", s->aligned);
@@ -214,21 +214,21 @@ static void print_text(struct sim_image *img, int list_sites)
 	}
 	printf("sites: %zu (call_ops %zu, args %zu, mcount %zu, riscv_call_ops %zu; "
 	       "bti %zu, pac %zu); misaligned %zu, aligned by chance %zu\n",
-	       sim_image_nsites(img), c.layout[SIM_SITE_CALL_OPS],
-	       c.layout[SIM_SITE_ARGS], c.layout[SIM_SITE_MCOUNT],
-	       c.layout[SIM_SITE_RISCV_CALL_OPS], c.bti, c.pac,
+	       sim_image_nsites(img), c.kind[FTV_SITE_CALL_OPS],
+	       c.kind[FTV_SITE_ARGS], c.kind[FTV_SITE_MCOUNT],
+	       c.kind[FTV_SITE_RISCV_CALL_OPS], c.bti, c.pac,
 	       c.misaligned, c.by_chance);
 	for (size_t i = 0; list_sites && i < sim_image_nsites(img); i++) {
 		const struct sim_site *s = sim_image_site(img, i);
 
 		printf("  0x%016llx %-8s %s%s%s%s", (unsigned long long)s->addr,
-		       sim_site_layout_name(s->layout),
+		       ftv_site_kind_name(s->kind),
 		       sim_symbolize(sim_image_aspace(img), s->addr, buf,
 				     sizeof(buf), 1),
 		       s->bti ? " bti" : "", s->pac ? " pac" : "",
 		       !s->aligned ? " MISALIGNED" :
 		       s->aligned_by_chance ? " aligned-by-chance" : "");
-		if (s->layout == SIM_SITE_RISCV_CALL_OPS)
+		if (s->kind == FTV_SITE_RISCV_CALL_OPS)
 			print_rv_words(img, s->literal, s->func + 8);
 		printf("\n");
 	}

@@ -16,8 +16,19 @@ AUIPC+JALR call pairs (rv_gen_call_pair) are checked the same way, written
 as the psABI's `auipc rd, %pcrel_hi(target)` / `jalr rd, %pcrel_lo(1b)(rd)`
 and resolved by ld; out-of-reach pairs must be refused by ld.
 
+Class vectors: one or more instructions of every class row of the encoding
+table (loads and stores of every width and address form, AMOs, fences,
+cache-block operations, branches, jumps, SYSTEM, the RVC groups), with the
+classes and the address operand the ISA gives them, written here as data,
+and their words from GNU as (with the V, Zfh, Q, Zicbom and Zicboz
+extensions enabled).
+
 Output, one vector a line, tab-separated (numbers in hex, rd in decimal):
     V  <pc>  <word>  <nbytes>  <text>
+    K  <pc>  <word>  <nbytes>  <classes>  <address>  <text>
+       classes: comma-separated RV_CL_* names in lower case ("-": none);
+       address: "x<base>+<offset>/<bytes>" (offset decimal, bytes 0 when
+       not known), or "-" when no load or store address is decoded
     I  <pc>  <text>
     P  <pc>  <target>  <rd>  <auipc word>  <jalr word>
     Q  <pc>  <target>  <rd>
@@ -227,14 +238,132 @@ class Gen:
             self.invalid.append((self.pc(), bad, "as"))
 
 
-def assemble(gen, work, as_, ld):
+# Extensions the class vectors use beyond rv64gc (GNU as 2.40 has no Zabha:
+# its AMOs are written with .insn).
+CLASS_ARCH = ".option arch, +v, +zfh, +q, +zicbom, +zicboz\n"
+
+
+class ClassGen(Gen):
+    """Class vectors: (pc, text, nbytes, classes, address) in self.classes,
+    and (pc, text, nbytes) in self.valid for assemble()."""
+
+    def __init__(self):
+        super().__init__()
+        self.rng = random.Random(SEED + 1)
+        self.classes = []
+
+    def add(self, text, nbytes, classes, addr="-", delta=None):
+        """text's {target} is pc + delta (". +delta" for GNU as, which
+        would relax a branch to an absolute address into two words)"""
+        pc = self.pc(nbytes)
+        if delta is None:
+            self.valid.append((pc, text, nbytes))
+        else:
+            gas = text.format(target=". %+d" % delta)
+            text = text.format(target="0x%x" % ((pc + delta) % 2**64))
+            self.valid.append((pc, text, nbytes, gas))
+        self.classes.append((pc, text, nbytes, classes, addr))
+
+    def creg(self):
+        """rs1' of the RVC formats: x8..x15"""
+        return self.rng.randrange(8, 16)
+
+    def loads_stores(self):
+        # (mnemonic, class, bytes, data register prefix, offset form)
+        for m, c, n, r in [("lb", "load", 1, "x"), ("lh", "load", 2, "x"),
+                           ("lw", "load", 4, "x"), ("ld", "load", 8, "x"),
+                           ("lbu", "load", 1, "x"), ("lhu", "load", 2, "x"),
+                           ("lwu", "load", 4, "x"), ("flh", "load", 2, "f"),
+                           ("flw", "load", 4, "f"), ("fld", "load", 8, "f"),
+                           ("flq", "load", 16, "f"), ("sb", "store", 1, "x"),
+                           ("sh", "store", 2, "x"), ("sw", "store", 4, "x"),
+                           ("sd", "store", 8, "x"), ("fsh", "store", 2, "f"),
+                           ("fsw", "store", 4, "f"), ("fsd", "store", 8, "f"),
+                           ("fsq", "store", 16, "f")]:
+            for off in self.spread(I_LO, I_HI, 12):
+                b = self.rng.randrange(32)
+                self.add("%s %s%d, %d(x%d)" % (m, r, self.rng.randrange(32), off, b),
+                         4, c, "x%d+%d/%d" % (b, off, n))
+        # RVC: (mnemonic, class, bytes, data register prefix, base, max offset, scale)
+        for m, c, n, r, base, hi, scale in [
+                ("c.lw", "load", 4, "x", None, 124, 4), ("c.ld", "load", 8, "x", None, 248, 8),
+                ("c.fld", "load", 8, "f", None, 248, 8), ("c.sw", "store", 4, "x", None, 124, 4),
+                ("c.sd", "store", 8, "x", None, 248, 8), ("c.fsd", "store", 8, "f", None, 248, 8),
+                ("c.lwsp", "load", 4, "x", 2, 252, 4), ("c.ldsp", "load", 8, "x", 2, 504, 8),
+                ("c.fldsp", "load", 8, "f", 2, 504, 8), ("c.swsp", "store", 4, "x", 2, 252, 4),
+                ("c.sdsp", "store", 8, "x", 2, 504, 8), ("c.fsdsp", "store", 8, "f", 2, 504, 8)]:
+            for off in self.spread(0, hi, 12, scale):
+                b = self.creg() if base is None else base
+                # c.lwsp/c.ldsp: rd = x0 is reserved
+                rd = self.creg() if base is None else self.rng.randrange(1, 32)
+                self.add("%s %s%d, %d(x%d)" % (m, r, rd, off, b), 2, c,
+                         "x%d+%d/%d" % (b, off, n))
+        # AMOs: address x[rs1], no offset; LR only loads, SC only stores
+        for m, c, n in [("lr.w", "load", 4), ("sc.w", "store", 4), ("amoadd.w", "load,store", 4),
+                        ("amoswap.w.aqrl", "load,store", 4), ("lr.d.aq", "load", 8),
+                        ("sc.d.rl", "store", 8), ("amomaxu.d", "load,store", 8)]:
+            for _ in range(4):
+                b, d, t = self.rng.randrange(32), self.rng.randrange(32), self.rng.randrange(32)
+                if m.startswith("lr"):
+                    text = "%s x%d, (x%d)" % (m, d, b)
+                else:
+                    text = "%s x%d, x%d, (x%d)" % (m, d, t, b)
+                self.add(text, 4, c, "x%d+0/%d" % (b, n))
+        # Zabha amoadd.b / amoadd.h (funct3 000 / 001): width not decoded
+        for f3 in (0, 1):
+            b = self.rng.randrange(32)
+            self.add(".insn r 0x2f, %d, 0, x10, x%d, x12" % (f3, b), 4, "load,store",
+                     "x%d+0/0" % b)
+        # vector loads and stores: their address forms are not decoded
+        self.add("vle8.v v0, (a1)", 4, "load")
+        self.add("vle64.v v3, (a0)", 4, "load")
+        self.add("vse8.v v0, (a1)", 4, "store")
+        self.add("vsse32.v v1, (a2), a3", 4, "store")
+
+    def others(self):
+        for text in ["fence", "fence rw, rw", "fence w, r", "fence.tso", "fence r, r"]:
+            self.add(text, 4, "fence")
+        self.add("fence.i", 4, "fence_i")
+        self.add(".insn i 0x0f, 1, x3, x5, 12", 4, "fence_i")   # reserved fields set
+        self.add("cbo.clean (a0)", 4, "cmo")
+        self.add("cbo.zero (a1)", 4, "cmo")
+        for m in ["beq", "bne", "blt", "bge", "bltu", "bgeu"]:
+            self.add(m + " a0, a1, {target}", 4, "jump,cond", delta=64)
+            self.add(m + " a2, a3, {target}", 4, "jump,cond", delta=-128)
+        self.add("jal ra, {target}", 4, "jump,link", delta=2048)
+        self.add("jal zero, {target}", 4, "jump,link", delta=-4)
+        for text in ["jalr t0, 16(t0)", "jalr ra, 0(a5)", "jalr zero, 8(ra)"]:
+            self.add(text, 4, "jump,link")
+        self.add("ret", 4, "jump,return")
+        for text in ["ecall", "ebreak", "mret", "sret", "wfi", "csrr a0, sstatus",
+                     "csrw sscratch, a1"]:
+            self.add(text, 4, "jump")
+        for text in ["nop", "addi a0, a1, 5", "auipc t0, 0x12345", "lui a0, 0x1",
+                     "add a0, a1, a2", "mul a0, a1, a2", "fadd.d fa0, fa1, fa2"]:
+            self.add(text, 4, "-")
+        # RVC
+        self.add("c.j {target}", 2, "jump", delta=256)
+        self.add("c.beqz a0, {target}", 2, "jump,cond", delta=-64)
+        self.add("c.bnez s1, {target}", 2, "jump,cond", delta=32)
+        for r in ["a0", "t0", "s1", "a5"]:
+            self.add("c.jr " + r, 2, "jump")
+            self.add("c.jalr " + r, 2, "jump,link")
+        self.add("c.jr ra", 2, "jump,return")
+        self.add("c.ebreak", 2, "jump")
+        self.add("c.unimp", 2, "jump,illegal")
+        for text in ["c.nop", "c.addi a0, 1", "c.addiw a0, -3", "c.li a1, 7", "c.mv a0, a1",
+                     "c.add a0, a1", "c.addi4spn a0, sp, 16", "c.slli a0, 3", "c.lui a0, 1"]:
+            self.add(text, 2, "-")
+
+
+def assemble(gen, work, as_, ld, name="valid", prelude=""):
     """Assembles and links every valid vector at its pc; returns the words."""
-    src = os.path.join(work, "valid.s")
-    lds = os.path.join(work, "valid.ld")
-    obj = os.path.join(work, "valid.o")
-    elf = os.path.join(work, "valid.elf")
+    src = os.path.join(work, name + ".s")
+    lds = os.path.join(work, name + ".ld")
+    obj = os.path.join(work, name + ".o")
+    elf = os.path.join(work, name + ".elf")
     with open(src, "w") as s, open(lds, "w") as l:
-        s.write(".option norelax\n")
+        s.write(".option norelax\n" + prelude)
         l.write("SECTIONS {\n")
         for i, (pc, text, nbytes, *gas) in enumerate(gen.valid):
             s.write('.section .text.v%d,"ax",@progbits\n' % i)
@@ -377,6 +506,10 @@ def main():
     words = assemble(g, a.work, a.as_, a.ld)
     pair_words = assemble_pairs(g, a.work, a.as_, a.ld)
     check_rejected(g, a.work, a.as_, a.ld)
+    k = ClassGen()
+    k.loads_stores()
+    k.others()
+    class_words = assemble(k, a.work, a.as_, a.ld, "classes", CLASS_ARCH)
 
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:
@@ -391,6 +524,8 @@ def main():
             f.write("P\t%x\t%x\t%d\t%x\t%x\n" % (pc, target, rd, wa, wj))
         for pc, target, rd in g.bad_pairs:
             f.write("Q\t%x\t%x\t%d\n" % (pc, target, rd))
+        for (pc, text, nbytes, classes, addr), w in zip(k.classes, class_words):
+            f.write("K\t%x\t%x\t%d\t%s\t%s\t%s\n" % (pc, w, nbytes, classes, addr, text))
     os.replace(tmp, a.out)
 
 

@@ -9,6 +9,7 @@
  * incomplete, naming the shards missing or incomplete. Executions,
  * pruned branches, steps and seconds are summed. */
 #include "tools/verify_combine.h"
+#include "tools/shards.h"
 
 #include "util/err.h"
 #include "util/json.h"
@@ -20,15 +21,16 @@
 
 #include "util/vec.h"
 
-struct vshard {
-	char *file;              /* the input it came from, for messages */
-	unsigned line;
-	struct jvalue v;
-};
-
+/* A shard's object is read and checked by the merging mechanism of
+ * tools/shards.h; what a world's shards mean together is judged here. */
 struct vworld {
 	const char *name, *path;  /* in the first shard's object */
-	struct vshard **s;
+	const struct shard_obj **s;
+	size_t n, cap;
+};
+
+struct vread {
+	struct shard_obj *v;
 	size_t n, cap;
 };
 
@@ -57,100 +59,33 @@ static const char *str_of(const struct jvalue *o, const char *key)
 }
 
 /* Reads every object of path into *v; 0, or -1 after one line on stderr. */
-static int read_file(const char *path, struct vshard **v, size_t *n, size_t *cap)
+/* One line: an object of ftv verify --json. */
+static int take_line(void *ctx, const char *file, unsigned line, struct jvalue *v,
+		     struct ftv_err *err)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t lcap = 0;
-	ssize_t len;
-	unsigned no = 0;
-	int ret = 0;
+	struct vread *r = ctx;
+	struct shard_obj o = { file, line, *v, 0, 0 };
+	const char *type = jget_str(v, "type");
 
-	if (!f) {
-		fprintf(stderr, "ftv verify: %s: cannot open\n", path);
-		return -1;
-	}
-	while ((len = getline(&line, &lcap, f)) >= 0) {
-		struct vshard s = { (char *)path, ++no, { 0 } };
-		struct ftv_err err;
-		const char *type;
-
-		if (strspn(line, " \t\r\n") == (size_t)len)
-			continue;
-		if (jread(line, &s.v, &err)) {
-			fprintf(stderr, "ftv verify: %s:%u: %s\n", path, no, err.msg);
-			ret = -1;
-			break;
-		}
-		type = jget_str(&s.v, "type");
-		if (s.v.type != JOBJ || !type || strcmp(type, "verify") ||
-		    !jget_str(&s.v, "file") || !jget(&s.v, "shard") ||
-		    !jget(&s.v, "shards") || !jget(&s.v, "complete")) {
-			fprintf(stderr, "ftv verify: %s:%u: not an object of ftv verify --json\n",
-				path, no);
-			jfree(&s.v);
-			ret = -1;
-			break;
-		}
-		if (VEC_PUSH(*v, *n, *cap, s)) {
-			jfree(&s.v);
-			fprintf(stderr, "ftv verify: out of memory\n");
-			ret = -1;
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return ret;
-}
-
-/* The shards of w agree (shard count, reduction, mutant, scheme, CPUs),
- * each index once; 0, or -1 after one line on stderr. */
-static int check_world(const struct vworld *w)
-{
-	const struct jvalue *a = &w->s[0]->v;
-	static const char *const same[] = { "shards", "reduced", "mutate", "scheme", "cpus" };
-
-	for (size_t i = 0; i < w->n; i++) {
-		const struct jvalue *b = &w->s[i]->v;
-
-		if (u64_of(b, "shard") >= u64_of(b, "shards")) {
-			fprintf(stderr, "ftv verify: %s:%u: shard %llu of %llu\n", w->s[i]->file,
-				w->s[i]->line, (unsigned long long)u64_of(b, "shard"),
-				(unsigned long long)u64_of(b, "shards"));
-			return -1;
-		}
-		for (size_t k = 0; k < sizeof(same) / sizeof(same[0]); k++) {
-			const struct jvalue *x = jget(a, same[k]), *y = jget(b, same[k]);
-			int differ = !x != !y;
-
-			if (x && y)
-				differ = x->type != y->type ||
-					 (x->type == JBOOL ? x->b != y->b
-					  : (x->s && y->s) ? strcmp(x->s, y->s) != 0 : 0);
-			if (differ) {
-				fprintf(stderr, "ftv verify: %s:%u: %s: its %s differs from %s:%u's\n",
-					w->s[i]->file, w->s[i]->line, w->name, same[k],
-					w->s[0]->file, w->s[0]->line);
-				return -1;
-			}
-		}
-		for (size_t j = 0; j < i; j++)
-			if (u64_of(&w->s[j]->v, "shard") == u64_of(b, "shard")) {
-				fprintf(stderr, "ftv verify: %s:%u: %s: shard %llu again (first in %s:%u)\n",
-					w->s[i]->file, w->s[i]->line, w->name,
-					(unsigned long long)u64_of(b, "shard"), w->s[j]->file,
-					w->s[j]->line);
-				return -1;
-			}
-	}
+	if (v->type != JOBJ || !type || strcmp(type, "verify") || !jget_str(v, "file") ||
+	    !jget(v, "shard") || !jget(v, "shards") || !jget(v, "complete"))
+		return ftv_errf(err, "%s:%u: not an object of ftv verify --json", file, line);
+	o.idx = u64_of(v, "shard");
+	o.n = u64_of(v, "shards");
+	if (VEC_PUSH(r->v, r->n, r->cap, o))
+		return ftv_errf(err, "out of memory");
 	return 0;
 }
 
-/* Appends the shard numbers of w of the given state to buf ("1, 3"). */
-static void list_shards(const struct vworld *w, int missing, char *buf, size_t len)
+/* The fields the shards of one world share. */
+static const char *const same_fields[] = { "shards", "reduced", "mutate", "scheme", "cpus",
+					   NULL };
+
+/* The shards of w there but incomplete, "1, 3" (the missing ones:
+ * shards_missing). */
+static void list_incomplete(const struct vworld *w, char *buf, size_t len)
 {
-	uint64_t n = u64_of(&w->s[0]->v, "shards");
+	uint64_t n = w->s[0]->n;
 	size_t at = 0, cnt = 0;
 
 	buf[0] = 0;
@@ -158,9 +93,9 @@ static void list_shards(const struct vworld *w, int missing, char *buf, size_t l
 		const struct jvalue *o = NULL;
 
 		for (size_t k = 0; k < w->n && !o; k++)
-			if (u64_of(&w->s[k]->v, "shard") == i)
+			if (w->s[k]->idx == i)
 				o = &w->s[k]->v;
-		if (missing ? o != NULL : (!o || bool_of(o, "complete")))
+		if (!o || bool_of(o, "complete"))
 			continue;
 		if (cnt++ == 16) {
 			at += (size_t)snprintf(buf + at, len - at, ", ...");
@@ -204,8 +139,8 @@ static int judge(const struct vworld *w, int json)
 				    u64_of(cx, "counterexample_steps")))
 			cx = o;
 	}
-	list_shards(w, 1, missing, sizeof(missing));
-	list_shards(w, 0, partial, sizeof(partial));
+	shards_missing(w->s, w->n, nshards, 0, missing, sizeof(missing));
+	list_incomplete(w, partial, sizeof(partial));
 	verdict = cx ? "violation" : all_complete ? "verified" : "incomplete";
 	status = cx ? FTV_EXIT_VIOLATION : all_complete ? FTV_EXIT_OK : FTV_EXIT_INCOMPLETE;
 	if (json) {
@@ -265,14 +200,21 @@ static int judge(const struct vworld *w, int json)
 
 int verify_combine(int nfiles, const char *const *files, int json)
 {
-	struct vshard *v = NULL;
+	struct vread r = { NULL, 0, 0 };
+	struct shard_obj *v;
 	struct vworld *w = NULL;
-	size_t n = 0, cap = 0, nw = 0, capw = 0;
+	size_t n, nw = 0, capw = 0;
 	int status = FTV_EXIT_OK, ret = FTV_EXIT_USAGE;
+	struct ftv_err err;
 
 	for (int i = 0; i < nfiles; i++)
-		if (read_file(files[i], &v, &n, &cap))
+		if (shards_read(files[i], "not the --json output of ftv verify", take_line, &r,
+				&err)) {
+			fprintf(stderr, "ftv verify: %s\n", err.msg);
 			goto out;
+		}
+	v = r.v;
+	n = r.n;
 	if (!n) {
 		fprintf(stderr, "ftv verify: --combine: no verify objects in the files\n");
 		goto out;
@@ -296,8 +238,10 @@ int verify_combine(int nfiles, const char *const *files, int json)
 			goto oom;
 	}
 	for (size_t k = 0; k < nw; k++)
-		if (check_world(&w[k]))
+		if (shards_agree(w[k].s, w[k].n, same_fields, "world", &err)) {
+			fprintf(stderr, "ftv verify: %s (%s)\n", err.msg, w[k].name);
 			goto out;
+		}
 	for (size_t k = 0; k < nw; k++) {
 		int st = judge(&w[k], json);
 
@@ -313,8 +257,8 @@ out:
 	for (size_t k = 0; k < nw; k++)
 		free(w[k].s);
 	free(w);
-	for (size_t i = 0; i < n; i++)
-		jfree(&v[i].v);
-	free(v);
+	for (size_t i = 0; i < r.n; i++)
+		jfree(&r.v[i].v);
+	free(r.v);
 	return ret;
 }

@@ -349,9 +349,8 @@ static int check_header(const struct replay_config *c, struct sim_layout *l,
 			struct replay_result *r, struct ftv_err *err)
 {
 	r->layout_sites = l->nsites;
-	if (!l->arch || strcmp(l->arch, "arm64"))
-		return ftv_errf(err, "%s: arch %s: replay models arm64 kernels", c->layout,
-				l->arch ? l->arch : "-");
+	if (!replay_arch(l->arch, c->layout, err))
+		return -1;
 	if (l->has_table) {
 		r->table_sites = l->table_entries - l->table_null;
 		if (r->table_sites != l->nsites)

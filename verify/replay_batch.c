@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "patcher/arm64.h"
 #include "verify/mutant.h"
 
 /* A thread's buffers for the batches it runs. */
@@ -95,9 +94,9 @@ static void learn_caller(struct replay_batches *bs, struct world *w)
 		size_t li = m->site_of[i];
 		const struct sim_site *s = &m->sites[i];
 
-		if (m->status[li] != RS_OK || arm64_bl_in_range(s->addr, w->caller))
+		if (m->status[li] != RS_OK || m->rd->call_reaches(s->addr, w->caller))
 			continue;
-		if (s->module && s->plt && arm64_bl_in_range(s->addr, s->plt))
+		if (s->module && s->plt && m->rd->call_reaches(s->addr, s->plt))
 			bs->via_plt++;
 		else
 			m->status[li] = s->module ? RS_MODULE : RS_RANGE;

@@ -13,6 +13,37 @@
 
 struct ftv_mutant;
 
+/* What replaying a captured kernel needs to know of its arch, the replay
+ * part of the world's arch table (world_archdesc.replay; NULL: replay has
+ * no model of that arch's kernels). Each is verify/replay_<arch>.c. */
+struct world_replaydesc {
+	const struct sim_layout_arch *layout; /* placement, ftrace PLT size */
+	/* A CALL_OPS layout site's synthetic body (after its patched word):
+	 * where it starts and ends; and the words before init, that body
+	 * and whatever else the capture did not record, written. */
+	void (*body_range)(const struct sim_layout_site *s, uint64_t *start,
+			   uint64_t *end);
+	void (*write_body)(struct sim_aspace *as, const struct sim_layout_site *s);
+	/* The arch's fields of the loader's record of such a site (kind,
+	 * addresses, BTI/PAC, alignment); the rest is replay_map's. */
+	void (*record)(const struct sim_layout_site *s, struct sim_site *r);
+	/* An unknown site the kernel would reject as a misaligned CALL_OPS
+	 * site ("Misaligned patch-site"). */
+	int (*misaligned)(const struct sim_layout_site *s);
+	/* Whether the patched call at pc reaches target. */
+	int (*call_reaches)(uint64_t pc, uint64_t target);
+	/* A module's ftrace PLT at plt calling caller: layout->ftrace_plt_size
+	 * / 4 words (at most REPLAY_PLT_MAX_WORDS); 0, or -1 with err set. */
+	int (*plt_words)(uint64_t plt, uint64_t caller, uint32_t *words,
+			 struct ftv_err *err);
+};
+#define REPLAY_PLT_MAX_WORDS 8
+
+/* The replay part of the world's arch table for a layout's "arch:" value;
+ * NULL with err set ("replay models arm64 kernels") when replay has none. */
+const struct world_replaydesc *replay_arch(const char *arch, const char *path,
+					   struct ftv_err *err);
+
 /* What replay does with one layout site. */
 enum replay_status {
 	RS_OK,         /* a CALL_OPS site: init_nop, enabled in its batch */
@@ -47,6 +78,7 @@ struct replay_map {
 	size_t *site_of, *order;
 	size_t nsites;
 	const char *object; /* the layout's path, as each site's object */
+	const struct world_replaydesc *rd; /* the layout's arch */
 };
 
 /* Places the modules (far: all in the PLT window), classifies every site,

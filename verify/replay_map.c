@@ -7,51 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoders/a64.h"
-#include "patcher/arm64.h"
 #include "util/vec.h"
 
-/* One operand-less word of the encoder table (PACIASP, AUTIASP...). */
-static uint32_t a64_word(enum a64_id id, uint8_t rn)
+/* The replay part of the world's arch table for a layout's arch. */
+const struct world_replaydesc *replay_arch(const char *arch, const char *path,
+					   struct ftv_err *err)
 {
-	struct a64_insn in = { .id = id, .is64 = true, .rn = rn };
-	uint32_t w = 0;
+	enum ftv_arch a;
+	char names[64] = "";
+	size_t k = 0;
+	const struct world_archdesc *ad;
 
-	if (a64_encode(&in, &w, NULL))
-		abort(); /* table lines with fixed operands always encode */
-	return w;
-}
-
-static int is_pac(uint32_t w)
-{
-	return a64_is_paciasp(w) || a64_is_pacibsp(w);
-}
-
-/* The word at ip+4: the captured one, or PACIASP for a callops-pac site
- * captured without words. */
-static int site_pac(const struct sim_layout_site *s, uint32_t *pac)
-{
-	uint64_t at = s->ip + 4;
-
-	if (s->has_entry && s->nwords && at >= s->entry &&
-	    (at - s->entry) / 4 < s->nwords) {
-		*pac = s->words[(at - s->entry) / 4];
-		return is_pac(*pac);
-	}
-	*pac = a64_word(A64_PACIASP, 0);
-	return s->kind == SIM_LAYOUT_CALLOPS_PAC;
-}
-
-/* Where the synthetic body starts (after the patched word and its PAC*)
- * and ends. */
-static void body_range(const struct sim_layout_site *s, uint64_t *start,
-		       uint64_t *end)
-{
-	uint32_t pac;
-	int p = site_pac(s, &pac);
-
-	*start = s->ip + 4 + (p ? 4 : 0);
-	*end = *start + (p ? 8 : 4);
+	if (arch && !ftv_arch_parse(arch, &a) && world_archdesc(a)->arch == a &&
+	    world_archdesc(a)->replay)
+		return world_archdesc(a)->replay;
+	for (size_t i = 0; (ad = world_arch_at(i)); i++)
+		if (ad->replay && k < sizeof(names))
+			k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s",
+					      k ? ", " : "", ftv_arch_name(ad->arch));
+	ftv_errf(err, "%s: arch %s: replay models %s kernels", path, arch ? arch : "-", names);
+	return NULL;
 }
 
 static int has_body(const struct replay_map *m, size_t i)
@@ -62,23 +37,14 @@ static int has_body(const struct replay_map *m, size_t i)
 	       m->status[i] != RS_NOROOM && m->status[i] != RS_UNPLACED;
 }
 
-static enum replay_status classify(const struct sim_layout_site *s)
+static enum replay_status classify(const struct replay_map *m,
+				   const struct sim_layout_site *s)
 {
 	if (!sim_layout_kind_is_callops(s->kind)) {
 		/* An unknown site whose literal slot would be func-8: the
 		 * kernel's own alignment rule decides (ftrace_call_adjust). */
-		if (s->kind == SIM_LAYOUT_UNKNOWN && s->func) {
-			struct arm64_ftrace a = { 0 };
-			struct ftrace_site fs = {
-				.kind = FTRACE_SITE_CALL_OPS,
-				.func = s->faddr, .literal = s->faddr - 8,
-				.ip = s->faddr + 4, .name = s->func,
-			};
-			struct ftv_err e;
-
-			if (arm64_site_usable(&a, &fs, &e))
-				return RS_MISALIGNED;
-		}
+		if (s->kind == SIM_LAYOUT_UNKNOWN && s->func && m->rd->misaligned(s))
+			return RS_MISALIGNED;
 		return RS_OTHER;
 	}
 	if (!s->has_ip || !s->func)
@@ -86,7 +52,7 @@ static enum replay_status classify(const struct sim_layout_site *s)
 	if (s->has_fsize) {
 		uint64_t b0, b1;
 
-		body_range(s, &b0, &b1);
+		m->rd->body_range(s, &b0, &b1);
 		if (b1 > s->faddr + s->fsize)
 			return RS_NOROOM;
 	}
@@ -139,7 +105,7 @@ static int build_spans(struct replay_map *m, struct ftv_err *err)
 			continue;
 		sim_layout_site_span(&l->sites[i], &lo, &hi);
 		if (has_body(m, i)) {
-			body_range(&l->sites[i], &b0, &b1);
+			m->rd->body_range(&l->sites[i], &b0, &b1);
 			if (b1 > hi)
 				hi = b1;
 		}
@@ -150,7 +116,7 @@ static int build_spans(struct replay_map *m, struct ftv_err *err)
 		const struct sim_placed_module *pm = &m->place.mods[i];
 
 		if (pm->plt && pm->how != SIM_PLACE_NONE &&
-		    add_span(m, &cap, pm->plt, pm->plt + sim_layout_arm64.ftrace_plt_size,
+		    add_span(m, &cap, pm->plt, pm->plt + m->rd->layout->ftrace_plt_size,
 			     err))
 			return -1;
 	}
@@ -208,29 +174,18 @@ static int cmp_rank(const void *a, const void *b)
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
-/* sim/image.h's SIM_SITE_CALL_OPS: literal at func-8, the NOP init turns
- * into MOV X9, X30 right before the patched one. */
+/* The loader's record of a CALL_OPS layout site: the arch's fields, then
+ * where it comes from. */
 static void make_record(struct replay_map *m, size_t li, struct sim_site *r)
 {
 	const struct sim_layout_site *s = &m->l->sites[li];
-	uint32_t pac;
 
 	memset(r, 0, sizeof(*r));
-	r->layout = SIM_SITE_CALL_OPS;
-	r->addr = s->ip;
-	r->mov_addr = s->ip - 4;
-	r->func = s->faddr;
-	r->literal = s->faddr - 8;
-	r->entry = s->has_entry ? s->entry : s->faddr - 8;
-	r->bti = s->kind == SIM_LAYOUT_CALLOPS_BTI;
-	r->pac = site_pac(s, &pac);
-	r->aligned = !(r->literal & 7);
-	r->aligned_by_chance = 0;
+	m->rd->record(s, r);
 	r->funcname = s->func;
 	r->object = m->object;
 	r->module = m->mod_of[li] >= 0 ? s->module : NULL;
 	r->section = s->section;
-	r->section_align = 8;
 	r->plt = m->mod_of[li] >= 0 ? m->place.mods[m->mod_of[li]].plt : 0;
 }
 
@@ -278,7 +233,8 @@ int replay_map_build(struct replay_map *m, const struct sim_layout *in,
 
 	memset(m, 0, sizeof(*m));
 	m->object = path;
-	if (sim_layout_place(in, &sim_layout_arm64, far, &m->place, err))
+	m->rd = replay_arch(in->arch, path, err);
+	if (!m->rd || sim_layout_place(in, m->rd->layout, far, &m->place, err))
 		return -1;
 	l = m->l = sim_layout_placed(in, &m->place);
 	/* the modules' names as the placed copy has them: the layout as
@@ -303,7 +259,7 @@ int replay_map_build(struct replay_map *m, const struct sim_layout *in,
 					      m->place.mods);
 			m->mod_of[i] = (int)last;
 		}
-		m->status[i] = s->section ? RS_UNPLACED : classify(s);
+		m->status[i] = s->section ? RS_UNPLACED : classify(m, s);
 	}
 	if (build_records(m, err))
 		return -1;
@@ -369,27 +325,8 @@ static void write_site(struct world *w, const struct replay_map *m, size_t i)
 	uint64_t b0 = UINT64_MAX, b1 = 0;
 
 	if (has_body(m, i)) {
-		uint32_t pac;
-		int p = site_pac(s, &pac);
-
-		body_range(s, &b0, &b1);
-		/* Words the capture did not record: as the compiler emits
-		 * them before init (literal slot, [BTI C,] NOP, NOP). */
-		for (uint64_t a = s->faddr - 8; a <= s->ip; a += 4)
-			sim_write32(w->as, a, a64_gen_nop());
-		if (s->kind == SIM_LAYOUT_CALLOPS_BTI)
-			sim_write32(w->as, s->faddr, a64_gen_bti(A64_BTI_C));
-		/* Arm ARM C6.2.24/C6.2.254: the AUT* that checks what the
-		 * function's PAC* signed, then RET (to X30). */
-		if (p) {
-			sim_write32(w->as, s->ip + 4, pac);
-			sim_write32(w->as, b0,
-				    a64_word(a64_is_pacibsp(pac) ? A64_AUTIBSP
-								 : A64_AUTIASP, 0));
-			sim_write32(w->as, b0 + 4, a64_word(A64_RET, 30));
-		} else {
-			sim_write32(w->as, b0, a64_word(A64_RET, 30));
-		}
+		m->rd->body_range(s, &b0, &b1);
+		m->rd->write_body(w->as, s);
 	}
 	/* The captured words, up to the synthetic body. */
 	if (s->has_entry)
@@ -402,37 +339,29 @@ static void write_site(struct world *w, const struct replay_map *m, size_t i)
 		}
 }
 
-/* module_init_ftrace_plt() (arch/arm64/kernel/module.c): the module's one
- * ftrace PLT entry, get_plt_entry(FTRACE_ADDR) (module-plts.c): ADRP X16
- * and ADD X16, X16 to ftrace_caller, BR X16, which leaves LR (the
- * callsite's return address, from which ftrace_caller finds the ops
- * literal) untouched. Written at module load, before ftrace_module_init()
- * init_nop's the module's sites. */
+/* module_init_ftrace_plt(): each loaded module's ftrace PLT entry, written
+ * at module load, before ftrace_module_init() init_nop's the module's
+ * sites; its words are the arch's (world_replaydesc.plt_words). */
 static int write_plts(struct world *w, const struct replay_map *m,
 		      const unsigned char *loaded, struct ftv_err *err)
 {
 	uint64_t caller = sim_image_lookup(w->img, "ftrace_caller");
-	char text[64];
+	uint64_t size = m->rd->layout->ftrace_plt_size;
 
 	if (!caller)
 		return ftv_errf(err, "trampolines: symbol ftrace_caller not found");
-	snprintf(text, sizeof(text), "add x16, x16, #0x%" PRIx64, caller & 0xfff);
 	for (size_t i = 0; i < m->place.nmods; i++) {
 		const struct sim_placed_module *pm = &m->place.mods[i];
-		uint32_t words[3];
+		uint32_t words[REPLAY_PLT_MAX_WORDS];
 
 		if (!pm->plt || pm->how == SIM_PLACE_NONE || (loaded && !loaded[i]))
 			continue;
-		if (a64_gen_adrp(pm->plt, caller, 16, &words[0], err) ||
-		    a64_assemble(text, pm->plt + 4, &words[1], err) ||
-		    a64_assemble("br x16", pm->plt + 8, &words[2], err))
+		if (size / 4 > REPLAY_PLT_MAX_WORDS || m->rd->plt_words(pm->plt, caller, words, err))
 			return ftv_err_prefix(err, "%s: ftrace PLT at 0x%016" PRIx64,
 					      pm->name, pm->plt);
-		for (int k = 0; k < 3; k++)
-			sim_write32(w->as, pm->plt + 4 * (uint64_t)k, words[k]);
-		if (!sim_sym_add(w->as, "ftrace_plt", pm->plt,
-				 sim_layout_arm64.ftrace_plt_size, SIM_SYM_OTHER,
-				 pm->name))
+		for (uint64_t k = 0; k < size / 4; k++)
+			sim_write32(w->as, pm->plt + 4 * k, words[k]);
+		if (!sim_sym_add(w->as, "ftrace_plt", pm->plt, size, SIM_SYM_OTHER, pm->name))
 			return ftv_errf(err, "out of memory");
 	}
 	return 0;

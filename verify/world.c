@@ -262,7 +262,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 	};
 	const struct world_config *cf = &w->cfg;
 	size_t n = cf->sites ? cf->nsites : sim_image_nsites(w->img), k = 0;
-	enum sim_site_layout want = w->sd->layout;
+	enum ftv_site_kind want = w->sd->kind;
 	char where[160];
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
@@ -278,7 +278,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 					   : sim_image_site(w->img, i);
 		struct wrec *r = &w->recs[k];
 
-		if (s->layout != want)
+		if (s->kind != want)
 			continue;
 		r->site = s;
 		r->active = !cf->site_active || cf->site_active[i];
@@ -329,11 +329,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 		return ftv_errf(err, "out of memory");
 	for (size_t i = 0; i < w->nrecs; i++) {
 		struct wrec *r = &w->recs[i];
-		struct ftrace_site fs = {
-			.ip = r->ip, .init_addr = r->mov, .func = r->func, .literal = r->literal,
-			.name = r->name, .module = r->site->module,
-			.kind = w->sd->kind,
-		};
+		struct ftrace_site fs = world_ftrace_site(r->site);
 		struct ftv_err serr;
 		int idx;
 
@@ -348,7 +344,6 @@ static int make_core(struct world *w, struct ftv_err *err)
 		}
 		/* the loader's PLT (a captured module placed as arm64's loader
 		 * does), else the world's, one per module */
-		fs.plt = r->site->plt;
 		if (fs.module && !fs.plt)
 			fs.plt = module_plt(w, fs.module, err);
 		if (r->mod >= 0 && w->mods[r->mod].late)
@@ -678,10 +673,7 @@ static int calibrate_late(struct world *w, const struct exec_config *ec, struct 
 	plan_init(&p);
 	for (size_t i = 0; i < w->nrecs; i++) {
 		const struct wrec *r = &w->recs[i];
-		struct ftrace_site fs = {
-			.ip = r->ip, .init_addr = r->mov, .func = r->func, .literal = r->literal,
-			.name = r->name, .module = r->site->module, .kind = w->sd->kind,
-		};
+		struct ftrace_site fs = world_ftrace_site(r->site);
 
 		if (r->rec < 0 || r->mod < 0 || !w->mods[r->mod].late)
 			continue;

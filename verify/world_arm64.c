@@ -51,7 +51,7 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 		{ "ftrace_call", &a->ftrace_call, global },
 		{ "ftrace_graph_call", &a->ftrace_graph_call, graph },
 		{ "ftrace_graph_caller", &a->ftrace_graph_caller, graph },
-		{ "_mcount", &a->mcount, w->sd->kind == FTRACE_SITE_MCOUNT },
+		{ "_mcount", &a->mcount, w->sd->kind == FTV_SITE_MCOUNT },
 	};
 
 	if (!a)
@@ -100,16 +100,16 @@ static uint64_t module_plt(struct world *w, const char *module, struct ftv_err *
 static int entry_site(uint64_t entry, struct ftrace_site *s)
 {
 	switch (s->kind) {
-	case FTRACE_SITE_CALL_OPS:
+	case FTV_SITE_CALL_OPS:
 		s->literal = entry;
 		s->func = s->init_addr = entry + 8;
 		s->ip = entry + 12;
 		return 0;
-	case FTRACE_SITE_ARGS:
+	case FTV_SITE_ARGS:
 		s->func = s->init_addr = entry;
 		s->ip = entry + 4;
 		return 0;
-	case FTRACE_SITE_MCOUNT:
+	case FTV_SITE_MCOUNT:
 		s->func = s->ip = entry;
 		return 0;
 	default:
@@ -140,6 +140,7 @@ const struct world_archdesc world_arm64 = {
 	.backend_ctx = backend_ctx,
 	.module_plt = module_plt,
 	.entry_site = entry_site,
+	.replay = &world_replay_arm64,
 	.explain_fault = arm64_explain_fault,
 };
 
@@ -147,7 +148,7 @@ const struct world_archdesc world_arm64 = {
  * at func-8, sites patched live. */
 const struct world_schemedesc world_scheme_callops = {
 	.name = "callops", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
-	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,
+	.kind = FTV_SITE_CALL_OPS,
 	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_callops,
@@ -163,7 +164,7 @@ const struct world_schemedesc world_scheme_callops = {
  * while the core accounts it to the ops' trampoline. */
 #define ARM64_OPS_TRAMPOLINES                                           \
 	.arch = FTV_ARCH_ARM64, .corpus_set = "args",                   \
-	.layout = SIM_SITE_ARGS, .kind = FTRACE_SITE_ARGS,              \
+	.kind = FTV_SITE_ARGS,              \
 	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o", \
 		    "workload.o", "ops-tramp.o" },                      \
 	.ops_trampolines = 1, .fuzz = FTV_SCHEME_FUZZ_GRAPH
@@ -179,7 +180,7 @@ const struct world_schemedesc world_scheme_tramp = {
  * under stop_machine. */
 const struct world_schemedesc world_scheme_mcount = {
 	.name = "mcount", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
-	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.kind = FTV_SITE_MCOUNT,
 	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_mcount,
@@ -199,7 +200,7 @@ const struct world_schemedesc world_scheme_mcount = {
  * its conformance scenario expects the violation (wrong-func). */
 const struct world_schemedesc world_scheme_mcount_ops = {
 	.name = "mcount-ops", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
-	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.kind = FTV_SITE_MCOUNT,
 	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_mcount_live,
@@ -214,7 +215,7 @@ const struct world_schemedesc world_scheme_mcount_ops = {
  * mcount-ops. */
 const struct world_schemedesc world_scheme_mcount_tasks = {
 	.name = "mcount-ops-tasks", .arch = FTV_ARCH_ARM64, .corpus_set = "mcount",
-	.layout = SIM_SITE_MCOUNT, .kind = FTRACE_SITE_MCOUNT,
+	.kind = FTV_SITE_MCOUNT,
 	.tramps = { "entry-mcount.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &arm64_ftrace_mcount_tasks,

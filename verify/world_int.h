@@ -61,7 +61,11 @@ struct world_archdesc {
 	 * this arch produces (e.g. a call pair executed across two
 	 * generations); may be NULL. Called during and after the run. */
 	void (*explain)(struct world *w);
+	/* Replaying a captured kernel of this arch (verify/replay_int.h), or
+	 * NULL when replay has no model of its kernels. */
+	const struct world_replaydesc *replay;
 };
+extern const struct world_replaydesc world_replay_arm64;
 
 #define WORLD_SCHEME_TRAMPS 8
 
@@ -71,8 +75,7 @@ struct world_schemedesc {
 	const char *name;
 	enum ftv_arch arch;
 	const char *corpus_set;          /* build/corpus/<set>/ */
-	enum sim_site_layout layout;     /* the sites it patches */
-	enum ftrace_site_kind kind;
+	enum ftv_site_kind kind;         /* the sites it patches */
 	const char *tramps[WORLD_SCHEME_TRAMPS]; /* objects in the arch's
 						    trampoline dir */
 	const struct ftrace_arch *backend;
@@ -179,6 +182,20 @@ struct wrec {
 	 * its literal; 0: none */
 	size_t touch_plan;
 };
+
+/* The one conversion from the loader's site (sim/image.h) to the core's
+ * (patcher/ftrace_arch.h): the record ftrace_process_locs() makes of a
+ * __patchable_function_entries entry (kernel/trace/ftrace.c), ip being the
+ * word ftrace_call_adjust() names. The world may then give it its own
+ * module PLT. */
+static inline struct ftrace_site world_ftrace_site(const struct sim_site *s)
+{
+	return (struct ftrace_site){
+		.ip = s->addr, .init_addr = s->mov_addr, .func = s->func,
+		.literal = s->literal, .plt = s->plt, .name = s->funcname,
+		.module = s->module, .kind = s->kind,
+	};
+}
 
 struct wops {
 	struct ftrace_ops *ops;

@@ -121,11 +121,11 @@ int world_probe_map(struct world *w, struct ftv_err *err)
 }
 
 /* A probed object whose functions cannot be traced by the scheme: no patch
- * site at all, or sites of another layout. */
+ * site at all, or sites of another kind. */
 static int check_sites(struct world *w, const char *path, struct ftv_err *err)
 {
-	size_t nlayout[SIM_SITE_NLAYOUTS] = { 0 }, any = 0;
-	enum sim_site_layout other = w->sd->layout;
+	size_t nkind[FTV_SITE_NKINDS] = { 0 }, any = 0;
+	enum ftv_site_kind other = w->sd->kind;
 	char schemes[160] = "";
 
 	for (size_t i = 0; i < sim_image_nsites(w->img); i++) {
@@ -134,28 +134,28 @@ static int check_sites(struct world *w, const char *path, struct ftv_err *err)
 		if (!s->object || strcmp(s->object, path))
 			continue;
 		any++;
-		if ((unsigned)s->layout < SIM_SITE_NLAYOUTS)
-			nlayout[s->layout]++;
+		if ((unsigned)s->kind < FTV_SITE_NKINDS)
+			nkind[s->kind]++;
 	}
 	if (!any)
 		return ftv_errf(err, "%s: no patch site: none of its functions can be traced "
 				"(built without -fpatchable-function-entry or -pg, or notrace)", path);
-	if (nlayout[w->sd->layout])
+	if (nkind[w->sd->kind])
 		return 0;
-	for (int l = 0; l < SIM_SITE_NLAYOUTS; l++)
-		if (nlayout[l] > nlayout[other] || other == w->sd->layout)
-			other = (enum sim_site_layout)l;
+	for (int l = 0; l < FTV_SITE_NKINDS; l++)
+		if (nkind[l] > nkind[other] || other == w->sd->kind)
+			other = (enum ftv_site_kind)l;
 	for (int sc = 0; sc < FTV_SCHEME_COUNT; sc++) {
 		const struct world_schemedesc *d = world_schemedesc((enum ftv_scheme)sc);
 
-		if (d && d->layout == other)
+		if (d && d->kind == other)
 			snprintf(schemes + strlen(schemes), sizeof(schemes) - strlen(schemes),
 				 "%s%s", schemes[0] ? ", " : "", d->name);
 	}
 	return ftv_errf(err, "%s: its %zu patch sites are %s sites; scheme %s patches %s sites "
-			"(schemes for %s: %s)", path, any, sim_site_layout_name(other),
-			w->sd->name, sim_site_layout_name(w->sd->layout),
-			sim_site_layout_name(other), schemes[0] ? schemes : "none");
+			"(schemes for %s: %s)", path, any, ftv_site_kind_name(other),
+			w->sd->name, ftv_site_kind_name(w->sd->kind),
+			ftv_site_kind_name(other), schemes[0] ? schemes : "none");
 }
 
 int world_probe_check(struct world *w, struct ftv_err *err)

@@ -23,44 +23,35 @@ static uint64_t literal_slot(uint64_t link)
 	return link - 16;
 }
 
-/* A return address follows JAL/JALR that linked ra (RISC-V unprivileged
- * ISA 2.5: the psABI call is "jal ra" or "jalr ra"), or the 16-bit
- * C.JALR rs1 (funct4 1001, rs2 0, rs1 != 0: links ra; C.JAL is RV32 only). */
+/* A return address follows a JAL/JALR that linked ra (RISC-V unprivileged
+ * ISA 2.5: the psABI call is "jal ra" or "jalr ra"), or a 16-bit C.JALR,
+ * which always links ra (C.JAL is RV32 only): RV_CL_LINK in the encoding
+ * table. */
 static int follows_call(struct sim_aspace *as, uint64_t ret)
 {
 	uint32_t w;
 	struct rv_insn in;
 
-	if (!sim_read32(as, ret - 4, &w) && !rv_decode(w, ret - 4, &in) && in.nbytes == 4 &&
-	    (in.op == RV_OP_JAL || in.op == RV_OP_JALR) && in.rd == RV_REG_RA)
+	if (!sim_read32(as, ret - 4, &w) && (w & 3) == 3 && (rv_class(w) & RV_CL_LINK) &&
+	    !rv_decode(w, ret - 4, &in) && in.rd == RV_REG_RA)
 		return 1;
-	if (!sim_read32(as, ret - 2, &w)) {
-		uint16_t h = (uint16_t)w;
-
-		if ((h & 0xf07f) == 0x9002 && ((h >> 7) & 0x1f))
-			return 1;
-	}
+	if (!sim_read32(as, ret - 2, &w) && (w & 3) != 3 && (rv_class(w) & RV_CL_LINK))
+		return 1;
 	return 0;
 }
 
-/* The return, JALR x0, 0(ra) (`ret`), or its 16-bit C.JR ra (funct4 1000,
- * rs1 = ra, rs2 = 0: 0x8082, RISC-V unprivileged ISA, "C" chapter). A
- * parcel whose low two bits are 11 starts a 32-bit instruction. */
+/* The return, JALR x0, 0(ra) (`ret`), or its 16-bit C.JR ra: RV_CL_RETURN
+ * in the encoding table. A parcel whose low two bits are 11 starts a 32-bit
+ * instruction. */
 static int is_return(struct sim_aspace *as, uint64_t pc, unsigned *len)
 {
 	uint32_t w;
-	struct rv_insn in;
 
 	*len = 0;
 	if (sim_read32(as, pc, &w))
 		return 0;
-	if ((w & 3) != 3) {
-		*len = 2;
-		return (w & 0xffff) == 0x8082;
-	}
-	*len = 4;
-	return !rv_decode(w, pc, &in) && in.op == RV_OP_JALR && in.rd == 0 &&
-	       in.rs1 == RV_REG_RA && in.imm == 0;
+	*len = (w & 3) == 3 ? 4 : 2;
+	return (rv_class(w) & RV_CL_RETURN) != 0;
 }
 
 /* struct riscv64_ftrace_ctx: ftrace_caller, and what the compiler left at
@@ -127,7 +118,7 @@ const struct world_archdesc world_riscv64 = {
  * between them. */
 const struct world_schemedesc world_scheme_pair = {
 	.name = "pair", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.kind = FTV_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_pair,
@@ -138,7 +129,7 @@ const struct world_schemedesc world_scheme_pair = {
  * changes, a single naturally aligned store. */
 const struct world_schemedesc world_scheme_atomic = {
 	.name = "atomic", .arch = FTV_ARCH_RISCV64, .corpus_set = "rv64",
-	.layout = SIM_SITE_RISCV_CALL_OPS, .kind = FTRACE_SITE_RISCV_CALL_OPS,
+	.kind = FTV_SITE_RISCV_CALL_OPS,
 	.tramps = { "entry-ftrace.o", "graph.o", "direct.o", "tracers.o",
 		    "workload.o", "ops-tramp.o" },
 	.backend = &riscv64_ftrace_atomic,
