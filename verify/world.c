@@ -215,7 +215,7 @@ static int make_modules(struct world *w, struct ftv_err *err)
 		m->name = oi->name;
 		m->obj = oi;
 		m->late = c->module_late[i];
-		m->state = m->late ? WMOD_NOT_LOADED : WMOD_LOADED;
+		w->run.mod_state[w->nmods] = m->late ? WMOD_NOT_LOADED : WMOD_LOADED;
 		m->ready_plan = -1;
 		w->nmods++;
 	}
@@ -378,8 +378,11 @@ static int make_core(struct world *w, struct ftv_err *err)
 	if (apply_boot_plan(w, &w->scratch, err))
 		return -1;
 	plan_reset(&w->scratch);
-	w->st.sites = w->nrecs;
-	w->st.records = ftrace_core_nrecs(w->core);
+	w->run.st.sites = w->nrecs;
+	w->run.st.records = ftrace_core_nrecs(w->core);
+	if (WORLD_RUN_RESERVE(&w->run, rec, w->nrecs))
+		return ftv_errf(err, "out of memory");
+	w->run.nrec = w->nrecs;
 	return 0;
 }
 
@@ -853,11 +856,10 @@ void world_free(struct world *w)
 		free(w->cpu[c].call_rec);
 	free(w->recs);
 	free(w->rec_of_core);
-	free(w->viol);
+	world_run_free(&w->run);
 	free(w->zeroed);
 	free(w->bootfail);
 	free(w->arch_ctx);
-	timeline_free(w->tl);
 	world_probe_free(w);
 	free(w->probe);
 	free(w->called);
@@ -885,7 +887,7 @@ void world_stats(struct world *w, struct world_stats *st)
 {
 	struct exec_stats es;
 
-	*st = w->st;
+	*st = w->run.st;
 	if (w->ex) {
 		exec_get_stats(w->ex, &es);
 		st->steps = es.steps;
