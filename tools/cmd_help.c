@@ -12,7 +12,7 @@ enum { O_MAN = 256, O_BASH };
 
 static const struct ftv_opt help_opts[] = {
 	{ .name = "man", .key = O_MAN,
-	  .help = "print the commands section of the man page (roff)" },
+	  .help = "print the commands and violations sections of the man page (roff)" },
 	{ .name = "bash-completion", .key = O_BASH,
 	  .help = "print the bash completion script" },
 	{ 0 },

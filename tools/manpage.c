@@ -3,6 +3,7 @@
 #include "tools/help.h"
 #include "util/cmd.h"
 #include "util/opt.h"
+#include "verify/violation_kind.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -99,5 +100,30 @@ void ftv_man_commands(FILE *f)
 		for (const struct ftv_opt *o = c->opts; o->name; o++)
 			man_option(f, o);
 		fputs(".RE\n", f);
+	}
+	ftv_man_violations(f);
+}
+
+void ftv_man_violations(FILE *f)
+{
+	const struct violation_kind *k;
+
+	fputs(".SH VIOLATIONS\n", f);
+	roff_str(f, "Every report names each violation by its kind, the word a scenario's "
+		 "expect violation line lists. The layer that finds it, what it means, and "
+		 "the bundled scenario that shows it:\n", 1);
+	for (size_t i = 0; (k = violation_kind_at(i)); i++) {
+		fputs(".TP\n\\fB", f);
+		roff_str(f, k->name, 0);
+		fputs("\\fR (", f);
+		roff_str(f, k->layer, 0);
+		fputs(")\n", f);
+		roff_str(f, k->meaning, 1);
+		if (k->scenario) {
+			fputs(" (\\fBftv scenario ", f);
+			roff_str(f, k->scenario, 0);
+			fputs("\\fR)", f);
+		}
+		fputs(".\n", f);
 	}
 }

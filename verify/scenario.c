@@ -12,6 +12,7 @@
 #include "patcher/ftrace_verbs.h"
 #include "util/num.h"
 #include "verify/mutant.h"
+#include "verify/violation_kind.h"
 
 static int copy_word(char *dst, size_t size, const char *word)
 {
@@ -408,8 +409,13 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			} else if (!strcmp(w[1], "violation")) {
 				s->expect_ok = 0;
 				for (int i = 2; i < n; i++) {
+					char kinds[512];
+
 					if (s->nexpect == SCN_MAX_KINDS)
 						BAD("more than %d violation kinds", SCN_MAX_KINDS);
+					if (!violation_kind_find(w[i]))
+						BAD("expect: unknown violation kind '%s' (kinds: %s)", w[i],
+						    violation_kind_list(kinds, sizeof(kinds)));
 					WORD(s->expect[s->nexpect], sizeof(s->expect[0]), w[i]);
 					s->nexpect++;
 				}

@@ -3,9 +3,11 @@
 #include "verify/world_int.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/vec.h"
+#include "verify/violation_kind.h"
 
 int world_add_violation(struct world *w, const char *kind, int cpu,
 			uint64_t step, const char *fmt, ...)
@@ -13,6 +15,12 @@ int world_add_violation(struct world *w, const char *kind, int cpu,
 	struct world_violation *v;
 	va_list ap;
 
+	if (!violation_kind_find(kind)) {
+		/* a check's kind missing from the table: a bug of ftv */
+		fprintf(stderr, "ftv: internal error: violation kind '%s' is not in "
+			"verify/violation_kind.c\n", kind);
+		abort();
+	}
 	if (WORLD_RUN_RESERVE(&w->run, viol, w->run.nviol + 1))
 		return -1;
 	/* The first few of a kind tell the story; keep the report readable. */
