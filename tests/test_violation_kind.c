@@ -137,13 +137,11 @@ END_TEST
 
 START_TEST(expect_refuses_an_unknown_kind_naming_the_kinds)
 {
-	char path[] = "/tmp/ftv-kind-XXXXXX.scn", *out;
-	int fd = mkstemps(path, 4), rc;
-	FILE *f = fdopen(fd, "w");
+	char path[64], *out;
+	int rc;
 
-	ck_assert(f);
-	fputs("name k\nscheme callops\nobjects rand1\nexpect violation count no-such-kind\n", f);
-	fclose(f);
+	ftv_test_scn(path, sizeof(path), "name k\nscheme callops\nobjects rand1\n"
+		     "expect violation count no-such-kind\n");
 	rc = FTV_RUN(&out, "scenario", path);
 	unlink(path);
 	ck_assert_int_eq(rc, 2);
