@@ -3,7 +3,8 @@
  * its environment: conform, a short fuzz on both arches and on a Debian
  * module given by path (fuzz --object), a scenario and a
  * litmus test by name, FTV_DATADIR for a binary moved elsewhere, the man
- * page through man(1) without a warning, the bash completion; then `make
+ * pages (ftv(1), ftv-scenario(5)) through man(1) without a warning, the bash
+ * completion; then `make
  * uninstall` leaves no file behind (issue #16). */
 #include "tests/suite.h"
 
@@ -109,6 +110,23 @@ START_TEST(installed_ftv_runs_from_anywhere)
 	HAS(out, "EXIT STATUS");
 	HAS(out, "FTV_DATADIR");
 	HAS(out, "EXAMPLES");
+	free(out);
+
+	/* ftv-scenario(5), generated from the keyword table: `man 5
+	 * ftv-scenario` finds it where it was installed, without a warning */
+	rc = sh(&out, "MANWIDTH=80 MANPAGER=cat PAGER=cat man --warnings -l "
+		"'%s/usr/share/man/man5/ftv-scenario.5' 2>&1 >/dev/null", d);
+	ck_assert_msg(rc == 0 && !out[0], "man 5: %d\n%s", rc, out);
+	free(out);
+	rc = sh(&out, "MANPATH='%s/usr/share/man' MANWIDTH=80 MANPAGER=cat PAGER=cat "
+		"man 5 ftv-scenario 2>/dev/null", d);
+	ck_assert_msg(rc == 0, "man 5 ftv-scenario: %d\n%s", rc, out);
+	HAS(out, "FTV-SCENARIO(5)");
+	HAS(out, "KEYWORDS");
+	HAS(out, "late-modules NAME...");
+	HAS(out, "OPERATIONS");
+	HAS(out, "module-load MODULE");
+	HAS(out, "EXAMPLE");
 	free(out);
 
 	/* the completion parses and completes */

@@ -3,6 +3,8 @@
 #include "tools/help.h"
 #include "util/cmd.h"
 #include "util/opt.h"
+#include "patcher/ftrace_verbs.h"
+#include "verify/scenario.h"
 #include "verify/violation_kind.h"
 
 #include <stdio.h>
@@ -126,4 +128,39 @@ void ftv_man_violations(FILE *f)
 		}
 		fputs(".\n", f);
 	}
+}
+
+/* An item: the word in bold, its arguments in italics, then text. */
+static void man_item(FILE *f, const char *word, const char *args, const char *text)
+{
+	fputs(".TP\n\\fB", f);
+	roff_str(f, word, 0);
+	fputs("\\fR", f);
+	if (args && args[0]) {
+		fputs(" \\fI", f);
+		roff_str(f, args, 0);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	roff_str(f, text, 1);
+	fputs(".\n", f);
+}
+
+void ftv_man_scenario(FILE *f)
+{
+	const struct scn_keyword *k;
+	const struct ftrace_verb *v;
+
+	fputs(".SH KEYWORDS\n", f);
+	roff_str(f, "In the order ftv writes them (findings, counterexamples); a file may "
+		 "give them in any order, the operations in the order they are performed.\n",
+		 1);
+	for (size_t i = 0; (k = scenario_keyword_at(i)); i++)
+		man_item(f, k->name, k->args, k->help);
+	fputs(".SH OPERATIONS\n", f);
+	roff_str(f, "The ftrace verbs, shared with the core scripts "
+		 "(patcher/ftrace_verbs.h); NAME is an ops created by ops.\n", 1);
+	for (size_t i = 0; (v = ftrace_verb_at(i)); i++)
+		if (scenario_verb_ok(v))
+			man_item(f, v->name, v->usage ? v->usage : "NAME TRACER", v->help);
 }

@@ -111,6 +111,16 @@ const struct ftrace_target *scenario_target(void)
 	return &world_target;
 }
 
+int scenario_verb_ok(const struct ftrace_verb *v)
+{
+	struct ftv_err err;
+
+	for (int n = v->min; n <= v->max; n++)
+		if (!ftrace_verb_check(v, &world_target, n, &err))
+			return 1;
+	return 0;
+}
+
 int scenario_op_args(const struct scn_op *op, char **av)
 {
 	int n = 0;

@@ -197,6 +197,10 @@ struct scn_keyword {
 };
 /* The i-th keyword, NULL past the end. */
 const struct scn_keyword *scenario_keyword_at(size_t i);
+/* Whether a scenario's world performs verb v (patcher/ftrace_verbs.h):
+ * the operations a scenario may list. */
+struct ftrace_verb;
+int scenario_verb_ok(const struct ftrace_verb *v);
 
 /* The corpus object NAME of flag set `set` (ftv_scheme_corpus_set):
  * corpus_dir/<set>/NAME.o for the hand-written sources, else
