@@ -294,6 +294,18 @@ struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err);
 int world_setup(struct world *w, struct ftv_err *err);
 /* Adds the scheme's trampoline objects (cfg.tramp_dir) to w->img. */
 int world_add_trampolines(struct world *w, struct ftv_err *err);
+/* verify/world_core.c: the core over the sites (w->recs), the modules,
+ * every site init_nop'ed. */
+int world_make_core(struct world *w, struct ftv_err *err);
+/* verify/world_cpus.c: the workload's functions and each CPU's data and
+ * call table; the CPUs (re)started on ex for rounds rounds (calibrate: the
+ * untraced round); that round run on ex; and the late modules' functions
+ * calibrated on a machine of their own. */
+int world_setup_cpus(struct world *w, struct ftv_err *err);
+int world_start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int calibrate,
+		     struct ftv_err *err);
+int world_calibrate(struct world *w, struct ftv_exec *ex, struct ftv_err *err);
+int world_calibrate_late(struct world *w, const struct exec_config *ec, struct ftv_err *err);
 
 /* verify/world_verify.c: frees w->saved */
 void world_verify_forget(struct world *w);
