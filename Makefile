@@ -98,7 +98,7 @@ DEMO_DEPS :=
 RUNTIME_DEPS =
 -include $(sort $(wildcard mk/*.mk))
 
-all: $(RUNTIME_DEPS) $(MAN) $(COMPLETION)
+all: $(RUNTIME_DEPS) $(MAN) $(MAN5) $(COMPLETION)
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
 	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)

@@ -54,15 +54,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			t[r] = bench_wall() - t0;
-			/* the same world built alone, right after (scenario_run
-			 * takes its objects' paths back: point them again) */
+			/* the same world built alone, right after */
 			{
-				static struct scenario_paths paths;
+				static struct scenario_world sw;
 				struct world *w;
 
-				scenario_objects(&s, argv[1], &paths);
+				if (scenario_world_config(&s, argv[1], argv[2], 0, &sw, &err)) {
+					fprintf(stderr, "scenario_bench: %s\n", err.msg);
+					return 2;
+				}
 				t0 = bench_wall();
-				if (world_new(&s.cfg, &w, &err)) {
+				if (world_new(&sw.cfg, &w, &err)) {
 					fprintf(stderr, "scenario_bench: %s: %s\n", argv[i], err.msg);
 					return 2;
 				}

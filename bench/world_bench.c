@@ -26,7 +26,7 @@
 static int child(const char *path, const char *corpus, const char *tramp,
 		 int build, int fd)
 {
-	static struct scenario_paths paths;
+	static struct scenario_world sw;
 	static struct scenario s;
 	struct ftv_err err;
 	struct world *w;
@@ -36,11 +36,13 @@ static int child(const char *path, const char *corpus, const char *tramp,
 		fprintf(stderr, "world_bench: %s\n", err.msg);
 		return 2;
 	}
-	scenario_objects(&s, corpus, &paths);
-	s.cfg.tramp_dir = tramp;
+	if (scenario_world_config(&s, corpus, tramp, 0, &sw, &err)) {
+		fprintf(stderr, "world_bench: %s\n", err.msg);
+		return 2;
+	}
 	if (build) {
 		t0 = bench_wall();
-		if (world_new(&s.cfg, &w, &err)) {
+		if (world_new(&sw.cfg, &w, &err)) {
 			fprintf(stderr, "world_bench: %s: %s\n", path, err.msg);
 			return 2;
 		}

@@ -7,7 +7,7 @@
 #   $(PREFIX)/share/ftv/scenarios/*.scn, litmus/*.litmus (riscv64/, herd/ + kinds.txt),
 #       layouts/*.layout.xz
 #   $(PREFIX)/share/ftv/campaigns/*   GNU parallel, Slurm, Kubernetes recipes
-#   $(MANDIR)/man1/ftv.1
+#   $(MANDIR)/man1/ftv.1, $(MANDIR)/man5/ftv-scenario.5
 #   $(BASHCOMPDIR)/ftv
 #
 # The installed ftv finds its data in ../share/ftv from its own binary
@@ -18,6 +18,7 @@ FTV_DATADIR := $(PREFIX)/share/ftv
 
 VERSION    := $(shell sed -n 's/^\#define FTV_VERSION "\(.*\)"/\1/p' tools/version.h)
 MAN        := $(BUILD)/ftv.1
+MAN5       := $(BUILD)/ftv-scenario.5
 COMPLETION := $(BUILD)/ftv.bash
 
 # The COMMANDS section comes from `ftv help --man`, the rest is docs/ftv.1.in.
@@ -26,6 +27,15 @@ $(MAN): docs/ftv.1.in $(FTV) tools/version.h
 	sed -e '/^@COMMANDS@$$/r $@.commands' -e '/^@COMMANDS@$$/d' \
 		-e 's/@VERSION@/$(VERSION)/g' $< > $@.tmp
 	rm -f $@.commands
+	mv $@.tmp $@
+
+# Its KEYWORDS and OPERATIONS sections come from `ftv help --man-scenario`
+# (the keyword table), the rest is docs/ftv-scenario.5.in.
+$(MAN5): docs/ftv-scenario.5.in $(FTV) tools/version.h
+	$(FTV) help --man-scenario > $@.keywords
+	sed -e '/^@KEYWORDS@$$/r $@.keywords' -e '/^@KEYWORDS@$$/d' \
+		-e 's/@VERSION@/$(VERSION)/g' $< > $@.tmp
+	rm -f $@.keywords
 	mv $@.tmp $@
 
 $(COMPLETION): $(FTV)
@@ -51,14 +61,16 @@ INSTALL_CAMPAIGNS = $(wildcard docs/campaigns/*)
 # plain `make`: what the commands use, and the other corpus sets the
 # README's `ftv load` examples name
 RUNTIME_DEPS += $(INSTALL_BUILT) $(CORPUS_OBJS) $(CORPUS_RANDOM_OBJS) $(RV_CORPUS_OBJS)
-CHECK_DEPS += $(MAN) $(COMPLETION)
+CHECK_DEPS += $(MAN) $(MAN5) $(COMPLETION)
 
 .PHONY: install uninstall
 .SECONDEXPANSION:
-install: $(FTV) $$(INSTALL_BUILT) $(MAN) $(COMPLETION)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+install: $(FTV) $$(INSTALL_BUILT) $(MAN) $(MAN5) $(COMPLETION)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(FTV) $(DESTDIR)$(PREFIX)/bin/ftv
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/ftv.1
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/ftv-scenario.5
 	install -m 644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/ftv
 	@set -e; for f in $(patsubst $(BUILD)/%,%,$(INSTALL_BUILT)); do \
 		echo "install -D -m 644 $(BUILD)/$$f $(DESTDIR)$(FTV_DATADIR)/$$f"; \
@@ -73,5 +85,6 @@ install: $(FTV) $$(INSTALL_BUILT) $(MAN) $(COMPLETION)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ftv $(DESTDIR)$(MANDIR)/man1/ftv.1 \
+		$(DESTDIR)$(MANDIR)/man5/ftv-scenario.5 \
 		$(DESTDIR)$(BASHCOMPDIR)/ftv
 	rm -rf $(DESTDIR)$(FTV_DATADIR)

@@ -124,24 +124,52 @@ static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int 
 #define M(m) offsetof(struct ftrace_target, m)
 
 static const struct ftrace_verb verbs[] = {
-	{ "ops", NULL, NULL, 1, FTRACE_VERB_MAX_ARGS, v_ops, M(ops_new) },
-	{ "filter", NULL, "NAME SPEC [add]", 2, 3, v_filter, M(set_filter) },
-	{ "notrace", NULL, "NAME SPEC [add]", 2, 3, v_notrace, M(set_filter) },
-	{ "register", NULL, "NAME", 1, 1, v_register, M(register_ops) },
-	{ "unregister", NULL, "NAME", 1, 1, v_unregister, M(unregister_ops) },
-	{ "direct", NULL, "NAME TRAMP", 2, 2, v_direct, M(direct) },
+	{ "ops", NULL, NULL, 1, FTRACE_VERB_MAX_ARGS, v_ops, M(ops_new),
+	  "a new ops NAME; a scenario names its tracer: tracer_a or tracer_b (logging "
+	  "tracers), graph (the function-graph tracer) or direct (for direct calls)" },
+	{ "filter", NULL, "NAME SPEC [add]", 2, 3, v_filter, M(set_filter),
+	  "ftrace_set_filter: the functions (names or 0x addresses, comma separated) NAME"
+	  " traces, replacing its set unless add" },
+	{ "notrace", NULL, "NAME SPEC [add]", 2, 3, v_notrace, M(set_filter),
+	  "ftrace_set_notrace: the functions NAME never traces; SPEC - is the empty set" },
+	{ "register", NULL, "NAME", 1, 1, v_register, M(register_ops),
+	  "register_ftrace_function" },
+	{ "unregister", NULL, "NAME", 1, 1, v_unregister, M(unregister_ops),
+	  "unregister_ftrace_function (the ops is freed after a grace period)" },
+	{ "direct", NULL, "NAME TRAMP", 2, 2, v_direct, M(direct),
+	  "register_ftrace_direct: NAME calls the trampoline TRAMP (a symbol or a 0x "
+	  "address)" },
 	{ "direct-modify", "modify-direct", "NAME TRAMP", 2, 2, v_direct_modify,
-	  M(direct_modify) },
-	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove) },
-	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph) },
-	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph) },
+	  M(direct_modify),
+	  "modify_ftrace_direct (also: modify-direct)" },
+	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove),
+	  "unregister_ftrace_direct (also: undirect)" },
+	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph),
+	  "register_ftrace_graph (core scripts)" },
+	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph),
+	  "unregister_ftrace_graph (core scripts)" },
 	{ "enable-modules", "module-enable", "[MODULE]", 0, 1, v_enable_modules,
-	  M(enable_modules) },
-	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module) },
-	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module) },
-	{ "static-key", NULL, "on|off", 1, 1, v_static_key, M(static_key) },
-	{ "run", NULL, "STEPS", 1, 1, v_run, M(run) },
+	  M(enable_modules),
+	  "ftrace_module_enable of MODULE, or of every module loaded at boot (also: "
+	  "module-enable)" },
+	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module),
+	  "load_module while the CPUs run: ftrace_module_init, ftrace_module_enable, then"
+	  " its functions are called" },
+	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module),
+	  "delete_module: nobody calls it any more, ftrace_release_mod, and its memory is"
+	  " freed after a grace period" },
+	{ "static-key", NULL, "on|off", 1, 1, v_static_key, M(static_key),
+	  "not ftrace: another task flips a static branch in kernel text (a jump label) "
+	  "while ftrace patches" },
+	{ "run", NULL, "STEPS", 1, 1, v_run, M(run),
+	  "let the CPUs and the queued updates run for STEPS scheduler steps (no steps "
+	  "under policy exhaustive)" },
 };
+
+const struct ftrace_verb *ftrace_verb_at(size_t i)
+{
+	return i < sizeof(verbs) / sizeof(verbs[0]) ? &verbs[i] : NULL;
+}
 
 const struct ftrace_verb *ftrace_verb_find(const char *word)
 {

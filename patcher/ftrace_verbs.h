@@ -79,10 +79,13 @@ struct ftrace_verb {
 	int (*fn)(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 		  struct ftv_err *err);
 	size_t method;      /* offsetof(struct ftrace_target, the method fn calls) */
+	const char *help;   /* what it does, in a line (the man pages') */
 };
 
 /* The verb spelt word (its name or alias), or NULL. */
 const struct ftrace_verb *ftrace_verb_find(const char *word);
+/* The i-th verb, NULL past the end. */
+const struct ftrace_verb *ftrace_verb_at(size_t i);
 /* Whether t can perform v, and takes nargs arguments for it: 0, or -1 with
  * err ("usage: filter NAME SPEC [add]", "'run' is no operation of a core
  * script"). */

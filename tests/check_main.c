@@ -49,6 +49,20 @@ char *ftv_test_slurp(const char *path)
 	return buf;
 }
 
+void ftv_test_scn(char *path, size_t n, const char *text)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, n, "/tmp/ftv-test-XXXXXX.scn");
+	fd = mkstemps(path, 4);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	ck_assert(f);
+	fputs(text, f);
+	ck_assert(!fclose(f));
+}
+
 int ftv_test_run(char *const argv[], char **out)
 {
 	int fds[2], status;

@@ -30,6 +30,9 @@ const char *ftv_test_env(const char *name); /* aborts the test if unset */
 int ftv_test_run(char *const argv[], char **out);
 /* A whole file, NUL-terminated (malloc'd); aborts the test if unreadable. */
 char *ftv_test_slurp(const char *path);
+/* Writes text to a new /tmp/ftv-test-XXXXXX.scn, its name into path (the
+ * caller unlinks it). */
+void ftv_test_scn(char *path, size_t n, const char *text);
 /* Path under a directory named by an environment variable. */
 void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
 

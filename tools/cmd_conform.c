@@ -141,6 +141,13 @@ static int run_one(const char *file, const struct ftv_paths *paths, struct outco
 		free(s);
 		return -1;
 	}
+	if (s->expect_ok < 0) {
+		/* ftv scenario just reports; conform compares */
+		snprintf(o->detail, sizeof(o->detail), "%s: no expect line (conform compares "
+			 "the verdict with it)", file);
+		free(s);
+		return -1;
+	}
 	snprintf(o->name, sizeof(o->name), "%s", s->name);
 	snprintf(o->scheme, sizeof(o->scheme), "%s", ftv_scheme_name(s->cfg.scheme));
 	if (scenario_run(s, paths->corpus, paths->tramp, NULL, &res, &err)) {

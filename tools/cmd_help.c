@@ -1,6 +1,7 @@
 /* ftv help [COMMAND]: the command list, or one command's usage and options;
- * --man and --bash-completion print what `make` installs as the man page's
- * commands section and the shell completion. */
+ * --man, --man-scenario and --bash-completion print what `make` installs as
+ * ftv(1)'s commands section, ftv-scenario(5)'s keywords and the shell
+ * completion. */
 #include "tools/help.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -8,11 +9,13 @@
 
 #include <stdio.h>
 
-enum { O_MAN = 256, O_BASH };
+enum { O_MAN = 256, O_BASH, O_MAN_SCENARIO };
 
 static const struct ftv_opt help_opts[] = {
 	{ .name = "man", .key = O_MAN,
-	  .help = "print the commands section of the man page (roff)" },
+	  .help = "print the commands and violations sections of the man page (roff)" },
+	{ .name = "man-scenario", .key = O_MAN_SCENARIO,
+	  .help = "print the keywords and operations sections of ftv-scenario(5) (roff)" },
 	{ .name = "bash-completion", .key = O_BASH,
 	  .help = "print the bash completion script" },
 	{ 0 },
@@ -38,6 +41,7 @@ static int cmd_help(int argc, char **argv)
 	while ((o = ftv_getopt(&g)) > 0) {
 		switch (o) {
 		case O_MAN:
+		case O_MAN_SCENARIO:
 		case O_BASH:
 			what = o;
 			break;
@@ -55,6 +59,8 @@ static int cmd_help(int argc, char **argv)
 		return g.exit;
 	if (what == O_MAN)
 		ftv_man_commands(stdout);
+	else if (what == O_MAN_SCENARIO)
+		ftv_man_scenario(stdout);
 	else if (what == O_BASH)
 		ftv_bash_completion(stdout);
 	else if (c)

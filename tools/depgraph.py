@@ -44,7 +44,8 @@ LAYERS = [
     ("tests",),                    # the Check suites
 ]
 # Code that is compiled for the emulated CPUs and includes no ftv header.
-GUEST = {"corpus": "guest programs, the objects ftv loads"}
+GUEST = {"corpus": "guest programs, the objects ftv loads",
+         "docs": "the manual's example module (docs/examples), built for the emulated CPUs"}
 SOURCE_EXT = (".c", ".h", ".S", ".s")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([A-Za-z0-9_.-]+)/')
 

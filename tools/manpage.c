@@ -3,6 +3,9 @@
 #include "tools/help.h"
 #include "util/cmd.h"
 #include "util/opt.h"
+#include "patcher/ftrace_verbs.h"
+#include "verify/scenario.h"
+#include "verify/violation_kind.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,4 +103,64 @@ void ftv_man_commands(FILE *f)
 			man_option(f, o);
 		fputs(".RE\n", f);
 	}
+	ftv_man_violations(f);
+}
+
+void ftv_man_violations(FILE *f)
+{
+	const struct violation_kind *k;
+
+	fputs(".SH VIOLATIONS\n", f);
+	roff_str(f, "Every report names each violation by its kind, the word a scenario's "
+		 "expect violation line lists. The layer that finds it, what it means, and "
+		 "the bundled scenario that shows it:\n", 1);
+	for (size_t i = 0; (k = violation_kind_at(i)); i++) {
+		fputs(".TP\n\\fB", f);
+		roff_str(f, k->name, 0);
+		fputs("\\fR (", f);
+		roff_str(f, k->layer, 0);
+		fputs(")\n", f);
+		roff_str(f, k->meaning, 1);
+		if (k->scenario) {
+			fputs(" (\\fBftv scenario ", f);
+			roff_str(f, k->scenario, 0);
+			fputs("\\fR)", f);
+		}
+		fputs(".\n", f);
+	}
+}
+
+/* An item: the word in bold, its arguments in italics, then text. */
+static void man_item(FILE *f, const char *word, const char *args, const char *text)
+{
+	fputs(".TP\n\\fB", f);
+	roff_str(f, word, 0);
+	fputs("\\fR", f);
+	if (args && args[0]) {
+		fputs(" \\fI", f);
+		roff_str(f, args, 0);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	roff_str(f, text, 1);
+	fputs(".\n", f);
+}
+
+void ftv_man_scenario(FILE *f)
+{
+	const struct scn_keyword *k;
+	const struct ftrace_verb *v;
+
+	fputs(".SH KEYWORDS\n", f);
+	roff_str(f, "In the order ftv writes them (findings, counterexamples); a file may "
+		 "give them in any order, the operations in the order they are performed.\n",
+		 1);
+	for (size_t i = 0; (k = scenario_keyword_at(i)); i++)
+		man_item(f, k->name, k->args, k->help);
+	fputs(".SH OPERATIONS\n", f);
+	roff_str(f, "The ftrace verbs, shared with the core scripts "
+		 "(patcher/ftrace_verbs.h); NAME is an ops created by ops.\n", 1);
+	for (size_t i = 0; (v = ftrace_verb_at(i)); i++)
+		if (scenario_verb_ok(v))
+			man_item(f, v->name, v->usage ? v->usage : "NAME TRACER", v->help);
 }

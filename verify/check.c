@@ -28,7 +28,7 @@
 static int plans_in_flight(const struct world *w)
 {
 	for (size_t i = 0; i < w->nplans; i++)
-		if (!w->plans[i].done)
+		if (!w->run.plan[i].done)
 			return 1;
 	return exec_plan_stores_pending(w->ex, -1);
 }
@@ -38,8 +38,8 @@ static uint64_t last_plan_end(const struct world *w)
 	uint64_t end = 0;
 
 	for (size_t i = 0; i < w->nplans; i++)
-		if (w->plans[i].done && w->plans[i].done_step > end)
-			end = w->plans[i].done_step;
+		if (w->run.plan[i].done && w->run.plan[i].done_step > end)
+			end = w->run.plan[i].done_step;
 	return end;
 }
 
@@ -58,12 +58,13 @@ static uint64_t cpu_arg(struct world *w, int cpu, int i)
  * after step `since`. */
 static int touched_since(const struct world *w, size_t touch, uint64_t since)
 {
-	const struct wplan *p;
+	const struct wplan_run *r;
 
 	if (!touch)
 		return 0;
-	p = &w->plans[touch - 1];
-	return !p->done || p->done_step >= since || exec_plan_stores_pending(w->ex, p->id);
+	r = &w->run.plan[touch - 1];
+	return !r->done || r->done_step >= since ||
+	       exec_plan_stores_pending(w->ex, w->plans[touch - 1].id);
 }
 
 /* An ops that stays registered, whose filter does not change and whose
@@ -91,17 +92,17 @@ static int rec_disabled(struct world *w, int ri)
 
 static void stable_ops(struct world *w, unsigned cpu, int ri)
 {
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	const struct wrec *r = &w->recs[ri];
 
-	if (touched_since(w, r->touch_plan, w->cpu[cpu].last_sync) || rec_disabled(w, ri))
+	if (touched_since(w, r->touch_plan, w->run.cpu[cpu].last_sync) || rec_disabled(w, ri))
 		return;
 	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++) {
 		const struct wops *o = &w->ops[i];
 
 		if (o->direct || !ftrace_ops_registered(o->ops) ||
 		    !ftrace_ops_traces_ip(o->ops, r->ip) ||
-		    touched_since(w, o->touch_plan, w->cpu[cpu].last_sync))
+		    touched_since(w, o->touch_plan, w->run.cpu[cpu].last_sync))
 			continue;
 		/* as in on_entry: a STUB ops' func is never called, but for
 		 * the -pg scheme's graph ops entered through
@@ -174,7 +175,7 @@ static void walk_cut_short(struct world *w, unsigned cpu, uint64_t since, char *
  * update of it or of the site was queued during the call. */
 static void check_stable(struct world *w, unsigned cpu)
 {
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	const struct wrec *r = &w->recs[c->rec];
 	char buf[160], why[400];
 
@@ -196,7 +197,7 @@ static void check_stable(struct world *w, unsigned cpu)
 /* Ends the call in progress on cpu: compare what ran with what had to. */
 static void finish_call(struct world *w, unsigned cpu)
 {
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	unsigned seen = c->direct_seen;
 	char buf[160];
 
@@ -235,7 +236,7 @@ static void finish_call(struct world *w, unsigned cpu)
 static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	int ri = world_rec_at_func(w, pc);
 	struct exec_stats st;
 
@@ -244,7 +245,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	if (ri < 0 || w->recs[ri].rec < 0)
 		return;
 	st.steps = exec_steps(w->ex);
-	w->st.func_calls++;
+	w->run.st.func_calls++;
 	memset(c, 0, sizeof(*c));
 	c->active = 1;
 	c->rec = ri;
@@ -252,7 +253,7 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	c->nexpect = (unsigned)-1;
 	c->nplans = w->nplans;
 	stable_ops(w, (unsigned)cpu, ri);
-	if (plans_in_flight(w) || w->cpu[cpu].last_sync <= last_plan_end(w))
+	if (plans_in_flight(w) || w->run.cpu[cpu].last_sync <= last_plan_end(w))
 		return;
 	const struct ftrace_rec *rec = ftrace_core_rec(w->core, w->recs[ri].rec);
 	unsigned n = 0;
@@ -293,9 +294,7 @@ static void on_quiescent(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	 * synchronisation event */
 	exec_cpu_context_sync(ex, cpu);
 	st.steps = exec_steps(ex);
-	w->cpu[cpu].last_sync = st.steps + 1;
-	w->cpu[cpu].last_qs = st.steps + 1;
-	world_module_cpu_sync(w, (unsigned)cpu);
+	world_cpu_synced(w, (unsigned)cpu, st.steps);
 }
 
 static void on_done(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
@@ -320,7 +319,7 @@ static const char *plan_what(const struct world *w, int id)
  * already. Empty when that is not the case. */
 static void held_op_explain(struct world *w, int cpu, uint64_t op, char *out, size_t n)
 {
-	const struct wcpu *c = &w->cpu[cpu];
+	const struct wcpu_run *c = &w->run.cpu[cpu];
 	uint64_t call = sim_image_lookup(w->img, "ftrace_call");
 	const struct wops *o = world_ops_at(w, op);
 	size_t nobs;
@@ -372,7 +371,7 @@ static void held_op_explain(struct world *w, int cpu, uint64_t op, char *out, si
 static void count_call(struct world *w, int cpu, int ri, struct wops *o,
 		       uint64_t step)
 {
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	size_t oi = (size_t)(o - w->ops);
 	char b[160];
 
@@ -397,7 +396,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	char b1[160], b2[160];
 
 	st.steps = exec_steps(ex);
-	w->st.tracer_calls++;
+	w->run.st.tracer_calls++;
 	if (ri < 0) {
 		world_add_violation(w, "bad-ip", cpu, st.steps,
 				    "%s called with ip %s, which is no patch site",
@@ -418,7 +417,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    where(w, ip, b2, sizeof(b2)),
 				    sim_symbolize(w->as, list ? w->list_func : w->nop_func,
 						  (char[160]){ 0 }, 160, 0), why);
-		w->cpu[cpu].held = 0;
+		w->run.cpu[cpu].held = 0;
 		return;
 	}
 	if (!o) {
@@ -428,7 +427,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    where(w, ip, b2, sizeof(b2)), (unsigned long long)op);
 		return;
 	}
-	if (o->freed)
+	if (world_ops_freed(w, o))
 		world_add_violation(w, "use-after-free", cpu, st.steps,
 				    "ops %s (0x%016llx) used by %s after it was freed",
 				    o->name, (unsigned long long)op, where(w, ip, b2, sizeof(b2)));
@@ -442,7 +441,7 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    where(w, ip, b2, sizeof(b2)),
 				    sim_symbolize(w->as, o->func, (char[160]){ 0 }, 160, 0), why);
 	}
-	w->cpu[cpu].held = 0;
+	w->run.cpu[cpu].held = 0;
 	if (!o->ever[ri])
 		world_add_violation(w, "wrong-ops", cpu, st.steps,
 				    "ops %s called for %s, which it never asked to trace",
@@ -465,13 +464,13 @@ static void on_direct(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	struct world *w = arg;
 	uint64_t ip = cpu_arg(w, cpu, 0);
 	int ri = world_rec_at_ip(w, ip);
-	struct wcall *c = &w->cpu[cpu].call;
+	struct wcall *c = &w->run.cpu[cpu].call;
 	struct exec_stats st;
 	char b[160];
 
 	(void)pc;
 	st.steps = exec_steps(ex);
-	w->st.tracer_calls++;
+	w->run.st.tracer_calls++;
 	if (ri < 0) {
 		world_add_violation(w, "bad-ip", cpu, st.steps,
 				    "direct trampoline entered from %s, which is no patch site",
@@ -500,7 +499,7 @@ static int later_plan_started(const struct world *w, int id, int ri)
 			continue;
 		if (w->plans[i].id == id)
 			k = i;
-		if (!w->plans[i].done && first_undone == w->nplans)
+		if (!w->run.plan[i].done && first_undone == w->nplans)
 			first_undone = i;
 	}
 	for (size_t j = k + 1; j < w->nplans; j++) {
@@ -508,7 +507,7 @@ static int later_plan_started(const struct world *w, int id, int ri)
 
 		if (p->agent != PLAN_AGENT_FTRACE)
 			continue;
-		if (!p->done && j != first_undone)
+		if (!w->run.plan[j].done && j != first_undone)
 			break;
 		for (size_t r = 0; r < p->nrecs; r++)
 			if (p->recs[r] == ri)
@@ -563,7 +562,7 @@ static void graph_ops_entry(struct world *w, int cpu, uint64_t ip, uint64_t op)
 	uint64_t step = exec_steps(w->ex);
 	char b[160];
 
-	w->st.tracer_calls++;
+	w->run.st.tracer_calls++;
 	if (ri < 0) {
 		world_add_violation(w, "bad-ip", cpu, step,
 				    "ftrace_graph_caller entered the graph tracer for %s, "
@@ -577,7 +576,7 @@ static void graph_ops_entry(struct world *w, int cpu, uint64_t ip, uint64_t op)
 				    (unsigned long long)op);
 		return;
 	}
-	if (o->freed)
+	if (world_ops_freed(w, o))
 		world_add_violation(w, "use-after-free", cpu, step,
 				    "graph ops %s (0x%016llx) used for %s after it was freed",
 				    o->name, (unsigned long long)op, where(w, ip, b, sizeof(b)));
@@ -591,7 +590,7 @@ static void graph_ops_entry(struct world *w, int cpu, uint64_t ip, uint64_t op)
 static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	struct wcpu *c = &w->cpu[cpu];
+	struct wcpu_run *c = &w->run.cpu[cpu];
 	uint64_t ip = cpu_arg(w, cpu, 1);
 
 	(void)ex;
@@ -609,7 +608,7 @@ static void on_graph_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 static void on_graph_return(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	struct wcpu *c = &w->cpu[cpu];
+	struct wcpu_run *c = &w->run.cpu[cpu];
 	struct exec_stats st;
 
 	(void)pc;
@@ -640,9 +639,9 @@ static void on_held_op(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 	struct world *w = arg;
 
 	(void)pc;
-	w->cpu[cpu].held = 1;
-	w->cpu[cpu].held_op = exec_cpu_reg(ex, cpu, w->ad->reg_arg0 + 2);
-	w->cpu[cpu].held_step = exec_steps(ex);
+	w->run.cpu[cpu].held = 1;
+	w->run.cpu[cpu].held_op = exec_cpu_reg(ex, cpu, w->ad->reg_arg0 + 2);
+	w->run.cpu[cpu].held_step = exec_steps(ex);
 }
 
 static int install(struct world *w, struct ftv_err *err)
@@ -719,10 +718,10 @@ static void finish(struct world *w, int complete)
 					    "cpu%u completed %llu of its %u rounds", c,
 					    (unsigned long long)done,
 					    w->cfg.rounds ? w->cfg.rounds : 20);
-		if (w->cpu[c].gdepth)
+		if (w->run.cpu[c].gdepth)
 			world_add_violation(w, "graph", (int)c, world_step(w),
 					    "%u function-graph entries never returned on cpu%u",
-					    w->cpu[c].gdepth, c);
+					    w->run.cpu[c].gdepth, c);
 	}
 }
 

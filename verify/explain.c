@@ -16,7 +16,7 @@ static const char *freed_ops(struct world *w, char *buf, size_t n)
 {
 	buf[0] = 0;
 	for (size_t i = 0; i < w->nops; i++)
-		if (w->ops[i].freed) {
+		if (w->run.ops_freed[i]) {
 			size_t l = strlen(buf);
 
 			snprintf(buf + l, n - l, "%s%s", l ? ", " : "", w->ops[i].name);

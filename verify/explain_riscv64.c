@@ -170,8 +170,8 @@ void riscv64_explain_pairs(struct world *w)
 	size_t n;
 	const struct exec_violation *v = exec_violations(w->ex, &n);
 
-	for (size_t i = w->xv_explained; i < n; i++)
+	for (size_t i = w->run.xv_explained; i < n; i++)
 		if (v[i].kind == EXEC_V_PAIR && v[i].cpu >= 0)
 			explain_pair(w, &v[i]);
-	w->xv_explained = n;
+	w->run.xv_explained = n;
 }

@@ -160,7 +160,7 @@ static int keep_boot_failures(struct replay_scratch *x, const struct replay_map 
 static int plans_done(const struct world *w)
 {
 	for (size_t i = 0; i < w->nplans; i++)
-		if (!w->plans[i].done)
+		if (!w->run.plan[i].done)
 			return 0;
 	return 1;
 }

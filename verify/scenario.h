@@ -42,9 +42,11 @@
  *   steps    100000                  scheduler step budget to finish
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
- *   expect   ok                      or: expect violation KIND [KIND...],
- *                                    or expect verified: explored
- *                                    completely, no violation
+ *   expect   ok                      or: expect violation KIND [KIND...]
+ *                                    (verify/violation_kind.h), or expect
+ *                                    verified: explored completely, no
+ *                                    violation; optional (ftv scenario
+ *                                    then just reports; conform needs it)
  *   workload r1_f3 r1_f5             each CPU's round calls these traced
  *                                    functions (instead of `calls` random
  *                                    ones)
@@ -93,9 +95,12 @@
  * for those a `settle` line follows: the walk starts from the world they
  * leave, and explores only the updates after it.
  *
- * scenario.c reads and writes the files and finds their corpus objects;
- * fuzz findings and replays, and ftv verify's counterexamples, are written
- * in the same format.
+ * scenario_lang.c reads and writes the files from one table of keywords
+ * (scenario_keyword_at: arguments, parse, write, help; the ftv-scenario(5)
+ * man page is printed from it too); scenario.c builds each run's world
+ * configuration afresh from a scenario (scenario_world_config), runs and
+ * judges it. Fuzz findings and replays, and ftv verify's counterexamples,
+ * are written in the same format.
  */
 #ifndef FTV_VERIFY_SCENARIO_H
 #define FTV_VERIFY_SCENARIO_H
@@ -174,6 +179,29 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
  * scenario; header (may be NULL) is written first as '#' comment lines. */
 void scenario_write(FILE *f, const struct scenario *s, const char *header);
 
+/* The language's keywords (verify/scenario_lang.c), in the order
+ * scenario_write writes them: what scenario_read, scenario_write and the
+ * ftv-scenario(5) man page all read. The entry named "VERB" stands for
+ * the operations (patcher/ftrace_verbs.h). */
+struct scn_reader;
+struct scn_keyword {
+	const char *name;
+	const char *args;          /* "NAME", "N", "FUNC...", "" for none */
+	int min, max;              /* how many arguments; max -1: any */
+	int (*parse)(struct scn_reader *r);
+	/* its lines for s (none when s has the default); NULL: written by
+	 * another keyword's (settle, among the operations) or implied
+	 * (arch, by the scheme) */
+	void (*write)(FILE *f, const char *kw, const struct scenario *s);
+	const char *help;          /* one paragraph, for the man page */
+};
+/* The i-th keyword, NULL past the end. */
+const struct scn_keyword *scenario_keyword_at(size_t i);
+/* Whether a scenario's world performs verb v (patcher/ftrace_verbs.h):
+ * the operations a scenario may list. */
+struct ftrace_verb;
+int scenario_verb_ok(const struct ftrace_verb *v);
+
 /* The corpus object NAME of flag set `set` (ftv_scheme_corpus_set):
  * corpus_dir/<set>/NAME.o for the hand-written sources, else
  * corpus_dir/random-<set>/NAME.o for the random units. Writes the path
@@ -191,16 +219,24 @@ int scenario_add_object(struct scenario *s, const char *dir, const char *path,
 /* Appends names ("f1,f2" or "f1 f2") to the call list; -1 with err when it
  * is full. */
 int scenario_add_calls(struct scenario *s, const char *names, struct ftv_err *err);
-/* Where s's objects and modules are, for world_new: fills p and points
- * s->cfg.objects and s->cfg.modules into it, the objects given by path
- * after the corpus ones (scenario_run puts the counts back after the run),
- * and sets cfg.call_list and the probe flags of those from `call` and
- * `object`. */
+/* A world's configuration made afresh from s for one run (s is not
+ * touched): its corpus objects and modules found under corpus_dir, the
+ * objects given by path after them (probed for the workload's calls), the
+ * `call` list and `workload` functions, tramp_dir, and when explore the
+ * exhaustive policy. cfg points into sw->paths and into s, which must
+ * outlive the world. -1 with err when s names no object, or calls
+ * functions without objects by path. */
 struct scenario_paths {
 	char objects[WORLD_MAX_OBJECTS][1200];
 	char modules[WORLD_MAX_OBJECTS][1200];
 };
-void scenario_objects(struct scenario *s, const char *corpus_dir, struct scenario_paths *p);
+struct scenario_world {
+	struct world_config cfg;
+	struct scenario_paths paths;
+};
+int scenario_world_config(const struct scenario *s, const char *corpus_dir,
+			  const char *tramp_dir, int explore, struct scenario_world *sw,
+			  struct ftv_err *err);
 
 struct scn_result {
 	int verdict_ok;           /* the verdict matches the expectation */
@@ -219,7 +255,7 @@ struct scn_result {
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
  * tramp_dir), runs its operations and judges the outcome; the report of
  * violations goes to out (may be NULL). */
-int scenario_run(struct scenario *s, const char *corpus_dir,
+int scenario_run(const struct scenario *s, const char *corpus_dir,
 		 const char *tramp_dir, FILE *out, struct scn_result *res,
 		 struct ftv_err *err);
 
@@ -229,7 +265,7 @@ int scenario_run(struct scenario *s, const char *corpus_dir,
  * out (may be NULL), and *cx (may be NULL) becomes its replay scenario: s
  * with the schedule, the scheduling points and the kinds it shows. res
  * (may be NULL) is judged against s's expectation. */
-int scenario_verify(struct scenario *s, const char *corpus_dir,
+int scenario_verify(const struct scenario *s, const char *corpus_dir,
 		    const char *tramp_dir, const struct verify_config *vc,
 		    FILE *out, struct verify_result *vr, struct scenario *cx,
 		    struct scn_result *res, struct ftv_err *err);

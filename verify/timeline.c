@@ -15,9 +15,6 @@
  * is still open. */
 #include "verify/world_int.h"
 
-#include <stdlib.h>
-
-#include "util/vec.h"
 
 /* A function body longer than this is not scanned for its returns. */
 #define TL_SCAN_MAX (1u << 20)
@@ -26,53 +23,37 @@
  * timeline is cut there (tl_cut says where) and the other CPUs' goes on. */
 #define TL_CPU_MAX (1u << 17)
 
-struct tl_frame {
-	uint64_t func, sp;
-};
-
-struct wtimeline {
-	uint64_t start_step; /* the run recorded begins here */
-	size_t start_nobs, start_nev;
-	struct tl_event *ev;
-	size_t n, cap;
-	struct tl_frame *stack[EXEC_MAX_CPUS];
-	size_t depth[EXEC_MAX_CPUS], capstack[EXEC_MAX_CPUS];
-	uint64_t count[EXEC_MAX_CPUS];   /* events of each CPU, kept or not */
-	int oom;
-};
-
-void timeline_free(struct wtimeline *tl)
-{
-	if (!tl)
-		return;
-	for (unsigned c = 0; c < EXEC_MAX_CPUS; c++)
-		free(tl->stack[c]);
-	free(tl->ev);
-	free(tl);
-}
+/* The timeline's state is the run state's (verify/world_run.h: struct
+ * wtimeline, the arrays tl_ev and tl_frame), so that an exhaustive walk
+ * would restore it with the rest. */
 
 uint64_t world_timeline_dropped(const struct world *w, int cpu)
 {
-	return w->tl && w->tl->count[cpu] > TL_CPU_MAX ? w->tl->count[cpu] - TL_CPU_MAX : 0;
+	const struct wtimeline *tl = &w->run.tl;
+
+	return tl->on && tl->count[cpu] > TL_CPU_MAX ? tl->count[cpu] - TL_CPU_MAX : 0;
 }
 
 const struct tl_event *world_timeline(const struct world *w, size_t *n)
 {
-	*n = w->tl ? w->tl->n : 0;
-	return w->tl ? w->tl->ev : NULL;
+	*n = w->run.tl.on ? w->run.ntl_ev : 0;
+	return w->run.tl.on ? w->run.tl_ev : NULL;
 }
 
 uint64_t world_timeline_start(const struct world *w, size_t *nobs, size_t *nev)
 {
-	*nobs = w->tl ? w->tl->start_nobs : 0;
-	*nev = w->tl ? w->tl->start_nev : 0;
-	return w->tl ? w->tl->start_step : 0;
+	const struct wtimeline *tl = &w->run.tl;
+
+	*nobs = tl->on ? tl->start_nobs : 0;
+	*nev = tl->on ? tl->start_nev : 0;
+	return tl->on ? tl->start_step : 0;
 }
 
 static void add(struct world *w, int cpu, enum tl_kind kind, uint64_t a, uint64_t b,
 		uint64_t c, uint64_t d)
 {
-	struct wtimeline *tl = w->tl;
+	struct world_run *r = &w->run;
+	struct wtimeline *tl = &r->tl;
 	size_t nobs;
 
 	if (++tl->count[cpu] > TL_CPU_MAX) {
@@ -81,36 +62,49 @@ static void add(struct world *w, int cpu, enum tl_kind kind, uint64_t a, uint64_
 		else
 			return;
 	}
-	if (tl->oom || VEC_RESERVE(tl->ev, tl->cap, tl->n + 1)) {
+	if (tl->oom || WORLD_RUN_RESERVE(r, tl_ev, r->ntl_ev + 1)) {
 		tl->oom = 1;
 		return;
 	}
 	exec_observations(w->ex, &nobs);
-	tl->ev[tl->n++] = (struct tl_event){ exec_steps(w->ex), nobs, cpu, kind, a, b, c, d };
+	r->tl_ev[r->ntl_ev++] = (struct tl_event){ exec_steps(w->ex), nobs, cpu, kind, a, b, c, d };
 }
 
 /* Closes the frames of cpu entered at or below sp (all of them: sp 0). */
 static void unwind(struct world *w, int cpu, uint64_t sp, int all)
 {
-	struct wtimeline *tl = w->tl;
+	struct world_run *r = &w->run;
+	struct wtimeline *tl = &r->tl;
 
-	while (tl->depth[cpu] && (all || tl->stack[cpu][tl->depth[cpu] - 1].sp <= sp)) {
-		tl->depth[cpu]--;
-		add(w, cpu, TL_RETURN, tl->stack[cpu][tl->depth[cpu]].func, 0, 0, 0);
+	while (tl->top[cpu] && (all || r->tl_frame[tl->top[cpu] - 1].sp <= sp)) {
+		size_t f = tl->top[cpu] - 1;
+
+		tl->top[cpu] = r->tl_frame[f].prev;
+		r->tl_frame[f].prev = tl->free_frame;
+		tl->free_frame = f + 1;
+		add(w, cpu, TL_RETURN, r->tl_frame[f].func, 0, 0, 0);
 	}
 }
 
 static void on_enter(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 {
 	struct world *w = arg;
-	struct wtimeline *tl = w->tl;
+	struct world_run *r = &w->run;
+	struct wtimeline *tl = &r->tl;
 	uint64_t sp = exec_cpu_reg(ex, (unsigned)cpu, w->ad->reg_sp);
+	size_t f = tl->free_frame;
 
-	if (VEC_RESERVE(tl->stack[cpu], tl->capstack[cpu], tl->depth[cpu] + 1)) {
-		tl->oom = 1;
-		return;
+	if (f) {
+		tl->free_frame = r->tl_frame[f - 1].prev;
+	} else {
+		if (WORLD_RUN_RESERVE(r, tl_frame, r->ntl_frame + 1)) {
+			tl->oom = 1;
+			return;
+		}
+		f = ++r->ntl_frame;
 	}
-	tl->stack[cpu][tl->depth[cpu]++] = (struct tl_frame){ pc, sp };
+	r->tl_frame[f - 1] = (struct tl_frame){ pc, sp, tl->top[cpu] };
+	tl->top[cpu] = f;
 	add(w, cpu, TL_ENTER, pc, sp, 0, 0);
 }
 
@@ -176,13 +170,11 @@ static int install(struct world *w, struct ftv_err *err)
 
 	if (!w->cfg.trace_json && !w->cfg.timeline)
 		return 0;
-	w->tl = calloc(1, sizeof(*w->tl));
-	if (!w->tl)
-		return ftv_errf(err, "out of memory");
+	w->run.tl.on = 1;
 	/* after the calibration round */
-	w->tl->start_step = exec_steps(w->ex);
-	exec_observations(w->ex, &w->tl->start_nobs);
-	exec_trace(w->ex, &w->tl->start_nev);
+	w->run.tl.start_step = exec_steps(w->ex);
+	exec_observations(w->ex, &w->run.tl.start_nobs);
+	exec_trace(w->ex, &w->run.tl.start_nev);
 	for (size_t i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
 		if (tracers[i] && exec_break(w->ex, tracers[i], on_tracer, w, err))
 			return -1;

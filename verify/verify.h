@@ -30,6 +30,12 @@ struct verify_config {
 	int reduce;               /* 1: source sets and sleep sets */
 	unsigned shard, nshards;  /* 0 and 1: the whole tree */
 	int first;                /* stop at the first counterexample */
+	/* The restore test's (tests/test_world_run.c): when non-zero, every
+	 * byte of the world's run state is overwritten with it before each
+	 * restore, so that a field the restore missed shows. */
+	unsigned char scribble;
+	/* The same test's: verify_result.runs_hash is computed. */
+	int hash_runs;
 };
 
 struct verify_result {
@@ -46,6 +52,10 @@ struct verify_result {
 	size_t npoints;
 	size_t nwords, ndata;     /* watched words and data locations */
 	double secs;
+	/* verify_config.hash_runs: every counted execution's trace hash,
+	 * steps, ending and violations, and the run state it left
+	 * (world_run_hash), chained in walk order */
+	uint64_t runs_hash;
 };
 
 int world_verify(struct world *w, const struct verify_config *cfg,

@@ -3,6 +3,7 @@
 #define FTV_VERIFY_WORLD_INT_H
 
 #include "verify/world.h"
+#include "verify/world_run.h"
 #include "patcher/ftrace_core.h"
 #include "util/rng.h"
 
@@ -130,24 +131,10 @@ void world_checks_finish(struct world *w, int complete);
 
 #define WORLD_STACK_SIZE  0x10000ULL
 #define WORLD_LOG_CAP     4096
-#define WORLD_GRAPH_DEPTH 64
-#define WORLD_MAX_OPS     256
-
-/* A module of the world: loaded at boot (its sites init_nop'ed before
- * any CPU runs, enabled by enable-modules), or late: linked into the image
- * at creation but loaded (module-load) and unloaded (module-unload) while
- * the CPUs run. */
-enum wmod_state {
-	WMOD_NOT_LOADED,  /* late, not loaded yet: nothing calls it */
-	WMOD_LOADING,     /* its load plans are queued or running */
-	WMOD_LOADED,      /* the CPUs call its functions */
-	WMOD_UNLOADED,    /* released and freed: nothing may touch it */
-};
-
+/* A module of the world (its state: world_run.mod_state). */
 struct wmod {
 	const char *name;   /* the sim object's module name */
 	int late;
-	enum wmod_state state;
 	uint64_t plt;       /* its ftrace PLT (one per module), or 0 */
 	/* executor plan whose completion makes it callable, or -1 */
 	int ready_plan;
@@ -177,7 +164,6 @@ struct wrec {
 	 * enable (make_call/modify_call) or a disable (make_nop) */
 	int last_plan;
 	int last_enable;
-	uint64_t settled_step; /* step when the last plan touching it ended */
 	/* 1 + the index (world.plans) of the newest plan writing its site or
 	 * its literal; 0: none */
 	size_t touch_plan;
@@ -205,8 +191,8 @@ struct wops {
 	uint64_t func;       /* the tracer that must run for it */
 	int direct;
 	unsigned char *ever; /* per wrec: ever had the record in its filter */
-	int free_plan;       /* plan that frees it, or -1 */
-	int freed;           /* that plan completed */
+	int free_plan;       /* plan that frees it, or -1 (its completion:
+				world_run.ops_freed) */
 	/* 1 + the index of the newest plan made by an operation on it
 	 * (register, unregister, filter, direct); 0: none */
 	size_t touch_plan;
@@ -229,9 +215,8 @@ struct wprobe {
 
 /* A plan the world queued: the records it touches. */
 struct wplan {
-	int id;            /* executor plan id */
-	int done;
-	uint64_t done_step;
+	int id;            /* executor plan id (its completion:
+			      world_run.plan) */
 	int *recs;         /* wrec indices, with enable flags */
 	unsigned char *enable;
 	size_t nrecs;
@@ -241,39 +226,17 @@ struct wplan {
 	struct plan plan;  /* a copy, for failure reports */
 };
 
-/* One traced-function call in progress on a CPU. */
-struct wcall {
-	int active;
-	int rec;            /* wrec index */
-	uint64_t step;
-	unsigned nexpect;
-	int expect[16];     /* wops indices expected exactly once */
-	unsigned char seen[WORLD_MAX_OPS];
-	unsigned direct_seen;
-	int expect_direct;  /* a direct trampoline must run once */
-	size_t nplans;      /* plans queued when the call began */
-	/* wops indices that must be called: registered, tracing the
-	 * function and untouched by any plan, the site settled for this CPU
-	 * (struct world.cur_ops and check.c's stable_ops) */
-	unsigned char stable[WORLD_MAX_OPS];
-};
-
+/* A CPU as built: its per-CPU data and call table (what its run changes:
+ * world_run.cpu). */
 struct wcpu {
 	uint64_t pcpu, log, graph, work, calls, stack;
-	uint64_t last_sync;  /* step of its last context synchronisation */
-	uint64_t last_qs;    /* step of its last quiescent point */
-	struct wcall call;
-	uint64_t gstack[WORLD_GRAPH_DEPTH]; /* host mirror of the graph stack */
-	unsigned gdepth;
 	int *call_rec;       /* per entry of its call table: the wrec called */
 	unsigned ncalls;
-	uint64_t mods_on;    /* late modules whose entries it calls (bit m) */
-	/* At a scheme's preemption point (world_schemedesc.preempt): the
-	 * function_trace_op it holds, and when it loaded it. */
-	int held;
-	uint64_t held_op, held_step;
 };
 
+/* The world as built: world_new (and the operations that queue updates)
+ * write it; while the CPUs run only its run state changes (run, and the
+ * core's own state: what exhaustive verification restores). */
 struct world {
 	struct world_config cfg;
 	const struct world_archdesc *ad;
@@ -314,38 +277,29 @@ struct world {
 
 	struct wcpu cpu[EXEC_MAX_CPUS];
 
-	struct world_violation *viol;
-	size_t nviol, capviol;
+	/* everything an execution changes (verify/world_run.h) */
+	struct world_run run;
 
 	struct plan scratch;
 	/* the ops the operation being submitted acts on (wops index + 1; 0:
 	 * none), for the plan's touch marks (world_submit) */
 	size_t cur_ops;
-	struct world_stats st;
-	int finished;
 	/* world_settle: updates are applied at once (exec_apply), not
 	 * queued; nsettled of them so far (their plan ids -2, -3, ...) */
 	int settling;
 	int nsettled;
-	/* verify/world_verify.c: the state an execution changes, saved
-	 * before the first and put back before each (every field the run's
-	 * callbacks write must be in it) */
+	/* verify/world_verify.c: the run state and the core's, saved
+	 * before the first execution and put back before each */
 	struct wsaved *saved;
 	int func_sorted;    /* recs are sorted by func too */
 	struct world_boot_failure *bootfail;
 	size_t nbootfail, capbootfail;
-	/* the arch's explain hook's progress through the executor's
-	 * violations */
-	size_t xv_explained;
 	/* per wrec: the workload calls it */
 	unsigned char *called;
 	/* per wrec, the probe of a user's function (NULL: none probed) */
 	struct wprobe *probe;
 	void *probe_ctx;    /* the probe's executor while it runs */
 	struct sim_region *probe_zero; /* WORLD_PROBE_ZERO, when probing */
-	/* what the JSON timeline needs beyond the executor's event log,
-	 * recorded when cfg.trace_json is set (verify/timeline.c) */
-	struct wtimeline *tl;
 };
 
 /* world_new in two halves, for worlds loaded another way (verify/replay*.c
@@ -357,6 +311,18 @@ struct world *world_alloc(const struct world_config *cfg, struct ftv_err *err);
 int world_setup(struct world *w, struct ftv_err *err);
 /* Adds the scheme's trampoline objects (cfg.tramp_dir) to w->img. */
 int world_add_trampolines(struct world *w, struct ftv_err *err);
+/* verify/world_core.c: the core over the sites (w->recs), the modules,
+ * every site init_nop'ed. */
+int world_make_core(struct world *w, struct ftv_err *err);
+/* verify/world_cpus.c: the workload's functions and each CPU's data and
+ * call table; the CPUs (re)started on ex for rounds rounds (calibrate: the
+ * untraced round); that round run on ex; and the late modules' functions
+ * calibrated on a machine of their own. */
+int world_setup_cpus(struct world *w, struct ftv_err *err);
+int world_start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int calibrate,
+		     struct ftv_err *err);
+int world_calibrate(struct world *w, struct ftv_exec *ex, struct ftv_err *err);
+int world_calibrate_late(struct world *w, const struct exec_config *ec, struct ftv_err *err);
 
 /* verify/world_verify.c: frees w->saved */
 void world_verify_forget(struct world *w);
@@ -382,33 +348,19 @@ int world_zeroed_unencodable(struct world *w, const struct world_zeroed *z,
 int world_rec_at_ip(const struct world *w, uint64_t ip);
 int world_rec_at_func(const struct world *w, uint64_t func);
 struct wops *world_ops_at(struct world *w, uint64_t addr);
+/* Whether ops o's free plan completed (it is freed memory now). */
+static inline int world_ops_freed(const struct world *w, const struct wops *o)
+{
+	return w->run.ops_freed[o - w->ops];
+}
 uint64_t world_step(struct world *w);
-/* verify/timeline.c: the functions entered and left, tracer calls and
- * quiescent points of each CPU, in the order they happened. Each event
- * keeps how many observations (exec_observations) the executor had
- * recorded when it happened, so the two merge in time order. */
-enum tl_kind {
-	TL_ENTER,   /* a = function entered, b = sp */
-	TL_RETURN,  /* a = function left */
-	TL_TRACER,  /* a = tracer (pc), b = ip, c = ops, d = parent_ip */
-	TL_DIRECT,  /* the direct trampoline's log: b = ip */
-	TL_QS,      /* the CPU passed its quiescent point (context sync) */
-	TL_CUT,     /* the CPU's events from here on were not kept */
-};
-struct tl_event {
-	uint64_t step;
-	uint64_t nobs;  /* observations recorded before it */
-	int cpu;
-	enum tl_kind kind;
-	uint64_t a, b, c, d;
-};
+/* verify/timeline.c (the events: world_run.h). */
 const struct tl_event *world_timeline(const struct world *w, size_t *n);
 /* Where the recorded run begins (after the calibration round): its first
  * step, and the observations and executor events recorded before it. */
 uint64_t world_timeline_start(const struct world *w, size_t *nobs, size_t *nev);
 /* The events of cpu not kept after its TL_CUT. */
 uint64_t world_timeline_dropped(const struct world *w, int cpu);
-void timeline_free(struct wtimeline *tl);
 
 /* verify/world_probe.c: probes the function of wrec ri (once): 0 callable
  * (w->probe[ri] has its argument vectors), 1 refused (w->probe[ri].why),
@@ -428,8 +380,9 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err);
 /* verify/world_module.c: makes the functions of module m callable by the
  * workload (1) or not (0): their entries in every CPU's call table. */
 void world_module_calls(struct world *w, size_t m, int on);
-/* cpu is at its quiescent point: it calls the modules loaded (their load
- * plans landed) from now on. */
-void world_module_cpu_sync(struct world *w, unsigned cpu);
+/* cpu took a task switch at step: a context synchronisation and a
+ * quiescent point, after which it calls the modules loaded (their load
+ * plans landed). */
+void world_cpu_synced(struct world *w, unsigned cpu, uint64_t step);
 
 #endif

@@ -24,7 +24,8 @@
 
 static void cpu_calls(struct world *w, unsigned c, size_t m, int on)
 {
-	struct wcpu *cpu = &w->cpu[c];
+	const struct wcpu *cpu = &w->cpu[c];
+	struct wcpu_run *run = &w->run.cpu[c];
 
 	for (unsigned i = 0; i < cpu->ncalls; i++) {
 		const struct wrec *r = &w->recs[cpu->call_rec[i]];
@@ -34,9 +35,9 @@ static void cpu_calls(struct world *w, unsigned c, size_t m, int on)
 				    on ? r->func : 0);
 	}
 	if (on)
-		cpu->mods_on |= 1ULL << m;
+		run->mods_on |= 1ULL << m;
 	else
-		cpu->mods_on &= ~(1ULL << m);
+		run->mods_on &= ~(1ULL << m);
 }
 
 void world_module_calls(struct world *w, size_t m, int on)
@@ -49,19 +50,27 @@ void world_module_calls(struct world *w, size_t m, int on)
  * quiescent point, a task switch: the code ftrace_module_init wrote is
  * fetched only after a context synchronisation event (Arm ARM B2.2.5),
  * as a task scheduled after the load would see it. */
-void world_module_cpu_sync(struct world *w, unsigned cpu)
+static void module_cpu_sync(struct world *w, unsigned cpu)
 {
 	for (size_t m = 0; m < w->nmods; m++) {
-		struct wmod *md = &w->mods[m];
+		const struct wmod *md = &w->mods[m];
+		enum wmod_state *state = &w->run.mod_state[m];
 
 		/* loaded once its last load plan has landed */
-		for (size_t i = 0; md->state == WMOD_LOADING && i < w->nplans; i++)
-			if (w->plans[i].id == md->ready_plan && w->plans[i].done)
-				md->state = WMOD_LOADED;
-		if (md->state == WMOD_LOADED && md->late &&
-		    !(w->cpu[cpu].mods_on & (1ULL << m)))
+		for (size_t i = 0; *state == WMOD_LOADING && i < w->nplans; i++)
+			if (w->plans[i].id == md->ready_plan && w->run.plan[i].done)
+				*state = WMOD_LOADED;
+		if (*state == WMOD_LOADED && md->late &&
+		    !(w->run.cpu[cpu].mods_on & (1ULL << m)))
 			cpu_calls(w, cpu, m, 1);
 	}
+}
+
+void world_cpu_synced(struct world *w, unsigned cpu, uint64_t step)
+{
+	w->run.cpu[cpu].last_sync = step + 1;
+	w->run.cpu[cpu].last_qs = step + 1;
+	module_cpu_sync(w, cpu);
 }
 
 static struct wmod *late_module(struct world *w, const char *name, struct ftv_err *err)
@@ -84,7 +93,7 @@ int world_load_module(struct world *w, const char *name, struct ftv_err *err)
 
 	if (!md)
 		return -1;
-	if (md->state != WMOD_NOT_LOADED)
+	if (w->run.mod_state[md - w->mods] != WMOD_NOT_LOADED)
 		return ftv_errf(err, "module %s was loaded before (a module is loaded once)",
 				name);
 	if (ftrace_module_init(w->core, name, &w->scratch, err)) {
@@ -101,10 +110,10 @@ int world_load_module(struct world *w, const char *name, struct ftv_err *err)
 		return -1;
 	if (w->nplans == before) {
 		/* nothing to write */
-		md->state = WMOD_LOADED;
+		w->run.mod_state[md - w->mods] = WMOD_LOADED;
 		return 0;
 	}
-	md->state = WMOD_LOADING;
+	w->run.mod_state[md - w->mods] = WMOD_LOADING;
 	md->ready_plan = w->plans[w->nplans - 1].id;
 	return 0;
 }
@@ -116,12 +125,12 @@ int world_unload_module(struct world *w, const char *name, struct ftv_err *err)
 
 	if (!md)
 		return -1;
-	if (md->state != WMOD_LOADING && md->state != WMOD_LOADED)
-		return ftv_errf(err, "module %s is not loaded", name);
 	m = (size_t)(md - w->mods);
+	if (w->run.mod_state[m] != WMOD_LOADING && w->run.mod_state[m] != WMOD_LOADED)
+		return ftv_errf(err, "module %s is not loaded", name);
 	/* delete_module: nobody holds a reference any more */
 	world_module_calls(w, m, 0);
-	md->state = WMOD_UNLOADED;
+	w->run.mod_state[m] = WMOD_UNLOADED;
 	if (ftrace_release_mod(w->core, name, err))
 		return -1;
 	/* free_module: synchronize_rcu(), then the memory goes */

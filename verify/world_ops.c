@@ -29,18 +29,21 @@ static void plan_done(struct ftv_exec *ex, int id,
 {
 	struct world *w = arg;
 	struct wplan *wp = NULL;
+	struct wplan_run *pr = NULL;
 	struct exec_stats st;
 
 	st.steps = exec_steps(ex);
 	for (size_t i = 0; i < w->nplans; i++)
-		if (w->plans[i].id == id)
+		if (w->plans[i].id == id) {
 			wp = &w->plans[i];
+			pr = &w->run.plan[i];
+		}
 	if (!wp)
 		return;
-	wp->done = 1;
-	wp->done_step = st.steps;
+	pr->done = 1;
+	pr->done_step = st.steps;
 	for (size_t i = 0; i < wp->nrecs; i++)
-		w->recs[wp->recs[i]].settled_step = st.steps;
+		w->run.rec[wp->recs[i]].settled_step = st.steps;
 	if (res->status == EXEC_PLAN_MISMATCH) {
 		/* ftrace_bug(): validate-before-write found another word */
 		const struct plan_step *s = res->step < wp->plan.n ? &wp->plan.steps[res->step] : NULL;
@@ -59,7 +62,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 		/* ftrace_bug(): the record is FAILED and ftrace is killed */
 		if (wp->agent == PLAN_AGENT_FTRACE)
 			ftrace_core_mark_failed(w->core, s ? s->rec : -1,
-						w->viol[w->nviol - 1].msg);
+						w->run.viol[w->run.nviol - 1].msg);
 		return;
 	}
 	if (res->status == EXEC_PLAN_FAULT) {
@@ -74,29 +77,32 @@ static void plan_done(struct ftv_exec *ex, int id,
 				    s && s->what ? s->what : "?", wp->what);
 		if (wp->agent == PLAN_AGENT_FTRACE)
 			ftrace_core_mark_failed(w->core, s ? s->rec : -1,
-						w->viol[w->nviol - 1].msg);
+						w->run.viol[w->run.nviol - 1].msg);
 		return;
 	}
 	/* The update began no earlier than the previous one of its agent
 	 * ended (each agent runs its plans one after another). */
 	uint64_t began = 0;
 
-	for (size_t i = 0; i < w->nplans; i++)
-		if (&w->plans[i] != wp && w->plans[i].done && w->plans[i].done_step <= st.steps &&
+	for (size_t i = 0; i < w->nplans; i++) {
+		const struct wplan_run *r = &w->run.plan[i];
+
+		if (&w->plans[i] != wp && r->done && r->done_step <= st.steps &&
 		    w->plans[i].id < id && w->plans[i].agent == wp->agent &&
-		    w->plans[i].done_step > began)
-			began = w->plans[i].done_step;
+		    r->done_step > began)
+			began = r->done_step;
+	}
 	for (size_t i = 0; i < w->nops; i++) {
 		if (w->ops[i].free_plan != id)
 			continue;
-		w->ops[i].freed = 1;
+		w->run.ops_freed[i] = 1;
 		/* synchronize_rcu_tasks() before the free: every CPU still
 		 * running must have passed a quiescent point since the update
 		 * unlinked the ops, or it may still be inside ftrace_caller or
 		 * the list func with the pointer in hand. */
 		for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
 			if (!exec_cpu_done(ex, c) && !cpu_stopped(ex, c) &&
-			    w->cpu[c].last_qs < began)
+			    w->run.cpu[c].last_qs < began)
 				world_add_violation(w, "no-grace-period", (int)c, st.steps,
 						    "ops %s freed by \"%s\" while cpu%u had not "
 						    "passed a quiescent point since the update began "
@@ -104,7 +110,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 						    "hold the ops from a literal or the ops list",
 						    w->ops[i].name, wp->what, c,
 						    (unsigned long long)began,
-						    (unsigned long long)w->cpu[c].last_qs);
+						    (unsigned long long)w->run.cpu[c].last_qs);
 	}
 }
 
@@ -117,7 +123,8 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 		w->cur_ops = 0;
 		return 0;
 	}
-	if (VEC_RESERVE(w->plans, w->capplans, w->nplans + 1))
+	if (VEC_RESERVE(w->plans, w->capplans, w->nplans + 1) ||
+	    WORLD_RUN_RESERVE(&w->run, plan, w->nplans + 1))
 		return ftv_errf(err, "out of memory");
 	wp = &w->plans[w->nplans];
 	memset(wp, 0, sizeof(*wp));
@@ -166,7 +173,7 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 		w->recs[r].touch_plan = w->nplans + 1;
 		w->recs[r].last_enable = wp->enable[wp->nrecs];
 		wp->nrecs++;
-		w->st.transitions++;
+		w->run.st.transitions++;
 	}
 	if (w->cfg.plans_out) {
 		fprintf(w->cfg.plans_out, "plan %zu: %s (%zu steps)\n", w->nplans, what,
@@ -188,8 +195,10 @@ int world_submit(struct world *w, const char *what, struct ftv_err *err)
 	if (w->cur_ops)
 		w->ops[w->cur_ops - 1].touch_plan = w->nplans + 1;
 	w->cur_ops = 0;
+	w->run.plan[w->nplans] = (struct wplan_run){ 0 };
 	w->nplans++;
-	w->st.plans++;
+	w->run.nplan = w->nplans;
+	w->run.st.plans++;
 	plan_reset(&w->scratch);
 	w->scratch.agent = PLAN_AGENT_FTRACE;
 	if (w->settling)
@@ -530,7 +539,7 @@ static int violated(struct world *w)
 
 	exec_violations(w->ex, &nx);
 	world_checks_poll(w);
-	return nx || w->nviol;
+	return nx || w->run.nviol;
 }
 
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
@@ -554,14 +563,14 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 				break; /* everything settled, or nobody can move */
 		}
 	}
-	w->finished = 1;
+	w->run.finished = 1;
 	if (early) {
 		/* cut short: the end-of-run checks would report the cut */
 		world_checks_finish(w, 0);
 		return 0;
 	}
 	for (size_t i = 0; i < w->nplans; i++)
-		if (!w->plans[i].done)
+		if (!w->run.plan[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
 					    "plan %d (%s) never completed within %llu steps",
 					    w->plans[i].id, w->plans[i].what,

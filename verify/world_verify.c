@@ -10,19 +10,11 @@
 
 #include "util/vec.h"
 
-/* What an execution changes in the world (besides memory and the
- * executor, which exec_reset puts back). */
+/* What an execution changes: the world's run state and the core's (the
+ * memory and the executor are exec_reset's). Nothing else is saved: a
+ * field an execution writes belongs in struct world_run. */
 struct wsaved {
-	struct wcpu cpu[EXEC_MAX_CPUS];
-	int *plan_done;
-	uint64_t *plan_done_step;
-	size_t nplans;
-	uint64_t *settled;
-	size_t nrecs;
-	int freed[WORLD_MAX_OPS];
-	size_t nviol;
-	struct world_stats st;
-	size_t xv_explained;
+	struct world_run run;
 	struct ftrace_core_state *core;
 };
 
@@ -32,9 +24,7 @@ void world_verify_forget(struct world *w)
 
 	if (!s)
 		return;
-	free(s->plan_done);
-	free(s->plan_done_step);
-	free(s->settled);
+	world_run_free(&s->run);
 	ftrace_core_state_free(s->core);
 	free(s);
 	w->saved = NULL;
@@ -49,47 +39,22 @@ static int world_save(struct world *w, struct ftv_err *err)
 	if (!s)
 		return ftv_errf(err, "out of memory");
 	w->saved = s;
-	s->nplans = w->nplans;
-	s->nrecs = w->nrecs;
-	s->plan_done = calloc(w->nplans + 1, sizeof(*s->plan_done));
-	s->plan_done_step = calloc(w->nplans + 1, sizeof(*s->plan_done_step));
-	s->settled = calloc(w->nrecs + 1, sizeof(*s->settled));
 	s->core = ftrace_core_state_save(w->core);
-	if (!s->plan_done || !s->plan_done_step || !s->settled || !s->core)
+	if (!s->core || world_run_copy(&s->run, &w->run))
 		return ftv_errf(err, "out of memory");
-	memcpy(s->cpu, w->cpu, sizeof(s->cpu));
-	for (size_t i = 0; i < w->nplans; i++) {
-		s->plan_done[i] = w->plans[i].done;
-		s->plan_done_step[i] = w->plans[i].done_step;
-	}
-	for (size_t i = 0; i < w->nrecs; i++)
-		s->settled[i] = w->recs[i].settled_step;
-	for (size_t i = 0; i < w->nops; i++)
-		s->freed[i] = w->ops[i].freed;
-	s->nviol = w->nviol;
-	s->st = w->st;
-	s->xv_explained = w->xv_explained;
 	return 0;
 }
 
-static void world_restore(struct world *w)
+/* (the live arrays are at least as large as the saved ones: only
+ * operations add plans, and none runs during the walk) */
+static int world_restore(struct world *w, unsigned char scribble)
 {
 	const struct wsaved *s = w->saved;
 
-	memcpy(w->cpu, s->cpu, sizeof(s->cpu));
-	for (size_t i = 0; i < s->nplans; i++) {
-		w->plans[i].done = s->plan_done[i];
-		w->plans[i].done_step = s->plan_done_step[i];
-	}
-	for (size_t i = 0; i < s->nrecs; i++)
-		w->recs[i].settled_step = s->settled[i];
-	for (size_t i = 0; i < w->nops; i++)
-		w->ops[i].freed = s->freed[i];
-	w->nviol = s->nviol;
-	w->st = s->st;
-	w->xv_explained = s->xv_explained;
-	w->finished = 0;
+	if (scribble)
+		world_run_scribble(&w->run, scribble);
 	ftrace_core_state_restore(w->core, s->core);
+	return world_run_copy(&w->run, &s->run);
 }
 
 /* --- the settled prefix (world_settle) ------------------------------------- */
@@ -105,9 +70,7 @@ int world_settle(struct world *w, int on, struct ftv_err *err)
 	w->settling = 0;
 	/* the CPUs take a task switch once it is all done */
 	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
-		w->cpu[c].last_sync = now + 1;
-		w->cpu[c].last_qs = now + 1;
-		world_module_cpu_sync(w, c);
+		world_cpu_synced(w, c, now);
 	}
 	/* the executor starts from this memory: each watched word and data
 	 * location holds what the prefix left as its initial contents */
@@ -130,7 +93,8 @@ static void on_reset(struct ftv_exec *ex, void *arg)
 	struct vctx *v = arg;
 
 	(void)ex;
-	world_restore(v->w);
+	if (world_restore(v->w, v->cfg->scribble))
+		v->oom = 1;
 }
 
 static void on_restart(struct ftv_exec *ex, void *arg)
@@ -174,10 +138,19 @@ static size_t past_len(struct vctx *v, struct ftv_exec *ex, uint64_t k,
  * in the tracers' log after the run). */
 static int whole_run(const struct world *w, size_t i, size_t n0)
 {
-	const char *k = w->viol[i].kind;
+	const char *k = w->run.viol[i].kind;
 
 	(void)n0;
 	return !strcmp(k, "unfinished") || !strcmp(k, "stuck");
+}
+
+/* The figures of one execution, chained into h. */
+static uint64_t run_hash(uint64_t h, uint64_t trace, uint64_t steps, uint64_t ended,
+			 uint64_t nx, uint64_t nviol)
+{
+	const uint64_t v[] = { trace, steps, ended, nx, nviol };
+
+	return world_run_fnv(h, v, sizeof(v));
 }
 
 static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
@@ -185,7 +158,7 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 	struct vctx *v = arg;
 	struct world *w = v->w;
 	struct verify_result *r = v->res;
-	size_t nx, m = exec_verify_nsteps(ex), n0 = w->nviol, best = SIZE_MAX;
+	size_t nx, m = exec_verify_nsteps(ex), n0 = w->run.nviol, best = SIZE_MAX;
 	const struct exec_violation *xv;
 	uint64_t best_k = 0;
 	/* the world stamps its violations with the executor's step count
@@ -196,14 +169,18 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 		return 0;
 	if (ended)
 		for (size_t i = 0; i < w->nplans; i++)
-			if (!w->plans[i].done)
+			if (!w->run.plan[i].done)
 				world_add_violation(w, "stuck", -1, world_step(w),
 						    "plan %d (%s) never completed",
 						    w->plans[i].id, w->plans[i].what);
 	/* what only a run that reached its end can show */
 	world_checks_finish(w, ended);
 	xv = exec_violations(ex, &nx);
-	if (!nx && w->nviol == w->saved->nviol)
+	if (v->cfg->hash_runs)
+		r->runs_hash = world_run_hash(&w->run,
+					      run_hash(r->runs_hash, exec_trace_hash(ex), m,
+						       (uint64_t)ended, nx, w->run.nviol));
+	if (!nx && w->run.nviol == w->saved->run.nviol)
 		return 0;
 	if (VEC_RESERVE(v->past, v->cap, m + 1)) {
 		v->oom = 1;
@@ -211,13 +188,13 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 	}
 	/* The violation reached in the fewest steps: each one's causal past
 	 * (those found by the end-of-run checks need the whole run). */
-	for (size_t i = 0; i < nx + w->nviol - w->saved->nviol; i++) {
-		size_t wi = w->saved->nviol + (i - nx);
+	for (size_t i = 0; i < nx + w->run.nviol - w->saved->run.nviol; i++) {
+		size_t wi = w->saved->run.nviol + (i - nx);
 		/* (a world check's violation: the step where it was found,
 		 * whose causal past holds what led to it) */
 		uint64_t k = i < nx ? xv[i].step
-			     : whole_run(w, wi, n0) || w->viol[wi].found < base ? m
-			     : w->viol[wi].found - base;
+			     : whole_run(w, wi, n0) || w->run.viol[wi].found < base ? m
+			     : w->run.viol[wi].found - base;
 		/* counted in visible steps (exec_verify_visible): those
 		 * of the patcher and the store buffer that no CPU can
 		 * observe are no steps */
@@ -254,8 +231,8 @@ static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
 		for (size_t i = 0; i < nx; i++)
 			if (world_exec_violation_shown(&xv[i]))
 				add_kind(r->kinds, sizeof(r->kinds), exec_viol_name(xv[i].kind));
-		for (size_t i = w->saved->nviol; i < w->nviol; i++)
-			add_kind(r->kinds, sizeof(r->kinds), w->viol[i].kind);
+		for (size_t i = w->saved->run.nviol; i < w->run.nviol; i++)
+			add_kind(r->kinds, sizeof(r->kinds), w->run.viol[i].kind);
 	}
 	return v->cfg->first;
 }
@@ -285,13 +262,13 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (w->nviol) {
+	if (w->run.nviol) {
 		/* The world broke before any step of the walk (the boot's
 		 * init_nop, queuing the updates): that is the counterexample,
 		 * of no visible steps, whatever the walk would find. */
 		res->violated = 1;
-		for (size_t i = 0; i < w->nviol; i++)
-			add_kind(res->kinds, sizeof(res->kinds), w->viol[i].kind);
+		for (size_t i = 0; i < w->run.nviol; i++)
+			add_kind(res->kinds, sizeof(res->kinds), w->run.viol[i].kind);
 		res->secs = now() - t0;
 		res->points = malloc(sizeof(*res->points));
 		if (!res->points)
@@ -305,7 +282,8 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	free(v.past);
 	res->secs = now() - t0;
 	/* leave the world as the updates left it queued */
-	world_restore(w);
+	if (world_restore(w, 0))
+		v.oom = 1;
 	if (ret)
 		return -1;
 	if (v.oom)
