@@ -91,6 +91,7 @@ struct fmsg {
 	unsigned worker;
 	uint64_t iter, iter_seed;
 	int violated;
+	int budget;    /* M_ITER: out of steps, not judged (scn_result.budget_out) */
 	uint64_t transitions, steps, plans;
 	uint64_t nviolations;
 	unsigned tried, accepted;
@@ -118,6 +119,7 @@ struct campaign {
 	struct timespec t0;    /* the campaign's: the rates count from here */
 	/* totals */
 	uint64_t done, transitions, steps, violations;
+	uint64_t budget; /* iterations that ran out of steps (not findings) */
 	int found, error;
 	unsigned shrunk; /* shrink candidates kept so far */
 	pid_t pids[FUZZ_MAX_JOBS];
@@ -438,7 +440,8 @@ static void worker(struct campaign *c, unsigned w)
 		m.steps = res.stats.steps;
 		m.plans = res.stats.plans;
 		m.nviolations = res.nviolations;
-		snprintf(m.kinds, sizeof(m.kinds), "%s", res.kinds);
+		snprintf(m.kinds, sizeof(m.kinds), "%s", r ? res.kinds : res.budget);
+		m.budget = !r && res.budget_out;
 		send(c, &m);
 		if (!r)
 			continue;
@@ -620,6 +623,7 @@ static void handle(struct campaign *c, const struct fmsg *m)
 		c->transitions += m->transitions;
 		c->steps += m->steps;
 		c->violations += m->violated;
+		c->budget += m->budget;
 		if (c->json)
 			break;
 		if (c->tty) {
@@ -639,8 +643,9 @@ static void handle(struct campaign *c, const struct fmsg *m)
 		       s->cfg.exec.ncpus, exec_policy_name(s->cfg.exec.policy), s->cfg.rounds,
 		       s->nops, (unsigned long long)m->plans,
 		       (unsigned long long)m->transitions, (unsigned long long)m->steps,
-		       m->violated ? "VIOLATION (" : "ok", m->violated ? m->kinds : "",
-		       m->violated ? "), shrinking" : "");
+		       m->violated ? "VIOLATION (" : m->budget ? "budget exhausted (" : "ok",
+		       m->violated || m->budget ? m->kinds : "",
+		       m->violated ? "), shrinking" : m->budget ? "), not judged" : "");
 		fflush(stdout);
 		free(s);
 		break;
@@ -810,6 +815,7 @@ static void summary(struct campaign *c)
 		json_key_u64(&j, "transitions", c->transitions);
 		json_key_u64(&j, "steps", c->steps);
 		json_key_u64(&j, "violations", c->violations);
+		json_key_u64(&j, "budget_exhausted", c->budget);
 		json_key_bool(&j, "found", c->found || c->violations);
 		json_key_double(&j, "elapsed_s", t, 3);
 		json_key_double(&j, "iterations_per_s", t > 0 ? c->done / t : 0.0, 3);
@@ -849,6 +855,10 @@ static void summary(struct campaign *c)
 		       t > 0 ? c->done / t : 0.0, (unsigned long long)c->transitions,
 		       t > 0 ? c->transitions / t : 0.0, (unsigned long long)c->steps,
 		       t > 0 ? c->steps / t : 0.0, (unsigned long long)c->violations);
+		if (c->budget)
+			printf("fuzz: %llu iteration%s ran out of steps (budget exhausted: not "
+			       "judged, not a finding)\n", (unsigned long long)c->budget,
+			       c->budget == 1 ? "" : "s");
 	}
 	fflush(stdout);
 }
@@ -1164,6 +1174,8 @@ static int cmd_fuzz(int argc, char **argv)
 		return FTV_EXIT_VIOLATION;
 	if (r || c.error)
 		return FTV_EXIT_USAGE;
+	if (c.budget && !interrupted)
+		return FTV_EXIT_INCOMPLETE;
 	if (interrupted) {
 		/* nothing found, the campaign cut short: die of the signal,
 		 * so a shell or a CI job sees SIGINT and not a clean run */

@@ -165,6 +165,8 @@ static int cmd_scenario(int argc, char **argv)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)
 			s.cfg.exec.ncpus = (unsigned)cpus;
+		if (cpus_set && !s.steps_set)
+			s.steps = scenario_default_steps(s.cfg.exec.ncpus, s.cfg.rounds);
 		/* --arch only checks that each file is of that arch */
 		if ((arch_set && ftv_scheme_check_arch(s.cfg.scheme, arch, &err)) ||
 		    ftv_mutant_check(mutant, s.cfg.scheme, &err)) {
@@ -201,10 +203,16 @@ static int cmd_scenario(int argc, char **argv)
 		       (unsigned long long)res.stats.steps,
 		       (unsigned long long)res.trace_hash, res.stats.peak_rss_kb / 1024);
 		printf("%s: %s (%zu violations%s%s)\n", s.name,
-		       res.violated ? "VIOLATION" : "no violation", res.nviolations,
-		       res.kinds[0] ? ": " : "", res.kinds);
+		       res.violated ? "VIOLATION" : res.budget_out ? "budget exhausted" : "no violation",
+		       res.nviolations, res.kinds[0] ? ": " : "", res.kinds);
+		if (res.budget_out)
+			printf("%s: budget exhausted: %s within %llu steps, the CPUs still running; "
+			       "what did not run is not judged (raise 'steps')\n", s.name, res.budget,
+			       (unsigned long long)s.steps);
 		if (res.violated)
 			status = FTV_EXIT_VIOLATION;
+		else if (res.budget_out && status == FTV_EXIT_OK)
+			status = FTV_EXIT_INCOMPLETE;
 	}
 	free(files);
 	free(objects);

@@ -385,13 +385,20 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			s->cfg.exec.seed = v;
 		} else if (!strcmp(w[0], "rounds")) {
 			NUM32(1);
+			/* bounded: a billion rounds is days of emulation, not a
+			 * test (SCN_MAX_ROUNDS) */
+			if (v > SCN_MAX_ROUNDS)
+				BAD("rounds: %s is more than %u", w[1], SCN_MAX_ROUNDS);
 			s->cfg.rounds = (unsigned)v;
 		} else if (!strcmp(w[0], "calls")) {
 			NUM32(1);
 			s->cfg.calls = (unsigned)v;
 		} else if (!strcmp(w[0], "steps")) {
 			NUM(1);
+			if (!v || v > SCN_MAX_STEPS)
+				BAD("steps: %s is not 1..%llu", w[1], (unsigned long long)SCN_MAX_STEPS);
 			s->steps = v;
+			s->steps_set = 1;
 		} else if (!strcmp(w[0], "mutate") && n == 2) {
 			const struct ftv_mutant *m = ftv_mutant_find(w[1]);
 
@@ -472,6 +479,8 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 					path, s->sched[i].agent, s->cfg.exec.ncpus);
 	if ((s->nsched || s->npreempt || s->nobserve) && !s->explore)
 		return ftv_errf(err, "%s: schedule, preempt and observe need policy exhaustive", path);
+	if (!s->steps_set)
+		s->steps = scenario_default_steps(s->cfg.exec.ncpus, s->cfg.rounds);
 	if (!s->name[0])
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
@@ -567,8 +576,9 @@ static void judge(const struct scenario *s, struct world *w, struct scn_result *
 		strcat(res->kinds, k);
 	}
 	res->violated = res->nviolations > 0;
+	res->budget_out = world_budget_exhausted(w, res->budget, sizeof(res->budget));
 	if (s->expect_ok)
-		res->verdict_ok = !res->violated;
+		res->verdict_ok = !res->violated && !res->budget_out;
 	else {
 		char have[260];
 
@@ -765,6 +775,13 @@ void scenario_verify_config(const struct scenario *s, struct verify_config *vc)
 	vc->max_steps = s->steps;
 	vc->reduce = 1;
 	vc->nshards = 1;
+}
+
+uint64_t scenario_default_steps(unsigned cpus, unsigned rounds)
+{
+	uint64_t n = (uint64_t)cpus * (rounds ? rounds : 20) * SCN_STEPS_PER_ROUND;
+
+	return n > 100000 ? n : 100000;
 }
 
 int scenario_run(struct scenario *s, const char *corpus_dir,

@@ -40,6 +40,10 @@
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU
  *   steps    100000                  scheduler step budget to finish
+ *                                    (default: 100000, or 64 per CPU
+ *                                    per round when more: the budget
+ *                                    grows with the world; running out
+ *                                    is "budget exhausted", exit 3)
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...],
@@ -114,6 +118,8 @@ struct ftv_mutant;
 #define SCN_MAX_OBSERVE 256
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
+#define SCN_MAX_ROUNDS 1000000u            /* `rounds`: some 23 M steps per CPU */
+#define SCN_MAX_STEPS 10000000000ull       /* `steps`: hours of emulation */
 
 /* One operation: the verb's name and up to three arguments ("" when
  * absent; c is filter's "add"). */
@@ -141,7 +147,7 @@ struct scenario {
 	unsigned nexpect;
 	struct scn_op ops[SCN_MAX_OPS];
 	unsigned nops;
-	int mutate_set, seed_set, cpus_set;
+	int mutate_set, seed_set, cpus_set, steps_set;
 	int arch_line, scheme_line, mutate_line; /* where they were set, or 0 */
 	enum ftv_arch arch;
 	const struct ftv_mutant *mutant;         /* NULL: none */
@@ -214,6 +220,10 @@ struct scn_result {
 	struct world_stats stats;
 	uint64_t trace_hash;        /* exec_trace_hash: equal for equal runs
 				       (0 with scenario.no_trace_hash) */
+	/* the step budget ran out with work left (world_budget_exhausted):
+	 * no verdict on what did not run, exit 3, never a finding */
+	int budget_out;
+	char budget[160];
 };
 
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
@@ -242,5 +252,14 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
 /* The bounds a scenario file gives exhaustive exploration (its steps, its
  * max-executions, the reduction on). */
 void scenario_verify_config(const struct scenario *s, struct verify_config *vc);
+
+/* The step budget of a world of cpus CPUs running rounds rounds (0: the
+ * default 20) when the file names none: 100000, or SCN_STEPS_PER_ROUND per
+ * CPU per round when that is more. A round is a few calls of some ten
+ * instructions each at most a quantum apart (measured: 23 steps per CPU
+ * per round at 32 CPUs and 580 rounds), so the budget never ends a run
+ * that makes progress. */
+#define SCN_STEPS_PER_ROUND 64
+uint64_t scenario_default_steps(unsigned cpus, unsigned rounds);
 
 #endif

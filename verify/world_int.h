@@ -306,6 +306,11 @@ struct world {
 	size_t cur_ops;
 	struct world_stats st;
 	int finished;
+	/* world_finish ran out of steps with work left: no "unfinished" or
+	 * "stuck" then (world_budget_exhausted), budget_why says what was
+	 * left */
+	int budget_out;
+	char budget_why[160];
 	/* world_settle: updates are applied at once (exec_apply), not
 	 * queued; nsettled of them so far (their plan ids -2, -3, ...) */
 	int settling;

@@ -533,25 +533,61 @@ static int violated(struct world *w)
 	return nx || w->nviol;
 }
 
+/* What the run left undone when its steps ran out (world_budget_exhausted):
+ * 0 if every CPU finished its rounds and every plan completed. */
+static int left_undone(struct world *w)
+{
+	unsigned short_cpus = 0, first = 0;
+	uint64_t done = 0;
+	size_t plans = 0;
+
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
+		if (!exec_cpu_done(w->ex, c) && !short_cpus++)
+			first = c;
+	for (size_t i = 0; i < w->nplans; i++)
+		plans += !w->plans[i].done;
+	if (short_cpus) {
+		sim_read64(w->as, w->cpu[first].work + FTV_WORK_DONE, &done);
+		snprintf(w->budget_why, sizeof(w->budget_why),
+			 "cpu%u completed %llu of its %u rounds%s", first,
+			 (unsigned long long)done, w->cfg.rounds ? w->cfg.rounds : 20,
+			 short_cpus > 1 ? " (and more CPUs short)" : "");
+	} else if (plans) {
+		snprintf(w->budget_why, sizeof(w->budget_why), "%zu update%s still applying",
+			 plans, plans == 1 ? "" : "s");
+	}
+	return short_cpus || plans;
+}
+
+int world_budget_exhausted(const struct world *w, char *why, size_t n)
+{
+	if (why && n)
+		snprintf(why, n, "%s", w->budget_out ? w->budget_why : "");
+	return w->budget_out;
+}
+
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 {
-	uint64_t done = 0;
-	int early = 0;
+	uint64_t done = 0, before = world_step(w);
+	int early = 0, used_all;
 
 	if (!w->cfg.stop_early) {
 		if (exec_run(w->ex, max_steps, err))
 			return -1;
+		used_all = world_step(w) - before >= max_steps;
 	} else {
+		used_all = 0;
 		while (done < max_steps && !(early = violated(w))) {
 			uint64_t slice = max_steps - done < WORLD_FINISH_SLICE
 						 ? max_steps - done : WORLD_FINISH_SLICE;
-			uint64_t before = world_step(w);
+			uint64_t from = world_step(w);
 
 			if (exec_run(w->ex, slice, err))
 				return -1;
 			done += slice;
-			if (world_step(w) - before < slice)
+			if (world_step(w) - from < slice)
 				break; /* everything settled, or nobody can move */
+			used_all = done >= max_steps;
 		}
 	}
 	w->finished = 1;
@@ -560,7 +596,12 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 		world_checks_finish(w, 0);
 		return 0;
 	}
-	for (size_t i = 0; i < w->nplans; i++)
+	/* The steps ran out with CPUs still running or plans applying: the
+	 * budget ended the run, not a bug (a stuck CPU halts and is seen
+	 * well before: a fault, a CPU that cannot move). The checks that need
+	 * a finished run are not made, the rest are (world_budget_exhausted). */
+	w->budget_out = used_all && left_undone(w);
+	for (size_t i = 0; i < w->nplans && !w->budget_out; i++)
 		if (!w->plans[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
 					    "plan %d (%s) never completed within %llu steps",
