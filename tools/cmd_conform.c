@@ -164,11 +164,13 @@ static int run_one(const char *file, const struct ftv_paths *paths, struct outco
 		return 0;
 	}
 	snprintf(o->detail, sizeof(o->detail),
-		 "expected %s%s, found %s%s%s (%zu violations, %llu steps, %llu transitions)",
+		 "expected %s%s, found %s%s%s%s (%zu violations, %llu steps, %llu transitions)",
 		 s->expect_ok ? "no violation" : "violation", want,
-		 res.violated ? "violation" : "no violation", res.kinds[0] ? ": " : "",
-		 res.kinds, res.nviolations, (unsigned long long)res.stats.steps,
-		 (unsigned long long)res.stats.transitions);
+		 res.violated ? "violation" : res.vacuous ? "vacuous: " :
+		 res.budget_out ? "budget exhausted: " : "no violation",
+		 res.vacuous ? res.vacuous_why : res.budget_out ? res.budget : "",
+		 res.kinds[0] ? ": " : "", res.kinds, res.nviolations,
+		 (unsigned long long)res.stats.steps, (unsigned long long)res.stats.transitions);
 	free(s);
 	return 0;
 }

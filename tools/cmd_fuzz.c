@@ -1174,6 +1174,13 @@ static int cmd_fuzz(int argc, char **argv)
 		return FTV_EXIT_VIOLATION;
 	if (r || c.error)
 		return FTV_EXIT_USAGE;
+	if (c.done && !c.transitions && !interrupted) {
+		/* not one site patched in the whole campaign: it verified
+		 * nothing (e.g. --object modules whose sites stay disabled) */
+		fprintf(stderr, "ftv fuzz: vacuous: %llu iterations patched no site (0 "
+			"transitions)\n", (unsigned long long)c.done);
+		return FTV_EXIT_USAGE;
+	}
 	if (c.budget && !interrupted)
 		return FTV_EXIT_INCOMPLETE;
 	if (interrupted) {

@@ -3,7 +3,8 @@
  * while CPUs call them (verify/replay.h).
  * Exit 0: every replayable site replayed, nothing violated; 1: a violation;
  * 2: bad usage or input (unreadable layout, a site count that differs from
- * the kernel's table). */
+ * the kernel's table), or no site replayed at all (vacuous: a verdict on
+ * nothing). */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -152,7 +153,18 @@ static int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "ftv replay: %s\n", err.msg);
 		return FTV_EXIT_USAGE;
 	}
-	return r.violations ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	if (r.violations)
+		return FTV_EXIT_VIOLATION;
+	/* a verdict on no site is no verdict (the report above says why
+	 * each was not replayed) */
+	if (!r.replayed) {
+		fflush(stdout);
+		fprintf(stderr, "ftv replay: vacuous: 0 of the layout's %zu sites replayed "
+			"(%zu modules not placed, %zu sites not replayable here)\n",
+			r.layout_sites, r.modules_unplaced, r.layout_sites - r.replayable);
+		return FTV_EXIT_USAGE;
+	}
+	return FTV_EXIT_OK;
 }
 
 FTV_COMMAND(replay, cmd_replay,

@@ -203,14 +203,19 @@ static int cmd_scenario(int argc, char **argv)
 		       (unsigned long long)res.stats.steps,
 		       (unsigned long long)res.trace_hash, res.stats.peak_rss_kb / 1024);
 		printf("%s: %s (%zu violations%s%s)\n", s.name,
-		       res.violated ? "VIOLATION" : res.budget_out ? "budget exhausted" : "no violation",
+		       res.violated ? "VIOLATION" : res.vacuous ? "vacuous" :
+		       res.budget_out ? "budget exhausted" : "no violation",
 		       res.nviolations, res.kinds[0] ? ": " : "", res.kinds);
 		if (res.budget_out)
 			printf("%s: budget exhausted: %s within %llu steps, the CPUs still running; "
 			       "what did not run is not judged (raise 'steps')\n", s.name, res.budget,
 			       (unsigned long long)s.steps);
+		if (res.vacuous)
+			printf("%s: vacuous: %s\n", s.name, res.vacuous_why);
 		if (res.violated)
 			status = FTV_EXIT_VIOLATION;
+		else if (res.vacuous && status != FTV_EXIT_VIOLATION)
+			status = FTV_EXIT_USAGE;
 		else if (res.budget_out && status == FTV_EXIT_OK)
 			status = FTV_EXIT_INCOMPLETE;
 	}

@@ -318,6 +318,8 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			s->settle = s->nops + 1;
 		} else if (!strcmp(w[0], "far-modules") && n == 1) {
 			s->cfg.far_modules = 1;
+		} else if (!strcmp(w[0], "vacuous") && n == 1) {
+			s->vacuous_ok = 1;
 		} else if (!strcmp(w[0], "cpus")) {
 			NUM(1);
 			if (!v || v > EXEC_MAX_CPUS)
@@ -577,8 +579,12 @@ static void judge(const struct scenario *s, struct world *w, struct scn_result *
 	}
 	res->violated = res->nviolations > 0;
 	res->budget_out = world_budget_exhausted(w, res->budget, sizeof(res->budget));
+	/* a verdict on nothing is no verdict, unless the file says it means
+	 * to reach nothing (`vacuous`) */
+	res->vacuous = !s->vacuous_ok && !res->violated &&
+		       world_vacuous(w, res->vacuous_why, sizeof(res->vacuous_why));
 	if (s->expect_ok)
-		res->verdict_ok = !res->violated && !res->budget_out;
+		res->verdict_ok = !res->violated && !res->budget_out && !res->vacuous;
 	else {
 		char have[260];
 
@@ -596,6 +602,29 @@ static void judge(const struct scenario *s, struct world *w, struct scn_result *
 
 /* The world of s with its operations queued (explore: all of them, the
  * `run` lines taking no steps), or NULL with err set. */
+/* Whether the modules given by path are enabled before the operations: a
+ * real module's records are enabled as it loads, before its init runs
+ * (kernel/module/main.c: load_module -> prepare_coming_module ->
+ * ftrace_module_enable), so a user's module loaded at boot is enabled
+ * unless the file says when (an enable-modules or module-load line: the
+ * window between is what it tests) or it has corpus modules too (whose
+ * scenarios enable them where they mean to). */
+static int enable_user_modules(const struct scenario *s)
+{
+	int user_mod = 0;
+
+	for (unsigned i = 0; i < s->nuser; i++)
+		user_mod |= scenario_path_is_module(s->user_objects[i]);
+	for (unsigned i = 0; i < WORLD_MAX_OBJECTS; i++)
+		if (s->modules[i][0])
+			return 0;
+	for (unsigned i = 0; i < s->nops; i++)
+		if (!strcmp(s->ops[i].verb, "enable-modules") ||
+		    !strcmp(s->ops[i].verb, "module-load"))
+			return 0;
+	return user_mod;
+}
+
 static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 {
 	struct world *w;
@@ -611,6 +640,11 @@ static struct world *build(struct scenario *s, int explore, struct ftv_err *err)
 		return NULL;
 	}
 	if (s->settle && world_settle(w, 1, err))
+		goto fail;
+	/* applied at once, before any CPU runs, as at the module's load */
+	if (enable_user_modules(s) &&
+	    ((!s->settle && world_settle(w, 1, err)) || world_enable_modules(w, NULL, err) ||
+	     (!s->settle && world_settle(w, 0, err))))
 		goto fail;
 	for (unsigned i = 0; i < s->nops; i++) {
 		if (s->settle == i + 1 && world_settle(w, 0, err))
@@ -1013,6 +1047,8 @@ void scenario_write(FILE *f, const struct scenario *s, const char *header)
 	}
 	if (s->cfg.far_modules)
 		fprintf(f, "far-modules\n");
+	if (s->vacuous_ok)
+		fprintf(f, "vacuous\n");
 	fprintf(f, "cpus     %u\n", s->cfg.exec.ncpus);
 	fprintf(f, "policy   %s\n", exec_policy_name(s->cfg.exec.policy));
 	if (s->cfg.exec.quantum)

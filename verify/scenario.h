@@ -25,6 +25,11 @@
  *                                    it, every one the call probe accepts
  *                                    (verify/world_probe.c)
  *   far-modules                      modules > 128 MiB from kernel text
+ *   vacuous                          the scenario means to reach nothing
+ *                                    (an ops on sites not enabled, no
+ *                                    tracer call): without this line such
+ *                                    a run is "vacuous: ..." and exit 2,
+ *                                    a verdict on nothing (world_vacuous)
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random),
  *                                    or exhaustive: every execution is
@@ -148,6 +153,7 @@ struct scenario {
 	struct scn_op ops[SCN_MAX_OPS];
 	unsigned nops;
 	int mutate_set, seed_set, cpus_set, steps_set;
+	int vacuous_ok; /* `vacuous`: it means to reach nothing (world_vacuous) */
 	int arch_line, scheme_line, mutate_line; /* where they were set, or 0 */
 	enum ftv_arch arch;
 	const struct ftv_mutant *mutant;         /* NULL: none */
@@ -224,6 +230,10 @@ struct scn_result {
 	 * no verdict on what did not run, exit 3, never a finding */
 	int budget_out;
 	char budget[160];
+	/* nothing was verified (world_vacuous) and the file does not say it
+	 * means that (`vacuous`): exit 2, vacuous_why says what */
+	int vacuous;
+	char vacuous_why[200];
 };
 
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in

@@ -188,6 +188,9 @@ struct wops {
 	uint64_t func;       /* the tracer that must run for it */
 	int direct;
 	unsigned char *ever; /* per wrec: ever had the record in its filter */
+	/* what it reached while registered (world_vacuous): a record
+	 * ftrace patches, or only records of modules not enabled */
+	int registered, reached, disabled_only;
 	int free_plan;       /* plan that frees it, or -1 */
 	int freed;           /* that plan completed */
 	/* 1 + the index of the newest plan made by an operation on it

@@ -108,11 +108,69 @@ static void plan_done(struct ftv_exec *ex, int id,
 	}
 }
 
+/* What each registered ops reaches now (world_vacuous): called at every
+ * operation, after the core has taken it in. A record of a module ftrace
+ * has not enabled yet is FTRACE_FL_DISABLED (kernel/trace/ftrace.c:
+ * ftrace_module_init marks them so; ftrace_module_enable clears it). */
+static void note_reach(struct world *w)
+{
+	for (size_t i = 0; i < w->nops; i++) {
+		struct wops *o = &w->ops[i];
+
+		if (!o->ops || !ftrace_ops_registered(o->ops))
+			continue;
+		o->registered = 1;
+		for (size_t k = 0; k < w->nrecs && !o->reached; k++) {
+			const struct wrec *r = &w->recs[k];
+
+			if (r->rec < 0 || !ftrace_ops_traces_ip(o->ops, r->ip))
+				continue;
+			if (ftrace_core_rec(w->core, (size_t)r->rec)->flags & FTRACE_FL_DISABLED)
+				o->disabled_only = 1;
+			else
+				o->reached = 1;
+		}
+	}
+}
+
+int world_vacuous(const struct world *w, char *why, size_t n)
+{
+	int found = 0, tracers = 0;
+
+	if (why && n)
+		why[0] = 0;
+	for (size_t i = 0; i < w->nops; i++) {
+		const struct wops *o = &w->ops[i];
+
+		if (!o->registered)
+			continue;
+		if (o->reached) {
+			tracers += !o->direct;
+			continue;
+		}
+		if (!found++ && why && n)
+			snprintf(why, n, "%s reached no site (%s)", o->name,
+				 o->disabled_only ? "its sites are in modules whose sites are not "
+						    "enabled: add enable-modules"
+						  : "its filter matches no function ftrace patches");
+	}
+	/* tracers on patched sites, never called while the CPUs ran */
+	if (!found && tracers && !w->st.tracer_calls && w->finished) {
+		found = 1;
+		if (why && n)
+			snprintf(why, n, "no tracer was called in %llu steps (the workload never "
+				 "called a traced function while one was registered)",
+				 (unsigned long long)exec_steps(w->ex));
+	}
+	return found;
+}
+
 int world_submit(struct world *w, const char *what, struct ftv_err *err)
 {
 	struct wplan *wp;
 	int id;
 
+	note_reach(w);
 	if (!w->scratch.n) {
 		w->cur_ops = 0;
 		return 0;
