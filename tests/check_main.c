@@ -33,6 +33,20 @@ void ftv_test_path(char *buf, size_t n, const char *env, const char *rel)
 	snprintf(buf, n, "%s/%s", ftv_test_env(env), rel);
 }
 
+void ftv_test_tmpfile(char *path, size_t n, const char *text)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, n, "/tmp/ftv-test-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	ck_assert(f);
+	fputs(text, f);
+	ck_assert(fclose(f) == 0);
+}
+
 int ftv_test_run(char *const argv[], char **out)
 {
 	int fds[2], status;

@@ -30,5 +30,8 @@ const char *ftv_test_env(const char *name); /* aborts the test if unset */
 int ftv_test_run(char *const argv[], char **out);
 /* Path under a directory named by an environment variable. */
 void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
+/* A new file under /tmp holding text; its name into path (at least 32
+ * bytes). The caller unlinks it. */
+void ftv_test_tmpfile(char *path, size_t n, const char *text);
 
 #endif

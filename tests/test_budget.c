@@ -12,21 +12,16 @@
 #define FTV_RUN(out, ...)                                                      \
 	ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), __VA_ARGS__, NULL }, out)
 
-/* callops-basic with the lines given: a temporary file (path). */
+/* A small scenario with the lines given: a temporary file (path). */
 static void scenario_with(char *path, size_t n, const char *lines)
 {
-	int fd;
-	FILE *f;
+	char text[1024];
 
-	snprintf(path, n, "/tmp/ftv-budget-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	ck_assert(f);
-	fprintf(f, "name budget\nscheme callops\nobjects rand1 rand2\nseed 1\nexpect ok\n%s"
-		   "ops t1 tracer_a\nfilter t1 r1_f3,r1_f5\nregister t1\nrun 150\n"
-		   "unregister t1\n", lines);
-	fclose(f);
+	snprintf(text, sizeof(text),
+		 "name budget\nscheme callops\nobjects rand1 rand2\nseed 1\nexpect ok\n%s"
+		 "ops t1 tracer_a\nfilter t1 r1_f3,r1_f5\nregister t1\nrun 150\n"
+		 "unregister t1\n", lines);
+	ftv_test_tmpfile(path, n, text);
 }
 
 START_TEST(scenario_out_of_steps_is_budget_exhausted_not_a_violation)

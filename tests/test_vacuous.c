@@ -15,27 +15,13 @@
 	ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), __VA_ARGS__, NULL }, out)
 #define BUILD (char *)ftv_test_env("FTV_BUILD")
 
-static void write_file(char *path, size_t n, const char *text)
-{
-	int fd;
-	FILE *f;
-
-	snprintf(path, n, "/tmp/ftv-vacuous-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert(fd >= 0);
-	f = fdopen(fd, "w");
-	ck_assert(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Runs `ftv scenario` on text: its exit status, its output in *out. */
 static int scenario(const char *text, char **out)
 {
 	char path[64];
 	int rc;
 
-	write_file(path, sizeof(path), text);
+	ftv_test_tmpfile(path, sizeof(path), text);
 	rc = FTV_RUN(out, "scenario", "--build", BUILD, path);
 	unlink(path);
 	return rc;
@@ -109,7 +95,7 @@ START_TEST(an_own_module_is_enabled_and_its_mutant_found)
 	int rc;
 
 	cordic(mod, sizeof(mod));
-	write_file(path, sizeof(path), RECIPE);
+	ftv_test_tmpfile(path, sizeof(path), RECIPE);
 	rc = FTV_RUN(&out, "scenario", "--build", BUILD, "--object", mod, path);
 	ck_assert_msg(rc == 0 && strstr(out, " 2 transitions,") &&
 			      strstr(out, "mine: no violation (0 violations)\n"),
@@ -129,7 +115,7 @@ START_TEST(a_replay_of_no_site_is_vacuous)
 	int rc;
 
 	cordic(mod, sizeof(mod));
-	write_file(layout, sizeof(layout), "");
+	ftv_test_tmpfile(layout, sizeof(layout), "");
 	rc = FTV_RUN(&out, "capture", "-o", layout, mod);
 	ck_assert_msg(rc == 0, "capture: exit %d: %s", rc, out);
 	free(out);
