@@ -109,6 +109,25 @@ START_TEST(an_own_module_is_enabled_and_its_mutant_found)
 }
 END_TEST
 
+/* ftv verify takes --object as ftv scenario does: the module enabled, its
+ * function called, the walk bounded by --time. */
+START_TEST(verify_takes_an_own_module)
+{
+	char mod[4200], path[64], *out;
+	int rc;
+
+	cordic(mod, sizeof(mod));
+	ftv_test_tmpfile(path, sizeof(path), "name minev\nscheme callops\ncpus 2\nrounds 2\n"
+					     "expect ok\nops t1 tracer_a\nregister t1\n");
+	rc = FTV_RUN(&out, "verify", "--build", BUILD, "--time", "1", "--object", mod, path);
+	ck_assert_msg(rc == 3 && strstr(out, "note: the workload calls 1 function: cordic_calc_iq") &&
+			      strstr(out, "(budget: stopped by --time 1 s)"),
+		      "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(a_replay_of_no_site_is_vacuous)
 {
 	char mod[4200], layout[64], *out;
@@ -139,6 +158,7 @@ static Suite *vacuous_suite(void)
 	tcase_add_test(tc, tracers_never_called_are_vacuous);
 	tcase_add_test(tc, an_own_module_is_enabled_and_its_mutant_found);
 	tcase_add_test(tc, a_replay_of_no_site_is_vacuous);
+	tcase_add_test(tc, verify_takes_an_own_module);
 	suite_add_tcase(s, tc);
 	return s;
 }

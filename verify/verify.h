@@ -23,6 +23,7 @@
 #include "util/err.h"
 
 struct world;
+struct verify_result;
 
 struct verify_config {
 	uint64_t max_executions;  /* 0: no limit */
@@ -30,6 +31,12 @@ struct verify_config {
 	int reduce;               /* 1: source sets and sleep sets */
 	unsigned shard, nshards;  /* 0 and 1: the whole tree */
 	int first;                /* stop at the first counterexample */
+	/* Asked after each run (may be NULL): a reason ("--time 600 s",
+	 * "SIGINT") stops the walk there, incomplete (verify_result.stopped);
+	 * progress (may be NULL) sees the result so far. */
+	const char *(*stop)(void *ctx);
+	void (*progress)(void *ctx, const struct verify_result *r);
+	void *ctx;
 };
 
 struct verify_result {
@@ -46,6 +53,7 @@ struct verify_result {
 	size_t npoints;
 	size_t nwords, ndata;     /* watched words and data locations */
 	double secs;
+	char stopped[64];         /* why verify_config.stop ended it, or "" */
 };
 
 int world_verify(struct world *w, const struct verify_config *cfg,
