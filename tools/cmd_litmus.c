@@ -107,8 +107,9 @@ static int cmd_litmus(int argc, char **argv)
 		struct litmus_result res;
 		char buf[4200];
 		/* a name alone: the installed test */
-		struct litmus *lt = litmus_load(ftv_paths_find(paths.litmus, files[i], ".litmus",
-							       buf, sizeof(buf)), &err);
+		const char *path = ftv_paths_input(paths.litmus, files[i], ".litmus", buf,
+						   sizeof(buf), &err);
+		struct litmus *lt = path ? litmus_load(path, &err) : NULL;
 
 		if (lt && kinds && litmus_kinds_get(kinds, litmus_name(lt)) >= 0)
 			litmus_set_expected(lt, litmus_kinds_get(kinds, litmus_name(lt)));

@@ -64,7 +64,7 @@ static int cmd_replay(int argc, char **argv)
 	const char *layout = NULL;
 	char layout_buf[4200];
 	uint64_t v;
-	int o;
+	int o, ret;
 
 	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
@@ -142,13 +142,20 @@ static int cmd_replay(int argc, char **argv)
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	/* a name alone: the installed layout */
-	c.layout = ftv_paths_find(paths.layouts, layout, ".layout.xz", layout_buf,
-				  sizeof(layout_buf));
+	c.layout = ftv_paths_input(paths.layouts, layout, ".layout.xz", layout_buf,
+				   sizeof(layout_buf), &err);
+	if (!c.layout) {
+		fprintf(stderr, "ftv replay: %s\n", err.msg);
+		return FTV_EXIT_USAGE;
+	}
 	/* A whole kernel takes minutes: say how far it got, on a terminal. */
 	if (isatty(STDERR_FILENO))
 		c.progress = stderr;
 	c.tramp_dir = paths.tramp;
-	if (replay_run(&c, stdout, &r, &err)) {
+	ret = replay_run(&c, stdout, &r, &err);
+	if (c.progress)
+		fprintf(c.progress, "\r\033[K");
+	if (ret) {
 		fflush(stdout);
 		fprintf(stderr, "ftv replay: %s\n", err.msg);
 		return FTV_EXIT_USAGE;

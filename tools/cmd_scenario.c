@@ -138,10 +138,10 @@ static int cmd_scenario(int argc, char **argv)
 		struct ftv_err err;
 
 		/* a name alone: the installed scenario */
-		const char *path = ftv_paths_find(paths.scenarios, files[i], ".scn", buf,
-						  sizeof(buf));
+		const char *path = ftv_paths_input(paths.scenarios, files[i], ".scn", buf,
+						   sizeof(buf), &err);
 
-		if (scenario_load(path, &s, &err)) {
+		if (!path || scenario_load(path, &s, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
@@ -160,7 +160,7 @@ static int cmd_scenario(int argc, char **argv)
 		if (trace_text)
 			s.cfg.trace_out = stdout;
 		s.cfg.trace_json = tj;
-		s.cfg.notes_out = stdout;
+		s.cfg.notes_out = stderr;
 		if (seed_set)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)

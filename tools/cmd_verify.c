@@ -215,11 +215,11 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		       const char *cmdline, int *status)
 {
 	char buf[4200], replay[4400] = "";
-	const char *path = ftv_paths_find(paths->scenarios, file, ".scn", buf, sizeof(buf));
+	struct ftv_err err;
+	const char *path = ftv_paths_input(paths->scenarios, file, ".scn", buf, sizeof(buf), &err);
 	struct scenario *s = malloc(sizeof(*s)), *cx = malloc(sizeof(*cx));
 	struct verify_config vc;
 	struct verify_result vr;
-	struct ftv_err err;
 	char *report = NULL;
 	size_t rlen = 0;
 	FILE *out = stdout;
@@ -230,7 +230,7 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		fprintf(stderr, "ftv verify: out of memory\n");
 		goto done;
 	}
-	if (scenario_load(path, s, &err)) {
+	if (!path || scenario_load(path, s, &err)) {
 		fprintf(stderr, "ftv verify: %s\n", err.msg);
 		goto done;
 	}

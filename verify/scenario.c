@@ -227,6 +227,10 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 	s->cfg.exec.seed = 1;
 	s->steps = 100000;
 	s->expect_ok = -1;
+	if (ftv_text_check(f, path, err)) {
+		fclose(f);
+		return -1;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *hash, *t, *w[WORLD_MAX_OBJECTS + 1] = { 0 };
 		size_t len = strlen(line);
