@@ -111,6 +111,55 @@ START_TEST(help_prints_the_exit_table)
 }
 END_TEST
 
+/* Every line of out is one JSON object of that type. */
+static void json_lines(const char *out, const char *type, int n)
+{
+	char want[64];
+	int lines = 0;
+
+	snprintf(want, sizeof(want), "{\"type\":\"%s", type);
+	for (const char *p = out; *p; lines++) {
+		const char *nl = strchr(p, '\n');
+
+		ck_assert_msg(nl && !strncmp(p, want, strlen(want)) && nl[-1] == '}', "%s", out);
+		p = nl + 1;
+	}
+	ck_assert_msg(lines == n, "%d lines, not %d: %s", lines, n, out);
+}
+
+/* scenario, conform and litmus: --json with fuzz's and verify's envelope */
+START_TEST(scenario_conform_and_litmus_print_json)
+{
+	char cmd[4400], *out;
+	char *sh[] = { "/bin/sh", "-c", cmd, NULL };
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "'%s' scenario --json callops-basic mutant-bl-before-literal "
+		 "2>/dev/null", ftv_test_env("FTV"));
+	rc = ftv_test_run(sh, &out);
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
+	json_lines(out, "scenario\"", 2);
+	ck_assert_msg(strstr(out, "\"verdict\":\"VIOLATION\"") &&
+			      strstr(out, "\"kinds\":\"nop-ops\"") &&
+			      strstr(out, "\"report\":\"== callops-basic: "),
+		      "%s", out);
+	free(out);
+	snprintf(cmd, sizeof(cmd), "'%s' conform --json callops-basic 2>/dev/null",
+		 ftv_test_env("FTV"));
+	rc = ftv_test_run(sh, &out);
+	ck_assert_msg(rc == 0 && strstr(out, "{\"type\":\"conform-summary\",\"passed\":1,"),
+		      "exit %d: %s", rc, out);
+	json_lines(out, "conform", 2);
+	free(out);
+	rc = FTV_RUN(&out, "litmus", "--json", "coFF");
+	ck_assert_msg(rc == 0 && strstr(out, "\"verdict\":\"Allowed\",\"expected\":\"Allowed\","
+					     "\"result\":\"ok\""),
+		      "exit %d: %s", rc, out);
+	json_lines(out, "litmus\"", 1);
+	free(out);
+}
+END_TEST
+
 static Suite *messages_suite(void)
 {
 	Suite *s = suite_create("messages");
@@ -121,6 +170,7 @@ static Suite *messages_suite(void)
 	tcase_add_test(tc, control_characters_in_an_input_are_refused_never_echoed);
 	tcase_add_test(tc, skipped_sites_are_one_note_on_stderr);
 	tcase_add_test(tc, help_prints_the_exit_table);
+	tcase_add_test(tc, scenario_conform_and_litmus_print_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

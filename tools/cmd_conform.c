@@ -11,6 +11,7 @@
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/opt.h"
 #include "util/xml.h"
 #include "verify/scenario.h"
@@ -183,11 +184,47 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum { O_TAP = 256, O_JUNIT };
+enum { O_TAP = 256, O_JUNIT, O_JSON };
+
+static const char *const result_name[] = { "ok", "mismatch", "error" };
+
+/* --json: one object per scenario, then a summary, as ftv fuzz and ftv
+ * verify write them (a "type" first). */
+static void json_outcome(const struct outcome *o)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "conform");
+	json_key_str(&j, "name", o->name);
+	json_key_str(&j, "scheme", o->scheme);
+	json_key_str(&j, "result", result_name[o->result]);
+	json_key_double(&j, "seconds", o->secs, 3);
+	json_key_str(&j, "detail", o->detail);
+	json_end_object(&j);
+	json_newline(&j);
+}
+
+static void json_summary(const size_t count[3])
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "conform-summary");
+	json_key_u64(&j, "passed", count[R_OK]);
+	json_key_u64(&j, "failed", count[R_MISMATCH]);
+	json_key_u64(&j, "errors", count[R_ERROR]);
+	json_end_object(&j);
+	json_newline(&j);
+}
 
 static const struct ftv_opt conform_opts[] = {
 	{ .name = "tap", .key = O_TAP,
 	  .help = "print TAP version 13 (kselftest style) instead of plain lines" },
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object per scenario, then a summary object" },
 	{ .name = "junit", .key = O_JUNIT, .arg = "FILE",
 	  .help = "also write the results as JUnit XML to FILE",
 	  .words = FTV_WORDS_FILE },
@@ -200,7 +237,7 @@ static int cmd_conform(int argc, char **argv)
 	struct ftv_paths paths;
 	struct ftv_getopt g;
 	const char *junit = NULL;
-	int tap = 0, nargs = 0, o;
+	int tap = 0, json = 0, nargs = 0, o;
 	char **files, *defdir[1];
 	char **args = calloc((size_t)argc, sizeof(*args));
 	size_t nfiles, count[3] = { 0, 0, 0 };
@@ -216,6 +253,9 @@ static int cmd_conform(int argc, char **argv)
 		switch (o) {
 		case O_TAP:
 			tap = 1;
+			break;
+		case O_JSON:
+			json = 1;
 			break;
 		case O_JUNIT:
 			junit = g.val;
@@ -258,7 +298,7 @@ static int cmd_conform(int argc, char **argv)
 		status = FTV_EXIT_USAGE;
 		goto done;
 	}
-	if (tap)
+	if (tap && !json)
 		printf("TAP version 13\n1..%zu\n", nfiles);
 	for (size_t k = 0; k < nfiles; k++) {
 		double t0 = now();
@@ -270,7 +310,9 @@ static int cmd_conform(int argc, char **argv)
 		}
 		out[k].secs = now() - t0;
 		count[out[k].result]++;
-		if (tap)
+		if (json)
+			json_outcome(&out[k]);
+		else if (tap)
 			printf("%sok %zu %s # %s%s\n", out[k].result == R_OK ? "" : "not ", k + 1,
 			       out[k].name, out[k].result == R_ERROR ? "error: " : "",
 			       out[k].detail);
@@ -283,7 +325,9 @@ static int cmd_conform(int argc, char **argv)
 	/* nothing ran: bad input, whatever was asked */
 	status = count[R_ERROR] == nfiles ? FTV_EXIT_USAGE
 		 : count[R_MISMATCH] || count[R_ERROR] ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
-	if (!tap && status != FTV_EXIT_USAGE) {
+	if (json)
+		json_summary(count);
+	else if (!tap && status != FTV_EXIT_USAGE) {
 		printf("%zu passed, %zu failed", count[R_OK], count[R_MISMATCH]);
 		if (count[R_ERROR])
 			printf(", %zu in error", count[R_ERROR]);
