@@ -158,12 +158,7 @@ static int replay_file(const char *path, const struct ftv_paths *paths, int trac
 		json_key_str(&j, "type", "replay");
 		json_key_str(&j, "replay", path);
 		json_key_str(&j, "name", s->name);
-		json_key_str(&j, "scheme", ftv_scheme_name(s->cfg.scheme));
-		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(s->cfg.scheme)));
-		json_key_u64(&j, "cpus", s->cfg.exec.ncpus);
-		json_key_str(&j, "policy", exec_policy_name(s->cfg.exec.policy));
-		json_key_u64(&j, "seed", s->cfg.exec.seed);
-		json_key_str(&j, "mutate", s->cfg.mutant_name ? s->cfg.mutant_name : "none");
+		scenario_json_config(&j, s);
 		json_key_u64(&j, "sites", res.stats.sites);
 		json_key_u64(&j, "plans", res.stats.plans);
 		json_key_u64(&j, "transitions", res.stats.transitions);

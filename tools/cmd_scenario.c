@@ -42,13 +42,7 @@ static const struct ftv_opt scenario_opts[] = {
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = ftv_mutant_word },
-	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
-	  .help = "add your own object or module to every scenario, as an 'object PATH' "
-		  "line would (repeatable)",
-	  .words = FTV_WORDS_FILE },
-	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
-	  .help = "the functions of the objects given by path the workload calls, as a "
-		  "'call' line would" },
+	FTV_USER_CODE_OPTIONS(O_OBJECT, O_CALL),
 	{ .name = "json", .key = O_JSON,
 	  .help = "one JSON object per scenario (its text report in \"report\")" },
 	{ .name = "plans", .key = O_PLANS,
@@ -105,12 +99,7 @@ static void json_result(const struct scenario *s, const struct scn_result *res,
 	json_key_str(&j, "type", "scenario");
 	json_key_str(&j, "name", s->name);
 	json_key_str(&j, "file", s->path);
-	json_key_str(&j, "scheme", ftv_scheme_name(s->cfg.scheme));
-	json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(s->cfg.scheme)));
-	json_key_u64(&j, "cpus", s->cfg.exec.ncpus);
-	json_key_str(&j, "policy", exec_policy_name(s->cfg.exec.policy));
-	json_key_u64(&j, "seed", s->cfg.exec.seed);
-	json_key_str(&j, "mutate", s->cfg.mutant_name ? s->cfg.mutant_name : "none");
+	scenario_json_config(&j, s);
 	json_key_str(&j, "verdict", res->explored && !res->violated
 					    ? (res->complete ? "verified" : "incomplete")
 					    : verdict(res));

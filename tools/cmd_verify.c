@@ -37,13 +37,7 @@ static const struct ftv_opt verify_opts[] = {
 		  "the file's max-executions, else 1000000)" },
 	{ .name = "time", .key = O_TIME, .arg = "SECONDS",
 	  .help = "stop each world's walk after SECONDS (incomplete; default 600)" },
-	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
-	  .help = "add your own object or module to every world, as an 'object PATH' "
-		  "line would (repeatable)",
-	  .words = FTV_WORDS_FILE },
-	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
-	  .help = "the functions of the objects given by path the workload calls, as a "
-		  "'call' line would" },
+	FTV_USER_CODE_OPTIONS(O_OBJECT, O_CALL),
 	{ .name = "max-steps", .key = O_MAXSTEPS, .arg = "N",
 	  .help = "visible steps per execution (default: the file's steps)" },
 	{ .name = "shard", .key = O_SHARD, .arg = "I/N",

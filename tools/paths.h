@@ -55,4 +55,15 @@ const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, c
 		  "DIR/trampolines",                                           \
 	  .words = FTV_WORDS_DIR }
 
+/* --object PATH and --call F1,F2 of the commands that run scenario files
+ * (scenario, verify): as 'object' and 'call' lines would. */
+#define FTV_USER_CODE_OPTIONS(OBJECT_KEY, CALL_KEY)                            \
+	{ .name = "object", .key = OBJECT_KEY, .arg = "PATH",                  \
+	  .help = "add your own object or module to every scenario, as an "   \
+		  "'object PATH' line would (repeatable)",                     \
+	  .words = FTV_WORDS_FILE },                                           \
+	{ .name = "call", .key = CALL_KEY, .arg = "F1,F2...",                  \
+	  .help = "the functions of the objects given by path the workload "  \
+		  "calls, as a 'call' line would" }
+
 #endif

@@ -272,4 +272,10 @@ void scenario_verify_config(const struct scenario *s, struct verify_config *vc);
 #define SCN_STEPS_PER_ROUND 64
 uint64_t scenario_default_steps(unsigned cpus, unsigned rounds);
 
+/* A scenario's configuration as keys of the JSON object being written
+ * (scheme, arch, cpus, policy, seed, mutate: verify/scenario_json.c), for
+ * the commands' --json. */
+struct json;
+void scenario_json_config(struct json *j, const struct scenario *s);
+
 #endif
