@@ -18,6 +18,7 @@
 #include "util/num.h"
 #include "util/opt.h"
 #include "util/outfile.h"
+#include "util/str.h"
 #include "verify/fuzz.h"
 #include "verify/fuzz_campaign.h"
 #include "verify/mutant.h"
@@ -660,12 +661,18 @@ static int cmd_fuzz(int argc, char **argv)
 	{
 		size_t l = 0;
 
+		char raw[sizeof(c.e.cmdline)];
+
 		for (int i = 0; i < argc && l + 2 < sizeof(c.e.cmdline); i++)
 			l += (size_t)snprintf(c.e.cmdline + l, sizeof(c.e.cmdline) - l, "%s%s",
 					      i ? " " : "ftv ", argv[i]);
 		if (!seed_set && l + 2 < sizeof(c.e.cmdline))
 			snprintf(c.e.cmdline + l, sizeof(c.e.cmdline) - l, " --seed %llu",
 				 (unsigned long long)c.e.seed);
+		/* the replay file's header: a control byte of a path is
+		 * written \xNN (the file is read back as text) */
+		memcpy(raw, c.e.cmdline, sizeof(raw));
+		ftv_escape(c.e.cmdline, sizeof(c.e.cmdline), raw);
 	}
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
 	if (fuzz_targets(&c.e.g, c.paths.corpus, c.paths.tramp, &err)) {

@@ -14,6 +14,7 @@
 #include "verify/verify.h"
 
 #include "util/outfile.h"
+#include "util/str.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -336,6 +337,13 @@ static int cmd_verify(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), " %s",
 			 argv[i]);
+	{
+		/* the counterexample's header: control bytes written \xNN */
+		char raw[sizeof(cmdline)];
+
+		memcpy(raw, cmdline, sizeof(raw));
+		ftv_escape(cmdline, sizeof(cmdline), raw);
+	}
 	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
 	while ((o = ftv_getopt(&g)) > 0) {
