@@ -84,6 +84,12 @@ START_TEST(scenario_rounds_beyond_the_bound_are_refused)
 	ck_assert_msg(rc == 2 && strstr(out, want), "exit %d: %s", rc, out);
 	free(out);
 	unlink(path);
+	scenario_with(path, sizeof(path), "calls 100000\n");
+	rc = FTV_RUN(&out, "scenario", "--build", (char *)ftv_test_env("FTV_BUILD"), path);
+	snprintf(want, sizeof(want), "%s:6: calls: 100000 is more than 4096", path);
+	ck_assert_msg(rc == 2 && strstr(out, want), "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
 }
 END_TEST
 

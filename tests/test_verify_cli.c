@@ -266,6 +266,24 @@ START_TEST(verify_keeps_an_existing_counterexample)
 }
 END_TEST
 
+/* Nothing to interleave (no update a CPU could see): not "verified" */
+START_TEST(verify_of_nothing_is_vacuous)
+{
+	char path[64], *out;
+	int rc;
+
+	ftv_test_tmpfile(path, sizeof(path),
+			 "name v0\nscheme callops\nobjects rand1\ncpus 2\nexpect ok\n"
+			 "workload r1_f3\nops t1 tracer_a\nfilter t1 r1_f5\n");
+	rc = FTV_RUN(&out, "verify", "--build", (char *)ftv_test_env("FTV_BUILD"), path);
+	ck_assert_msg(rc == 2 && strstr(out, "ftv verify: v0: vacuous: no CPU fetches a word or "
+					     "loads data the updates change"),
+		      "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
+}
+END_TEST
+
 static Suite *verify_cli_suite(void)
 {
 	Suite *s = suite_create("verify_cli");
@@ -278,6 +296,7 @@ static Suite *verify_cli_suite(void)
 	tcase_add_test(tc, verify_time_ends_the_walk_incomplete);
 	tcase_add_test(tc, verify_sigint_prints_the_verdict_so_far);
 	tcase_add_test(tc, verify_keeps_an_existing_counterexample);
+	tcase_add_test(tc, verify_of_nothing_is_vacuous);
 	suite_add_tcase(s, tc);
 	return s;
 }

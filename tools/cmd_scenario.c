@@ -254,7 +254,7 @@ static int cmd_scenario(int argc, char **argv)
 		if (cpus_set)
 			s.cfg.exec.ncpus = (unsigned)cpus;
 		if (cpus_set && !s.steps_set)
-			s.steps = scenario_default_steps(s.cfg.exec.ncpus, s.cfg.rounds);
+			s.steps = scenario_default_steps(&s.cfg);
 		/* --arch only checks that each file is of that arch */
 		if ((arch_set && ftv_scheme_check_arch(s.cfg.scheme, arch, &err)) ||
 		    ftv_mutant_check(mutant, s.cfg.scheme, &err)) {

@@ -307,6 +307,16 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	}
 	if (verify_exit(&vr) > *status)
 		*status = verify_exit(&vr);
+	/* a walk where no CPU saw anything the updates change (no watched
+	 * word fetched, no load of watched data a scheduling point) explored
+	 * no interleaving: a verdict on nothing, exit 2 */
+	if (!vr.violated && !vr.nwords && !vr.npoints) {
+		fflush(stdout);
+		fprintf(stderr, "ftv verify: %s: vacuous: no CPU fetches a word or loads data the "
+			"updates change (0 watched words, 0 loads of watched data)\n", s->name);
+		if (*status != FTV_EXIT_VIOLATION)
+			*status = FTV_EXIT_USAGE;
+	}
 	verify_result_free(&vr);
 	ret = 0;
 done:

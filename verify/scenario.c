@@ -398,6 +398,8 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 			s->cfg.rounds = (unsigned)v;
 		} else if (!strcmp(w[0], "calls")) {
 			NUM32(1);
+			if (v > SCN_MAX_CALLS)
+				BAD("calls: %s is more than %u", w[1], SCN_MAX_CALLS);
 			s->cfg.calls = (unsigned)v;
 		} else if (!strcmp(w[0], "steps")) {
 			NUM(1);
@@ -486,7 +488,7 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 	if ((s->nsched || s->npreempt || s->nobserve) && !s->explore)
 		return ftv_errf(err, "%s: schedule, preempt and observe need policy exhaustive", path);
 	if (!s->steps_set)
-		s->steps = scenario_default_steps(s->cfg.exec.ncpus, s->cfg.rounds);
+		s->steps = scenario_default_steps(&s->cfg);
 	if (!s->name[0])
 		return ftv_errf(err, "%s: no name", path);
 	if (s->expect_ok < 0)
@@ -815,9 +817,12 @@ void scenario_verify_config(const struct scenario *s, struct verify_config *vc)
 	vc->nshards = 1;
 }
 
-uint64_t scenario_default_steps(unsigned cpus, unsigned rounds)
+uint64_t scenario_default_steps(const struct world_config *cfg)
 {
-	uint64_t n = (uint64_t)cpus * (rounds ? rounds : 20) * SCN_STEPS_PER_ROUND;
+	uint64_t calls = cfg->ncall ? cfg->ncall : cfg->calls ? cfg->calls : 16;
+	uint64_t round = calls * SCN_STEPS_PER_CALL > SCN_STEPS_PER_ROUND
+				 ? calls * SCN_STEPS_PER_CALL : SCN_STEPS_PER_ROUND;
+	uint64_t n = (uint64_t)cfg->exec.ncpus * (cfg->rounds ? cfg->rounds : 20) * round;
 
 	return n > 100000 ? n : 100000;
 }

@@ -45,10 +45,11 @@
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU
  *   steps    100000                  scheduler step budget to finish
- *                                    (default: 100000, or 64 per CPU
- *                                    per round when more: the budget
- *                                    grows with the world; running out
- *                                    is "budget exhausted", exit 3)
+ *                                    (default: 100000, or 4 per call per
+ *                                    round per CPU when more: the
+ *                                    budget grows with the world;
+ *                                    running out is "budget exhausted",
+ *                                    exit 3)
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...],
@@ -124,6 +125,7 @@ struct ftv_mutant;
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
 #define SCN_MAX_ROUNDS 1000000u            /* `rounds`: some 23 M steps per CPU */
+#define SCN_MAX_CALLS 4096u                /* `calls` per round (ftv replay's bound) */
 #define SCN_MAX_STEPS 10000000000ull       /* `steps`: hours of emulation */
 
 /* One operation: the verb's name and up to three arguments ("" when
@@ -263,14 +265,16 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
  * max-executions, the reduction on). */
 void scenario_verify_config(const struct scenario *s, struct verify_config *vc);
 
-/* The step budget of a world of cpus CPUs running rounds rounds (0: the
- * default 20) when the file names none: 100000, or SCN_STEPS_PER_ROUND per
- * CPU per round when that is more. A round is a few calls of some ten
- * instructions each at most a quantum apart (measured: 23 steps per CPU
- * per round at 32 CPUs and 580 rounds), so the budget never ends a run
- * that makes progress. */
+/* The step budget of a world when the file names none: 100000, or what
+ * its CPUs x rounds x calls need when that is more: SCN_STEPS_PER_CALL
+ * per call of a round (cfg's workload list, else its calls, else 16),
+ * SCN_STEPS_PER_ROUND at least. A call is some ten instructions at most
+ * a quantum apart (measured: 23 steps per CPU per round of 16 calls at 32
+ * CPUs and 580 rounds), so the budget never ends a run that makes
+ * progress. */
+#define SCN_STEPS_PER_CALL 4
 #define SCN_STEPS_PER_ROUND 64
-uint64_t scenario_default_steps(unsigned cpus, unsigned rounds);
+uint64_t scenario_default_steps(const struct world_config *cfg);
 
 /* A scenario's configuration as keys of the JSON object being written
  * (scheme, arch, cpus, policy, seed, mutate: verify/scenario_json.c), for
