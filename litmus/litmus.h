@@ -118,6 +118,9 @@ int litmus_verdict_ok(const struct litmus *lt, const struct litmus_result *r);
  *   "MP.FF+dmb.st+po   Allowed   expected Allowed   ok   (21 runs, ...)" */
 void litmus_print_line(FILE *f, const struct litmus *lt,
 		       const struct litmus_result *r);
+/* One JSON object, the envelope of the other commands' --json ("type"
+ * first): name, verdict, expected, result, runs, budget. */
+void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_result *r);
 /* herd7's block (Test, States, Ok/No, Witnesses, Condition, Observation,
  * Time), readable by herdtools' mcompare7 and friends. */
 void litmus_print_herd(FILE *f, const struct litmus *lt,

@@ -86,6 +86,10 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 		ftv_errf(err, "%s: cannot open", path);
 		return NULL;
 	}
+	if (ftv_text_check(f, path, err)) {
+		fclose(f);
+		return NULL;
+	}
 	lt = calloc(1, sizeof(*lt));
 	if (!lt) {
 		fclose(f);

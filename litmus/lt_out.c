@@ -1,6 +1,7 @@
 /* What a litmus run prints: ftv's one line, or herd7's block (the shape of
  * herdtools7 herd/top_herd.ml, so that mcompare7 and friends read it). */
 #include "litmus/lt_int.h"
+#include "util/json.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -78,6 +79,35 @@ void litmus_print_line(FILE *f, const struct litmus *lt,
 			: ok == LT_UNPROVEN ? "unproven" : "MISMATCH",
 		r->runs, r->finished,
 		r->witnesses, budget_text(r, b, sizeof(b)));
+}
+
+void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_result *r)
+{
+	int ok = litmus_verdict_ok(lt, r);
+	char b[96];
+	struct json j;
+
+	budget_text(r, b, sizeof(b));
+	json_init(&j, f);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "litmus");
+	json_key_str(&j, "name", lt->name);
+	json_key_str(&j, "file", lt->path);
+	json_key_str(&j, "verdict", r->witnesses ? (verdict(lt, r) == LT_K_REQUIRED ? "Required"
+										 : "Allowed")
+						 : "Forbidden");
+	json_key_str(&j, "expected", litmus_kind_name(lt->expect));
+	json_key_str(&j, "result", ok == LT_NO_EXPECTATION ? "-" : ok == LT_OK ? "ok"
+				   : ok == LT_UNPROVEN ? "unproven" : "mismatch");
+	json_key_bool(&j, "complete", r->complete);
+	json_key_u64(&j, "runs", r->runs);
+	json_key_u64(&j, "finished", r->finished);
+	json_key_u64(&j, "witnesses", r->witnesses);
+	json_key_u64(&j, "elapsed_ms", r->elapsed_ms);
+	/* what stopped an incomplete exploration, as the text line says it */
+	json_key_str(&j, "budget", b[0] == ',' ? b + 2 : b);
+	json_end_object(&j);
+	json_newline(&j);
 }
 
 /* --- herd's shape ---------------------------------------------------------- */

@@ -63,6 +63,20 @@ void ftv_test_scn(char *path, size_t n, const char *text)
 	ck_assert(!fclose(f));
 }
 
+void ftv_test_tmpfile(char *path, size_t n, const char *text)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, n, "/tmp/ftv-test-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "w");
+	ck_assert(f);
+	fputs(text, f);
+	ck_assert(fclose(f) == 0);
+}
+
 int ftv_test_run(char *const argv[], char **out)
 {
 	int fds[2], status;

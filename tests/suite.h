@@ -35,5 +35,8 @@ char *ftv_test_slurp(const char *path);
 void ftv_test_scn(char *path, size_t n, const char *text);
 /* Path under a directory named by an environment variable. */
 void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
+/* A new file under /tmp holding text; its name into path (at least 32
+ * bytes). The caller unlinks it. */
+void ftv_test_tmpfile(char *path, size_t n, const char *text);
 
 #endif

@@ -2,7 +2,9 @@
  * before the campaign, an existing replay file is kept, a replay that
  * cannot be written is printed on stderr, JSON says found, --time bounds
  * the shrink too, SIGINT writes the finding and prints the summary (one
- * process and --jobs), and --replay honours --json. */
+ * process and --jobs), SIGTERM does the same, a signal delivered twice at
+ * once is one request, a finding is on disk before its shrink ends, and
+ * --replay honours --json. */
 #include "tests/suite.h"
 
 #include <signal.h>
@@ -151,7 +153,19 @@ END_TEST
 /* Runs ftv with args in its own process group, its output into *out; once
  * the output holds `when`, SIGINT goes to the whole group, as a terminal's
  * Ctrl-C would. Returns the wait status. */
+/* How a test signals the campaign once `when` shows in its output: sig
+ * to its process group (a terminal's Ctrl-C); with `also_child`, to the
+ * campaign process too, at the same instant (timeout(1) does both). */
+static int signal_when(char *const args[], const char *when, int sig, int also_child,
+		       char **out);
+
 static int interrupt_when(char *const args[], const char *when, char **out)
+{
+	return signal_when(args, when, SIGINT, 0, out);
+}
+
+static int signal_when(char *const args[], const char *when, int sig, int also_child,
+		       char **out)
 {
 	char *argv[32];
 	int fds[2], status, sent = 0, n = 0;
@@ -182,7 +196,13 @@ static int interrupt_when(char *const args[], const char *when, char **out)
 		len += (size_t)r;
 		buf[len] = 0;
 		if (!sent && strstr(buf, when)) {
-			kill(-pid, SIGINT);
+			/* the child first, its group a moment later: two
+			 * deliveries, not one pending signal */
+			if (also_child) {
+				kill(pid, sig);
+				usleep(20000);
+			}
+			kill(-pid, sig);
 			sent = 1;
 		}
 		if (cap - len < 2) {
@@ -231,31 +251,82 @@ END_TEST
 
 /* SIGINT while a finding is shrunk: the smallest case so far is written
  * and reported, then the summary; exit 1. */
-static void interrupted_finding(const char *jobs)
+static void signalled_finding(const char *jobs, int sig, int also_child)
 {
-	char dir[64], path[128], *out;
+	char dir[64], path[128], *out, cut[64], said[64];
 	char *args[] = { "fuzz", FINDING, "--time", "600", "--shrink-budget", "100000",
 			 "--jobs", (char *)jobs, "--out", path, NULL };
+	const char *name = sig == SIGTERM ? "SIGTERM" : "SIGINT";
 	int st;
 
 	scratch(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/i.scn", dir);
-	st = interrupt_when(args, "VIOLATION (nop-ops), shrinking\n", &out);
+	st = signal_when(args, "VIOLATION (nop-ops), shrinking\n", sig, also_child, &out);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status 0x%x: %s", st, out);
 	ck_assert_msg(strstr(out, "found nop-ops; shrunk from "), "%s", out);
 	/* one process: iteration 0's shrink takes 24 runs, so it was cut
 	 * short, unless the machine stalled long enough for it to finish
 	 * (with jobs, whichever worker found first) */
+	snprintf(cut, sizeof(cut), " (cut short by %s)\n", name);
 	if (!strcmp(jobs, "1"))
-		ck_assert_msg(strstr(out, " (cut short by SIGINT)\n") ||
-			      strstr(out, "in 24 runs\n"), "%s", out);
+		ck_assert_msg(strstr(out, cut) || strstr(out, "in 24 runs\n"), "%s", out);
 	ck_assert_msg(strstr(out, "(replay: ftv fuzz --replay ") && strstr(out, path), "%s", out);
-	ck_assert_msg(strstr(out, "fuzz: interrupted (SIGINT)") &&
-		      strstr(out, " 1 violating iterations\n"), "%s", out);
+	snprintf(said, sizeof(said), "fuzz: interrupted (%s)", name);
+	ck_assert_msg(strstr(out, said) && strstr(out, " 1 violating iterations\n"), "%s", out);
 	replays(path);
 	free(out);
 	rm_rf(dir);
 }
+
+static void interrupted_finding(const char *jobs)
+{
+	signalled_finding(jobs, SIGINT, 0);
+}
+
+/* timeout -s INT: the signal reaches the campaign twice at once (its
+ * group and itself): one request, not the second Ctrl-C that kills */
+START_TEST(fuzz_sigint_twice_at_once_is_one_request)
+{
+	signalled_finding("2", SIGINT, 1);
+}
+END_TEST
+
+/* SIGTERM (timeout's default, a CI job cancelled) is SIGINT */
+START_TEST(fuzz_sigterm_during_a_shrink_writes_the_finding)
+{
+	signalled_finding("1", SIGTERM, 0);
+}
+END_TEST
+
+START_TEST(fuzz_sigterm_during_a_shrink_writes_the_finding_with_jobs)
+{
+	signalled_finding("2", SIGTERM, 1);
+}
+END_TEST
+
+/* Killed outright mid-shrink (SIGKILL: nothing can be caught), the
+ * finding is on disk already: written before the shrink's first run and
+ * replaced by each smaller case. */
+START_TEST(fuzz_finding_is_on_disk_before_its_shrink_ends)
+{
+	char dir[64], path[128], *out, *text;
+	char *args[] = { "fuzz", FINDING, "--time", "600", "--shrink-budget", "100000",
+			 "--out", path, NULL };
+	int st;
+
+	scratch(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/k.scn", dir);
+	st = signal_when(args, "fuzz: shrinking: run ", SIGKILL, 0, &out);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "status 0x%x: %s", st, out);
+	text = ftv_test_slurp(path);
+	ck_assert_msg(strstr(text, "# violation nop-ops; being shrunk (not finished) from "),
+		      "%s", text);
+	free(text);
+	replays(path);
+	free(out);
+	rm_rf(dir);
+}
+END_TEST
 
 START_TEST(fuzz_sigint_writes_the_finding)
 {
@@ -309,6 +380,10 @@ static Suite *fuzz_lost_suite(void)
 	tcase_add_test(tc, fuzz_sigint_prints_the_summary_with_jobs);
 	tcase_add_test(tc, fuzz_sigint_writes_the_finding);
 	tcase_add_test(tc, fuzz_sigint_writes_the_finding_with_jobs);
+	tcase_add_test(tc, fuzz_sigint_twice_at_once_is_one_request);
+	tcase_add_test(tc, fuzz_sigterm_during_a_shrink_writes_the_finding);
+	tcase_add_test(tc, fuzz_sigterm_during_a_shrink_writes_the_finding_with_jobs);
+	tcase_add_test(tc, fuzz_finding_is_on_disk_before_its_shrink_ends);
 	tcase_add_test(tc, fuzz_replay_json_is_one_object);
 	suite_add_tcase(s, tc);
 	return s;

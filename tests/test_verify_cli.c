@@ -5,9 +5,12 @@
  * quickest of the proof scenarios. */
 #include "tests/suite.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FTV_RUN(out, ...)                                                      \
@@ -45,11 +48,12 @@ END_TEST
 
 START_TEST(verify_counterexample_is_a_replay_file)
 {
-	char path[4096], dir[4096], cx[4200], *out;
+	char path[4096], dir[4096], cx[8400], *out;
 
 	scn(path, sizeof(path), "corpus/scenarios/verify-callops-make-call.scn");
 	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli");
-	snprintf(cx, sizeof(cx), "mkdir -p %s", dir);
+	snprintf(cx, sizeof(cx), "mkdir -p %s && rm -f %s/verify-callops-make-call.cx*.scn", dir,
+		 dir);
 	ck_assert_int_eq(system(cx), 0);
 	ck_assert_int_eq(FTV_RUN(&out, "verify", "--first", "--out", dir, "--mutate",
 				 "bl-before-literal", path), 1);
@@ -155,12 +159,12 @@ END_TEST
  * line. */
 START_TEST(verify_starts_from_a_settled_prefix)
 {
-	char path[4096], dir[4096], cx[4200], bad[4200], *out, *at;
+	char path[4096], dir[4096], cx[8400], bad[4200], *out, *at;
 	FILE *f;
 
 	scn(path, sizeof(path), "corpus/scenarios/verify-callops-modify.scn");
 	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli");
-	snprintf(cx, sizeof(cx), "mkdir -p %s", dir);
+	snprintf(cx, sizeof(cx), "mkdir -p %s && rm -f %s/verify-callops-modify.cx*.scn", dir, dir);
 	ck_assert_int_eq(system(cx), 0);
 	ck_assert_int_eq(FTV_RUN(&out, "verify", "--out", dir, "--mutate",
 				 "skip-literal-on-modify", path), 1);
@@ -211,6 +215,102 @@ START_TEST(verify_starts_from_a_settled_prefix)
 }
 END_TEST
 
+/* A user's world may never end: --time bounds each walk (incomplete,
+ * exit 3, naming the bound). */
+START_TEST(verify_time_ends_the_walk_incomplete)
+{
+	char path[4096], *out;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-tramp.scn");
+	ck_assert_int_eq(FTV_RUN(&out, "verify", "--time", "0.3", path), 3);
+	ck_assert_msg(strstr(out, "incomplete after ") &&
+		      strstr(out, " executions (budget: stopped by --time 0.3 s): not verified"),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
+/* SIGINT mid-walk: the verdict so far, then exit 130. */
+START_TEST(verify_sigint_prints_the_verdict_so_far)
+{
+	char path[4096], log[64], *out = NULL;
+	int st, fd;
+	pid_t pid;
+	FILE *f;
+	long n;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-tramp.scn");
+	ftv_test_tmpfile(log, sizeof(log), "");
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (!pid) {
+		fd = open(log, O_WRONLY | O_TRUNC);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(ftv_test_env("FTV"), "ftv", "verify", "--time", "600", path, (char *)NULL);
+		_exit(127);
+	}
+	/* well into the walk (some 7000 executions, seconds) */
+	usleep(1500000);
+	kill(pid, SIGINT);
+	ck_assert(waitpid(pid, &st, 0) == pid);
+	f = fopen(log, "r");
+	ck_assert(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	out = calloc(1, (size_t)n + 1);
+	ck_assert(out && fread(out, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	unlink(log);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status 0x%x: %s", st, out);
+	ck_assert_msg(strstr(out, " executions (budget: stopped by SIGINT): not verified"),
+		      "%s", out);
+	free(out);
+}
+END_TEST
+
+/* A counterexample file already there is kept: the new one gets a suffix. */
+START_TEST(verify_keeps_an_existing_counterexample)
+{
+	char path[4096], dir[64], want[200], *out;
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-mutant-no-publish-barrier.scn");
+	snprintf(dir, sizeof(dir), "/tmp/ftv-verify-cx-XXXXXX");
+	ck_assert(mkdtemp(dir));
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(FTV_RUN(&out, "verify", "--out", dir, path), 1);
+		snprintf(want, sizeof(want), "replay: %s/verify-mutant-no-publish-barrier.cx%s.scn",
+			 dir, i ? "-1" : "");
+		ck_assert_msg(strstr(out, want), "%s", out);
+		free(out);
+		snprintf(want, sizeof(want), "%s/verify-mutant-no-publish-barrier.cx%s.scn", dir,
+			 i ? "-1" : "");
+		ck_assert_int_eq(access(want, R_OK), 0);
+	}
+	snprintf(want, sizeof(want), "rm -rf %s", dir);
+	ck_assert_int_eq(system(want), 0);
+}
+END_TEST
+
+/* Nothing to interleave (no update a CPU could see): not "verified" */
+START_TEST(verify_of_nothing_is_vacuous)
+{
+	char path[64], *out;
+	int rc;
+
+	ftv_test_tmpfile(path, sizeof(path),
+			 "name v0\nscheme callops\nobjects rand1\ncpus 2\nexpect ok\n"
+			 "workload r1_f3\nops t1 tracer_a\nfilter t1 r1_f5\n");
+	rc = FTV_RUN(&out, "verify", "--build", (char *)ftv_test_env("FTV_BUILD"), path);
+	ck_assert_msg(rc == 2 && strstr(out, "ftv verify: v0: vacuous: no CPU fetches a word or "
+					     "loads data the updates change"),
+		      "exit %d: %s", rc, out);
+	free(out);
+	unlink(path);
+}
+END_TEST
+
 static Suite *verify_cli_suite(void)
 {
 	Suite *s = suite_create("verify_cli");
@@ -220,6 +320,10 @@ static Suite *verify_cli_suite(void)
 	tcase_add_test(tc, verify_counterexample_is_a_replay_file);
 	tcase_add_test(tc, verify_combines_shards);
 	tcase_add_test(tc, verify_starts_from_a_settled_prefix);
+	tcase_add_test(tc, verify_time_ends_the_walk_incomplete);
+	tcase_add_test(tc, verify_sigint_prints_the_verdict_so_far);
+	tcase_add_test(tc, verify_keeps_an_existing_counterexample);
+	tcase_add_test(tc, verify_of_nothing_is_vacuous);
 	suite_add_tcase(s, tc);
 	return s;
 }

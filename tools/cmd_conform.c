@@ -11,6 +11,7 @@
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/opt.h"
 #include "util/xml.h"
 #include "verify/scenario.h"
@@ -171,11 +172,13 @@ static int run_one(const char *file, const struct ftv_paths *paths, struct outco
 		return 0;
 	}
 	snprintf(o->detail, sizeof(o->detail),
-		 "expected %s%s, found %s%s%s (%zu violations, %llu steps, %llu transitions)",
+		 "expected %s%s, found %s%s%s%s (%zu violations, %llu steps, %llu transitions)",
 		 s->expect_ok ? "no violation" : "violation", want,
-		 res.violated ? "violation" : "no violation", res.kinds[0] ? ": " : "",
-		 res.kinds, res.nviolations, (unsigned long long)res.stats.steps,
-		 (unsigned long long)res.stats.transitions);
+		 res.violated ? "violation" : res.vacuous ? "vacuous: " :
+		 res.budget_out ? "budget exhausted: " : "no violation",
+		 res.vacuous ? res.vacuous_why : res.budget_out ? res.budget : "",
+		 res.kinds[0] ? ": " : "", res.kinds, res.nviolations,
+		 (unsigned long long)res.stats.steps, (unsigned long long)res.stats.transitions);
 	free(s);
 	return 0;
 }
@@ -188,11 +191,47 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-enum { O_TAP = 256, O_JUNIT };
+enum { O_TAP = 256, O_JUNIT, O_JSON };
+
+static const char *const result_name[] = { "ok", "mismatch", "error" };
+
+/* --json: one object per scenario, then a summary, as ftv fuzz and ftv
+ * verify write them (a "type" first). */
+static void json_outcome(const struct outcome *o)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "conform");
+	json_key_str(&j, "name", o->name);
+	json_key_str(&j, "scheme", o->scheme);
+	json_key_str(&j, "result", result_name[o->result]);
+	json_key_double(&j, "seconds", o->secs, 3);
+	json_key_str(&j, "detail", o->detail);
+	json_end_object(&j);
+	json_newline(&j);
+}
+
+static void json_summary(const size_t count[3])
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "conform-summary");
+	json_key_u64(&j, "passed", count[R_OK]);
+	json_key_u64(&j, "failed", count[R_MISMATCH]);
+	json_key_u64(&j, "errors", count[R_ERROR]);
+	json_end_object(&j);
+	json_newline(&j);
+}
 
 static const struct ftv_opt conform_opts[] = {
 	{ .name = "tap", .key = O_TAP,
 	  .help = "print TAP version 13 (kselftest style) instead of plain lines" },
+	{ .name = "json", .key = O_JSON,
+	  .help = "print one JSON object per scenario, then a summary object" },
 	{ .name = "junit", .key = O_JUNIT, .arg = "FILE",
 	  .help = "also write the results as JUnit XML to FILE",
 	  .words = FTV_WORDS_FILE },
@@ -205,7 +244,7 @@ static int cmd_conform(int argc, char **argv)
 	struct ftv_paths paths;
 	struct ftv_getopt g;
 	const char *junit = NULL;
-	int tap = 0, nargs = 0, o;
+	int tap = 0, json = 0, nargs = 0, o;
 	char **files, *defdir[1];
 	char **args = calloc((size_t)argc, sizeof(*args));
 	size_t nfiles, count[3] = { 0, 0, 0 };
@@ -221,6 +260,9 @@ static int cmd_conform(int argc, char **argv)
 		switch (o) {
 		case O_TAP:
 			tap = 1;
+			break;
+		case O_JSON:
+			json = 1;
 			break;
 		case O_JUNIT:
 			junit = g.val;
@@ -263,7 +305,7 @@ static int cmd_conform(int argc, char **argv)
 		status = FTV_EXIT_USAGE;
 		goto done;
 	}
-	if (tap)
+	if (tap && !json)
 		printf("TAP version 13\n1..%zu\n", nfiles);
 	for (size_t k = 0; k < nfiles; k++) {
 		double t0 = now();
@@ -275,7 +317,9 @@ static int cmd_conform(int argc, char **argv)
 		}
 		out[k].secs = now() - t0;
 		count[out[k].result]++;
-		if (tap)
+		if (json)
+			json_outcome(&out[k]);
+		else if (tap)
 			printf("%sok %zu %s # %s%s\n", out[k].result == R_OK ? "" : "not ", k + 1,
 			       out[k].name, out[k].result == R_ERROR ? "error: " : "",
 			       out[k].detail);
@@ -288,7 +332,9 @@ static int cmd_conform(int argc, char **argv)
 	/* nothing ran: bad input, whatever was asked */
 	status = count[R_ERROR] == nfiles ? FTV_EXIT_USAGE
 		 : count[R_MISMATCH] || count[R_ERROR] ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
-	if (!tap && status != FTV_EXIT_USAGE) {
+	if (json)
+		json_summary(count);
+	else if (!tap && status != FTV_EXIT_USAGE) {
 		printf("%zu passed, %zu failed", count[R_OK], count[R_MISMATCH]);
 		if (count[R_ERROR])
 			printf(", %zu in error", count[R_ERROR]);

@@ -1,24 +1,15 @@
 /* ftv fuzz: random ftrace workloads over the corpus until a violation,
  * shrunk to a minimal scenario and written as a replay file.
- * See verify/fuzz.h for the generator and the shrinker; this file is the
- * campaign: iteration seeds, workers, shards, progress and reports.
+ * verify/fuzz.h is the generator and the shrinker, verify/fuzz_campaign.h
+ * the campaign (iteration seeds, workers, shards, the replay files,
+ * signals); this file parses the options, runs the campaign and prints
+ * its progress, findings and summary, and runs --replay.
  *
- * Its options are the table fuzz_opts below (ftv fuzz --help): iteration
- * i's seed is fuzz_iter_seed(--seed, i); --shard I/N runs the iterations i
- * with i % N == I, the k-th one this process runs being i = I + k * N;
- * --jobs J forks J workers, worker w running the k-th iterations with
- * k % J == w.
  * Exit 0: nothing found; 1: a violation (shrunk, replay written); 2: bad
- * usage, or an iteration the model rejected (a fuzzer bug, never silent).
- *
- * Nothing found is lost: the replay file's directory is checked before
- * the campaign; a file already at --out is kept (the replay gets a
- * suffix); the workers send the replay text and this process writes it,
- * or prints it on stderr when it cannot. --time bounds the whole command,
- * the shrink included (cut short, the smallest case so far is written);
- * SIGINT stops every worker after the run in progress, writes the replay
- * of a finding and prints the summary of what ran.
- */
+ * usage, an iteration the model rejected (a fuzzer bug, never silent), or
+ * a campaign that patched no site (vacuous); 3: nothing found but some
+ * iterations ran out of steps (budget exhausted, not judged). Interrupted
+ * (SIGINT, SIGTERM) with nothing found: it dies of the signal. */
 #include "executor/exec.h"
 #include "tools/paths.h"
 #include "util/cmd.h"
@@ -27,22 +18,20 @@
 #include "util/num.h"
 #include "util/opt.h"
 #include "util/outfile.h"
+#include "util/str.h"
 #include "verify/fuzz.h"
+#include "verify/fuzz_campaign.h"
 #include "verify/mutant.h"
 #include "verify/scenario.h"
 #include "verify/trace_json.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#define FUZZ_MAX_JOBS 64
 
 /* The command's own messages (progress, errors): stderr, unbuffered so a
  * progress line without a newline shows at once. Worlds print nothing
@@ -55,99 +44,24 @@ static void use_stderr(void)
 	setvbuf(stderr, NULL, _IONBF, 0);
 }
 
-enum { M_ITER, M_SHRINK, M_TEXT, M_FOUND, M_ERROR };
-
-/* Why a shrink was cut short (struct fmsg.cut). */
-enum { CUT_NONE, CUT_TIME, CUT_SIGINT };
-
-/* SIGINT: the campaign ends after the runs in progress (every process's
- * own flag: a worker gets the terminal's SIGINT or its parent's). */
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* once: a second SIGINT kills (the campaign process); always: a worker
- * may get the terminal's SIGINT and its parent's, and must finish */
-static void catch_sigint(int once)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: the campaign's read() returns EINTR to forward it */
-	sa.sa_flags = once ? SA_RESETHAND : 0;
-	sigaction(SIGINT, &sa, NULL);
-}
-
-/* What a worker tells the campaign; small enough (< PIPE_BUF) that writes
- * from several workers into one pipe never interleave. */
-struct fmsg {
-	int type;
-	unsigned worker;
-	uint64_t iter, iter_seed;
-	int violated;
-	uint64_t transitions, steps, plans;
-	uint64_t nviolations;
-	unsigned tried, accepted;
-	unsigned ops_before, ops_after, cpus_before, cpus_after;
-	unsigned rounds_before, rounds_after;
-	int cut;       /* CUT_*: the shrink was cut short */
-	unsigned len;  /* M_TEXT: bytes of text */
-	char kinds[260];
-	char kind[24];    /* the kind the shrink kept */
-	char text[1500]; /* M_TEXT: a piece of the replay file; M_ERROR: the error */
-};
-
+/* The command: the engine's campaign (verify/fuzz_campaign.h) and how it
+ * prints. */
 struct campaign {
+	struct fuzz_campaign e;
 	struct ftv_paths paths;
-	struct fuzz_gen g;
-	uint64_t seed;
-	uint64_t iterations;     /* per process (this shard), 0: --time */
-	double time_s;
-	unsigned jobs, shard, nshards, shrink_budget;
 	int json, tty, trace;
 	struct trace_json *tj; /* --trace FILE: the finding's timeline */
-	char out[1024];
-	char cmdline[2048];
-	struct timespec start; /* the command's: --time counts from here */
-	struct timespec t0;    /* the campaign's: the rates count from here */
-	/* totals */
-	uint64_t done, transitions, steps, violations;
-	int found, error;
 	unsigned shrunk; /* shrink candidates kept so far */
-	pid_t pids[FUZZ_MAX_JOBS];
-	/* worker w is shrinking a finding (its violating M_ITER came, its
-	 * M_FOUND not yet) */
-	unsigned char shrinking[FUZZ_MAX_JOBS];
-	int stopped, forwarded; /* the workers were told to stop; SIGINT sent on */
-	int fd; /* a worker's pipe, -1 in-process */
-	/* the replay text each worker is sending (M_TEXT pieces) */
-	char *text[FUZZ_MAX_JOBS];
-	size_t text_len[FUZZ_MAX_JOBS];
 };
 
-static double since(const struct timespec *t0)
+static const char *signal_name(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+	return fuzz_campaign_signal() == SIGTERM ? "SIGTERM" : "SIGINT";
 }
 
-static double elapsed(const struct campaign *c)
+static const char *cut_why(int cut)
 {
-	return since(&c->t0);
-}
-
-/* --time is up (never with --iterations). */
-static int out_of_time(const struct campaign *c)
-{
-	return !c->iterations && since(&c->start) >= c->time_s;
+	return cut == FUZZ_CUT_SIGNAL ? signal_name() : "--time";
 }
 
 /* The report of a replay file, the same whether fuzz just found it or
@@ -245,12 +159,7 @@ static int replay_file(const char *path, const struct ftv_paths *paths, int trac
 		json_key_str(&j, "type", "replay");
 		json_key_str(&j, "replay", path);
 		json_key_str(&j, "name", s->name);
-		json_key_str(&j, "scheme", ftv_scheme_name(s->cfg.scheme));
-		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(s->cfg.scheme)));
-		json_key_u64(&j, "cpus", s->cfg.exec.ncpus);
-		json_key_str(&j, "policy", exec_policy_name(s->cfg.exec.policy));
-		json_key_u64(&j, "seed", s->cfg.exec.seed);
-		json_key_str(&j, "mutate", s->cfg.mutant_name ? s->cfg.mutant_name : "none");
+		scenario_json_config(&j, s);
 		json_key_u64(&j, "sites", res.stats.sites);
 		json_key_u64(&j, "plans", res.stats.plans);
 		json_key_u64(&j, "transitions", res.stats.transitions);
@@ -269,228 +178,22 @@ static int replay_file(const char *path, const struct ftv_paths *paths, int trac
 	free(s);
 	return res.violated ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
 }
-
-/* ---- workers ---------------------------------------------------------- */
-
-static void handle(struct campaign *c, const struct fmsg *m);
-
-static void send(struct campaign *c, struct fmsg *m)
-{
-	if (c->fd < 0) {
-		handle(c, m);
-		return;
-	}
-	for (size_t off = 0; off < sizeof(*m);) {
-		ssize_t n = write(c->fd, (char *)m + off, sizeof(*m) - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(3);
-		off += (size_t)n;
-	}
-}
-
-static void shrink_progress(void *ctx, const struct fuzz_shrink *sh)
-{
-	struct campaign *c = ctx;
-	struct fmsg m;
-
-	memset(&m, 0, sizeof(m));
-	m.type = M_SHRINK;
-	m.tried = sh->tried;
-	m.accepted = sh->accepted;
-	send(c, &m);
-}
-
-/* The shrink ends with the command's time or at SIGINT. */
-static int shrink_stop(void *ctx)
-{
-	return interrupted || out_of_time(ctx);
-}
-
-static const char *cut_why(int cut)
-{
-	return cut == CUT_SIGINT ? "SIGINT" : "--time";
-}
-
-/* The replay text, in pieces that fit a message, then the finding. */
-static void send_finding(struct campaign *c, const char *text, struct fmsg *m)
-{
-	struct fmsg t;
-	size_t len = strlen(text);
-
-	for (size_t off = 0; off < len;) {
-		size_t n = len - off < sizeof(t.text) ? len - off : sizeof(t.text);
-
-		memset(&t, 0, sizeof(t));
-		t.type = M_TEXT;
-		t.worker = m->worker;
-		t.len = (unsigned)n;
-		memcpy(t.text, text + off, n);
-		send(c, &t);
-		off += n;
-	}
-	m->type = M_FOUND;
-	send(c, m);
-}
-
-/* Shrinks the failing scenario and sends its replay file's text. */
-static void found(struct campaign *c, struct scenario *s, uint64_t i, uint64_t iseed,
-		  const struct scn_result *res, struct fmsg *m)
-{
-	struct fuzz_shrink sh = { .corpus_dir = c->paths.corpus, .tramp_dir = c->paths.tramp,
-				  .budget = c->shrink_budget, .progress = shrink_progress,
-				  .stop = shrink_stop, .ctx = c };
-	struct ftv_err err;
-	char kind[24], header[4096], cut[64] = "";
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
-
-	fuzz_pick_kind(res->kinds, kind, sizeof(kind));
-	snprintf(m->kind, sizeof(m->kind), "%s", kind);
-	m->ops_before = s->nops;
-	m->cpus_before = s->cfg.exec.ncpus;
-	m->rounds_before = s->cfg.rounds;
-	/* fails only out of memory, before any run: the case stays whole */
-	if (fuzz_shrink(s, kind, &sh, &err))
-		sh.tried = sh.accepted = 0;
-	if (sh.end == FUZZ_SHRINK_STOPPED) {
-		m->cut = interrupted ? CUT_SIGINT : CUT_TIME;
-		snprintf(cut, sizeof(cut), " (cut short by %s)", cut_why(m->cut));
-	}
-	m->tried = sh.tried;
-	m->accepted = sh.accepted;
-	m->ops_after = s->nops;
-	m->cpus_after = s->cfg.exec.ncpus;
-	m->rounds_after = s->cfg.rounds;
-	s->expect_ok = 0;
-	s->nexpect = 1;
-	snprintf(s->expect[0], sizeof(s->expect[0]), "%s", kind);
-	snprintf(header, sizeof(header),
-		 "ftv fuzz replay file: a scenario (ftv fuzz --replay FILE, ftv scenario FILE)\n"
-		 "found by: %s\n"
-		 "fuzz seed %llu, iteration %llu, iteration seed 0x%016llx\n"
-		 "violation %s; shrunk from %u operations, %u CPUs, %u rounds in %u runs%s",
-		 c->cmdline, (unsigned long long)c->seed, (unsigned long long)i,
-		 (unsigned long long)iseed, kind, m->ops_before, m->cpus_before,
-		 m->rounds_before, sh.tried, cut);
-	mem = open_memstream(&text, &len);
-	if (!mem) {
-		m->type = M_ERROR;
-		snprintf(m->text, sizeof(m->text), "iteration %llu: out of memory for its replay",
-			 (unsigned long long)i);
-		send(c, m);
-		return;
-	}
-	scenario_write(mem, s, header);
-	fclose(mem);
-	send_finding(c, text, m);
-	free(text);
-}
-
-static void worker(struct campaign *c, unsigned w)
-{
-	struct scenario *s = malloc(sizeof(*s));
-	struct fmsg m;
-
-	if (!s) {
-		memset(&m, 0, sizeof(m));
-		m.type = M_ERROR;
-		snprintf(m.text, sizeof(m.text), "out of memory");
-		send(c, &m);
-		return;
-	}
-	/* a world per iteration, over the same memory each time: its
-	 * engines and what they translated serve the next one */
-	exec_reuse_engines();
-	for (uint64_t k = w;; k += c->jobs) {
-		/* shard I of N takes iterations I, I+N, I+2N...; worker w of
-		 * J takes every J-th of those */
-		uint64_t i = c->shard + k * c->nshards, iseed = fuzz_iter_seed(c->seed, i);
-		struct scn_result res;
-		struct ftv_err err;
-		int r;
-
-		/* --time: the first iteration always runs */
-		if (c->iterations ? k >= c->iterations : k && out_of_time(c))
-			break;
-		if (interrupted)
-			break;
-		fuzz_generate(&c->g, iseed, s);
-		s->no_trace_hash = 1;
-		r = fuzz_fails(s, NULL, c->paths.corpus, c->paths.tramp, &res, &err);
-		memset(&m, 0, sizeof(m));
-		m.worker = w;
-		m.iter = i;
-		m.iter_seed = iseed;
-		if (r < 0) {
-			m.type = M_ERROR;
-			snprintf(m.text, sizeof(m.text), "iteration %llu (seed 0x%016llx): %s",
-				 (unsigned long long)i, (unsigned long long)iseed, err.msg);
-			send(c, &m);
-			break;
-		}
-		m.type = M_ITER;
-		m.violated = r;
-		m.transitions = res.stats.transitions;
-		m.steps = res.stats.steps;
-		m.plans = res.stats.plans;
-		m.nviolations = res.nviolations;
-		snprintf(m.kinds, sizeof(m.kinds), "%s", res.kinds);
-		send(c, &m);
-		if (!r)
-			continue;
-		/* the scenario as generated (scenario_run only fills in the
-		 * object paths) */
-		fuzz_generate(&c->g, iseed, s);
-		found(c, s, i, iseed, &res, &m);
-		break;
-	}
-	free(s);
-}
-
-/* ---- the campaign ------------------------------------------------------ */
+/* ---- printing ---------------------------------------------------------- */
 
 static void progress_line(struct campaign *c)
 {
-	double t = elapsed(c);
+	double t = fuzz_campaign_elapsed(&c->e);
 
 	fprintf(errout, "\r\033[K[%.1fs] %llu iterations, %llu transitions, %llu steps, "
-		"%.2f it/s, %llu violations", t, (unsigned long long)c->done,
-		(unsigned long long)c->transitions, (unsigned long long)c->steps,
-		t > 0 ? c->done / t : 0.0, (unsigned long long)c->violations);
+		"%.2f it/s, %llu violations", t, (unsigned long long)c->e.done,
+		(unsigned long long)c->e.transitions, (unsigned long long)c->e.steps,
+		t > 0 ? c->e.done / t : 0.0, (unsigned long long)c->e.violations);
 	fflush(errout);
 }
-
-/* Writes the replay text to --out, or to the first free suffixed name
- * when a file is there already (used: the name written). When it cannot,
- * the text goes to stderr: a finding is never lost. */
-static int write_replay(struct campaign *c, const char *text, char *used, size_t n)
-{
-	struct ftv_err err;
-	FILE *f = outfile_create(c->out, used, n, &err);
-
-	if (f) {
-		fputs(text, f);
-		if (!outfile_close(f, used, &err)) {
-			if (strcmp(used, c->out))
-				fprintf(errout, "ftv fuzz: %s exists, kept; the replay file is %s\n",
-					c->out, used);
-			return 0;
-		}
-	}
-	fflush(stdout);
-	fprintf(errout, "ftv fuzz: cannot write the replay file: %s; here it is:\n%s", err.msg,
-		text);
-	return -1;
-}
-
 /* The finding: the shrink's outcome, the replay's report, the scenario
  * (text) or one JSON object. path: where its replay file is, or NULL when
  * it could not be written. */
-static void print_finding(struct campaign *c, const struct fmsg *m, const char *text,
+static void print_finding(struct campaign *c, const struct fuzz_msg *m, const char *text,
 			  const char *path)
 {
 	const char *name = path ? path : "the replay text";
@@ -503,7 +206,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m, const char *
 	    replay_report_text(s, &report, &res, &c->paths, c->trace, c->tj, &err)) {
 		fprintf(errout, "ftv fuzz: %s\n", s ? err.msg : "out of memory");
 		free(s);
-		c->error = 1;
+		c->e.error = 1;
 		return;
 	}
 	if (c->json) {
@@ -514,7 +217,7 @@ static void print_finding(struct campaign *c, const struct fmsg *m, const char *
 		json_init(&j, stdout);
 		json_begin_object(&j);
 		json_key_str(&j, "type", "finding");
-		json_key_u64(&j, "seed", c->seed);
+		json_key_u64(&j, "seed", c->e.seed);
 		json_key_u64(&j, "iteration", m->iter);
 		json_key_str(&j, "iteration_seed", iseed);
 		json_key_str(&j, "kind", m->kind);
@@ -564,62 +267,15 @@ static void print_finding(struct campaign *c, const struct fmsg *m, const char *
 	free(s);
 	fflush(stdout);
 }
-
-/* A worker's finding, its replay text complete: written, then reported.
- * Only the first is reported (it ends the campaign); one that a worker
- * finished before it was stopped is written too, and named. */
-static void finding(struct campaign *c, const struct fmsg *m)
+/* What the engine reports: an iteration, the shrink's progress, a
+ * finding (its replay file written already), an error. */
+static void report(void *ctx, struct fuzz_campaign *e, const struct fuzz_msg *m,
+		   const char *text, const char *path, int first)
 {
-	unsigned w = m->worker;
-	char *text = c->text[w], used[1100];
-	int unwritten;
+	struct campaign *c = ctx;
 
-	c->text[w] = NULL;
-	c->text_len[w] = 0;
-	if (!text) {
-		fprintf(errout, "ftv fuzz: worker %u: a finding without its replay text\n", w);
-		c->error = 1;
-		return;
-	}
-	if (c->tty && !c->json)
-		fprintf(errout, "\r\033[K");
-	unwritten = write_replay(c, text, used, sizeof(used));
-	if (c->found) {
-		fprintf(errout, "ftv fuzz: worker %u also found %s (iteration %llu)%s%s\n", w,
-			m->kind, (unsigned long long)m->iter, unwritten ? "" : ": replay file ",
-			unwritten ? "" : used);
-	} else {
-		c->found = 1;
-		print_finding(c, m, text, unwritten ? NULL : used);
-	}
-	free(text);
-}
-
-static int append_text(struct campaign *c, const struct fmsg *m)
-{
-	unsigned w = m->worker;
-	char *t;
-
-	if (w >= FUZZ_MAX_JOBS || m->len > sizeof(m->text))
-		return -1;
-	t = realloc(c->text[w], c->text_len[w] + m->len + 1);
-	if (!t)
-		return -1;
-	memcpy(t + c->text_len[w], m->text, m->len);
-	c->text_len[w] += m->len;
-	t[c->text_len[w]] = 0;
-	c->text[w] = t;
-	return 0;
-}
-
-static void handle(struct campaign *c, const struct fmsg *m)
-{
 	switch (m->type) {
-	case M_ITER: {
-		c->done++;
-		c->transitions += m->transitions;
-		c->steps += m->steps;
-		c->violations += m->violated;
+	case FUZZ_M_ITER: {
 		if (c->json)
 			break;
 		if (c->tty) {
@@ -632,20 +288,21 @@ static void handle(struct campaign *c, const struct fmsg *m)
 			break;
 		/* the generator is cheap and deterministic: describe the
 		 * iteration from its seed */
-		fuzz_generate(&c->g, m->iter_seed, s);
+		fuzz_generate(&e->g, m->iter_seed, s);
 		printf("fuzz: iteration %llu (seed 0x%016llx): %u CPUs, policy %s, %u rounds, "
 		       "%u operations: %llu plans, %llu transitions, %llu steps: %s%s%s\n",
 		       (unsigned long long)m->iter, (unsigned long long)m->iter_seed,
 		       s->cfg.exec.ncpus, exec_policy_name(s->cfg.exec.policy), s->cfg.rounds,
 		       s->nops, (unsigned long long)m->plans,
 		       (unsigned long long)m->transitions, (unsigned long long)m->steps,
-		       m->violated ? "VIOLATION (" : "ok", m->violated ? m->kinds : "",
-		       m->violated ? "), shrinking" : "");
+		       m->violated ? "VIOLATION (" : m->budget ? "budget exhausted (" : "ok",
+		       m->violated || m->budget ? m->kinds : "",
+		       m->violated ? "), shrinking" : m->budget ? "), not judged" : "");
 		fflush(stdout);
 		free(s);
 		break;
 	}
-	case M_SHRINK:
+	case FUZZ_M_SHRINK:
 		if (c->json)
 			break;
 		if (c->tty) {
@@ -659,137 +316,26 @@ static void handle(struct campaign *c, const struct fmsg *m)
 		}
 		c->shrunk = m->accepted;
 		break;
-	case M_TEXT:
-		if (append_text(c, m)) {
-			fprintf(errout, "ftv fuzz: out of memory for a replay text\n");
-			c->error = 1;
-		}
+	case FUZZ_M_FOUND:
+		if (c->tty && !c->json)
+			fprintf(errout, "\r\033[K");
+		if (first)
+			print_finding(c, m, text, path);
+		else
+			fprintf(errout, "ftv fuzz: worker %u also found %s (iteration %llu)%s%s\n",
+				m->worker, m->kind, (unsigned long long)m->iter,
+				path ? ": replay file " : "", path ? path : "");
 		break;
-	case M_FOUND:
-		finding(c, m);
-		break;
-	case M_ERROR:
+	case FUZZ_M_ERROR:
 		if (c->tty && !c->json)
 			fprintf(errout, "\r\033[K");
 		fprintf(errout, "ftv fuzz: %s\n", m->text);
-		c->error = 1;
 		break;
 	}
 }
-
-/* The campaign ends: a worker shrinking a finding is asked to stop like
- * at SIGINT (it sends the smallest case so far), the others end now. */
-static void stop_workers(struct campaign *c)
-{
-	if (c->stopped)
-		return;
-	c->stopped = 1;
-	for (unsigned w = 0; w < c->jobs; w++)
-		if (c->pids[w] > 0)
-			kill(c->pids[w], c->shrinking[w] ? SIGINT : SIGTERM);
-}
-
-static int run_jobs(struct campaign *c)
-{
-	int fds[2];
-
-	if (c->jobs == 1) {
-		c->fd = -1;
-		worker(c, 0);
-		return 0;
-	}
-	if (pipe(fds)) {
-		fprintf(errout, "ftv fuzz: pipe: %s\n", strerror(errno));
-		return -1;
-	}
-	fflush(stdout);
-	fflush(errout);
-	for (unsigned w = 0; w < c->jobs; w++) {
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			fprintf(errout, "ftv fuzz: fork: %s\n", strerror(errno));
-			c->error = 1;
-			break;
-		}
-		if (!pid) {
-			catch_sigint(0);
-			close(fds[0]);
-			c->fd = fds[1];
-			worker(c, w);
-			_exit(0);
-		}
-		c->pids[w] = pid;
-	}
-	close(fds[1]);
-	for (;;) {
-		struct fmsg m;
-		size_t off = 0;
-
-		while (off < sizeof(m)) {
-			ssize_t n = read(fds[0], (char *)&m + off, sizeof(m) - off);
-
-			if (n < 0 && errno == EINTR) {
-				/* SIGINT sent to this process alone (a terminal's
-				 * reaches the workers too; twice is harmless) */
-				if (interrupted && !c->forwarded) {
-					c->forwarded = 1;
-					for (unsigned w = 0; w < c->jobs; w++)
-						if (c->pids[w] > 0)
-							kill(c->pids[w], SIGINT);
-				}
-				continue;
-			}
-			if (n <= 0)
-				break;
-			off += (size_t)n;
-		}
-		if (off < sizeof(m))
-			break;
-		c->fd = -1;
-		if (m.worker >= c->jobs)
-			continue;
-		if (m.type == M_ITER && m.violated)
-			c->shrinking[m.worker] = 1;
-		if (m.type == M_FOUND)
-			c->shrinking[m.worker] = 0;
-		/* after the stop, what the others sent before it: iterations
-		 * no longer count, findings and errors still do */
-		if ((c->found || c->error) && (m.type == M_ITER || m.type == M_SHRINK))
-			continue;
-		if (m.type == M_FOUND)
-			stop_workers(c); /* the first finding ends the campaign */
-		handle(c, &m);
-		if (c->found || c->error)
-			stop_workers(c);
-	}
-	close(fds[0]);
-	for (unsigned w = 0; w < c->jobs; w++) {
-		int st;
-		pid_t r;
-
-		if (c->pids[w] <= 0)
-			continue;
-		while ((r = waitpid(c->pids[w], &st, 0)) < 0 && errno == EINTR)
-			;
-		if (r != c->pids[w])
-			continue;
-		/* a worker that died on its own lost its iterations: never
-		 * report a clean campaign then (the ones stopped after a
-		 * finding die of our SIGTERM) */
-		if (!c->found && !c->error && !(WIFEXITED(st) && !WEXITSTATUS(st))) {
-			fprintf(errout, "ftv fuzz: worker %u died (%s %d)\n", w,
-				WIFSIGNALED(st) ? "signal" : "exit status",
-				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-			c->error = 1;
-		}
-	}
-	return 0;
-}
-
 static void summary(struct campaign *c)
 {
-	double t = elapsed(c);
+	double t = fuzz_campaign_elapsed(&c->e);
 
 	if (c->tty && !c->json)
 		fprintf(errout, "\r\033[K");
@@ -797,58 +343,64 @@ static void summary(struct campaign *c)
 		struct json j;
 		char shard[32];
 
-		snprintf(shard, sizeof(shard), "%u/%u", c->shard, c->nshards);
+		snprintf(shard, sizeof(shard), "%u/%u", c->e.shard, c->e.nshards);
 		json_init(&j, stdout);
 		json_begin_object(&j);
 		json_key_str(&j, "type", "summary");
-		json_key_u64(&j, "seed", c->seed);
-		json_key_str(&j, "scheme", ftv_scheme_name(c->g.scheme));
-		json_key_str(&j, "mutate", c->g.mutant ? c->g.mutant->name : "none");
+		json_key_u64(&j, "seed", c->e.seed);
+		json_key_str(&j, "scheme", ftv_scheme_name(c->e.g.scheme));
+		json_key_str(&j, "mutate", c->e.g.mutant ? c->e.g.mutant->name : "none");
 		json_key_str(&j, "shard", shard);
-		json_key_u64(&j, "jobs", c->jobs);
-		json_key_u64(&j, "iterations", c->done);
-		json_key_u64(&j, "transitions", c->transitions);
-		json_key_u64(&j, "steps", c->steps);
-		json_key_u64(&j, "violations", c->violations);
-		json_key_bool(&j, "found", c->found || c->violations);
+		json_key_u64(&j, "jobs", c->e.jobs);
+		json_key_u64(&j, "iterations", c->e.done);
+		json_key_u64(&j, "transitions", c->e.transitions);
+		json_key_u64(&j, "steps", c->e.steps);
+		json_key_u64(&j, "violations", c->e.violations);
+		json_key_bool(&j, "found", c->e.found || c->e.violations);
 		json_key_double(&j, "elapsed_s", t, 3);
-		json_key_double(&j, "iterations_per_s", t > 0 ? c->done / t : 0.0, 3);
-		json_key_double(&j, "transitions_per_s", t > 0 ? c->transitions / t : 0.0, 1);
-		json_key_double(&j, "steps_per_s", t > 0 ? c->steps / t : 0.0, 1);
-		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->g.scheme)));
+		json_key_double(&j, "iterations_per_s", t > 0 ? c->e.done / t : 0.0, 3);
+		json_key_double(&j, "transitions_per_s", t > 0 ? c->e.transitions / t : 0.0, 1);
+		json_key_double(&j, "steps_per_s", t > 0 ? c->e.steps / t : 0.0, 1);
+		json_key_str(&j, "arch", ftv_arch_name(ftv_scheme_arch(c->e.g.scheme)));
 		/* what ftv fuzz-merge checks the shards agree on, with the
 		 * above */
 		{
 			char objs[WORLD_MAX_OBJECTS * 66 + SCN_MAX_USER * 1026] = "", budget[64];
 
-			for (unsigned i = 0; i < c->g.nobjects; i++)
+			for (unsigned i = 0; i < c->e.g.nobjects; i++)
 				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
-					 i ? " " : "", c->g.objects[i]);
-			for (unsigned i = 0; i < c->g.nuser; i++)
+					 i ? " " : "", c->e.g.objects[i]);
+			for (unsigned i = 0; i < c->e.g.nuser; i++)
 				snprintf(objs + strlen(objs), sizeof(objs) - strlen(objs), "%s%s",
-					 objs[0] ? " " : "", c->g.user[i]);
+					 objs[0] ? " " : "", c->e.g.user[i]);
 			json_key_str(&j, "objects", objs);
-			json_key_u64(&j, "cpus", c->g.cpus);
-			if (c->iterations)
+			json_key_u64(&j, "cpus", c->e.g.cpus);
+			if (c->e.iterations)
 				snprintf(budget, sizeof(budget), "%llu iterations",
-					 (unsigned long long)c->iterations);
+					 (unsigned long long)c->e.iterations);
 			else
-				snprintf(budget, sizeof(budget), "%g s", c->time_s);
+				snprintf(budget, sizeof(budget), "%g s", c->e.time_s);
 			json_key_str(&j, "budget", budget);
 		}
-		json_key_bool(&j, "interrupted", interrupted);
+		json_key_u64(&j, "budget_exhausted", c->e.budget);
+		json_key_bool(&j, "interrupted", fuzz_campaign_signal() != 0);
 		json_end_object(&j);
 		json_newline(&j);
 	} else {
-		if (interrupted)
-			printf("fuzz: interrupted (SIGINT): stopped after the runs in progress\n");
+		if (fuzz_campaign_signal())
+			printf("fuzz: interrupted (%s): stopped after the runs in progress\n",
+			       signal_name());
 		printf("fuzz: seed %llu: %llu iterations in %.1f s (%.2f iterations/s), "
 		       "%llu transitions (%.1f/s), %llu interleaving steps (%.1f/s), "
 		       "%llu violating iterations\n",
-		       (unsigned long long)c->seed, (unsigned long long)c->done, t,
-		       t > 0 ? c->done / t : 0.0, (unsigned long long)c->transitions,
-		       t > 0 ? c->transitions / t : 0.0, (unsigned long long)c->steps,
-		       t > 0 ? c->steps / t : 0.0, (unsigned long long)c->violations);
+		       (unsigned long long)c->e.seed, (unsigned long long)c->e.done, t,
+		       t > 0 ? c->e.done / t : 0.0, (unsigned long long)c->e.transitions,
+		       t > 0 ? c->e.transitions / t : 0.0, (unsigned long long)c->e.steps,
+		       t > 0 ? c->e.steps / t : 0.0, (unsigned long long)c->e.violations);
+		if (c->e.budget)
+			printf("fuzz: %llu iteration%s ran out of steps (budget exhausted: not "
+			       "judged, not a finding)\n", (unsigned long long)c->e.budget,
+			       c->e.budget == 1 ? "" : "s");
 	}
 	fflush(stdout);
 }
@@ -930,13 +482,12 @@ static int cmd_fuzz(int argc, char **argv)
 
 	errout = stderr;
 	memset(&c, 0, sizeof(c));
-	clock_gettime(CLOCK_MONOTONIC, &c.start);
+	clock_gettime(CLOCK_MONOTONIC, &c.e.start);
 	ftv_paths_default(&c.paths, argv[0]);
-	c.jobs = 1;
-	c.nshards = 1;
-	c.iterations = 10;
-	c.g.scheme = FTV_SCHEME_CALLOPS;
-	c.fd = -1;
+	c.e.jobs = 1;
+	c.e.nshards = 1;
+	c.e.iterations = 10;
+	c.e.g.scheme = FTV_SCHEME_CALLOPS;
 	ftv_getopt_init(&g, argc, argv);
 	for (; (o = ftv_getopt(&g)) > 0; last = o) {
 		switch (o) {
@@ -959,10 +510,10 @@ static int cmd_fuzz(int argc, char **argv)
 				goto object;
 			/* fall through */
 		case O_OBJECTS:
-			if (c.g.nobjects >= WORLD_MAX_OBJECTS)
+			if (c.e.g.nobjects >= WORLD_MAX_OBJECTS)
 				return ftv_cmd_error(g.cmd, "--objects: more than %d objects",
 						     WORLD_MAX_OBJECTS);
-			snprintf(c.g.objects[c.g.nobjects++], sizeof(c.g.objects[0]), "%s", g.val);
+			snprintf(c.e.g.objects[c.e.g.nobjects++], sizeof(c.e.g.objects[0]), "%s", g.val);
 			have_objects = 1;
 			break;
 		case O_OBJECT:
@@ -975,47 +526,47 @@ static int cmd_fuzz(int argc, char **argv)
 				free(u);
 				return ftv_cmd_error(g.cmd, "--object: %s", u ? err.msg : "out of memory");
 			}
-			if (c.g.nuser >= SCN_MAX_USER) {
+			if (c.e.g.nuser >= SCN_MAX_USER) {
 				free(u);
 				return ftv_cmd_error(g.cmd, "--object: more than %d objects",
 						     SCN_MAX_USER);
 			}
-			snprintf(c.g.user[c.g.nuser++], sizeof(c.g.user[0]), "%s",
+			snprintf(c.e.g.user[c.e.g.nuser++], sizeof(c.e.g.user[0]), "%s",
 				 u->user_objects[0]);
 			free(u);
 			break;
 		}
 		case O_CALL: {
-			size_t l = strlen(c.g.call_list);
+			size_t l = strlen(c.e.g.call_list);
 
-			if (l + strlen(g.val) + 2 > sizeof(c.g.call_list))
+			if (l + strlen(g.val) + 2 > sizeof(c.e.g.call_list))
 				return ftv_opt_bad(&g, "makes the list of functions longer than %zu bytes",
-						   sizeof(c.g.call_list) - 1);
-			snprintf(c.g.call_list + l, sizeof(c.g.call_list) - l, "%s%s", l ? "," : "",
+						   sizeof(c.e.g.call_list) - 1);
+			snprintf(c.e.g.call_list + l, sizeof(c.e.g.call_list) - l, "%s%s", l ? "," : "",
 				 g.val);
 			break;
 		}
 		case O_SEED:
-			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.seed))
+			if (ftv_opt_u64(&g, 0, UINT64_MAX, &c.e.seed))
 				return FTV_EXIT_USAGE;
 			seed_set = 1;
 			break;
 		case O_CPUS:
-			if (ftv_opt_unsigned(&g, 1, EXEC_MAX_CPUS, &c.g.cpus))
+			if (ftv_opt_unsigned(&g, 1, EXEC_MAX_CPUS, &c.e.g.cpus))
 				return FTV_EXIT_USAGE;
 			break;
 		case O_ITERATIONS:
-			if (ftv_opt_u64(&g, 1, UINT64_MAX, &c.iterations))
+			if (ftv_opt_u64(&g, 1, UINT64_MAX, &c.e.iterations))
 				return FTV_EXIT_USAGE;
 			iters_set = 1;
 			break;
 		case O_TIME:
-			if (ftv_opt_seconds(&g, &c.time_s))
+			if (ftv_opt_seconds(&g, &c.e.time_s))
 				return FTV_EXIT_USAGE;
 			time_set = 1;
 			break;
 		case O_SCHEME:
-			if (ftv_scheme_parse(g.val, &c.g.scheme))
+			if (ftv_scheme_parse(g.val, &c.e.g.scheme))
 				return ftv_opt_bad_choice(&g);
 			scheme_set = 1;
 			break;
@@ -1025,12 +576,12 @@ static int cmd_fuzz(int argc, char **argv)
 			arch_set = 1;
 			break;
 		case O_MUTATE:
-			c.g.mutant = ftv_mutant_find(g.val);
-			if (!c.g.mutant)
+			c.e.g.mutant = ftv_mutant_find(g.val);
+			if (!c.e.g.mutant)
 				return ftv_opt_bad_choice(&g);
 			break;
 		case O_JOBS:
-			if (ftv_opt_unsigned(&g, 1, FUZZ_MAX_JOBS, &c.jobs))
+			if (ftv_opt_unsigned(&g, 1, FUZZ_MAX_JOBS, &c.e.jobs))
 				return FTV_EXIT_USAGE;
 			break;
 		case O_SHARD: {
@@ -1039,18 +590,18 @@ static int cmd_fuzz(int argc, char **argv)
 
 			if (sscanf(g.val, "%u/%u%c", &si, &sn, &extra) != 2 || !sn || si >= sn)
 				return ftv_opt_bad(&g, "is not I/N with 0 <= I < N");
-			c.shard = si;
-			c.nshards = sn;
+			c.e.shard = si;
+			c.e.nshards = sn;
 			break;
 		}
 		case O_REPLAY:
 			replay = g.val;
 			break;
 		case O_OUT:
-			snprintf(c.out, sizeof(c.out), "%s", g.val);
+			snprintf(c.e.out, sizeof(c.e.out), "%s", g.val);
 			break;
 		case O_SHRINK_BUDGET:
-			if (ftv_opt_unsigned(&g, 1, 100000, &c.shrink_budget))
+			if (ftv_opt_unsigned(&g, 1, 100000, &c.e.shrink_budget))
 				return FTV_EXIT_USAGE;
 			break;
 		case FTV_OPT_BUILD:
@@ -1064,12 +615,12 @@ static int cmd_fuzz(int argc, char **argv)
 		return ftv_usage_error(g.cmd, "--time and --iterations exclude each other");
 	/* the scheme implies the arch; an arch alone picks its default */
 	if (arch_set && !scheme_set)
-		c.g.scheme = ftv_arch_default_scheme(arch);
-	if ((arch_set && ftv_scheme_check_arch(c.g.scheme, arch, &err)) ||
-	    ftv_mutant_check(c.g.mutant, c.g.scheme, &err))
+		c.e.g.scheme = ftv_arch_default_scheme(arch);
+	if ((arch_set && ftv_scheme_check_arch(c.e.g.scheme, arch, &err)) ||
+	    ftv_mutant_check(c.e.g.mutant, c.e.g.scheme, &err))
 		return ftv_cmd_error(g.cmd, "%s", err.msg);
 	if (time_set)
-		c.iterations = 0;
+		c.e.iterations = 0;
 	/* created before the campaign, so a bad path fails at once */
 	if (trace && !(c.tj = trace_json_create(trace, &err)))
 		return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
@@ -1080,96 +631,117 @@ static int cmd_fuzz(int argc, char **argv)
 			return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 		return r;
 	}
-	if (c.g.call_list[0] && !c.g.nuser)
+	if (c.e.g.call_list[0] && !c.e.g.nuser)
 		return ftv_usage_error(g.cmd, "--call names functions of --object, and there is none");
-	if (!have_objects && !c.g.nuser) {
-		snprintf(c.g.objects[0], sizeof(c.g.objects[0]), "rand1");
-		snprintf(c.g.objects[1], sizeof(c.g.objects[1]), "rand2");
+	if (!have_objects && !c.e.g.nuser) {
+		snprintf(c.e.g.objects[0], sizeof(c.e.g.objects[0]), "rand1");
+		snprintf(c.e.g.objects[1], sizeof(c.e.g.objects[1]), "rand2");
 		/* weak hooks and their overrides: the kernel's table has
 		 * entries sorttable zeroed */
-		snprintf(c.g.objects[2], sizeof(c.g.objects[2]), "weak");
-		snprintf(c.g.objects[3], sizeof(c.g.objects[3]), "hooks");
-		c.g.nobjects = 4;
+		snprintf(c.e.g.objects[2], sizeof(c.e.g.objects[2]), "weak");
+		snprintf(c.e.g.objects[3], sizeof(c.e.g.objects[3]), "hooks");
+		c.e.g.nobjects = 4;
 		/* and a random unit of their kind to load as a module */
-		snprintf(c.g.modules[0], sizeof(c.g.modules[0]), "rand3");
-		c.g.nmodules = 1;
+		snprintf(c.e.g.modules[0], sizeof(c.e.g.modules[0]), "rand3");
+		c.e.g.nmodules = 1;
 	}
 	if (!seed_set) {
 		/* a fresh campaign: the seed is printed, --seed replays it */
 		struct timespec t;
 
 		clock_gettime(CLOCK_REALTIME, &t);
-		c.seed = ((uint64_t)t.tv_sec * 1000003u) ^ (uint64_t)t.tv_nsec ^
+		c.e.seed = ((uint64_t)t.tv_sec * 1000003u) ^ (uint64_t)t.tv_nsec ^
 			 ((uint64_t)getpid() << 32);
 	}
-	if (!c.out[0])
-		snprintf(c.out, sizeof(c.out), "ftv-fuzz-%llu.scn", (unsigned long long)c.seed);
+	if (!c.e.out[0])
+		snprintf(c.e.out, sizeof(c.e.out), "ftv-fuzz-%llu.scn", (unsigned long long)c.e.seed);
 	/* before the campaign, not after a finding */
-	if (outfile_check(c.out, &err))
+	if (outfile_check(c.e.out, &err))
 		return ftv_cmd_error(g.cmd, "--out: %s", err.msg);
 	{
 		size_t l = 0;
 
-		for (int i = 0; i < argc && l + 2 < sizeof(c.cmdline); i++)
-			l += (size_t)snprintf(c.cmdline + l, sizeof(c.cmdline) - l, "%s%s",
+		char raw[sizeof(c.e.cmdline)];
+
+		for (int i = 0; i < argc && l + 2 < sizeof(c.e.cmdline); i++)
+			l += (size_t)snprintf(c.e.cmdline + l, sizeof(c.e.cmdline) - l, "%s%s",
 					      i ? " " : "ftv ", argv[i]);
-		if (!seed_set && l + 2 < sizeof(c.cmdline))
-			snprintf(c.cmdline + l, sizeof(c.cmdline) - l, " --seed %llu",
-				 (unsigned long long)c.seed);
+		if (!seed_set && l + 2 < sizeof(c.e.cmdline))
+			snprintf(c.e.cmdline + l, sizeof(c.e.cmdline) - l, " --seed %llu",
+				 (unsigned long long)c.e.seed);
+		/* the replay file's header: a control byte of a path is
+		 * written \xNN (the file is read back as text) */
+		memcpy(raw, c.e.cmdline, sizeof(raw));
+		ftv_escape(c.e.cmdline, sizeof(c.e.cmdline), raw);
 	}
 	c.tty = isatty(STDERR_FILENO) && isatty(STDOUT_FILENO);
-	if (fuzz_targets(&c.g, c.paths.corpus, c.paths.tramp, &err)) {
+	if (fuzz_targets(&c.e.g, c.paths.corpus, c.paths.tramp, &err)) {
 		fprintf(stderr, "ftv fuzz: %s\n", err.msg);
 		trace_json_finish(c.tj, &err);
 		return FTV_EXIT_USAGE;
 	}
-	/* --time and the rates count the campaign, not the probe */
-	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	fflush(stderr);
 	use_stderr();
 	if (!c.json) {
-		printf("fuzz: seed %llu, scheme %s (%s)%s", (unsigned long long)c.seed,
-		       ftv_scheme_name(c.g.scheme), ftv_arch_name(ftv_scheme_arch(c.g.scheme)),
-		       c.g.nobjects ? ", objects" : "");
-		for (unsigned i = 0; i < c.g.nobjects; i++)
-			printf(" %s", c.g.objects[i]);
-		if (c.g.nmodules)
-			printf(", module%s", c.g.nmodules == 1 ? "" : "s");
-		for (unsigned i = 0; i < c.g.nmodules; i++)
-			printf(" %s", c.g.modules[i]);
-		for (unsigned i = 0; i < c.g.nuser; i++)
-			printf("%s %s", i ? "" : c.g.nuser == 1 ? ", object" : ", objects",
-			       c.g.user[i]);
-		printf(" (%u traced functions), mutate %s, ", c.g.nfuncs,
-		       c.g.mutant ? c.g.mutant->name : "none");
-		if (c.iterations)
-			printf("%llu iterations", (unsigned long long)c.iterations);
+		printf("fuzz: seed %llu, scheme %s (%s)%s", (unsigned long long)c.e.seed,
+		       ftv_scheme_name(c.e.g.scheme), ftv_arch_name(ftv_scheme_arch(c.e.g.scheme)),
+		       c.e.g.nobjects ? ", objects" : "");
+		for (unsigned i = 0; i < c.e.g.nobjects; i++)
+			printf(" %s", c.e.g.objects[i]);
+		if (c.e.g.nmodules)
+			printf(", module%s", c.e.g.nmodules == 1 ? "" : "s");
+		for (unsigned i = 0; i < c.e.g.nmodules; i++)
+			printf(" %s", c.e.g.modules[i]);
+		for (unsigned i = 0; i < c.e.g.nuser; i++)
+			printf("%s %s", i ? "" : c.e.g.nuser == 1 ? ", object" : ", objects",
+			       c.e.g.user[i]);
+		printf(" (%u traced functions), mutate %s, ", c.e.g.nfuncs,
+		       c.e.g.mutant ? c.e.g.mutant->name : "none");
+		if (c.e.iterations)
+			printf("%llu iterations", (unsigned long long)c.e.iterations);
 		else
-			printf("%g s", c.time_s);
-		printf(", shard %u/%u, %u job%s\n", c.shard, c.nshards, c.jobs,
-		       c.jobs == 1 ? "" : "s");
+			printf("%g s", c.e.time_s);
+		printf(", shard %u/%u, %u job%s\n", c.e.shard, c.e.nshards, c.e.jobs,
+		       c.e.jobs == 1 ? "" : "s");
 		fflush(stdout);
 	}
-	catch_sigint(1);
-	r = run_jobs(&c);
+	c.e.corpus_dir = c.paths.corpus;
+	c.e.tramp_dir = c.paths.tramp;
+	c.e.errout = errout;
+	c.e.report = report;
+	c.e.ctx = &c;
+	fuzz_campaign_catch_signals(1);
+	/* --time and the rates count the campaign, not the probe */
+	r = fuzz_campaign_run(&c.e);
 	summary(&c);
-	for (unsigned w = 0; w < FUZZ_MAX_JOBS; w++)
-		free(c.text[w]);
+	fuzz_campaign_free(&c.e);
 	if (trace_json_finish(c.tj, &err)) {
 		fprintf(errout, "ftv fuzz: --trace: %s\n", err.msg);
 		if (!r)
 			r = -1;
 	}
-	if (c.found || c.violations)
+	if (c.e.found || c.e.violations)
 		return FTV_EXIT_VIOLATION;
-	if (r || c.error)
+	if (r || c.e.error)
 		return FTV_EXIT_USAGE;
-	if (interrupted) {
+	if (c.e.done && !c.e.transitions && !fuzz_campaign_signal()) {
+		/* not one site patched in the whole campaign: it verified
+		 * nothing (e.g. --object modules whose sites stay disabled) */
+		fprintf(stderr, "ftv fuzz: vacuous: %llu iterations patched no site (0 "
+			"transitions)\n", (unsigned long long)c.e.done);
+		return FTV_EXIT_USAGE;
+	}
+	if (c.e.budget && !fuzz_campaign_signal())
+		return FTV_EXIT_INCOMPLETE;
+	if (fuzz_campaign_signal()) {
 		/* nothing found, the campaign cut short: die of the signal,
-		 * so a shell or a CI job sees SIGINT and not a clean run */
+		 * so a shell or a CI job sees SIGINT (SIGTERM) and not a
+		 * clean run */
+		int sig = fuzz_campaign_signal();
+
 		fflush(NULL);
-		signal(SIGINT, SIG_DFL);
-		raise(SIGINT);
+		signal(sig, SIG_DFL);
+		raise(sig);
 	}
 	return FTV_EXIT_OK;
 }
@@ -1189,16 +761,23 @@ FTV_COMMAND(fuzz, cmd_fuzz,
 		   "Nothing found is lost. The directory of --out is checked before the\n"
 		   "campaign starts; a file already there is kept and the replay file\n"
 		   "gets a suffix (x-1.scn), named in the output; if it cannot be\n"
-		   "written, its text is printed on stderr. --time bounds the whole\n"
-		   "command: a shrink still running then is cut short (said so) and the\n"
-		   "smallest case so far is written. SIGINT (Ctrl-C) stops every worker\n"
-		   "after the scenario run in progress, writes the replay file of a\n"
-		   "finding and prints the summary of what ran; a second one kills.\n"
+		   "written, its text is printed on stderr. A finding is written the\n"
+		   "moment it is found, before its shrink, and each smaller case the\n"
+		   "shrink keeps replaces the file: a campaign killed mid-shrink leaves\n"
+		   "the smallest case so far. --time bounds the whole command: a shrink\n"
+		   "still running then is cut short (said so). SIGINT (Ctrl-C) or\n"
+		   "SIGTERM (timeout, a cancelled CI job) stops every worker after the\n"
+		   "scenario run in progress, writes the replay file of a finding and\n"
+		   "prints the summary of what ran; the same signal delivered twice at\n"
+		   "once (to the process and its group) is one request, a second one\n"
+		   "later kills.\n"
 		   "\n"
 		   "Exit status 0 when nothing was found, 1 when a violation was, 2 on\n"
-		   "bad usage or when an iteration the model rejects (a fuzzer bug)\n"
-		   "ends the campaign. Interrupted with nothing found, ftv dies of the\n"
-		   "SIGINT, as a shell expects.\n"
+		   "bad usage, when an iteration the model rejects (a fuzzer bug) ends\n"
+		   "the campaign, or when no iteration patched a site (vacuous), 3 when\n"
+		   "nothing was found but iterations ran out of steps (budget exhausted:\n"
+		   "not judged, never a finding). Interrupted with nothing found, ftv\n"
+		   "dies of the signal, as a shell expects.\n"
 		   "\n"
 		   "--trace FILE writes the timeline of the finding's replay (or of\n"
 		   "--replay FILE) as Chrome trace-event JSON for ui.perfetto.dev (see\n"

@@ -27,8 +27,9 @@ void ftv_list_commands(FILE *f)
 	for (const struct ftv_command *c = ftv_command_first(); c; c = c->next)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary ? c->summary : "");
 	fprintf(f, "\n'ftv help COMMAND' or 'ftv COMMAND --help' shows a command's options;\n"
-		   "'ftv --version' the version.\n"
-		   "exit status: 0 ok, 1 a violation was found, 2 bad usage or input\n");
+		   "'ftv --version' the version.\n\nexit status:\n");
+	for (const struct ftv_exit_desc *e = ftv_exits; e->meaning; e++)
+		fprintf(f, "  %-4d %s\n", e->code, e->meaning);
 }
 
 static int cmd_help(int argc, char **argv)

@@ -1,5 +1,6 @@
 /* ftv layout: check a layout file strictly and summarise it. */
 #include "layout/layout.h"
+#include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
 #include "util/opt.h"
@@ -11,11 +12,14 @@ static int cmd_layout(int argc, char **argv)
 {
 	size_t n[SIM_LAYOUT_NKINDS] = { 0 }, mods = 0;
 	const char *last = NULL, *path = NULL;
+	struct ftv_paths paths;
+	char buf[4200];
 	struct sim_layout *l;
 	struct ftv_getopt g;
 	struct ftv_err err;
 	int o;
 
+	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
 	while ((o = ftv_getopt(&g)) > 0) {
 		if (path)
@@ -26,7 +30,9 @@ static int cmd_layout(int argc, char **argv)
 		return g.exit;
 	if (!path)
 		return ftv_usage_error(g.cmd, "missing LAYOUT");
-	l = sim_layout_load(path, &err);
+	/* a name alone: the installed layout */
+	path = ftv_paths_input(paths.layouts, path, ".layout.xz", buf, sizeof(buf), &err);
+	l = path ? sim_layout_load(path, &err) : NULL;
 	if (!l) {
 		fprintf(stderr, "ftv layout: %s\n", err.msg);
 		return FTV_EXIT_USAGE;

@@ -12,13 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_MAX_RUNS = 256, O_HERD, O_KINDS, O_TIME_LIMIT, O_MAX_MEM };
+enum { O_MAX_RUNS = 256, O_HERD, O_KINDS, O_TIME_LIMIT, O_MAX_MEM, O_JSON };
 
 static const struct ftv_opt litmus_opts[] = {
 	{ .name = "verbose", .key = 'v',
 	  .help = "print a run that satisfies the condition, when one does" },
 	{ .name = "herd", .key = O_HERD,
 	  .help = "print herd7's output (Test, States, Observation...) instead of ftv's line" },
+	{ .name = "json", .key = O_JSON,
+	  .help = "one JSON object per test instead of ftv's line" },
 	{ .name = "kinds", .key = O_KINDS, .arg = "FILE", .words = FTV_WORDS_FILE,
 	  .help = "expected verdicts, lines 'NAME Allowed|Forbidden|Required'" },
 	{ .name = "max-runs", .key = O_MAX_RUNS, .arg = "N",
@@ -45,7 +47,7 @@ static int cmd_litmus(int argc, char **argv)
 	struct litmus_opts lo = { .max_runs = 1000000, .time_ms = 10000,
 				  .dic = -1, .idc = -1 };
 	struct litmus_kinds *kinds = NULL;
-	int mismatches = 0, bad = 0, herd = 0, nfiles = 0, tty, o;
+	int mismatches = 0, bad = 0, herd = 0, json = 0, nfiles = 0, tty, o;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	struct ftv_paths paths;
 	struct ftv_getopt g;
@@ -63,6 +65,9 @@ static int cmd_litmus(int argc, char **argv)
 			break;
 		case O_HERD:
 			herd = 1;
+			break;
+		case O_JSON:
+			json = 1;
 			break;
 		case O_KINDS:
 			litmus_kinds_free(kinds);
@@ -107,8 +112,9 @@ static int cmd_litmus(int argc, char **argv)
 		struct litmus_result res;
 		char buf[4200];
 		/* a name alone: the installed test */
-		struct litmus *lt = litmus_load(ftv_paths_find(paths.litmus, files[i], ".litmus",
-							       buf, sizeof(buf)), &err);
+		const char *path = ftv_paths_input(paths.litmus, files[i], ".litmus", buf,
+						   sizeof(buf), &err);
+		struct litmus *lt = path ? litmus_load(path, &err) : NULL;
 
 		if (lt && kinds && litmus_kinds_get(kinds, litmus_name(lt)) >= 0)
 			litmus_set_expected(lt, litmus_kinds_get(kinds, litmus_name(lt)));
@@ -122,7 +128,9 @@ static int cmd_litmus(int argc, char **argv)
 		}
 		if (tty)
 			fprintf(stderr, "\r\033[K");
-		if (herd)
+		if (json)
+			litmus_print_json(stdout, lt, &res);
+		else if (herd)
 			litmus_print_herd(stdout, lt, &res);
 		else
 			litmus_print_line(stdout, lt, &res);
@@ -130,7 +138,7 @@ static int cmd_litmus(int argc, char **argv)
 		if (litmus_verdict_ok(lt, &res) == LT_MISMATCH ||
 		    litmus_verdict_ok(lt, &res) == LT_UNPROVEN)
 			mismatches++;
-		if (lo.want_witness && res.witness)
+		if (lo.want_witness && res.witness && !json)
 			printf("  a run satisfying the condition:\n%s", res.witness);
 		fflush(stdout);
 		litmus_result_free(&res);

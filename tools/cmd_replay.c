@@ -3,7 +3,8 @@
  * while CPUs call them (verify/replay.h).
  * Exit 0: every replayable site replayed, nothing violated; 1: a violation;
  * 2: bad usage or input (unreadable layout, a site count that differs from
- * the kernel's table). */
+ * the kernel's table), or no site replayed at all (vacuous: a verdict on
+ * nothing). */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -63,7 +64,7 @@ static int cmd_replay(int argc, char **argv)
 	const char *layout = NULL;
 	char layout_buf[4200];
 	uint64_t v;
-	int o;
+	int o, ret;
 
 	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
@@ -141,18 +142,36 @@ static int cmd_replay(int argc, char **argv)
 	mallopt(M_MMAP_MAX, 0);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	/* a name alone: the installed layout */
-	c.layout = ftv_paths_find(paths.layouts, layout, ".layout.xz", layout_buf,
-				  sizeof(layout_buf));
+	c.layout = ftv_paths_input(paths.layouts, layout, ".layout.xz", layout_buf,
+				   sizeof(layout_buf), &err);
+	if (!c.layout) {
+		fprintf(stderr, "ftv replay: %s\n", err.msg);
+		return FTV_EXIT_USAGE;
+	}
 	/* A whole kernel takes minutes: say how far it got, on a terminal. */
 	if (isatty(STDERR_FILENO))
 		c.progress = stderr;
 	c.tramp_dir = paths.tramp;
-	if (replay_run(&c, stdout, &r, &err)) {
+	ret = replay_run(&c, stdout, &r, &err);
+	if (c.progress)
+		fprintf(c.progress, "\r\033[K");
+	if (ret) {
 		fflush(stdout);
 		fprintf(stderr, "ftv replay: %s\n", err.msg);
 		return FTV_EXIT_USAGE;
 	}
-	return r.violations ? FTV_EXIT_VIOLATION : FTV_EXIT_OK;
+	if (r.violations)
+		return FTV_EXIT_VIOLATION;
+	/* a verdict on no site is no verdict (the report above says why
+	 * each was not replayed) */
+	if (!r.replayed) {
+		fflush(stdout);
+		fprintf(stderr, "ftv replay: vacuous: 0 of the layout's %zu sites replayed "
+			"(%zu modules not placed, %zu sites not replayable here)\n",
+			r.layout_sites, r.modules_unplaced, r.layout_sites - r.replayable);
+		return FTV_EXIT_USAGE;
+	}
+	return FTV_EXIT_OK;
 }
 
 FTV_COMMAND(replay, cmd_replay,

@@ -3,6 +3,7 @@
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
+#include "util/json.h"
 #include "util/num.h"
 #include "util/opt.h"
 #include "verify/mutant.h"
@@ -14,7 +15,21 @@
 #include <string.h>
 
 enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT, O_OBJECT,
-       O_CALL };
+       O_CALL, O_JSON };
+
+/* Which of two files' statuses the command's is: OK < INCOMPLETE < USAGE
+ * (vacuous) < VIOLATION. */
+static int rank(int status)
+{
+	return status == FTV_EXIT_VIOLATION ? 3 : status == FTV_EXIT_USAGE ? 2
+	       : status == FTV_EXIT_INCOMPLETE ? 1 : 0;
+}
+
+static const char *verdict(const struct scn_result *res)
+{
+	return res->violated ? "VIOLATION" : res->vacuous ? "vacuous"
+					   : res->budget_out ? "budget exhausted" : "no violation";
+}
 
 static const struct ftv_opt scenario_opts[] = {
 	{ .name = "arch", .key = O_ARCH, .arg = "A",
@@ -27,13 +42,9 @@ static const struct ftv_opt scenario_opts[] = {
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = ftv_mutant_word },
-	{ .name = "object", .key = O_OBJECT, .arg = "PATH",
-	  .help = "add your own object or module to every scenario, as an 'object PATH' "
-		  "line would (repeatable)",
-	  .words = FTV_WORDS_FILE },
-	{ .name = "call", .key = O_CALL, .arg = "F1,F2...",
-	  .help = "the functions of the objects given by path the workload calls, as a "
-		  "'call' line would" },
+	FTV_USER_CODE_OPTIONS(O_OBJECT, O_CALL),
+	{ .name = "json", .key = O_JSON,
+	  .help = "one JSON object per scenario (its text report in \"report\")" },
 	{ .name = "plans", .key = O_PLANS,
 	  .help = "print every update's plan" },
 	{ .name = "trace", .key = O_TRACE, .arg = "FILE",
@@ -45,6 +56,70 @@ static const struct ftv_opt scenario_opts[] = {
 	{ 0 },
 };
 
+/* The run's counters and verdict after its report; returns its exit
+ * status (verify/scenario.h: vacuous and budget_out). */
+static int report(FILE *f, const struct scenario *s, const struct scn_result *res)
+{
+	if (res->explored && !res->violated) {
+		/* every execution explored: the verdict was printed */
+		fprintf(f, "%s: %s (%llu executions)\n", s->name,
+			res->complete ? "verified" : "incomplete",
+			(unsigned long long)res->executions);
+		return res->complete ? FTV_EXIT_OK : FTV_EXIT_INCOMPLETE;
+	}
+	fprintf(f, "%s: %llu sites, %llu plans, %llu transitions, %llu traced calls, "
+		"%llu tracer calls, %llu steps, trace %016llx, peak RSS %ld MiB\n",
+		s->name, (unsigned long long)res->stats.sites,
+		(unsigned long long)res->stats.plans, (unsigned long long)res->stats.transitions,
+		(unsigned long long)res->stats.func_calls,
+		(unsigned long long)res->stats.tracer_calls, (unsigned long long)res->stats.steps,
+		(unsigned long long)res->trace_hash, res->stats.peak_rss_kb / 1024);
+	fprintf(f, "%s: %s (%zu violations%s%s)\n", s->name, verdict(res), res->nviolations,
+		res->kinds[0] ? ": " : "", res->kinds);
+	if (res->budget_out)
+		fprintf(f, "%s: budget exhausted: %s within %llu steps, the CPUs still running; "
+			"what did not run is not judged (raise 'steps')\n", s->name, res->budget,
+			(unsigned long long)s->steps);
+	if (res->vacuous)
+		fprintf(f, "%s: vacuous: %s\n", s->name, res->vacuous_why);
+	return res->violated ? FTV_EXIT_VIOLATION
+	       : res->vacuous ? FTV_EXIT_USAGE
+	       : res->budget_out ? FTV_EXIT_INCOMPLETE : FTV_EXIT_OK;
+}
+
+/* --json: one object per scenario, the envelope of ftv fuzz's and ftv
+ * verify's ("type" first), the text report in "report". */
+static void json_result(const struct scenario *s, const struct scn_result *res,
+			const char *text)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "scenario");
+	json_key_str(&j, "name", s->name);
+	json_key_str(&j, "file", s->path);
+	scenario_json_config(&j, s);
+	json_key_str(&j, "verdict", res->explored && !res->violated
+					    ? (res->complete ? "verified" : "incomplete")
+					    : verdict(res));
+	json_key_u64(&j, "sites", res->stats.sites);
+	json_key_u64(&j, "plans", res->stats.plans);
+	json_key_u64(&j, "transitions", res->stats.transitions);
+	json_key_u64(&j, "traced_calls", res->stats.func_calls);
+	json_key_u64(&j, "tracer_calls", res->stats.tracer_calls);
+	json_key_u64(&j, "steps", res->stats.steps);
+	json_key_hex(&j, "trace_hash", res->trace_hash);
+	json_key_bool(&j, "violated", res->violated);
+	json_key_u64(&j, "violations", res->nviolations);
+	json_key_str(&j, "kinds", res->kinds);
+	json_key_str(&j, "vacuous", res->vacuous ? res->vacuous_why : "");
+	json_key_str(&j, "budget_exhausted", res->budget_out ? res->budget : "");
+	json_key_str(&j, "report", text ? text : "");
+	json_end_object(&j);
+	json_newline(&j);
+}
+
 static int cmd_scenario(int argc, char **argv)
 {
 	struct ftv_paths paths;
@@ -52,7 +127,10 @@ static int cmd_scenario(int argc, char **argv)
 	int status = FTV_EXIT_OK, nfiles = 0, o;
 	uint64_t seed = 0;
 	unsigned cpus = 0;
-	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0, trace_text = 0;
+	int seed_set = 0, cpus_set = 0, plans = 0, arch_set = 0, trace_text = 0, json = 0, r;
+	FILE *rep = stdout; /* the report: stdout, or (--json) text */
+	char *text = NULL;
+	size_t tlen = 0;
 	const char *trace = NULL;
 	struct trace_json *tj = NULL;
 	struct ftv_err terr;
@@ -75,6 +153,9 @@ static int cmd_scenario(int argc, char **argv)
 		switch (o) {
 		case O_PLANS:
 			plans = 1;
+			break;
+		case O_JSON:
+			json = 1;
 			break;
 		case O_TRACE:
 			trace = g.val;
@@ -138,10 +219,10 @@ static int cmd_scenario(int argc, char **argv)
 		struct ftv_err err;
 
 		/* a name alone: the installed scenario */
-		const char *path = ftv_paths_find(paths.scenarios, files[i], ".scn", buf,
-						  sizeof(buf));
+		const char *path = ftv_paths_input(paths.scenarios, files[i], ".scn", buf,
+						   sizeof(buf), &err);
 
-		if (scenario_load(path, &s, &err)) {
+		if (!path || scenario_load(path, &s, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
@@ -155,16 +236,25 @@ static int cmd_scenario(int argc, char **argv)
 				fprintf(stderr, "ftv scenario: --call: %s\n", err.msg);
 				goto usage;
 			}
+		if (json) {
+			rep = open_memstream(&text, &tlen);
+			if (!rep) {
+				fprintf(stderr, "ftv scenario: out of memory\n");
+				goto usage;
+			}
+		}
 		if (plans)
-			s.cfg.plans_out = stdout;
+			s.cfg.plans_out = rep;
 		if (trace_text)
-			s.cfg.trace_out = stdout;
+			s.cfg.trace_out = rep;
 		s.cfg.trace_json = tj;
-		s.cfg.notes_out = stdout;
+		s.cfg.notes_out = stderr;
 		if (seed_set)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)
 			s.cfg.exec.ncpus = (unsigned)cpus;
+		if (cpus_set && !s.steps_set)
+			s.steps = scenario_default_steps(&s.cfg);
 		/* --arch only checks that each file is of that arch */
 		if ((arch_set && ftv_scheme_check_arch(s.cfg.scheme, arch, &err)) ||
 		    ftv_mutant_check(mutant, s.cfg.scheme, &err)) {
@@ -172,39 +262,26 @@ static int cmd_scenario(int argc, char **argv)
 			goto usage;
 		}
 		ftv_mutant_apply(mutant, &s.cfg);
-		printf("== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
-		       s.name, ftv_scheme_name(s.cfg.scheme), s.cfg.exec.ncpus,
-		       exec_policy_name(s.cfg.exec.policy),
-		       (unsigned long long)s.cfg.exec.seed,
-		       s.cfg.mutant_name ? s.cfg.mutant_name : "none");
-		fflush(stdout);
-		if (scenario_run(&s, paths.corpus, paths.tramp, stdout, &res, &err)) {
+		fprintf(rep, "== %s: scheme %s, %u CPUs, policy %s, seed %llu, mutate %s\n",
+			s.name, ftv_scheme_name(s.cfg.scheme), s.cfg.exec.ncpus,
+			exec_policy_name(s.cfg.exec.policy), (unsigned long long)s.cfg.exec.seed,
+			s.cfg.mutant_name ? s.cfg.mutant_name : "none");
+		fflush(rep);
+		if (scenario_run(&s, paths.corpus, paths.tramp, rep, &res, &err)) {
 			fprintf(stderr, "ftv scenario: %s\n", err.msg);
 			goto usage;
 		}
-		if (res.explored && !res.violated) {
-			/* every execution explored: the verdict was printed */
-			printf("%s: %s (%llu executions)\n", s.name,
-			       res.complete ? "verified" : "incomplete",
-			       (unsigned long long)res.executions);
-			if (!res.complete && FTV_EXIT_INCOMPLETE > status)
-				status = FTV_EXIT_INCOMPLETE;
-			continue;
+		r = report(rep, &s, &res);
+		if (json) {
+			fclose(rep);
+			rep = stdout;
+			json_result(&s, &res, text);
+			free(text);
+			text = NULL;
 		}
-		printf("%s: %llu sites, %llu plans, %llu transitions, %llu traced calls, "
-		       "%llu tracer calls, %llu steps, trace %016llx, peak RSS %ld MiB\n",
-		       s.name, (unsigned long long)res.stats.sites,
-		       (unsigned long long)res.stats.plans,
-		       (unsigned long long)res.stats.transitions,
-		       (unsigned long long)res.stats.func_calls,
-		       (unsigned long long)res.stats.tracer_calls,
-		       (unsigned long long)res.stats.steps,
-		       (unsigned long long)res.trace_hash, res.stats.peak_rss_kb / 1024);
-		printf("%s: %s (%zu violations%s%s)\n", s.name,
-		       res.violated ? "VIOLATION" : "no violation", res.nviolations,
-		       res.kinds[0] ? ": " : "", res.kinds);
-		if (res.violated)
-			status = FTV_EXIT_VIOLATION;
+		/* a violation first, then vacuous (2), then incomplete */
+		if (rank(r) > rank(status))
+			status = r;
 	}
 	free(files);
 	free(objects);
@@ -213,6 +290,9 @@ static int cmd_scenario(int argc, char **argv)
 		return ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);
 	return status;
 usage:
+	if (rep != stdout)
+		fclose(rep);
+	free(text);
 	free(files);
 	free(objects);
 	free(calls);

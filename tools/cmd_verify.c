@@ -13,16 +13,32 @@
 #include "verify/scenario.h"
 #include "verify/verify.h"
 
+#include "util/outfile.h"
+#include "util/str.h"
+
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE,
-       O_COMBINE };
+       O_COMBINE, O_TIME, O_OBJECT, O_CALL };
+
+/* The budget of a world whose file and options give none: a user's world
+ * can have more executions than a lifetime, and an answer in minutes
+ * ("incomplete after N executions", exit 3) beats none. */
+#define VERIFY_DEFAULT_TIME_S 600.0
+#define VERIFY_DEFAULT_EXECUTIONS 1000000ull
 
 static const struct ftv_opt verify_opts[] = {
 	{ .name = "max-executions", .key = O_MAXEXEC, .arg = "N",
-	  .help = "stop after N executions (the verdict is then incomplete)" },
+	  .help = "stop after N executions (the verdict is then incomplete; default: "
+		  "the file's max-executions, else 1000000)" },
+	{ .name = "time", .key = O_TIME, .arg = "SECONDS",
+	  .help = "stop each world's walk after SECONDS (incomplete; default 600)" },
+	FTV_USER_CODE_OPTIONS(O_OBJECT, O_CALL),
 	{ .name = "max-steps", .key = O_MAXSTEPS, .arg = "N",
 	  .help = "visible steps per execution (default: the file's steps)" },
 	{ .name = "shard", .key = O_SHARD, .arg = "I/N",
@@ -35,7 +51,8 @@ static const struct ftv_opt verify_opts[] = {
 	{ .name = "first", .key = O_FIRST,
 	  .help = "stop at the first counterexample (not the shortest)" },
 	{ .name = "out", .key = O_OUT, .arg = "DIR",
-	  .help = "write counterexample replay files to DIR (default .)",
+	  .help = "write counterexample replay files to DIR (default .; a file there is "
+		  "kept: the new one gets a suffix)",
 	  .words = FTV_WORDS_DIR },
 	{ .name = "json", .key = O_JSON,
 	  .help = "one JSON object per file instead of text" },
@@ -47,11 +64,66 @@ static const struct ftv_opt verify_opts[] = {
 
 struct vopts {
 	uint64_t max_exec, max_steps;
+	double time_s;
 	unsigned shard, nshards;
 	int json, noreduce, first, combine;
 	const char *out;
 	const struct ftv_mutant *mutant;
+	const char **objects, **calls;
+	int nobjects, ncalls;
 };
+
+/* SIGINT and SIGTERM end the walk in progress: its verdict so far is
+ * printed (incomplete), and ftv exits 128 + the signal. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* The walk of one world: its clock, the progress line on a terminal. */
+struct walk {
+	const struct vopts *o;
+	struct timespec t0, shown;
+	int tty;
+	char why[64];
+};
+
+static double since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static const char *walk_stop(void *ctx)
+{
+	struct walk *k = ctx;
+
+	if (interrupted)
+		snprintf(k->why, sizeof(k->why), "%s", interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+	else if (since(&k->t0) >= k->o->time_s)
+		snprintf(k->why, sizeof(k->why), "--time %g s", k->o->time_s);
+	else
+		return NULL;
+	return k->why;
+}
+
+/* One line on stderr, rewritten, at most 4 times a second. */
+static void walk_progress(void *ctx, const struct verify_result *r)
+{
+	struct walk *k = ctx;
+
+	if (!k->tty || since(&k->shown) < 0.25)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &k->shown);
+	fprintf(stderr, "\r\033[K[%.1fs] %llu executions, %llu pruned, %llu restarts%s",
+		since(&k->t0), (unsigned long long)r->x.executions,
+		(unsigned long long)r->x.pruned, (unsigned long long)r->x.restarts,
+		r->violated ? ", a counterexample found" : "");
+}
 
 static int parse_shard(const char *v, unsigned *i, unsigned *n)
 {
@@ -110,46 +182,50 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	json_newline(&j);
 }
 
-/* Writes the counterexample's replay scenario to dir/NAME.cx.scn; path
- * gets its name. */
+/* Writes the counterexample's replay scenario to dir/NAME.cx.scn, or the
+ * first free suffixed name when a file is there (util/outfile.h: one a
+ * user kept is never overwritten); path gets the name used. */
 static int write_replay(const struct scenario *cx, const char *dir, const char *cmdline,
 			const struct verify_result *vr, char *path, size_t n)
 {
-	char header[1024];
+	char header[1024], want[4400];
+	struct ftv_err err;
 	FILE *f;
 
-	snprintf(path, n, "%s/%s.cx.scn", dir, cx->name);
+	snprintf(want, sizeof(want), "%s/%s.cx.scn", dir, cx->name);
+	snprintf(path, n, "%s", want);
 	snprintf(header, sizeof(header),
 		 "ftv verify counterexample: a scenario (ftv scenario FILE replays it)\n"
 		 "found by: %s\n"
 		 "shortest of %llu executions explored: %zu visible steps, violation %s",
 		 cmdline, (unsigned long long)vr->x.executions, vr->cx_steps, vr->kinds);
-	f = fopen(path, "w");
+	f = outfile_create(want, path, n, &err);
 	if (!f)
 		return -1;
 	scenario_write(f, cx, header);
-	return fclose(f) ? -1 : 0;
+	return outfile_close(f, path, &err);
 }
 
 static int verify_file(const struct ftv_paths *paths, const char *file, const struct vopts *o,
 		       const char *cmdline, int *status)
 {
 	char buf[4200], replay[4400] = "";
-	const char *path = ftv_paths_find(paths->scenarios, file, ".scn", buf, sizeof(buf));
+	struct ftv_err err;
+	const char *path = ftv_paths_input(paths->scenarios, file, ".scn", buf, sizeof(buf), &err);
 	struct scenario *s = malloc(sizeof(*s)), *cx = malloc(sizeof(*cx));
 	struct verify_config vc;
 	struct verify_result vr;
-	struct ftv_err err;
 	char *report = NULL;
 	size_t rlen = 0;
 	FILE *out = stdout;
 	int ret = -1;
+	struct walk walk = { .o = o, .tty = isatty(STDERR_FILENO) };
 
 	if (!s || !cx) {
 		fprintf(stderr, "ftv verify: out of memory\n");
 		goto done;
 	}
-	if (scenario_load(path, s, &err)) {
+	if (!path || scenario_load(path, s, &err)) {
 		fprintf(stderr, "ftv verify: %s\n", err.msg);
 		goto done;
 	}
@@ -157,10 +233,27 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		fprintf(stderr, "ftv verify: %s: %s\n", file, err.msg);
 		goto done;
 	}
+	for (int k = 0; k < o->nobjects; k++)
+		if (scenario_add_object(s, "", o->objects[k], &err)) {
+			fprintf(stderr, "ftv verify: --object: %s\n", err.msg);
+			goto done;
+		}
+	for (int k = 0; k < o->ncalls; k++)
+		if (scenario_add_calls(s, o->calls[k], &err)) {
+			fprintf(stderr, "ftv verify: --call: %s\n", err.msg);
+			goto done;
+		}
 	ftv_mutant_apply(o->mutant, &s->cfg);
 	scenario_verify_config(s, &vc);
+	if (!vc.max_executions)
+		vc.max_executions = VERIFY_DEFAULT_EXECUTIONS;
 	if (o->max_exec)
 		vc.max_executions = o->max_exec;
+	clock_gettime(CLOCK_MONOTONIC, &walk.t0);
+	walk.shown = walk.t0;
+	vc.stop = walk_stop;
+	vc.progress = walk_progress;
+	vc.ctx = &walk;
 	if (o->max_steps)
 		vc.max_steps = o->max_steps;
 	vc.reduce = !o->noreduce;
@@ -181,14 +274,20 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		fflush(stdout);
 	}
 	s->cfg.notes_out = o->json ? NULL : stdout;
-	if (scenario_verify(s, paths->corpus, paths->tramp, &vc, out, &vr, cx, NULL, &err)) {
+	ret = scenario_verify(s, paths->corpus, paths->tramp, &vc, out, &vr, cx, NULL, &err);
+	if (walk.tty)
+		fprintf(stderr, "\r\033[K");
+	if (ret) {
+		ret = -1;
 		if (out != stdout)
 			fclose(out);
 		fprintf(stderr, "ftv verify: %s\n", err.msg);
 		goto done;
 	}
+	ret = -1;
 	if (vr.violated && write_replay(cx, o->out, cmdline, &vr, replay, sizeof(replay))) {
-		fprintf(stderr, "ftv verify: %s: cannot write the replay file\n", replay);
+		fprintf(stderr, "ftv verify: %s: cannot write the replay file (%s/%s.cx.scn "
+			"and its suffixed names)\n", replay, o->out, cx->name);
 		if (out != stdout)
 			fclose(out);
 		verify_result_free(&vr);
@@ -208,6 +307,16 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	}
 	if (verify_exit(&vr) > *status)
 		*status = verify_exit(&vr);
+	/* a walk where no CPU saw anything the updates change (no watched
+	 * word fetched, no load of watched data a scheduling point) explored
+	 * no interleaving: a verdict on nothing, exit 2 */
+	if (!vr.violated && !vr.nwords && !vr.npoints) {
+		fflush(stdout);
+		fprintf(stderr, "ftv verify: %s: vacuous: no CPU fetches a word or loads data the "
+			"updates change (0 watched words, 0 loads of watched data)\n", s->name);
+		if (*status != FTV_EXIT_VIOLATION)
+			*status = FTV_EXIT_USAGE;
+	}
 	verify_result_free(&vr);
 	ret = 0;
 done:
@@ -221,16 +330,30 @@ static int cmd_verify(int argc, char **argv)
 {
 	struct ftv_paths paths;
 	struct ftv_getopt g;
-	struct vopts vo = { .nshards = 1, .out = "." };
+	struct vopts vo = { .nshards = 1, .out = ".", .time_s = VERIFY_DEFAULT_TIME_S };
 	int status = FTV_EXIT_OK, nfiles = 0, o;
 	const char **files = calloc((size_t)argc, sizeof(*files));
 	char cmdline[1024] = "ftv verify";
+	struct sigaction sa;
 
-	if (!files)
+	vo.objects = calloc((size_t)argc, sizeof(*vo.objects));
+	vo.calls = calloc((size_t)argc, sizeof(*vo.calls));
+	if (!files || !vo.objects || !vo.calls) {
+		free(vo.objects);
+		free(vo.calls);
+		free(files);
 		return FTV_EXIT_USAGE;
+	}
 	for (int i = 1; i < argc; i++)
 		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), " %s",
 			 argv[i]);
+	{
+		/* the counterexample's header: control bytes written \xNN */
+		char raw[sizeof(cmdline)];
+
+		memcpy(raw, cmdline, sizeof(raw));
+		ftv_escape(cmdline, sizeof(cmdline), raw);
+	}
 	ftv_paths_default(&paths, argv[0]);
 	ftv_getopt_init(&g, argc, argv);
 	while ((o = ftv_getopt(&g)) > 0) {
@@ -238,6 +361,16 @@ static int cmd_verify(int argc, char **argv)
 		case O_MAXEXEC:
 			if (ftv_opt_u64(&g, 1, UINT64_MAX, &vo.max_exec))
 				goto usage;
+			break;
+		case O_TIME:
+			if (ftv_opt_seconds(&g, &vo.time_s))
+				goto usage;
+			break;
+		case O_OBJECT:
+			vo.objects[vo.nobjects++] = g.val;
+			break;
+		case O_CALL:
+			vo.calls[vo.ncalls++] = g.val;
 			break;
 		case O_MAXSTEPS:
 			if (ftv_opt_u64(&g, 1, 100000000, &vo.max_steps))
@@ -280,26 +413,36 @@ static int cmd_verify(int argc, char **argv)
 		}
 	}
 	if (o < 0) {
-		free(files);
-		return g.exit;
+		status = g.exit;
+		goto out;
 	}
 	if (!nfiles) {
-		free(files);
-		return ftv_usage_error(g.cmd, "missing FILE");
+		status = ftv_usage_error(g.cmd, "missing FILE");
+		goto out;
 	}
 	if (vo.combine) {
 		status = verify_combine(nfiles, files, vo.json);
-		free(files);
-		return status;
+		goto out;
 	}
-	for (int i = 0; i < nfiles; i++)
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (int i = 0; i < nfiles && !interrupted; i++)
 		if (verify_file(&paths, files[i], &vo, cmdline, &status))
 			goto usage;
+	/* the verdict so far was printed: interrupted, not incomplete */
+	if (interrupted && status != FTV_EXIT_VIOLATION)
+		status = 128 + interrupted;
+	goto out;
+usage:
+	status = FTV_EXIT_USAGE;
+out:
+	free(vo.objects);
+	free(vo.calls);
 	free(files);
 	return status;
-usage:
-	free(files);
-	return FTV_EXIT_USAGE;
 }
 FTV_COMMAND(verify, cmd_verify,
 	    .summary = "prove a scenario world, or find its shortest counterexample",
@@ -319,8 +462,16 @@ FTV_COMMAND(verify, cmd_verify,
 		   "executions' with the bound that stopped it, or the report of the\n"
 		   "counterexample with the fewest visible steps (the shortest there is when\n"
 		   "the walk is complete), written as a replay file\n"
-		   "(NAME.cx.scn) that 'ftv scenario' runs. Exit 0 verified, 1 violation,\n"
-		   "3 incomplete (not a proof), 2 bad usage or input.\n"
+		   "(NAME.cx.scn, or NAME.cx-1.scn... when one is there: it is kept) that\n"
+		   "'ftv scenario' runs. Exit 0 verified, 1 violation, 3 incomplete (not a\n"
+		   "proof), 2 bad usage or input, 130 interrupted (143: SIGTERM).\n"
+		   "\n"
+		   "A world's walk stops at --time (default 600 s) or --max-executions\n"
+		   "(default: the file's, else 1000000), whichever comes first: 'incomplete\n"
+		   "after N executions', naming the bound. On a terminal a progress line\n"
+		   "is rewritten on stderr. SIGINT (Ctrl-C) or SIGTERM ends the walk in\n"
+		   "progress and prints its verdict so far. --object and --call add your\n"
+		   "own code to every world, as for 'ftv scenario'.\n"
 		   "\n"
 		   "A 'settle' line between the scenario's operations (before any 'run')\n"
 		   "is the walk's deterministic prefix: the operations above it are applied\n"

@@ -2,6 +2,7 @@
  * `ftv help --man` and puts it into docs/ftv.1.in, the hand-written rest. */
 #include "tools/help.h"
 #include "util/cmd.h"
+#include "util/err.h"
 #include "util/opt.h"
 #include "patcher/ftrace_verbs.h"
 #include "verify/scenario.h"
@@ -102,6 +103,13 @@ void ftv_man_commands(FILE *f)
 		for (const struct ftv_opt *o = c->opts; o->name; o++)
 			man_option(f, o);
 		fputs(".RE\n", f);
+	}
+	/* the exit codes' table (util/err.h), the section's first part */
+	fputs(".SH \"EXIT STATUS\"\n", f);
+	for (const struct ftv_exit_desc *e = ftv_exits; e->meaning; e++) {
+		fprintf(f, ".TP\n.B %d\n", e->code);
+		roff_str(f, e->meaning, 1);
+		fputs(".\n", f);
 	}
 	ftv_man_violations(f);
 }

@@ -1,5 +1,7 @@
 #include "tools/paths.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,9 @@ static void set_source(struct ftv_paths *p, const char *build)
 			strcat(dir, "/..");
 		}
 	}
+	/* named in messages ("looked in ..."): without its ".." */
+	if (realpath(dir, probe) && strlen(probe) < sizeof(dir))
+		memcpy(dir, probe, strlen(probe) + 1);
 	snprintf(p->scenarios, sizeof(p->scenarios), "%s/corpus/scenarios", dir);
 	snprintf(p->litmus, sizeof(p->litmus), "%s/corpus/litmus", dir);
 	snprintf(p->layouts, sizeof(p->layouts), "%s/corpus/layouts", dir);
@@ -90,6 +95,35 @@ void ftv_paths_default(struct ftv_paths *p, const char *argv0)
 	set_build_tree(p, exe);
 }
 
+/* dir/sub/arg or dir/sub/arg.ext in dir's first subdirectory (by name:
+ * the same every time) that has one (corpus/litmus/herd/...). */
+static int find_below(const char *dir, const char *arg, const char *ext, char *buf, size_t n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char best[256] = "", path[4400];
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || (best[0] && strcmp(e->d_name, best) >= 0))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!is_dir(path))
+			continue;
+		for (int x = 0; x < 2; x++) {
+			snprintf(path, sizeof(path), "%s/%s/%s%s", dir, e->d_name, arg, x ? ext : "");
+			if (!access(path, F_OK) && !is_dir(path)) {
+				snprintf(best, sizeof(best), "%s", e->d_name);
+				snprintf(buf, n, "%s", path);
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return best[0] ? 0 : -1;
+}
+
 const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, char *buf,
 			   size_t n)
 {
@@ -101,5 +135,38 @@ const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, ch
 	snprintf(buf, n, "%s/%s%s", dir, arg, ext);
 	if (!access(buf, F_OK))
 		return buf;
+	if (!find_below(dir, arg, ext, buf, n))
+		return buf;
 	return arg;
+}
+
+const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, char *buf,
+			    size_t n, struct ftv_err *err)
+{
+	const char *path = ftv_paths_find(dir, arg, ext, buf, n);
+	struct stat st;
+
+	if (stat(path, &st)) {
+		int e = errno;
+
+		if (e != ENOENT || strchr(arg, '/'))
+			ftv_errf(err, "%s: cannot open: %s", path, strerror(e));
+		else
+			ftv_errf(err, "%s: cannot open: no such file here, nor %s or %s%s in %s "
+				 "or its subdirectories", arg, arg, arg, ext, dir);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ftv_errf(err, "%s: is a directory, not a file", path);
+		return NULL;
+	}
+	if (access(path, R_OK)) {
+		ftv_errf(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && !st.st_size) {
+		ftv_errf(err, "%s: is empty", path);
+		return NULL;
+	}
+	return path;
 }

@@ -15,6 +15,7 @@
 #ifndef FTV_TOOLS_PATHS_H
 #define FTV_TOOLS_PATHS_H
 
+#include "util/err.h"
 #include "util/opt.h"
 
 #include <stddef.h>
@@ -32,11 +33,18 @@ void ftv_paths_default(struct ftv_paths *p, const char *argv0);
 void ftv_paths_set_build(struct ftv_paths *p, const char *dir);
 
 /* A file argument: arg itself when it exists or names a directory path
- * (has a '/'); else dir/arg or dir/arg.ext when that exists, so
- * `ftv scenario callops-basic` runs the installed scenario from anywhere.
+ * (has a '/'); else dir/arg or dir/arg.ext when that exists, else the same
+ * in dir's subdirectories (the first by name), so `ftv scenario
+ * callops-basic` and `ftv litmus MP.RF+cachesync+ctrl-isb` (litmus/herd/)
+ * run the installed file from anywhere.
  * Returns arg or buf. */
 const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, char *buf,
 			   size_t n);
+/* The same for an input the command is about to read, checked: NULL and
+ * one line in err when it is not there (saying where it looked), is a
+ * directory, cannot be read (why) or is empty. */
+const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, char *buf,
+			    size_t n, struct ftv_err *err);
 
 /* The option-table entry of --build, shared by the commands that run
  * worlds; its key is FTV_OPT_BUILD. */
@@ -46,5 +54,16 @@ const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, ch
 	  .help = "corpus objects and trampolines from DIR/corpus and "        \
 		  "DIR/trampolines",                                           \
 	  .words = FTV_WORDS_DIR }
+
+/* --object PATH and --call F1,F2 of the commands that run scenario files
+ * (scenario, verify): as 'object' and 'call' lines would. */
+#define FTV_USER_CODE_OPTIONS(OBJECT_KEY, CALL_KEY)                            \
+	{ .name = "object", .key = OBJECT_KEY, .arg = "PATH",                  \
+	  .help = "add your own object or module to every scenario, as an "   \
+		  "'object PATH' line would (repeatable)",                     \
+	  .words = FTV_WORDS_FILE },                                           \
+	{ .name = "call", .key = CALL_KEY, .arg = "F1,F2...",                  \
+	  .help = "the functions of the objects given by path the workload "  \
+		  "calls, as a 'call' line would" }
 
 #endif

@@ -42,3 +42,16 @@ int ftv_err_prefix(struct ftv_err *err, const char *fmt, ...)
 	err->msg[sizeof(err->msg) - 1] = 0;
 	return -1;
 }
+
+const struct ftv_exit_desc ftv_exits[] = {
+	{ FTV_EXIT_OK, "ok: it ran and found nothing wrong (every verdict as expected)" },
+	{ FTV_EXIT_VIOLATION, "a violation was found, or a verdict differs from the one "
+			      "expected" },
+	{ FTV_EXIT_USAGE, "bad usage or input (one line on stderr names it), or a run "
+			  "that verified nothing (vacuous)" },
+	{ FTV_EXIT_INCOMPLETE, "incomplete: a bound or budget (executions, time, steps) "
+			       "ended it before a verdict; not a proof" },
+	{ FTV_EXIT_INTERRUPTED, "interrupted by SIGINT (143: SIGTERM) after printing what "
+				"it had; fuzz, with nothing found, dies of the signal" },
+	{ -1, NULL },
+};

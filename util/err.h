@@ -6,11 +6,17 @@
 
 #include <stdarg.h>
 
-/* Exit codes shared by every command. */
-/* 3: ftv verify explored part of a world, found nothing, and hit a bound
- * before the rest (not a proof). */
+/* Exit codes shared by every command: the table ftv_exits says what each
+ * means, and `ftv help` and the man page print it. */
 enum { FTV_EXIT_OK = 0, FTV_EXIT_VIOLATION = 1, FTV_EXIT_USAGE = 2,
-       FTV_EXIT_INCOMPLETE = 3 };
+       FTV_EXIT_INCOMPLETE = 3, FTV_EXIT_INTERRUPTED = 130 };
+
+struct ftv_exit_desc {
+	int code;
+	const char *meaning;
+};
+/* Every code, in order, ending with { -1, NULL }. */
+extern const struct ftv_exit_desc ftv_exits[];
 
 struct ftv_err {
 	char msg[512];

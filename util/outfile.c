@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -101,4 +102,36 @@ int outfile_close(FILE *f, const char *used, struct ftv_err *err)
 	if (!stat(used, &st) && S_ISREG(st.st_mode))
 		unlink(used);
 	return ftv_errf(err, "%s: %s", used, strerror(e ? e : EIO));
+}
+
+int outfile_replace(const char *used, const char *text, struct ftv_err *err)
+{
+	char tmp[4200];
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	if (stat(used, &st) || !S_ISREG(st.st_mode))
+		return ftv_errf(err, "%s: not a regular file to replace", used);
+	snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", used);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return ftv_errf(err, "%s: %s", tmp, strerror(errno));
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return ftv_errf(err, "%s: %s", tmp, strerror(errno));
+	}
+	fputs(text, f);
+	if (outfile_close(f, tmp, err))
+		return -1;
+	/* rename(2) is atomic: a reader, or a signal now, finds the old
+	 * file or the new one, whole */
+	if (rename(tmp, used)) {
+		unlink(tmp);
+		return ftv_errf(err, "%s: %s", used, strerror(errno));
+	}
+	return 0;
 }

@@ -33,4 +33,9 @@ FILE *outfile_create(const char *path, char *used, size_t n, struct ftv_err *err
  * removes the partial file, so what is left is whole or absent. */
 int outfile_close(FILE *f, const char *used, struct ftv_err *err);
 
+/* Replaces the regular file used (one outfile_create made) with text:
+ * written beside it, then renamed over it, so it is whole at every
+ * instant. -1 and err when it cannot (it is then left as it was). */
+int outfile_replace(const char *used, const char *text, struct ftv_err *err);
+
 #endif

@@ -713,6 +713,9 @@ static void finish(struct world *w, int complete)
 						    (unsigned long long)got, (unsigned long long)exp);
 			}
 		}
+		/* out of steps, still running: world_budget_exhausted */
+		if (w->run.budget_out && !exec_cpu_done(w->ex, c))
+			continue;
 		if (!exec_cpu_done(w->ex, c))
 			world_add_violation(w, "unfinished", (int)c, world_step(w),
 					    "cpu%u completed %llu of its %u rounds", c,

@@ -681,6 +681,10 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		s->cfg.rounds += 500;
 		s->steps = 400000;
 	}
+	/* and the budget grows with the world (scenario_default_steps): 32
+	 * CPUs of 580 rounds need some 430000 steps, more than either */
+	if (s->steps < scenario_default_steps(&s->cfg))
+		s->steps = scenario_default_steps(&s->cfg);
 	for (unsigned i = 0; i < nact; i++) {
 		for (unsigned k = 0; k < mp.nkeys; k++)
 			if (mp.key_at[k] == i)

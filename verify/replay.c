@@ -129,9 +129,10 @@ static int merge_batch(void *ctx, size_t b, const struct replay_batch_result *r,
 	res->plans += r->plans;
 	res->steps += r->steps;
 	res->batches++;
+	/* a terminal's: one line, rewritten (the caller clears it) */
 	if (x->cfg->progress)
-		fprintf(x->cfg->progress, "replay: batch %zu/%zu done, %zu sites so far, "
-			"%zu violations, %.0f s\n", b + 1, x->nb, res->replayed,
+		fprintf(x->cfg->progress, "\r\033[Kreplay: batch %zu/%zu done, %zu sites so far, "
+			"%zu violations, %.0f s", b + 1, x->nb, res->replayed,
 			res->violations, wall() - x->t0);
 	return 0;
 }

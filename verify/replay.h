@@ -79,7 +79,8 @@ struct replay_config {
 				  thread of its own (0: the online cores);
 				  the output does not depend on it */
 	int json;              /* one JSON object instead of the text report */
-	FILE *progress;        /* a line per batch as it ends, or NULL */
+	FILE *progress;        /* a terminal: one line rewritten as each batch
+				  ends (\r, no newline), or NULL */
 	/* Modules read from their files go to the PLT window, as if the
 	 * direct one were full: every module site calls through its PLT. */
 	int far_modules;

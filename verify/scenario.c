@@ -76,7 +76,36 @@ static void judge(const struct scenario *s, struct world *w, struct scn_result *
 		strcat(res->kinds, k);
 	}
 	res->violated = res->nviolations > 0;
-	res->verdict_ok = expected(s, !res->violated, res->violated, res->kinds);
+	res->budget_out = world_budget_exhausted(w, res->budget, sizeof(res->budget));
+	/* a verdict on nothing is no verdict, unless the file says it means
+	 * to reach nothing (`vacuous`) */
+	res->vacuous = !s->vacuous_ok && !res->violated &&
+		       world_vacuous(w, res->vacuous_why, sizeof(res->vacuous_why));
+	res->verdict_ok = expected(s, !res->violated && !res->budget_out && !res->vacuous,
+				   res->violated, res->kinds);
+}
+
+/* Whether the modules given by path are enabled before the operations: a
+ * real module's records are enabled as it loads, before its init runs
+ * (kernel/module/main.c: load_module -> prepare_coming_module ->
+ * ftrace_module_enable), so a user's module loaded at boot is enabled
+ * unless the file says when (an enable-modules or module-load line: the
+ * window between is what it tests) or it has corpus modules too (whose
+ * scenarios enable them where they mean to). */
+static int enable_user_modules(const struct scenario *s)
+{
+	int user_mod = 0;
+
+	for (unsigned i = 0; i < s->nuser; i++)
+		user_mod |= scenario_path_is_module(s->user_objects[i]);
+	for (unsigned i = 0; i < WORLD_MAX_OBJECTS; i++)
+		if (s->modules[i][0])
+			return 0;
+	for (unsigned i = 0; i < s->nops; i++)
+		if (!strcmp(s->ops[i].verb, "enable-modules") ||
+		    !strcmp(s->ops[i].verb, "module-load"))
+			return 0;
+	return user_mod;
 }
 
 /* The world of s with its operations queued (explore: all of them, the
@@ -95,6 +124,11 @@ static struct world *build(const struct scenario *s, const char *corpus_dir,
 		return NULL;
 	}
 	if (s->settle && world_settle(w, 1, err))
+		goto fail;
+	/* applied at once, before any CPU runs, as at the module's load */
+	if (enable_user_modules(s) &&
+	    ((!s->settle && world_settle(w, 1, err)) || world_enable_modules(w, NULL, err) ||
+	     (!s->settle && world_settle(w, 0, err))))
 		goto fail;
 	for (unsigned i = 0; i < s->nops; i++) {
 		if (s->settle == i + 1 && world_settle(w, 0, err))
@@ -226,6 +260,16 @@ void scenario_verify_config(const struct scenario *s, struct verify_config *vc)
 	vc->max_steps = s->steps;
 	vc->reduce = 1;
 	vc->nshards = 1;
+}
+
+uint64_t scenario_default_steps(const struct world_config *cfg)
+{
+	uint64_t calls = cfg->ncall ? cfg->ncall : cfg->calls ? cfg->calls : 16;
+	uint64_t round = calls * SCN_STEPS_PER_CALL > SCN_STEPS_PER_ROUND
+				 ? calls * SCN_STEPS_PER_CALL : SCN_STEPS_PER_ROUND;
+	uint64_t n = (uint64_t)cfg->exec.ncpus * (cfg->rounds ? cfg->rounds : 20) * round;
+
+	return n > 100000 ? n : 100000;
 }
 
 int scenario_run(const struct scenario *s, const char *corpus_dir,

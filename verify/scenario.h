@@ -25,6 +25,11 @@
  *                                    it, every one the call probe accepts
  *                                    (verify/world_probe.c)
  *   far-modules                      modules > 128 MiB from kernel text
+ *   vacuous                          the scenario means to reach nothing
+ *                                    (an ops on sites not enabled, no
+ *                                    tracer call): without this line such
+ *                                    a run is "vacuous: ..." and exit 2,
+ *                                    a verdict on nothing (world_vacuous)
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random),
  *                                    or exhaustive: every execution is
@@ -40,6 +45,11 @@
  *   rounds   30                      workload rounds per CPU
  *   calls    16                      calls per round per CPU
  *   steps    100000                  scheduler step budget to finish
+ *                                    (default: 100000, or 4 per call per
+ *                                    round per CPU when more: the
+ *                                    budget grows with the world;
+ *                                    running out is "budget exhausted",
+ *                                    exit 3)
  *   mutate   bl-before-literal       a backend (of the scheme's arch) or
  *                                    core mutant (default none)
  *   expect   ok                      or: expect violation KIND [KIND...]
@@ -119,6 +129,9 @@ struct ftv_mutant;
 #define SCN_MAX_OBSERVE 256
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
+#define SCN_MAX_ROUNDS 1000000u            /* `rounds`: some 23 M steps per CPU */
+#define SCN_MAX_CALLS 4096u                /* `calls` per round (ftv replay's bound) */
+#define SCN_MAX_STEPS 10000000000ull       /* `steps`: hours of emulation */
 
 /* One operation: the verb's name and up to three arguments ("" when
  * absent; c is filter's "add"). */
@@ -146,7 +159,8 @@ struct scenario {
 	unsigned nexpect;
 	struct scn_op ops[SCN_MAX_OPS];
 	unsigned nops;
-	int mutate_set, seed_set, cpus_set;
+	int mutate_set, seed_set, cpus_set, steps_set;
+	int vacuous_ok; /* `vacuous`: it means to reach nothing (world_vacuous) */
 	int arch_line, scheme_line, mutate_line; /* where they were set, or 0 */
 	enum ftv_arch arch;
 	const struct ftv_mutant *mutant;         /* NULL: none */
@@ -250,6 +264,14 @@ struct scn_result {
 	struct world_stats stats;
 	uint64_t trace_hash;        /* exec_trace_hash: equal for equal runs
 				       (0 with scenario.no_trace_hash) */
+	/* the step budget ran out with work left (world_budget_exhausted):
+	 * no verdict on what did not run, exit 3, never a finding */
+	int budget_out;
+	char budget[160];
+	/* nothing was verified (world_vacuous) and the file does not say it
+	 * means that (`vacuous`): exit 2, vacuous_why says what */
+	int vacuous;
+	char vacuous_why[200];
 };
 
 /* Builds the world for s (objects under corpus_dir/<set>/, trampolines in
@@ -278,5 +300,22 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
 /* The bounds a scenario file gives exhaustive exploration (its steps, its
  * max-executions, the reduction on). */
 void scenario_verify_config(const struct scenario *s, struct verify_config *vc);
+
+/* The step budget of a world when the file names none: 100000, or what
+ * its CPUs x rounds x calls need when that is more: SCN_STEPS_PER_CALL
+ * per call of a round (cfg's workload list, else its calls, else 16),
+ * SCN_STEPS_PER_ROUND at least. A call is some ten instructions at most
+ * a quantum apart (measured: 23 steps per CPU per round of 16 calls at 32
+ * CPUs and 580 rounds), so the budget never ends a run that makes
+ * progress. */
+#define SCN_STEPS_PER_CALL 4
+#define SCN_STEPS_PER_ROUND 64
+uint64_t scenario_default_steps(const struct world_config *cfg);
+
+/* A scenario's configuration as keys of the JSON object being written
+ * (scheme, arch, cpus, policy, seed, mutate: verify/scenario_json.c), for
+ * the commands' --json. */
+struct json;
+void scenario_json_config(struct json *j, const struct scenario *s);
 
 #endif

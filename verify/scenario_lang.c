@@ -48,6 +48,9 @@ static const struct scn_keyword keywords[] = {
 	{ "far-modules", "", 0, 0, scn_p_far_modules, scn_w_far_modules,
 	  "modules more than 128 MiB from kernel text (reached through their ftrace "
 	  "PLT)" },
+	{ "vacuous", "", 0, 0, scn_p_vacuous, scn_w_vacuous,
+	  "the scenario means to reach nothing (no site, no tracer call): without it "
+	  "such a run is vacuous, exit 2" },
 	{ "cpus", "N", 0, 1, scn_p_cpus, scn_w_cpus, "emulated CPUs, 1 to 32 (default 4)" },
 	{ "policy", "POLICY", 1, 1, scn_p_policy, scn_w_policy,
 	  "the scheduler: random (default), quantum, pct, or exhaustive (every "
@@ -197,6 +200,8 @@ static int check(struct scenario *s, const char *path, struct ftv_err *err)
 					path, s->sched[i].agent, s->cfg.exec.ncpus);
 	if ((s->nsched || s->npreempt || s->nobserve) && !s->explore)
 		return ftv_errf(err, "%s: schedule, preempt and observe need policy exhaustive", path);
+	if (!s->steps_set)
+		s->steps = scenario_default_steps(&s->cfg);
 	if (!s->name[0])
 		return ftv_errf(err, "%s: no name", path);
 	return 0;
@@ -214,6 +219,10 @@ int scenario_read(FILE *f, const char *path, struct scenario *s, struct ftv_err 
 	s->cfg.exec.seed = 1;
 	s->steps = 100000;
 	s->expect_ok = -1;
+	if (ftv_text_check(f, path, err)) {
+		fclose(f);
+		return -1;
+	}
 	while (fgets(buf, sizeof(buf), f)) {
 		size_t len = strlen(buf);
 		char *hash, *t;

@@ -134,6 +134,12 @@ int scn_p_far_modules(struct scn_reader *r)
 	return 0;
 }
 
+int scn_p_vacuous(struct scn_reader *r)
+{
+	r->s->vacuous_ok = 1;
+	return 0;
+}
+
 int scn_p_cpus(struct scn_reader *r)
 {
 	uint64_t v;
@@ -189,12 +195,22 @@ int scn_p_seed(struct scn_reader *r)
 
 int scn_p_rounds(struct scn_reader *r)
 {
-	return num32(r, &r->s->cfg.rounds);
+	if (num32(r, &r->s->cfg.rounds))
+		return -1;
+	/* bounded: a billion rounds is days of emulation, not a test
+	 * (SCN_MAX_ROUNDS) */
+	if (r->s->cfg.rounds > SCN_MAX_ROUNDS)
+		return ftv_errf(r->err, "rounds: %s is more than %u", r->w[1], SCN_MAX_ROUNDS);
+	return 0;
 }
 
 int scn_p_calls(struct scn_reader *r)
 {
-	return num32(r, &r->s->cfg.calls);
+	if (num32(r, &r->s->cfg.calls))
+		return -1;
+	if (r->s->cfg.calls > SCN_MAX_CALLS)
+		return ftv_errf(r->err, "calls: %s is more than %u", r->w[1], SCN_MAX_CALLS);
+	return 0;
 }
 
 int scn_p_workload(struct scn_reader *r)
@@ -218,7 +234,13 @@ int scn_p_max_executions(struct scn_reader *r)
 
 int scn_p_steps(struct scn_reader *r)
 {
-	return num(r, &r->s->steps);
+	if (num(r, &r->s->steps))
+		return -1;
+	if (!r->s->steps || r->s->steps > SCN_MAX_STEPS)
+		return ftv_errf(r->err, "steps: %s is not 1..%llu", r->w[1],
+				(unsigned long long)SCN_MAX_STEPS);
+	r->s->steps_set = 1;
+	return 0;
 }
 
 int scn_p_mutate(struct scn_reader *r)

@@ -23,6 +23,7 @@
 #include "util/err.h"
 
 struct world;
+struct verify_result;
 
 struct verify_config {
 	uint64_t max_executions;  /* 0: no limit */
@@ -36,6 +37,12 @@ struct verify_config {
 	unsigned char scribble;
 	/* The same test's: verify_result.runs_hash is computed. */
 	int hash_runs;
+	/* Asked after each run (may be NULL): a reason ("--time 600 s",
+	 * "SIGINT") stops the walk there, incomplete (verify_result.stopped);
+	 * progress (may be NULL) sees the result so far. */
+	const char *(*stop)(void *ctx);
+	void (*progress)(void *ctx, const struct verify_result *r);
+	void *ctx;
 };
 
 struct verify_result {
@@ -56,6 +63,7 @@ struct verify_result {
 	 * steps, ending and violations, and the run state it left
 	 * (world_run_hash), chained in walk order */
 	uint64_t runs_hash;
+	char stopped[64];         /* why verify_config.stop ended it, or "" */
 };
 
 int world_verify(struct world *w, const struct verify_config *cfg,

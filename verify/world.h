@@ -230,6 +230,23 @@ int world_settle(struct world *w, int on, struct ftv_err *err);
 /* Applies every queued plan, lets every CPU finish its rounds, then runs
  * the end-of-run checks. */
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
+/* After world_finish: whether the step budget ran out while a CPU was
+ * still short of its rounds or a plan was still applying. That is "budget
+ * exhausted", not a violation: the budget, not the patcher, ended the run,
+ * so the end-of-run checks that need a finished run ("unfinished",
+ * "stuck", unreturned graph entries) are not made. why (may be NULL) gets
+ * what was left, e.g. "cpu19 completed 518 of its 580 rounds (and 3 more
+ * CPUs short)". */
+int world_budget_exhausted(const struct world *w, char *why, size_t n);
+
+/* Whether the run verified nothing (a vacuous verdict): an ops that was
+ * registered but never had a site ftrace patches (its filter matched only
+ * records of modules whose sites are not enabled, or none), or tracers
+ * registered on patched sites that were never called in the whole run.
+ * Returns how many such findings; why (may be NULL) gets the first, e.g.
+ * "t1 reached no site (its 3 sites are in a module whose sites are not
+ * enabled: add enable-modules)". */
+int world_vacuous(const struct world *w, char *why, size_t n);
 
 /* Whether an executor violation is reported as it is (1), or only through
  * the world violation that explains it (0: EXEC_V_PAIR, reported as

@@ -169,7 +169,8 @@ int world_make_core(struct world *w, struct ftv_err *err)
 	const struct world_config *cf = &w->cfg;
 	size_t n = cf->sites ? cf->nsites : sim_image_nsites(w->img), k = 0;
 	enum ftv_site_kind want = w->sd->kind;
-	char where[160];
+	char where[160], skipped[200] = "", why[sizeof(((struct ftv_err *)0)->msg)] = "";
+	size_t nskipped = 0;
 
 	cc.list_head_addr = sim_image_lookup(w->img, "ftv_ops_list");
 	cc.trace_op_addr = sim_image_lookup(w->img, "function_trace_op");
@@ -243,9 +244,13 @@ int world_make_core(struct world *w, struct ftv_err *err)
 			/* The kernel's WARN in ftrace_call_adjust; the record is
 			 * skipped, which is not a violation of the patching. */
 			r->rec = -1;
-			if (w->cfg.notes_out)
-				fprintf(w->cfg.notes_out, "note: %s %s (skipped, as the kernel does)\n",
-					serr.msg, sim_symbolize(w->as, r->func, where, sizeof(where), 0));
+			/* one line for them all, after the loop, naming a few */
+			if (!nskipped++)
+				snprintf(why, sizeof(why), "%s", serr.msg);
+			if (nskipped <= 3)
+				snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
+					 "%s%s", nskipped > 1 ? ", " : "",
+					 sim_symbolize(w->as, r->func, where, sizeof(where), 0));
 			continue;
 		}
 		/* the loader's PLT (a captured module placed as arm64's loader
@@ -279,6 +284,14 @@ int world_make_core(struct world *w, struct ftv_err *err)
 	if (apply_boot_plan(w, &w->scratch, err))
 		return -1;
 	plan_reset(&w->scratch);
+	/* arm64's ftrace_call_adjust: the ops literal before the site must
+	 * be 8-byte aligned, which -falign-functions=8 gives with
+	 * -fpatchable-function-entry=4,2 (arch/arm64/Makefile) */
+	if (nskipped && w->cfg.notes_out)
+		fprintf(w->cfg.notes_out, "note: %zu site%s skipped, as the kernel does: %s (%s%s)%s\n",
+			nskipped, nskipped == 1 ? "" : "s", why, skipped, nskipped > 3 ? ", ..." : "",
+			strstr(why, "Misaligned") ? "; the ops literal before each needs 8-byte alignment "
+							 "(-falign-functions=8)" : "");
 	w->run.st.sites = w->nrecs;
 	w->run.st.records = ftrace_core_nrecs(w->core);
 	if (WORLD_RUN_RESERVE(&w->run, rec, w->nrecs))

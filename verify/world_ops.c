@@ -114,11 +114,69 @@ static void plan_done(struct ftv_exec *ex, int id,
 	}
 }
 
+/* What each registered ops reaches now (world_vacuous): called at every
+ * operation, after the core has taken it in. A record of a module ftrace
+ * has not enabled yet is FTRACE_FL_DISABLED (kernel/trace/ftrace.c:
+ * ftrace_module_init marks them so; ftrace_module_enable clears it). */
+static void note_reach(struct world *w)
+{
+	for (size_t i = 0; i < w->nops; i++) {
+		struct wops *o = &w->ops[i];
+
+		if (!o->ops || !ftrace_ops_registered(o->ops))
+			continue;
+		w->run.ops_registered[i] = 1;
+		for (size_t k = 0; k < w->nrecs && !w->run.ops_reached[i]; k++) {
+			const struct wrec *r = &w->recs[k];
+
+			if (r->rec < 0 || !ftrace_ops_traces_ip(o->ops, r->ip))
+				continue;
+			if (ftrace_core_rec(w->core, (size_t)r->rec)->flags & FTRACE_FL_DISABLED)
+				w->run.ops_disabled_only[i] = 1;
+			else
+				w->run.ops_reached[i] = 1;
+		}
+	}
+}
+
+int world_vacuous(const struct world *w, char *why, size_t n)
+{
+	int found = 0, tracers = 0;
+
+	if (why && n)
+		why[0] = 0;
+	for (size_t i = 0; i < w->nops; i++) {
+		const struct wops *o = &w->ops[i];
+
+		if (!w->run.ops_registered[i])
+			continue;
+		if (w->run.ops_reached[i]) {
+			tracers += !o->direct;
+			continue;
+		}
+		if (!found++ && why && n)
+			snprintf(why, n, "%s reached no site (%s)", o->name,
+				 w->run.ops_disabled_only[i] ? "its sites are in modules whose sites are not "
+						    "enabled: add enable-modules"
+						  : "its filter matches no function ftrace patches");
+	}
+	/* tracers on patched sites, never called while the CPUs ran */
+	if (!found && tracers && !w->run.st.tracer_calls && w->run.finished) {
+		found = 1;
+		if (why && n)
+			snprintf(why, n, "no tracer was called in %llu steps (the workload never "
+				 "called a traced function while one was registered)",
+				 (unsigned long long)exec_steps(w->ex));
+	}
+	return found;
+}
+
 int world_submit(struct world *w, const char *what, struct ftv_err *err)
 {
 	struct wplan *wp;
 	int id;
 
+	note_reach(w);
 	if (!w->scratch.n) {
 		w->cur_ops = 0;
 		return 0;
@@ -542,25 +600,61 @@ static int violated(struct world *w)
 	return nx || w->run.nviol;
 }
 
+/* What the run left undone when its steps ran out (world_budget_exhausted):
+ * 0 if every CPU finished its rounds and every plan completed. */
+static int left_undone(struct world *w)
+{
+	unsigned short_cpus = 0, first = 0;
+	uint64_t done = 0;
+	size_t plans = 0;
+
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
+		if (!exec_cpu_done(w->ex, c) && !short_cpus++)
+			first = c;
+	for (size_t i = 0; i < w->nplans; i++)
+		plans += !w->run.plan[i].done;
+	if (short_cpus) {
+		sim_read64(w->as, w->cpu[first].work + FTV_WORK_DONE, &done);
+		snprintf(w->run.budget_why, sizeof(w->run.budget_why),
+			 "cpu%u completed %llu of its %u rounds%s", first,
+			 (unsigned long long)done, w->cfg.rounds ? w->cfg.rounds : 20,
+			 short_cpus > 1 ? " (and more CPUs short)" : "");
+	} else if (plans) {
+		snprintf(w->run.budget_why, sizeof(w->run.budget_why), "%zu update%s still applying",
+			 plans, plans == 1 ? "" : "s");
+	}
+	return short_cpus || plans;
+}
+
+int world_budget_exhausted(const struct world *w, char *why, size_t n)
+{
+	if (why && n)
+		snprintf(why, n, "%s", w->run.budget_out ? w->run.budget_why : "");
+	return w->run.budget_out;
+}
+
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 {
-	uint64_t done = 0;
-	int early = 0;
+	uint64_t done = 0, before = world_step(w);
+	int early = 0, used_all;
 
 	if (!w->cfg.stop_early) {
 		if (exec_run(w->ex, max_steps, err))
 			return -1;
+		used_all = world_step(w) - before >= max_steps;
 	} else {
+		used_all = 0;
 		while (done < max_steps && !(early = violated(w))) {
 			uint64_t slice = max_steps - done < WORLD_FINISH_SLICE
 						 ? max_steps - done : WORLD_FINISH_SLICE;
-			uint64_t before = world_step(w);
+			uint64_t from = world_step(w);
 
 			if (exec_run(w->ex, slice, err))
 				return -1;
 			done += slice;
-			if (world_step(w) - before < slice)
+			if (world_step(w) - from < slice)
 				break; /* everything settled, or nobody can move */
+			used_all = done >= max_steps;
 		}
 	}
 	w->run.finished = 1;
@@ -569,7 +663,12 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 		world_checks_finish(w, 0);
 		return 0;
 	}
-	for (size_t i = 0; i < w->nplans; i++)
+	/* The steps ran out with CPUs still running or plans applying: the
+	 * budget ended the run, not a bug (a stuck CPU halts and is seen
+	 * well before: a fault, a CPU that cannot move). The checks that need
+	 * a finished run are not made, the rest are (world_budget_exhausted). */
+	w->run.budget_out = used_all && left_undone(w);
+	for (size_t i = 0; i < w->nplans && !w->run.budget_out; i++)
 		if (!w->run.plan[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
 					    "plan %d (%s) never completed within %llu steps",

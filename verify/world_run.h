@@ -138,6 +138,15 @@ struct world_run {
 	 * violations */
 	size_t xv_explained;
 	int finished;
+	/* world_finish ran out of steps with work left: no "unfinished" or
+	 * "stuck" then (world_budget_exhausted); budget_why says what was
+	 * left */
+	int budget_out;
+	char budget_why[160];
+	/* per wops, what it reached while registered (world_vacuous): a
+	 * record ftrace patches, or only records of modules not enabled */
+	unsigned char ops_registered[WORLD_MAX_OPS], ops_reached[WORLD_MAX_OPS],
+		ops_disabled_only[WORLD_MAX_OPS];
 	struct wtimeline tl;
 #define WORLD_RUN_ARRAY_FIELDS(T, name) T *name; size_t n##name, cap##name;
 	WORLD_RUN_ARRAYS(WORLD_RUN_ARRAY_FIELDS)

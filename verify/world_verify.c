@@ -153,7 +153,25 @@ static uint64_t run_hash(uint64_t h, uint64_t trace, uint64_t steps, uint64_t en
 	return world_run_fnv(h, v, sizeof(v));
 }
 
+static int judge_run(struct ftv_exec *ex, int counted, int ended, void *arg);
+
+/* Each run judged, then the caller's progress and stop (a time budget, a
+ * signal): the walk ends there, incomplete. */
 static int on_done(struct ftv_exec *ex, int counted, int ended, void *arg)
+{
+	struct vctx *v = arg;
+	int r = judge_run(ex, counted, ended, arg);
+	const char *why;
+
+	if (v->cfg->progress)
+		v->cfg->progress(v->cfg->ctx, v->res);
+	if (r || !v->cfg->stop || !(why = v->cfg->stop(v->cfg->ctx)))
+		return r;
+	snprintf(v->res->stopped, sizeof(v->res->stopped), "%s", why);
+	return 1;
+}
+
+static int judge_run(struct ftv_exec *ex, int counted, int ended, void *arg)
 {
 	struct vctx *v = arg;
 	struct world *w = v->w;
@@ -322,7 +340,9 @@ int verify_exit(const struct verify_result *r)
 void verify_bound(const struct verify_result *r, const struct verify_config *cfg,
 		  char *buf, size_t n)
 {
-	if (r->x.budget)
+	if (r->stopped[0] && !r->violated)
+		snprintf(buf, n, "stopped by %s", r->stopped);
+	else if (r->x.budget)
 		snprintf(buf, n, "--max-executions %llu reached",
 			 (unsigned long long)cfg->max_executions);
 	else if (r->x.truncated)
