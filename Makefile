@@ -39,7 +39,7 @@ LDFLAGS += $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -lpthread
 
 # Library code: everything but the command front end and the tests.
-LIB_DIRS := util encoders sim layout executor litmus patcher verify
+LIB_DIRS := util encoders sim layout executor litmus patcher kernel verify
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CMD_SRC  := $(wildcard tools/*.c)
 TEST_SRC := $(wildcard tests/*.c)

@@ -3,7 +3,9 @@
 # under build/) or from the user's tree (KERNEL_SRC=DIR, never written:
 # O=), configured with ftv's fragment kernel/ftv.config, into KERNEL_OUT.
 #   make kernel [KERNEL_VERSION=6.12|6.1] [KERNEL_SRC=DIR] [KERNEL_OUT=DIR]
-# `ftv kernel-diff --kernel $(KERNEL_OUT)` runs them. make check depends on
+# `ftv kernel-diff --kernel $(KERNEL_OUT)` runs them; tools/kernel-layout.py
+# leaves the struct offsets they need (DWARF, asm-offsets.h) in
+# $(KERNEL_OUT)/ftv-layout.txt. make check depends on
 # the 6.12 build (a stamp: a second make check rebuilds nothing).
 KERNEL_VERSION ?= 6.12
 KERNEL_TARBALL = /usr/src/linux-source-$(KERNEL_VERSION).tar.xz
@@ -28,11 +30,13 @@ build/kernel-src/.unpacked-%:
 # phony: the kernel's own make decides what is out of date in the tree
 kernel: $(if $(filter $(KERNEL_UNPACKED),$(KERNEL_SRC)),build/kernel-src/.unpacked-$(KERNEL_VERSION))
 	$(KERNEL_BUILD) $(KERNEL_SRC) $(KERNEL_OUT) $(KERNEL_FRAGMENT) $(KERNEL_OBJS)
+	$(PYTHON) tools/kernel-layout.py $(KERNEL_OUT)
 
 # what make check runs on: Debian's 6.12, built once
 KERNEL_CHECK_OUT := build/kernel/6.12
-$(KERNEL_CHECK_OUT)/.built: build/kernel-src/.unpacked-6.12 $(KERNEL_FRAGMENT) tools/build-kernel.sh
+$(KERNEL_CHECK_OUT)/.built: build/kernel-src/.unpacked-6.12 $(KERNEL_FRAGMENT) tools/build-kernel.sh tools/kernel-layout.py
 	$(KERNEL_BUILD) build/kernel-src/linux-source-6.12 $(KERNEL_CHECK_OUT) $(KERNEL_FRAGMENT) $(KERNEL_OBJS)
+	$(PYTHON) tools/kernel-layout.py $(KERNEL_CHECK_OUT)
 	touch $@
 
 CHECK_DEPS += $(KERNEL_CHECK_OUT)/.built

@@ -471,6 +471,23 @@ static int resolve(struct sim_image *img, size_t oi, char *missing,
 			ob->symval[i] = SIM_STUBS_BASE + st * SIM_STUB_SIZE;
 			continue;
 		}
+		if (img->o.bind && !ob->info.is_module) {
+			uint64_t v = 0;
+			int b = img->o.bind(img->o.bind_ctx, img, name, &v, err);
+
+			if (b < 0)
+				return ftv_err_prefix(err, "%s: '%s'", e->path, name);
+			if (b > 0) {
+				if (!(g = global_get(img, name)) &&
+				    !(g = global_new(img, name)))
+					return ftv_errf(err, "out of memory");
+				g->strength = 2;
+				g->value = v;
+				g->obj = oi;
+				ob->symval[i] = v;
+				continue;
+			}
+		}
 		/* ELF gABI: an unresolved weak reference has value 0. */
 		if (ELF64_ST_BIND(y->st_info) == STB_WEAK) {
 			ob->symval[i] = 0;
@@ -544,28 +561,6 @@ uint64_t sim_image_veneer(struct sim_image *img, uint64_t from,
 	return img->ops->veneer(img, r, target, err);
 }
 
-
-int img_reloc_target_ok(const struct img_obj *ob, unsigned rs, uint64_t off,
-			unsigned sym, int64_t addend, const char *rname,
-			struct ftv_err *err)
-{
-	const struct sim_elf *e = &ob->elf;
-	const Elf64_Sym *y = &e->syms[sym];
-	uint64_t size, at;
-
-	if (!img_label_unbounded(y) || y->st_shndx == SHN_UNDEF ||
-	    y->st_shndx >= e->nsec)
-		return 0;
-	size = e->sh[y->st_shndx].sh_size;
-	at = y->st_value + (uint64_t)addend;
-	if (at <= size)
-		return 0;
-	return ftv_errf(err, "%s: %s+0x%llx: %s against '%s'%+lld points outside %s (size 0x%llx)",
-			e->path, sim_elf_secname(e, e->sh[rs].sh_info),
-			(unsigned long long)off, rname, img_sym_label(e, sym),
-			(long long)addend, sim_elf_secname(e, y->st_shndx),
-			(unsigned long long)size);
-}
 
 static int relocate(struct sim_image *img, struct img_obj *ob,
 		    struct ftv_err *err)

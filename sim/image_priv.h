@@ -79,7 +79,7 @@ void img_diag(struct sim_image *img, enum sim_diag_kind k, const char *fmt, ...)
 /* The symbol's name, or its section's for STT_SECTION, for messages. */
 const char *img_sym_label(const struct sim_elf *e, size_t sym);
 
-/* image.c: a relocation against local label sym of ob (one that
+/* image_diag.c: a relocation against local label sym of ob (one that
  * img_label_unbounded lets lie past its section) must still point into
  * [0, sh_size] of that section once its addend is added (the section's
  * end included, as `. ` after its last byte); 0, or -1 with err naming

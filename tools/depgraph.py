@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-DIRS = ["util", "encoders", "sim", "layout", "executor", "litmus", "patcher",
+DIRS = ["util", "encoders", "sim", "layout", "executor", "litmus", "patcher", "kernel",
         "verify", "tools"]
 
 
