@@ -185,9 +185,6 @@ struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 		ftv_errf(err, "out of memory");
 		goto fail;
 	}
-	snprintf(path, sizeof(path), "%s/ftv-layout.txt", dir);
-	if (kern_layout_read(&k->lay, path, err))
-		goto fail;
 	o.bind = kdata_bind;
 	o.bind_ctx = k;
 	k->kimage_voffset = kdata_value("kimage_voffset");
@@ -200,6 +197,11 @@ struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 		if (add(k, path, err))
 			goto fail;
 	}
+	/* (read after the objects, whose absence is the likelier mistake;
+	 * before the link, whose kdata_bind sizes ops from it) */
+	snprintf(path, sizeof(path), "%s/ftv-layout.txt", dir);
+	if (kern_layout_read(&k->lay, path, err))
+		goto fail;
 	for (size_t i = 0; i < nextra; i++)
 		if (add(k, extra[i], err))
 			goto fail;

@@ -40,3 +40,18 @@ $(KERNEL_CHECK_OUT)/.built: build/kernel-src/.unpacked-6.12 $(KERNEL_FRAGMENT) t
 	touch $@
 
 CHECK_DEPS += $(KERNEL_CHECK_OUT)/.built
+
+# The mutated kernels make check runs kernel-diff on (tools/kernel-mutate.py:
+# a store dropped or reordered in ftrace_make_call, ftrace_modify_call and
+# aarch64_insn_write_literal_u64), each built with make kernel
+# KERNEL_SRC=<hard-linked copy with one file replaced> (tools/kernel-mutants.sh).
+KERNEL_DIFF_OBJS := $(filter-out kernel/trace/ftrace.o,$(KERNEL_OBJS))
+KERNEL_MUT_DIR := build/kernel-mut
+.PHONY: kernel-mutants
+kernel-mutants: $(KERNEL_MUT_DIR)/.built
+$(KERNEL_MUT_DIR)/.built: $(KERNEL_CHECK_OUT)/.built tools/kernel-mutate.py tools/kernel-mutants.sh
+	PYTHON=$(PYTHON) MAKE="$(MAKE)" sh tools/kernel-mutants.sh build/kernel-src/linux-source-6.12 \
+		$(KERNEL_MUT_DIR) $(KERNEL_DIFF_OBJS)
+	touch $@
+
+CHECK_DEPS += $(KERNEL_MUT_DIR)/.built
