@@ -50,9 +50,17 @@ extern const char *const kern_objects[];
 struct kern_layout {
 	uint64_t dyn_ftrace_size, dyn_ftrace_ip, dyn_ftrace_flags;
 	uint64_t ops_size, ops_func, ops_direct_call; /* direct_call: ~0 if none */
-	uint64_t fl_call_ops_en;
+	uint64_t fl_call_ops_en;  /* 0 before CALL_OPS (6.1) */
 	uint64_t tsk_canary, tsk_preempt, tsk_cpu;
+	/* every line of the file, for kern_fact */
+	struct kern_fact { char *name; uint64_t value; } *facts;
+	size_t nfacts, capfacts;
 };
+
+/* A fact of ftv-layout.txt by name ("ftrace_hash.buckets"); 0 with err
+ * set when the build has none. */
+int kern_fact(const struct kern_layout *l, const char *name, uint64_t *v,
+	      struct ftv_err *err);
 
 /* The fixmap slot state the shims keep (arch/arm64/mm/fixmap.c). */
 struct kern_fixmap {
@@ -72,10 +80,12 @@ struct kern {
 	/* the loaded kernel objects' text (what core_kernel_text answers) */
 	uint64_t text_lo, text_hi;
 	uint64_t task;            /* the fake current (SP_EL0) */
-	uint64_t scratch;         /* 64 KiB of data for records and ops */
+	uint64_t scratch;         /* 1 MiB of data for records and ops */
 	uint64_t kimage_voffset;  /* the booted values, kernel/kdata.c */
 	struct kern_fixmap fix;
 	int locks;                /* raw spinlocks held */
+	uint64_t insns;           /* instructions of the loaded code run */
+	uint64_t watch_pc, watch_hits; /* how often the code ran watch_pc */
 	/* What the core's lookups answer (kernel/kshim.c): the ops
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;

@@ -22,7 +22,7 @@ const char *const kern_objects[] = {
 #define KERN_STACK_SIZE 0x10000ull
 /* records and ops built by whoever drives a call (kern.scratch) */
 #define KERN_SCRATCH_BASE (SIM_DATA_BASE + 0x100000ull)
-#define KERN_SCRATCH_SIZE 0x10000ull
+#define KERN_SCRATCH_SIZE 0x100000ull
 /* what the fake current's stack canary holds (any value: the check is
  * that the code gives back what it read) */
 #define KERN_CANARY 0x5ca1ab1e0ddba11ull
@@ -69,16 +69,38 @@ int kern_layout_read(struct kern_layout *l, const char *path,
 				*(uint64_t *)((char *)l + f[i].off) = v;
 				seen[i] = 1;
 			}
+		{
+			struct kern_fact fa = { strdup(name), v };
+
+			if (!fa.name || VEC_PUSH(l->facts, l->nfacts, l->capfacts, fa)) {
+				free(fa.name);
+				fclose(fp);
+				return ftv_errf(err, "out of memory");
+			}
+		}
 	}
 	fclose(fp);
+	/* direct_call and CALL_OPS_EN exist only in builds that have them */
 	for (size_t i = 0; i < NF; i++)
-		if (!seen[i] && strcmp(f[i].name, "ftrace_ops.direct_call"))
+		if (!seen[i] && strcmp(f[i].name, "ftrace_ops.direct_call") &&
+		    strcmp(f[i].name, "FTRACE_FL_CALL_OPS_EN"))
 			return ftv_errf(err, "%s: no %s", path, f[i].name);
 	if (l->tsk_canary + 8 > KERN_TASK_SIZE || l->tsk_preempt + 4 > KERN_TASK_SIZE ||
 	    l->tsk_cpu + 4 > KERN_TASK_SIZE)
 		return ftv_errf(err, "%s: task_struct offsets beyond ftv's fake task (%llu bytes)",
 				path, (unsigned long long)KERN_TASK_SIZE);
 	return 0;
+}
+
+int kern_fact(const struct kern_layout *l, const char *name, uint64_t *v,
+	      struct ftv_err *err)
+{
+	for (size_t i = 0; i < l->nfacts; i++)
+		if (!strcmp(l->facts[i].name, name)) {
+			*v = l->facts[i].value;
+			return 0;
+		}
+	return ftv_errf(err, "ftv-layout.txt has no %s (rebuild with make kernel)", name);
 }
 
 /* __bug_table with CONFIG_GENERIC_BUG_RELATIVE_POINTERS and
@@ -155,10 +177,14 @@ static int fake_task(struct kern *k, struct ftv_err *err)
 		return -1;
 	k->scratch = KERN_SCRATCH_BASE;
 	k->task = KERN_TASK_BASE;
-	/* preempt_count 0 and no TIF flag (thread_info.flags 0): preemptible,
-	 * no reschedule pending; cpu 0 */
-	return sim_write64(k->as, k->task + k->lay.tsk_canary, KERN_CANARY) ?
-	       ftv_errf(err, "fake task: canary unwritable") : 0;
+	/* thread_info.preempt_count = PREEMPT_ENABLED: count 0 and the
+	 * inverted need_resched bit set, i.e. none pending
+	 * (arch/arm64/include/asm/preempt.h: PREEMPT_NEED_RESCHED is bit 32,
+	 * all-zero means "preemptible and a reschedule is due"); no TIF
+	 * flag; cpu 0 */
+	return sim_write64(k->as, k->task + k->lay.tsk_canary, KERN_CANARY) ||
+	       sim_write64(k->as, k->task + k->lay.tsk_preempt, 1ull << 32) ?
+	       ftv_errf(err, "fake task: unwritable") : 0;
 }
 
 /* The ops' func of the two ops the core defines (kernel/trace/ftrace.c):
@@ -225,6 +251,9 @@ void kern_close(struct kern *k)
 	sim_image_free(k->img);
 	sim_aspace_free(k->as);
 	kev_free(&k->log);
+	for (size_t i = 0; i < k->lay.nfacts; i++)
+		free(k->lay.facts[i].name);
+	free(k->lay.facts);
 	for (size_t i = 0; i < k->nbugs; i++)
 		free(k->bugs[i].where);
 	free(k->bugs);

@@ -13,7 +13,7 @@
 
 /* where a call returns to: never mapped, uc_emu_start stops there */
 #define KRUN_RET 0xffff0000dead0000ull
-#define KRUN_BUDGET 2000000ull /* instructions per call */
+#define KRUN_BUDGET 100000000ull /* instructions per call: a hang guard */
 /* BRK #0x800: WARN/BUG (arch/arm64/include/asm/brk-imm.h BUG_BRK_IMM) */
 #define KRUN_BUG_BRK 0xd4210000u
 
@@ -59,6 +59,8 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 		return;
 	id = a64_lookup(w);
 	k->pc = pc;
+	k->insns++;
+	k->watch_hits += pc == k->watch_pc;
 	switch (id) {
 	case A64_DSB:
 		kern_event(k, KEV_DSB, 0, 0, (w >> 8) & 0xf, NULL);
@@ -224,9 +226,13 @@ int krun_call(struct krun *r, uint64_t fn, const uint64_t *args, int nargs,
 			sim_symbolize(k->as, pc, at, sizeof(at), 0);
 			return ftv_errf(err, "at %s: %s", at, uc_strerror(e));
 		}
-		if (pc != KRUN_RET)
-			return ftv_errf(err, "no return within %llu instructions",
-					(unsigned long long)KRUN_BUDGET);
+		if (pc != KRUN_RET) {
+			char at[160];
+
+			sim_symbolize(k->as, pc, at, sizeof(at), 0);
+			return ftv_errf(err, "no return within %llu instructions (at %s)",
+					(unsigned long long)KRUN_BUDGET, at);
+		}
 	}
 	if (k->locks)
 		return ftv_errf(err, "returned holding %d raw spinlock(s)", k->locks);

@@ -225,6 +225,17 @@ static int sched(struct kern *k, const uint64_t *x, uint64_t *ret,
 	return kern_event(k, KEV_SCHED, 0, 0, 0, "preempt_schedule");
 }
 
+/* rcu_is_watching(), kernel/rcu/tree.c: the CPU is not idle. */
+static int rcu_watching(struct kern *k, const uint64_t *x, uint64_t *ret,
+			struct ftv_err *err)
+{
+	(void)k;
+	(void)x;
+	(void)err;
+	*ret = 1;
+	return 0;
+}
+
 /* function_graph_enter(), kernel/trace/fgraph.c: declines (-EBUSY), so
  * prepare_ftrace_return leaves the return address alone. */
 static int graph_enter(struct kern *k, const uint64_t *x, uint64_t *ret,
@@ -268,6 +279,8 @@ static const struct kshim shims[] = {
 	  "scheduling point event", sched },
 	{ "preempt_schedule_notrace", "preemption point, untraced",
 	  "scheduling point event", sched },
+	{ "rcu_is_watching", "is RCU watching this CPU (kernel/rcu/tree.c)",
+	  "query: yes (the list function calls RCU ops)", rcu_watching },
 	{ "function_graph_enter", "graph tracer entry (kernel/trace/fgraph.c)",
 	  "declines (-EBUSY): the return address is left alone", graph_enter },
 	{ NULL, NULL, NULL, NULL },

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Reads, from the DWARF of a kernel build's arch/arm64/kernel/ftrace.o, the
-struct layouts and constants ftv's kernel runner fills in (kernel/klayout.h):
+struct layouts and constants ftv's kernel runner fills in (kernel/kern.h):
 struct dyn_ftrace (size, ip, flags), struct ftrace_ops (size, func,
-direct_call when built), FTRACE_FL_CALL_OPS_EN; and from
+direct_call when built), FTRACE_FL_CALL_OPS_EN (none before 6.3); from
+kernel/trace/ftrace.o, when built, the core's ftrace_ops_hash, ftrace_hash
+and ftrace_func_entry (make bench builds ops with them); and from
 include/generated/asm-offsets.h the task_struct offsets the runner's fake
 `current` needs. Writes them as `name value` lines, one per fact, so that
 no offset is a constant of one kernel version.
@@ -17,8 +19,14 @@ import sys
 from elftools.elf.elffile import ELFFile
 
 STRUCTS = {"dyn_ftrace": ["ip", "flags"],
-           "ftrace_ops": ["func", "flags", "direct_call"]}
-ENUMS = ["FTRACE_FL_CALL_OPS_EN", "FTRACE_FL_CALL_OPS"]
+           "ftrace_ops": ["func", "next", "flags", "func_hash", "direct_call"],
+           # the core's (kernel/trace/trace.h, include/linux/ftrace.h):
+           # what make bench's ops and filter hashes are made of
+           "ftrace_ops_hash": ["notrace_hash", "filter_hash"],
+           "ftrace_hash": ["size_bits", "buckets", "count", "flags"],
+           "ftrace_func_entry": ["hlist", "ip"]}
+ENUMS = ["FTRACE_FL_CALL_OPS_EN", "FTRACE_FL_CALL_OPS", "FTRACE_OPS_FL_ENABLED",
+         "FTRACE_OPS_FL_DYNAMIC"]
 ASM_OFFSETS = ["TSK_STACK_CANARY", "TSK_TI_PREEMPT", "TSK_TI_CPU",
                "TSK_TI_FLAGS"]
 
@@ -79,9 +87,13 @@ def main():
         if not os.path.exists(p):
             sys.exit("kernel-layout: %s: missing (run make kernel)" % p)
     facts = from_dwarf(obj)
+    core = os.path.join(a.out_dir, "kernel/trace/ftrace.o")
+    if os.path.exists(core):
+        for k, v in from_dwarf(core).items():
+            facts.setdefault(k, v)
     facts.update(from_asm_offsets(hdr))
     need = ["sizeof.dyn_ftrace", "dyn_ftrace.ip", "dyn_ftrace.flags",
-            "sizeof.ftrace_ops", "ftrace_ops.func", "FTRACE_FL_CALL_OPS_EN"] + \
+            "sizeof.ftrace_ops", "ftrace_ops.func"] + \
         [n for n in ASM_OFFSETS if n != "TSK_TI_FLAGS"]
     missing = [n for n in need if n not in facts]
     if missing:
