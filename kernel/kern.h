@@ -85,7 +85,9 @@ struct kern {
 	struct kern_fixmap fix;
 	int locks;                /* raw spinlocks held */
 	uint64_t insns;           /* instructions of the loaded code run */
-	uint64_t watch_pc, watch_hits; /* how often the code ran watch_pc */
+	/* how often the code ran watch_pc, and how often with a raw
+	 * spinlock held */
+	uint64_t watch_pc, watch_hits, watch_locked;
 	/* What the core's lookups answer (kernel/kshim.c): the ops
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;

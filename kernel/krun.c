@@ -60,7 +60,10 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	id = a64_lookup(w);
 	k->pc = pc;
 	k->insns++;
-	k->watch_hits += pc == k->watch_pc;
+	if (pc == k->watch_pc) {
+		k->watch_hits++;
+		k->watch_locked += k->locks > 0;
+	}
 	switch (id) {
 	case A64_DSB:
 		kern_event(k, KEV_DSB, 0, 0, (w >> 8) & 0xf, NULL);

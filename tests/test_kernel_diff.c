@@ -209,6 +209,41 @@ START_TEST(data_symbols_hold_a_booted_kernels_values)
 }
 END_TEST
 
+/* What the real code shows: patch_map (patching.c) is built traceable
+ * and runs with patch_lock held, so once its site calls a tracer every
+ * text write runs that tracer under the raw spinlock, IRQs off
+ * (docs/kernel.md). The site is enabled with the real backend, then one
+ * literal write runs the tracer exactly once, inside the lock. */
+START_TEST(patch_map_is_traced_under_patch_lock)
+{
+	struct kern *k = open_612();
+	struct ftv_err err = { "" };
+	uint64_t site = 0, ret = 1, rec = k->scratch, ops = k->scratch + 0x1000;
+	uint64_t tracer = kern_sym(k, "ftrace_stub_graph"), caller = kern_sym(k, "ftrace_caller");
+	uint64_t lit = (kern_sym(k, "ftrace_stub") - 8) & ~7ull, v = 0x55;
+
+	for (size_t i = 0; i < sim_image_nsites(k->img); i++)
+		if (!strncmp(sim_image_site(k->img, i)->funcname, "patch_map", 9))
+			site = sim_image_site(k->img, i)->addr;
+	ck_assert(site && tracer && caller);
+	ck_assert(!sim_write64(k->as, rec + k->lay.dyn_ftrace_ip, site));
+	ck_assert(!sim_write64(k->as, rec + k->lay.dyn_ftrace_flags, k->lay.fl_call_ops_en));
+	ck_assert(!sim_write64(k->as, ops + k->lay.ops_func, tracer));
+	k->unique_ops = ops;
+	ck_assert_msg(!kern_call(k, kern_sym(k, "ftrace_init_nop"), (uint64_t[]){ 0, rec }, 2,
+				 &ret, &err) && !ret, "%s", err.msg);
+	ck_assert_msg(!kern_call(k, kern_sym(k, "ftrace_make_call"), (uint64_t[]){ rec, caller }, 2,
+				 &ret, &err) && !ret, "%s", err.msg);
+	k->watch_pc = tracer;
+	k->watch_hits = k->watch_locked = 0;
+	ck_assert_msg(!kern_call(k, kern_sym(k, "aarch64_insn_write_literal_u64"),
+				 (uint64_t[]){ lit, v }, 2, &ret, &err) && !ret, "%s", err.msg);
+	ck_assert_uint_eq(k->watch_hits, 1);
+	ck_assert_uint_eq(k->watch_locked, 1);
+	kern_close(k);
+}
+END_TEST
+
 static void ev(struct kev_log *l, enum kev_kind k, uint64_t a, uint64_t v,
 	       unsigned size, int locked)
 {
@@ -276,6 +311,7 @@ static Suite *kernel_diff_suite(void)
 	tcase_add_test(t, bug_is_reported_with_its_file_and_line);
 	tcase_add_test(t, data_symbols_hold_a_booted_kernels_values);
 	tcase_add_test(t, comparison_rules);
+	tcase_add_test(t, patch_map_is_traced_under_patch_lock);
 	tcase_add_test(t, every_shim_says_what_it_means);
 	suite_add_tcase(s, t);
 	return s;
