@@ -55,61 +55,53 @@ static int push(struct kev_log *l, enum kev_kind k, uint64_t addr,
 #define OPT_ISH 0xb
 #define OPT_ISHST 0xa
 
+/* The steps that are one event at their address (MAP_WINDOW: the page). */
+static const struct {
+	enum plan_op op;
+	enum kev_kind kind;
+	uint64_t mask;
+} one_event[] = {
+	{ PLAN_CACHE_CLEAN, KEV_DC_CVAU, ~0ull },
+	{ PLAN_ICACHE_INVAL, KEV_IC_IVAU, ~0ull },
+	{ PLAN_LOCK, KEV_LOCK, ~0ull },
+	{ PLAN_UNLOCK, KEV_UNLOCK, ~0ull },
+	{ PLAN_MAP_WINDOW, KEV_MAP, ~0xfffull },
+	{ PLAN_UNMAP_WINDOW, KEV_UNMAP, 0 },
+	{ PLAN_ISB, KEV_ISB, 0 },
+};
+
+static int one_step(const struct plan_step *s, struct kev_log *out)
+{
+	unsigned sz = s->op == PLAN_WRITE_INSN ? 4 : 8;
+	struct kev e = { .kind = KEV_PRINT, .from = "model",
+			 .text = (char *)plan_op_name(s->op) };
+
+	for (size_t i = 0; i < sizeof(one_event) / sizeof(one_event[0]); i++)
+		if (one_event[i].op == s->op)
+			return push(out, one_event[i].kind, s->addr & one_event[i].mask, 0, 0, 0);
+	switch (s->op) {
+	case PLAN_WRITE_INSN:
+	case PLAN_WRITE_DATA64:
+		if (s->validate && push(out, KEV_READ, s->addr, s->old, sz, KDIFF_ATOMIC))
+			return -1;
+		return push(out, KEV_STORE, s->addr, s->new, sz, 0);
+	case PLAN_DSB:
+		return push(out, KEV_DSB, 0, 0,
+			    s->what && strstr(s->what, "ishst") ? OPT_ISHST : OPT_ISH, 0);
+	case PLAN_DMB:
+		return push(out, KEV_DMB, 0, 0, OPT_ISH, 0);
+	default:
+		/* SYNC_ALL, QUIESCE, FREE, STOP_MACHINE: no arm64 CALL_OPS
+		 * verb plans them; kept visible as text */
+		return kev_push(out, &e);
+	}
+}
+
 int kdiff_from_plan(const struct plan *p, struct kev_log *out)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		const struct plan_step *s = &p->steps[i];
-		unsigned sz = s->op == PLAN_WRITE_INSN ? 4 : 8;
-		int rc = 0;
-
-		switch (s->op) {
-		case PLAN_WRITE_INSN:
-		case PLAN_WRITE_DATA64:
-			if (s->validate)
-				rc = push(out, KEV_READ, s->addr, s->old, sz, KDIFF_ATOMIC);
-			rc = rc || push(out, KEV_STORE, s->addr, s->new, sz, 0);
-			break;
-		case PLAN_CACHE_CLEAN:
-			rc = push(out, KEV_DC_CVAU, s->addr, 0, 0, 0);
-			break;
-		case PLAN_ICACHE_INVAL:
-			rc = push(out, KEV_IC_IVAU, s->addr, 0, 0, 0);
-			break;
-		case PLAN_DSB:
-			rc = push(out, KEV_DSB, 0, 0,
-				  s->what && strstr(s->what, "ishst") ? OPT_ISHST : OPT_ISH, 0);
-			break;
-		case PLAN_DMB:
-			rc = push(out, KEV_DMB, 0, 0, OPT_ISH, 0);
-			break;
-		case PLAN_ISB:
-			rc = push(out, KEV_ISB, 0, 0, 0, 0);
-			break;
-		case PLAN_LOCK:
-			rc = push(out, KEV_LOCK, s->addr, 0, 0, 0);
-			break;
-		case PLAN_UNLOCK:
-			rc = push(out, KEV_UNLOCK, s->addr, 0, 0, 0);
-			break;
-		case PLAN_MAP_WINDOW:
-			rc = push(out, KEV_MAP, s->addr & ~0xfffull, 0, 0, 0);
-			break;
-		case PLAN_UNMAP_WINDOW:
-			rc = push(out, KEV_UNMAP, 0, 0, 0, 0);
-			break;
-		default:
-			/* SYNC_ALL, QUIESCE, FREE, STOP_MACHINE: no arm64
-			 * CALL_OPS verb plans them; kept visible as text */
-			{
-				struct kev e = { .kind = KEV_PRINT, .from = "model",
-						 .text = (char *)plan_op_name(s->op) };
-
-				rc = kev_push(out, &e);
-			}
-		}
-		if (rc)
+	for (size_t i = 0; i < p->n; i++)
+		if (one_step(&p->steps[i], out))
 			return -1;
-	}
 	return 0;
 }
 
