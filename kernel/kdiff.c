@@ -121,31 +121,20 @@ enum { B_DMB = 1, B_ST = 2, B_FULL = 4, B_ISB = 8 };
  * what a DMB orders. */
 static unsigned provides(const struct kev *e)
 {
-	switch (e->kind) {
-	case KEV_DSB:
-		return e->size == OPT_ISHST || e->size == 0x2 || e->size == 0x6 ||
-		       e->size == 0xe ? B_ST | B_DMB : B_FULL | B_ST | B_DMB;
-	case KEV_DMB:
-		return B_DMB;
-	case KEV_ISB:
-		return B_ISB;
-	default:
-		return 0;
-	}
+	/* CRm<1:0> (Arm ARM C6.2.90): 0b10 xxST orders stores only, 0b01
+	 * xxLD loads only, 0b11 everything */
+	unsigned ty = e->size & 3;
+
+	if (e->kind == KEV_DSB)
+		return ty == 3 ? B_FULL | B_ST | B_DMB : ty == 2 ? B_ST | B_DMB : B_DMB;
+	return e->kind == KEV_DMB ? B_DMB : e->kind == KEV_ISB ? B_ISB : 0;
 }
 
 static unsigned needs(const struct kev *e)
 {
-	switch (e->kind) {
-	case KEV_DSB:
-		return e->size == OPT_ISHST ? B_ST : B_FULL;
-	case KEV_DMB:
-		return B_DMB;
-	case KEV_ISB:
-		return B_ISB;
-	default:
-		return 0;
-	}
+	if (e->kind == KEV_DSB)
+		return (e->size & 3) == 2 ? B_ST : B_FULL;
+	return provides(e);
 }
 
 /* the accesses of l, in order, and the barrier bits before each (run[i]
