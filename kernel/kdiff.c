@@ -110,7 +110,7 @@ int kdiff_from_plan(const struct plan *p, struct kev_log *out)
 static int is_access(enum kev_kind k)
 {
 	return k == KEV_STORE || k == KEV_READ || k == KEV_DC_CVAU ||
-	       k == KEV_IC_IVAU || k == KEV_FAULT || k == KEV_BUG ||
+	       k == KEV_IC_IVAU || k == KEV_IC_IALLUIS || k == KEV_FAULT || k == KEV_BUG ||
 	       k == KEV_PRINT || k == KEV_SCHED;
 }
 
@@ -168,6 +168,8 @@ static int same_access(const struct kev *a, const struct kev *b)
 {
 	if (a->kind != b->kind)
 		return 0;
+	if (a->kind == KEV_IC_IALLUIS)
+		return 1;
 	if (a->kind == KEV_DC_CVAU || a->kind == KEV_IC_IVAU)
 		return a->addr / KDIFF_LINE == b->addr / KDIFF_LINE;
 	if (a->kind == KEV_STORE || a->kind == KEV_READ)

@@ -36,7 +36,7 @@ void kev_free(struct kev_log *l)
 static const char *const names[] = {
 	[KEV_STORE] = "str", [KEV_READ] = "read", [KEV_DSB] = "dsb",
 	[KEV_DMB] = "dmb", [KEV_ISB] = "isb", [KEV_DC_CVAU] = "dc cvau",
-	[KEV_IC_IVAU] = "ic ivau", [KEV_TLBI] = "tlbi vaale1is",
+	[KEV_IC_IVAU] = "ic ivau", [KEV_IC_IALLUIS] = "ic ialluis", [KEV_TLBI] = "tlbi vaale1is",
 	[KEV_MAP] = "fixmap map", [KEV_UNMAP] = "fixmap clear",
 	[KEV_LOCK] = "lock", [KEV_UNLOCK] = "unlock",
 	[KEV_SCHED] = "preempt_schedule", [KEV_PRINT] = "printk",

@@ -13,7 +13,8 @@
  *   KEV_DSB/DMB/ISB  a barrier; opt is the CRm option (0xb ISH, 0xa ISHST,
  *               0xf SY, ...). from says whether an instruction of the loaded
  *               code executed it or a shim implies it (__set_pte's).
- *   KEV_DC_CVAU/IC_IVAU  cache maintenance of the line holding addr.
+ *   KEV_DC_CVAU/IC_IVAU  cache maintenance of the line holding addr;
+ *   KEV_IC_IALLUIS  of every instruction cache of the domain.
  *   KEV_TLBI    the TLB invalidation of a fixmap slot (clear_fixmap).
  *   KEV_MAP/UNMAP  fixmap slot value (FIX_TEXT_POKE0) mapped to the text
  *               page addr / cleared.
@@ -31,7 +32,7 @@
 enum kev_kind {
 	KEV_STORE, KEV_READ,
 	KEV_DSB, KEV_DMB, KEV_ISB,
-	KEV_DC_CVAU, KEV_IC_IVAU, KEV_TLBI,
+	KEV_DC_CVAU, KEV_IC_IVAU, KEV_IC_IALLUIS, KEV_TLBI,
 	KEV_MAP, KEV_UNMAP,
 	KEV_LOCK, KEV_UNLOCK,
 	KEV_SCHED, KEV_PRINT, KEV_BUG, KEV_FAULT,
