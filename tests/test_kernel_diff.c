@@ -102,6 +102,23 @@ START_TEST(each_mutated_kernel_is_reported_at_its_transition)
 }
 END_TEST
 
+/* --object: the sites of the user's objects only */
+START_TEST(user_objects_give_the_sites)
+{
+	char dir[512], obj[512], *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "kernel-diff", "--kernel", dir,
+			 "--object", obj, NULL };
+	unsigned sites = 0, objs = 0;
+
+	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "kernel/6.12");
+	ftv_test_path(obj, sizeof(obj), "FTV_BUILD", "corpus/callops/list.o");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(sscanf(out, "kernel-diff: %*s %u sites of %u objects", &sites, &objs) == 2 &&
+		      objs == 1 && sites > 0 && sites < 40, "%s", out);
+	free(out);
+}
+END_TEST
+
 START_TEST(missing_objects_are_named_with_make_kernel)
 {
 	char *argv[] = { (char *)ftv_test_env("FTV"), "kernel-diff", "--kernel",
@@ -307,6 +324,7 @@ static Suite *kernel_diff_suite(void)
 	tcase_add_loop_test(t, each_mutated_kernel_is_reported_at_its_transition, 0,
 			    sizeof(mutants) / sizeof(mutants[0]));
 	tcase_add_test(t, missing_objects_are_named_with_make_kernel);
+	tcase_add_test(t, user_objects_give_the_sites);
 	tcase_add_test(t, literal_write_logs_every_effect_in_order);
 	tcase_add_test(t, bug_is_reported_with_its_file_and_line);
 	tcase_add_test(t, data_symbols_hold_a_booted_kernels_values);
