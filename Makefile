@@ -10,6 +10,9 @@
 #   make bench-quick   the same targets from small runs, under a minute
 #   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
 #   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
+#   make kernel [KERNEL_VERSION=6.12|6.1] [KERNEL_SRC=DIR] [KERNEL_OUT=DIR]
+#               Linux's own arm64 ftrace objects for ftv kernel-diff
+#               (mk/kernel.mk, docs/kernel.md)
 
 PYTHON  ?= /usr/bin/python3
 CC      ?= gcc
