@@ -104,7 +104,8 @@ RUNTIME_DEPS =
 all: $(RUNTIME_DEPS) $(MAN) $(COMPLETION)
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
-	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
+	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) \
+		FTV_KERNEL_BUILD=$(CURDIR)/build $(FTV_TESTS)
 
 check: deps
 	$(MAKE) test
