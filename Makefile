@@ -11,6 +11,9 @@
 #   make soak   fuzz every correct scheme for SOAK_S seconds (never part of check)
 #   make fuzz-parsers [FUZZ_S=60]   libFuzzer on every parser (mk/fuzz.mk)
 #   make readme-examples   rerun the README's examples and rewrite their outputs
+#   make kernel [KERNEL_VERSION=6.12|6.1] [KERNEL_SRC=DIR] [KERNEL_OUT=DIR]
+#               Linux's own arm64 ftrace objects for ftv kernel-diff
+#               (mk/kernel.mk, docs/kernel.md)
 
 PYTHON  ?= /usr/bin/python3
 CC      ?= gcc
@@ -40,7 +43,7 @@ LDFLAGS += $(SANFLAGS)
 LDLIBS  += $(PKG_LIBS) -lm -lpthread
 
 # Library code: everything but the command front end and the tests.
-LIB_DIRS := util encoders sim layout executor litmus patcher verify
+LIB_DIRS := util encoders sim layout executor litmus patcher kernel verify
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CMD_SRC  := $(wildcard tools/*.c)
 TEST_SRC := $(wildcard tests/*.c)
@@ -61,7 +64,8 @@ DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
 	python3 python3-pyelftools python3-yaml xz-utils zstd gzip gnuplot-nox man-db parallel \
-	clang-14 libclang-rt-14-dev
+	clang-14 libclang-rt-14-dev \
+	linux-source-6.12 linux-source-6.1 flex bison libelf-dev bc
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \
 	missing=$$(for p in $(DEB_PKGS); do \
@@ -101,7 +105,8 @@ RUNTIME_DEPS =
 all: $(RUNTIME_DEPS) $(MAN) $(MAN5) $(COMPLETION)
 
 test: $(FTV) $(FTV_TESTS) $(CHECK_DEPS)
-	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) $(FTV_TESTS)
+	$(CK_TIMEOUTS) FTV=$(abspath $(FTV)) FTV_BUILD=$(abspath $(BUILD)) FTV_TOP=$(CURDIR) FTV_PYTHON=$(PYTHON) \
+		FTV_KERNEL_BUILD=$(CURDIR)/build $(FTV_TESTS)
 
 check: deps
 	$(MAKE) test

@@ -46,6 +46,17 @@ $(BENCH_WORLD): $(BUILD)/obj/bench/world_bench.o $(BENCH_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The same table from the kernels themselves (bench/kernel_bench.c): make
+# kernel's 6.1 and 6.12 builds, the core's list function run for real.
+BENCH_KERNEL := $(BUILD)/bench/kernel_bench
+$(BENCH_KERNEL): $(BUILD)/obj/bench/kernel_bench.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-kernel
+bench-kernel: $(BENCH_KERNEL) $(BENCH_TRACEES) build/kernel/6.12/.built
+	$(MAKE) kernel KERNEL_VERSION=6.1
+	$(BENCH_KERNEL) $(BUILD)
+
 # The test suite links the row builder (tests/test_bench_overhead.c).
 $(FTV_TESTS): $(BENCH_OBJ)
 CHECK_DEPS += $(BENCH_TRACEES)
@@ -80,6 +91,7 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 	$(BENCH_SCN) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_UCOST)
+	$(MAKE) bench-kernel
 	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS)
 	$(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \

@@ -152,6 +152,9 @@ static int arm64_relocate(struct sim_image *img, struct img_obj *ob,
 					(unsigned long long)r.r_offset,
 					sim_arm64_reloc_name(type), img_sym_label(e, sym),
 					sim_elf_secname(e, e->syms[sym].st_shndx));
+		if (img_reloc_target_ok(ob, rs, r.r_offset, sym, r.r_addend,
+					sim_arm64_reloc_name(type), err))
+			return -1;
 		P = ob->secaddr[ts] + r.r_offset;
 		S = ob->symval[sym];
 		loc = sim_ptr(img->as, P, width);

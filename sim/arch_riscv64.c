@@ -130,6 +130,11 @@ static int riscv64_relocate(struct sim_image *img, struct img_obj *ob,
 			     sim_elf_secname(e, e->syms[sym].st_shndx));
 			break;
 		}
+		if (img_reloc_target_ok(ob, rs, r.r_offset, sym, r.r_addend,
+					sim_riscv64_reloc_name(type), err)) {
+			rc = -1;
+			break;
+		}
 		S = ob->symval[sym];
 		A = r.r_addend;
 		if (type == R_RISCV_PCREL_LO12_I || type == R_RISCV_PCREL_LO12_S) {

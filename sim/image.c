@@ -471,6 +471,23 @@ static int resolve(struct sim_image *img, size_t oi, char *missing,
 			ob->symval[i] = SIM_STUBS_BASE + st * SIM_STUB_SIZE;
 			continue;
 		}
+		if (img->o.bind && !ob->info.is_module) {
+			uint64_t v = 0;
+			int b = img->o.bind(img->o.bind_ctx, img, name, &v, err);
+
+			if (b < 0)
+				return ftv_err_prefix(err, "%s: '%s'", e->path, name);
+			if (b > 0) {
+				if (!(g = global_get(img, name)) &&
+				    !(g = global_new(img, name)))
+					return ftv_errf(err, "out of memory");
+				g->strength = 2;
+				g->value = v;
+				g->obj = oi;
+				ob->symval[i] = v;
+				continue;
+			}
+		}
 		/* ELF gABI: an unresolved weak reference has value 0. */
 		if (ELF64_ST_BIND(y->st_info) == STB_WEAK) {
 			ob->symval[i] = 0;

@@ -58,6 +58,8 @@
 #include "util/err.h"
 #include "util/site_kind.h"
 
+struct sim_image;
+
 struct sim_load_opts {
 	/* Bind each undefined symbol to its own trap stub (BRK #n, see
 	 * sim_image_stub_name) instead of failing the link. */
@@ -68,6 +70,16 @@ struct sim_load_opts {
 	/* Map no module regions (nor accept modules): an image of kernel
 	 * objects only, 96 MiB smaller (ftv replay builds one per batch). */
 	int no_modules;
+	/* Consulted for each undefined name of a kernel object before a
+	 * trap stub (kernel/kdata.c: data symbols bound to data holding a
+	 * booted kernel's values, linker-script aliases): returns 1 with
+	 * *value set to bind the name there (a global from then on), 0 to
+	 * leave it to the rules above, -1 with err set on failure. Globals
+	 * of the objects being linked are already defined when it runs
+	 * (sim_image_lookup finds them). */
+	int (*bind)(void *ctx, struct sim_image *img, const char *name,
+		    uint64_t *value, struct ftv_err *err);
+	void *bind_ctx;
 };
 
 #define SIM_KTEXT_SIZE   (32ull << 20)

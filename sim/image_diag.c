@@ -50,3 +50,25 @@ const char *img_sym_label(const struct sim_elf *e, size_t sym)
 		return sim_elf_secname(e, y->st_shndx);
 	return sim_elf_symname(e, sym);
 }
+
+int img_reloc_target_ok(const struct img_obj *ob, unsigned rs, uint64_t off,
+			unsigned sym, int64_t addend, const char *rname,
+			struct ftv_err *err)
+{
+	const struct sim_elf *e = &ob->elf;
+	const Elf64_Sym *y = &e->syms[sym];
+	uint64_t size, at;
+
+	if (!img_label_unbounded(y) || y->st_shndx == SHN_UNDEF ||
+	    y->st_shndx >= e->nsec)
+		return 0;
+	size = e->sh[y->st_shndx].sh_size;
+	at = y->st_value + (uint64_t)addend;
+	if (at <= size)
+		return 0;
+	return ftv_errf(err, "%s: %s+0x%llx: %s against '%s'%+lld points outside %s (size 0x%llx)",
+			e->path, sim_elf_secname(e, e->sh[rs].sh_info),
+			(unsigned long long)off, rname, img_sym_label(e, sym),
+			(long long)addend, sim_elf_secname(e, y->st_shndx),
+			(unsigned long long)size);
+}

@@ -79,6 +79,15 @@ void img_diag(struct sim_image *img, enum sim_diag_kind k, const char *fmt, ...)
 /* The symbol's name, or its section's for STT_SECTION, for messages. */
 const char *img_sym_label(const struct sim_elf *e, size_t sym);
 
+/* image_diag.c: a relocation against local label sym of ob (one that
+ * img_label_unbounded lets lie past its section) must still point into
+ * [0, sh_size] of that section once its addend is added (the section's
+ * end included, as `. ` after its last byte); 0, or -1 with err naming
+ * the relocation at rs+off. Other symbols pass (checked at load). */
+int img_reloc_target_ok(const struct img_obj *ob, unsigned rs, uint64_t off,
+			unsigned sym, int64_t addend, const char *rname,
+			struct ftv_err *err);
+
 /* sites.c */
 /* A new, zeroed site record (aligned = 1), or NULL when out of memory. */
 struct sim_site *img_site_new(struct sim_image *img);

@@ -79,6 +79,22 @@ static uint8_t *slurp(const char *path, size_t *n)
 	return d;
 }
 
+/* Writes d[0..n) to a new temporary file named in dst (64 bytes) and
+ * frees d. */
+static void write_temp(uint8_t *d, size_t n, char *dst)
+{
+	FILE *f;
+	int fd;
+
+	strcpy(dst, "/tmp/ftv-rvbad-XXXXXX");
+	fd = mkstemp(dst);
+	ck_assert(fd >= 0);
+	f = fdopen(fd, "wb");
+	ck_assert(f && fwrite(d, 1, n, f) == n);
+	fclose(f);
+	free(d);
+}
+
 /* The section of a linked ELF named name, or NULL. */
 static const Elf64_Shdr *elf_section(const uint8_t *d, size_t n,
 				     const char *name)
@@ -431,8 +447,7 @@ static void patch_reloc_type(const char *src, char *dst, const char *relsec,
 	size_t n;
 	uint8_t *d = slurp(src, &n);
 	const Elf64_Shdr *sh = elf_section(d, n, relsec);
-	FILE *f;
-	int fd, done = 0;
+	int done = 0;
 
 	ck_assert_ptr_nonnull(sh);
 	for (uint64_t o = 0; o + sizeof(Elf64_Rela) <= sh->sh_size && !done;
@@ -447,13 +462,7 @@ static void patch_reloc_type(const char *src, char *dst, const char *relsec,
 		}
 	}
 	ck_assert(done);
-	strcpy(dst, "/tmp/ftv-rvbad-XXXXXX");
-	fd = mkstemp(dst);
-	ck_assert(fd >= 0);
-	f = fdopen(fd, "wb");
-	ck_assert(f && fwrite(d, 1, n, f) == n);
-	fclose(f);
-	free(d);
+	write_temp(d, n, dst);
 }
 
 static void expect_load_error(char *const files[], const char *want1,
@@ -502,8 +511,6 @@ START_TEST(rv_align_beyond_section_alignment_is_a_one_line_error)
 	uint8_t *d;
 	const Elf64_Ehdr *eh;
 	Elf64_Shdr *sh;
-	FILE *f;
-	int fd;
 
 	asm_path(src, sizeof(src), "relocs");
 	asm_path(abs, sizeof(abs), "abs");
@@ -512,13 +519,7 @@ START_TEST(rv_align_beyond_section_alignment_is_a_one_line_error)
 	sh = (Elf64_Shdr *)(uintptr_t)elf_section(d, n, ".text");
 	ck_assert(sh && sh->sh_addralign == 16 && eh->e_machine == EM_RISCV);
 	sh->sh_addralign = 2;
-	strcpy(bad, "/tmp/ftv-rvbad-XXXXXX");
-	fd = mkstemp(bad);
-	ck_assert(fd >= 0);
-	f = fdopen(fd, "wb");
-	ck_assert(f && fwrite(d, 1, n, f) == n);
-	fclose(f);
-	free(d);
+	write_temp(d, n, bad);
 	expect_load_error((char *[]){ bad, abs, NULL }, "R_RISCV_ALIGN to 8 bytes",
 			  "sh_addralign 2");
 	unlink(bad);
@@ -571,6 +572,44 @@ START_TEST(rv_load_prints_sites_in_riscv_disassembly)
 }
 END_TEST
 
+/* GCC's section anchors: a local label past the end of .rodata
+ * (`.set .LANCHORn, . + 4096`), used with a negative addend, loads and
+ * relocates to the byte it means; the check moved from the symbol (which
+ * refused the object) to symbol + addend at relocation time, which still
+ * refuses an addend that leaves the section. */
+START_TEST(rv_label_past_its_section_end_relocates_within_it)
+{
+	char p[1][512], bad[64];
+	struct loaded l;
+	struct ftv_err err = { "" };
+	uint64_t ptr = 0, v = 0;
+	const Elf64_Shdr *rd;
+	size_t n;
+	uint8_t *d;
+	Elf64_Rela r;
+
+	asm_path(p[0], sizeof(p[0]), "anchor_past_end");
+	ck_assert_msg(load(&l, p, NULL, 1, 0, &err) == 0, "%s", err.msg);
+	ck_assert(!sim_read64(l.as, sim_image_lookup(l.img, "anchor_ptr"), &ptr));
+	ck_assert(!sim_read64(l.as, ptr, &v));
+	ck_assert_uint_eq(v, 0x2222222222222222ull); /* table + 8 */
+	unload(&l);
+
+	/* the same relocation with addend -8: .rodata + 0x1008, outside */
+	d = slurp(p[0], &n);
+	rd = elf_section(d, n, ".rela.data");
+	ck_assert(rd && rd->sh_size == sizeof(r));
+	memcpy(&r, d + rd->sh_offset, sizeof(r));
+	ck_assert_int_eq(r.r_addend, -4104);
+	r.r_addend = -8;
+	memcpy(d + rd->sh_offset, &r, sizeof(r));
+	write_temp(d, n, bad);
+	expect_load_error((char *[]){ bad, NULL }, "R_RISCV_64 against '.LANCHOR_end'-8",
+			  "points outside .rodata (size 0x10)");
+	unlink(bad);
+}
+END_TEST
+
 static Suite *riscv64_loader_suite(void)
 {
 	Suite *s = suite_create("riscv64_loader");
@@ -591,6 +630,7 @@ static Suite *riscv64_loader_suite(void)
 	tcase_add_test(t, rv_align_beyond_section_alignment_is_a_one_line_error);
 	tcase_add_test(t, rv_out_of_range_branch_is_a_one_line_error);
 	tcase_add_test(t, rv_load_prints_sites_in_riscv_disassembly);
+	tcase_add_test(t, rv_label_past_its_section_end_relocates_within_it);
 	suite_add_tcase(s, t);
 	return s;
 }

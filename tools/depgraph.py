@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-DIRS = ["util", "encoders", "sim", "layout", "executor", "litmus", "patcher",
+DIRS = ["util", "encoders", "sim", "layout", "executor", "litmus", "patcher", "kernel",
         "verify", "tools"]
 
 # The order between directories, lowest first; directories of one layer are
