@@ -96,6 +96,8 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
 		--out $(BENCH_RESULTS)/verify.txt
+	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_TARGETS) "targets (issue 18), make bench"
 
 # The same targets on smaller runs, under a minute: a contributor's check
@@ -113,6 +115,8 @@ bench-quick: $(BENCH_TARGET_BINS) $(CHECK_DEPS)
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) 15 1 1
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(PYTHON) bench/verify_bench.py --quick --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --out $(BUILD)/bench/verify-quick.txt
+	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_QUICK_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_QUICK_TARGETS) "targets (issue 18), make bench-quick: small runs, noisy"
 
 -include $(BUILD)/obj/bench/*.d
