@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	close(fd);
 	snprintf(scn, sizeof(scn), "%s.scn", out);
 	bench_machine(stdout);
-	printf("time to find: ftv fuzz --time %d --seed S, S = %u..%u, the shrink included; CPU seconds (wall in brackets)\n",
+	printf("time to find: ftv fuzz --time %d --seed S, S = %u..%u, the shrink included; CPU seconds, and the worst wall-clock seconds\n",
 	       limit, first, last);
 	printf("%-40s %8s %8s %6s  %-18s %s\n", "target", "median", "worst", "found",
 	       "iterations", "transitions/s/core");
