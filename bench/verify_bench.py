@@ -9,6 +9,12 @@ walk of that world does not finish in any reasonable time, so it runs to a
 budget: the pruning ratio is then a lower bound, 1 - reduced / (unreduced
 explored so far), and says so.
 
+With --worlds FILE...: every proof world given, reduced and unreduced (to
+the budget), one line each: both verdicts, whether they agree where the
+unreduced walk completed (or found a violation), and the pruning ratio
+(exact when the unreduced walk completed, else a lower bound). Exit 1 if a
+verdict differs.
+
 With $FTV_BENCH_TARGETS set (make bench), the figures are appended there as
 bench_block's lines (bench/targets.h's format): executions/s per core
 (target 10,000, issue 31) and the pruning ratio (target: at least 97%, the
@@ -47,18 +53,49 @@ def target(name, figure, unit, cmp, goal, note):
         f.write("%s\t%.6g\t%s\t%s\t%.6g\t%s\n" % (name, figure, unit, cmp, goal, note))
 
 
+def worlds(a):
+    """Reduced against unreduced on every world; 1 if a verdict differs."""
+    bad = 0
+    print("ftv verify, reduced against unreduced (budget %d executions)" % a.budget)
+    print("%-44s %-30s %-30s %-6s %s" % ("world", "reduced", "unreduced", "agree",
+                                        "pruned"))
+    for scn in a.worlds:
+        red = verify(a.ftv, a.build, scn)
+        naive = verify(a.ftv, a.build, scn, "--unreduced", "--max-executions",
+                       str(a.budget))
+        decided = naive["complete"] or naive["verdict"] == "violation"
+        agree = red["verdict"] == naive["verdict"] if decided else None
+        bad |= agree is False
+        ratio = 100.0 * (1 - red["executions"] / max(naive["executions"], 1))
+        print("%-44s %-30s %-30s %-6s %s%.2f%%" % (
+            os.path.basename(scn).rsplit(".", 1)[0],
+            "%s %d%s %.1fs" % (red["verdict"], red["executions"],
+                               "" if red["complete"] else "+", red["cpu"]),
+            "%s %d%s %.1fs" % (naive["verdict"], naive["executions"],
+                               "" if naive["complete"] else "+", naive["cpu"]),
+            "-" if agree is None else "yes" if agree else "NO",
+            "" if naive["complete"] else ">", ratio))
+        sys.stdout.flush()
+    return 1 if bad else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ftv", required=True)
     ap.add_argument("--build", required=True)
-    ap.add_argument("--scenario", required=True)
+    ap.add_argument("--scenario")
+    ap.add_argument("--worlds", nargs="+", metavar="FILE")
     ap.add_argument("--budget", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3,
                     help="reduced walks, the fastest per core kept")
     ap.add_argument("--quick", action="store_true",
                     help="one reduced walk, an unreduced budget of 2000")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
     a = ap.parse_args()
+    if a.worlds:
+        return worlds(a)
+    if not a.scenario or not a.out:
+        ap.error("--scenario and --out, or --worlds")
     if a.quick:
         a.budget, a.repeat = 2000, 1
     reds = [verify(a.ftv, a.build, a.scenario) for _ in range(a.repeat)]
@@ -95,4 +132,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
