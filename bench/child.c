@@ -10,7 +10,8 @@
 
 #include "bench/machine.h"
 
-int bench_child(char **argv, const char *out, double *cpu, double *wall)
+int bench_child(char **argv, const char *out, int keep_stderr, double *cpu,
+		double *wall, long *rss_kb)
 {
 	struct rusage ru;
 	int status;
@@ -22,7 +23,8 @@ int bench_child(char **argv, const char *out, double *cpu, double *wall)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+		if (!freopen(out, "w", stdout) ||
+		    (!keep_stderr && !freopen("/dev/null", "w", stderr)))
 			_exit(127);
 		execv(argv[0], argv);
 		_exit(127);
@@ -32,6 +34,8 @@ int bench_child(char **argv, const char *out, double *cpu, double *wall)
 	*wall = bench_wall() - t0;
 	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	if (rss_kb)
+		*rss_kb = ru.ru_maxrss;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -53,4 +57,15 @@ int bench_summary_num(const char *path, const char *key, double *v)
 	if (f)
 		fclose(f);
 	return found ? 0 : -1;
+}
+
+int bench_tmp(char *tmpl, char *scn, size_t n)
+{
+	int fd = mkstemp(tmpl);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(scn, n, "%s.scn", tmpl);
+	return 0;
 }

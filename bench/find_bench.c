@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	double all[sizeof(targets) / sizeof(targets[0]) * MAXSEEDS];
 	size_t nall = 0;
 	unsigned first, last, missed_all = 0;
-	int limit, fd;
+	int limit;
 
 	if (argc != 6 || (limit = atoi(argv[3])) < 1 ||
 	    (first = (unsigned)atoi(argv[4])) < 1 ||
@@ -64,11 +64,8 @@ int main(int argc, char **argv)
 			argv[0], MAXSEEDS);
 		return 2;
 	}
-	fd = mkstemp(out);
-	if (fd < 0)
+	if (bench_tmp(out, scn, sizeof(scn)))
 		return 2;
-	close(fd);
-	snprintf(scn, sizeof(scn), "%s.scn", out);
 	bench_machine(stdout);
 	printf("time to find: ftv fuzz --time %d --seed S, S = %u..%u, the shrink included; CPU seconds, and the worst wall-clock seconds\n",
 	       limit, first, last);
@@ -100,7 +97,7 @@ int main(int argc, char **argv)
 			snprintf(seed_s, sizeof(seed_s), "%u", seed);
 			snprintf(time_s, sizeof(time_s), "%d", limit);
 			unlink(scn);
-			rc = bench_child(args, out, &c, &w);
+			rc = bench_child(args, out, 0, &c, &w, NULL);
 			if ((rc != 0 && rc != 1) ||
 			    bench_summary_num(out, "iterations", &it) ||
 			    bench_summary_num(out, "transitions", &tr)) {

@@ -31,17 +31,14 @@ int main(int argc, char **argv)
 {
 	char out[] = "/tmp/ftv-fuzz-bench-XXXXXX";
 	char scn[sizeof(out) + 8];
-	int seconds, fd;
+	int seconds;
 
 	if (argc != 4 || (seconds = atoi(argv[3])) < 1) {
 		fprintf(stderr, "usage: %s FTV BUILD SECONDS\n", argv[0]);
 		return 2;
 	}
-	fd = mkstemp(out);
-	if (fd < 0)
+	if (bench_tmp(out, scn, sizeof(scn)))
 		return 2;
-	close(fd);
-	snprintf(scn, sizeof(scn), "%s.scn", out);
 	bench_machine(stdout);
 	printf("ftv fuzz, campaigns of seeds 1, 2, ... for %d s of CPU time per scheme; rates per second of CPU time\n",
 	       seconds);
@@ -63,7 +60,7 @@ int main(int argc, char **argv)
 
 			snprintf(seed_s, sizeof(seed_s), "%u", seed);
 			snprintf(time_s, sizeof(time_s), "%d", left < 1 ? 1 : left);
-			rc = bench_child(args, out, &c, &w);
+			rc = bench_child(args, out, 0, &c, &w, NULL);
 			if ((rc != 0 && rc != 1) || bench_summary_num(out, "transitions", &n)) {
 				fprintf(stderr, "fuzz_bench: %s seed %u: exit %d, no summary (%s)\n",
 					sc->name, seed, rc, out);
