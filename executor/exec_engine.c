@@ -1,6 +1,6 @@
 /* The engines (exec_engine.h): opening them over the aspace, the per-CPU
  * text copies, the hooks, translation invalidation, registers, running a
- * turn, and the snapshot that exec_reset puts back.
+ * turn (the snapshot that exec_reset puts back: exec_snap.c).
  *
  * Facts about Unicorn 2.0.1 this file relies on (checked with small
  * experiments on this machine):
@@ -477,7 +477,6 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 void xe_free(struct xengine *e)
 {
 	xw_free(&e->wd); /* before the engines it may stop */
-	xe_dirty_stop(e); /* before the copies go to the pool or away */
 	for (unsigned i = 0; i < e->ncpus; i++) {
 		struct xecpu *c = &e->cpu[i];
 
@@ -489,7 +488,6 @@ void xe_free(struct xengine *e)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
 	}
-	xe_snapshot_free(e);
 	free(e->rsize);
 	free(e->rbase);
 }

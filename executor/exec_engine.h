@@ -131,7 +131,7 @@ struct xengine {
 	 * page map (1: the page held a non-zero byte). */
 	uint8_t **snap;
 	uint8_t **snap_nz;
-	/* From the snapshot on, the pages written (exec_snap.c): region i's
+	/* From the snapshot on, the pages written (exec_snap.h): region i's
 	 * memory at [i], CPU c's copy of it at [(c + 1) * nregions + i];
 	 * NULL: not tracked (resets scan every region). */
 	struct xdirty *dirty;
@@ -256,16 +256,5 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
  * reset. */
 int xe_recycle(struct xengine *e, struct ftv_err *err);
 
-/* The snapshot of memory and registers that xe_reset puts back; taken
- * again, it replaces the one before (registers as the CPUs hold them
- * now). */
-int xe_snapshot(struct xengine *e, struct ftv_err *err);
-int xe_has_snapshot(const struct xengine *e);
-int xe_reset(struct xengine *e, struct ftv_err *err);
-/* The snapshot and the tracking of written pages freed (xe_free). */
-void xe_snapshot_free(struct xengine *e);
-/* Stops tracking written pages (every buffer writable again): before the
- * CPUs' copies are freed or handed to the engine pool. */
-void xe_dirty_stop(struct xengine *e);
 
 #endif

@@ -1,5 +1,5 @@
 /* The snapshot of memory and registers that exec_reset puts back
- * (exec_engine.h: xe_snapshot, xe_reset).
+ * (exec_snap.h).
  *
  * The snapshot keeps only the pages that hold something (see
  * exec_pages.c): copying whole regions, most of them never written, cost
@@ -19,7 +19,7 @@
 #include <unicorn/unicorn.h>
 
 #include "executor/exec_dirty.h"
-#include "executor/exec_engine.h"
+#include "executor/exec_snap.h"
 #include "executor/exec_pages.h"
 
 static const uint8_t zero_page[XPG_SIZE];
