@@ -25,6 +25,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 
 EXEC_TARGET = 10000.0
 PRUNE_TARGET = 97.0
@@ -36,10 +37,12 @@ def cpu_children():
 
 
 def verify(ftv, build, scn, *extra):
-    cmd = [ftv, "verify", "--json", "--build", build, *extra, scn]
-    c0 = cpu_children()
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, check=False).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        # (a counterexample's replay file goes there, not to the tree)
+        cmd = [ftv, "verify", "--json", "--build", build, "--out", tmp, *extra, scn]
+        c0 = cpu_children()
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True, check=False).stdout
     r = json.loads(out.strip().splitlines()[-1])
     r["cpu"] = cpu_children() - c0
     return r
