@@ -64,7 +64,7 @@ DEB_PKGS := libunicorn-dev libcapstone-dev check pkg-config liblzma-dev libzstd-
 	gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
 	python3 python3-pyelftools python3-yaml xz-utils zstd gzip gnuplot-nox man-db parallel \
-	clang-14 libclang-rt-14-dev \
+	clang-14 libclang-rt-14-dev linux-perf \
 	linux-source-6.12 linux-source-6.1 flex bison libelf-dev bc
 deps:
 	@$(PYTHON) -c 'import elftools' 2>/dev/null; \

@@ -10,10 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/child.h"
 #include "bench/machine.h"
 #include "bench/targets.h"
 
@@ -28,68 +27,18 @@ static const struct scheme {
 	{ "riscv64 atomic", "riscv64", "atomic" },
 };
 
-/* The summary object's "transitions" (the last line that has one). */
-static int transitions(const char *path, unsigned long long *n)
-{
-	FILE *f = fopen(path, "r");
-	char line[4096];
-	int found = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, "\"transitions\":");
-
-		if (strstr(line, "\"type\":\"summary\"") && p) {
-			*n = strtoull(p + strlen("\"transitions\":"), NULL, 10);
-			found = 1;
-		}
-	}
-	if (f)
-		fclose(f);
-	return found ? 0 : -1;
-}
-
-/* One campaign; returns its exit status (0 none found, 1 a finding) or -1. */
-static int campaign(char **argv, const char *out, double *cpu, double *wall)
-{
-	struct rusage ru;
-	int status;
-	double t0 = bench_wall();
-	pid_t pid;
-
-	fflush(stdout); /* (or the child's copy of the buffer is printed too) */
-	pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) != pid)
-		return -1;
-	*wall = bench_wall() - t0;
-	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 int main(int argc, char **argv)
 {
 	char out[] = "/tmp/ftv-fuzz-bench-XXXXXX";
 	char scn[sizeof(out) + 8];
-	int seconds, fd;
+	int seconds;
 
 	if (argc != 4 || (seconds = atoi(argv[3])) < 1) {
 		fprintf(stderr, "usage: %s FTV BUILD SECONDS\n", argv[0]);
 		return 2;
 	}
-	fd = mkstemp(out);
-	if (fd < 0)
+	if (bench_tmp(out, scn, sizeof(scn)))
 		return 2;
-	close(fd);
-	snprintf(scn, sizeof(scn), "%s.scn", out);
 	bench_machine(stdout);
 	printf("ftv fuzz, campaigns of seeds 1, 2, ... for %d s of CPU time per scheme; rates per second of CPU time\n",
 	       seconds);
@@ -106,20 +55,19 @@ int main(int argc, char **argv)
 					 (char *)sc->scheme, "--seed", seed_s,
 					 "--time", time_s, "--shrink-budget", "1",
 					 "--out", scn, "--json", NULL };
-			unsigned long long n;
-			double c, w;
+			double n, c, w;
 			int left = (int)(seconds - cpu + 0.999), rc;
 
 			snprintf(seed_s, sizeof(seed_s), "%u", seed);
 			snprintf(time_s, sizeof(time_s), "%d", left < 1 ? 1 : left);
-			rc = campaign(args, out, &c, &w);
-			if ((rc != 0 && rc != 1) || transitions(out, &n)) {
+			rc = bench_child(args, out, 0, &c, &w, NULL);
+			if ((rc != 0 && rc != 1) || bench_summary_num(out, "transitions", &n)) {
 				fprintf(stderr, "fuzz_bench: %s seed %u: exit %d, no summary (%s)\n",
 					sc->name, seed, rc, out);
 				return 1;
 			}
 			findings += rc == 1;
-			total += n;
+			total += (unsigned long long)n;
 			cpu += c;
 			wall += w;
 		}

@@ -17,10 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/child.h"
 #include "bench/machine.h"
 #include "bench/targets.h"
 
@@ -46,33 +45,6 @@ static double json_num(const char *path, const char *key)
 	if (f)
 		fclose(f);
 	return v;
-}
-
-/* Runs ftv replay once; its report goes to last_out (the last run's is
- * shown). Returns the exit status, or -1. */
-static int run(char **argv, const char *out_path, double *wall, double *cpu,
-	       long *rss_kb)
-{
-	struct rusage ru;
-	int status;
-	double t0 = bench_wall();
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (!freopen(out_path, "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) != pid)
-		return -1;
-	*wall = bench_wall() - t0;
-	*cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	*rss_kb = ru.ru_maxrss;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 int main(int argc, char **argv)
@@ -106,7 +78,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (int r = 0; r < runs; r++) {
 		long kb;
-		int rc = run(args, out_path, &wall[r], &cpu[r], &kb);
+		int rc = bench_child(args, out_path, 1, &cpu[r], &wall[r], &kb);
 
 		if (rc != 0) {
 			fprintf(stderr, "replay_bench: run %d exited %d (report in %s)\n",

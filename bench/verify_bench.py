@@ -2,47 +2,122 @@
 """make bench: ftv verify's throughput and its reduction on the 2-CPU
 CALL_OPS world (corpus/scenarios/verify-callops-make-call.scn).
 
-Executions per second are of one process (one core). The unreduced walk of
-that world does not finish in any reasonable time, so it runs to a budget:
-the pruning ratio is then a lower bound, 1 - reduced / (unreduced explored
-so far), and says so."""
+Executions per second are per core: executions over the CPU seconds
+(user + system) of the one process that made them, since the machine is
+shared and wall-clock time would measure the neighbours too. The unreduced
+walk of that world does not finish in any reasonable time, so it runs to a
+budget: the pruning ratio is then a lower bound, 1 - reduced / (unreduced
+explored so far), and says so.
+
+With --worlds FILE...: every proof world given, reduced and unreduced (to
+the budget), one line each: both verdicts, whether they agree where the
+unreduced walk completed (or found a violation), and the pruning ratio
+(exact when the unreduced walk completed, else a lower bound). Exit 1 if a
+verdict differs.
+
+With $FTV_BENCH_TARGETS set (make bench), the figures are appended there as
+bench_block's lines (bench/targets.h's format): executions/s per core
+(target 10,000, issue 31) and the pruning ratio (target: at least 97%, the
+figure of issue 31's first measurement)."""
 import argparse
 import json
+import os
+import resource
 import subprocess
 import sys
+import tempfile
+
+EXEC_TARGET = 10000.0
+PRUNE_TARGET = 97.0
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def verify(ftv, build, scn, *extra):
-    cmd = [ftv, "verify", "--json", "--build", build, *extra, scn]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True, check=False).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    with tempfile.TemporaryDirectory() as tmp:
+        # (a counterexample's replay file goes there, not to the tree)
+        cmd = [ftv, "verify", "--json", "--build", build, "--out", tmp, *extra, scn]
+        c0 = cpu_children()
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True, check=False).stdout
+    r = json.loads(out.strip().splitlines()[-1])
+    r["cpu"] = cpu_children() - c0
+    return r
+
+
+def target(name, figure, unit, cmp, goal, note):
+    path = os.environ.get("FTV_BENCH_TARGETS")
+    if not path:
+        return
+    with open(path, "a") as f:
+        f.write("%s\t%.6g\t%s\t%s\t%.6g\t%s\n" % (name, figure, unit, cmp, goal, note))
+
+
+def worlds(a):
+    """Reduced against unreduced on every world; 1 if a verdict differs."""
+    bad = 0
+    print("ftv verify, reduced against unreduced (budget %d executions)" % a.budget)
+    print("%-44s %-30s %-30s %-6s %s" % ("world", "reduced", "unreduced", "agree",
+                                        "pruned"))
+    for scn in a.worlds:
+        red = verify(a.ftv, a.build, scn)
+        naive = verify(a.ftv, a.build, scn, "--unreduced", "--max-executions",
+                       str(a.budget))
+        decided = naive["complete"] or naive["verdict"] == "violation"
+        agree = red["verdict"] == naive["verdict"] if decided else None
+        bad |= agree is False
+        ratio = 100.0 * (1 - red["executions"] / max(naive["executions"], 1))
+        print("%-44s %-30s %-30s %-6s %s%.2f%%" % (
+            os.path.basename(scn).rsplit(".", 1)[0],
+            "%s %d%s %.1fs" % (red["verdict"], red["executions"],
+                               "" if red["complete"] else "+", red["cpu"]),
+            "%s %d%s %.1fs" % (naive["verdict"], naive["executions"],
+                               "" if naive["complete"] else "+", naive["cpu"]),
+            "-" if agree is None else "yes" if agree else "NO",
+            "" if naive["complete"] else ">", ratio))
+        sys.stdout.flush()
+    return 1 if bad else 0
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ftv", required=True)
     ap.add_argument("--build", required=True)
-    ap.add_argument("--scenario", required=True)
+    ap.add_argument("--scenario")
+    ap.add_argument("--worlds", nargs="+", metavar="FILE")
     ap.add_argument("--budget", type=int, default=20000)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="reduced walks, the fastest per core kept")
+    ap.add_argument("--quick", action="store_true",
+                    help="one reduced walk, an unreduced budget of 2000")
+    ap.add_argument("--out")
     a = ap.parse_args()
-    red = verify(a.ftv, a.build, a.scenario)
+    if a.worlds:
+        return worlds(a)
+    if not a.scenario or not a.out:
+        ap.error("--scenario and --out, or --worlds")
+    if a.quick:
+        a.budget, a.repeat = 2000, 1
+    reds = [verify(a.ftv, a.build, a.scenario) for _ in range(a.repeat)]
+    red = min(reds, key=lambda r: r["cpu"])
     naive = verify(a.ftv, a.build, a.scenario, "--unreduced", "--max-executions",
                    str(a.budget))
     lines = []
     for name, r in (("reduced", red), ("unreduced", naive)):
         runs = r["executions"] + r["blocked"]
-        lines.append("%-9s %s: %d executions (%s), %d runs, %.1f s, %.0f executions/s, "
-                     "%.0f runs/s" % (name, r["verdict"], r["executions"],
-                                      "complete" if r["complete"] else r["bound"], runs,
-                                      r["seconds"], r["executions"] / max(r["seconds"], 1e-9),
-                                      runs / max(r["seconds"], 1e-9)))
+        cpu = max(r["cpu"], 1e-9)
+        lines.append("%-9s %s: %d executions (%s), %d runs, %.2f s CPU (%.2f s wall), "
+                     "%.0f executions/s per core, %.0f runs/s per core"
+                     % (name, r["verdict"], r["executions"],
+                        "complete" if r["complete"] else r["bound"], runs, r["cpu"],
+                        r["seconds"], r["executions"] / cpu, runs / cpu))
+    ratio = 1 - red["executions"] / naive["executions"]
     if naive["complete"]:
-        ratio = 1 - red["executions"] / naive["executions"]
         lines.append("pruned: %.2f%% of %d interleavings" % (100 * ratio, naive["executions"]))
     else:
-        ratio = 1 - red["executions"] / naive["executions"]
         lines.append("pruned: more than %.2f%% (the unreduced walk had not finished after "
                      "%d executions; the reduced one needs %d in all)"
                      % (100 * ratio, naive["executions"], red["executions"]))
@@ -50,7 +125,14 @@ def main():
     sys.stdout.write(text)
     with open(a.out, "w") as f:
         f.write(text)
+    world = os.path.basename(a.scenario).rsplit(".", 1)[0]
+    target("verify %s" % world, red["executions"] / max(red["cpu"], 1e-9),
+           "executions/s/core", ">=", EXEC_TARGET,
+           "%d executions, fastest of %d" % (red["executions"], a.repeat))
+    target("verify %s pruned" % world, 100 * ratio, "%", ">=", PRUNE_TARGET,
+           "of %d interleavings" % naive["executions"] if naive["complete"]
+           else "lower bound: unreduced cut at %d" % naive["executions"])
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

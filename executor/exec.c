@@ -9,6 +9,7 @@
 
 #include "executor/exec_pool.h"
 #include "executor/exec_report.h"
+#include "executor/exec_snap.h"
 
 /* A CPU's buffered store to the byte at addr shadows it in its copy. */
 static int cpu_holds(void *ctx, unsigned cpu, uint64_t addr)
@@ -117,6 +118,7 @@ void exec_free(struct ftv_exec *ex)
 {
 	if (!ex)
 		return;
+	xe_snapshot_free(&ex->eng); /* (its pages tracked: before the engine) */
 	xe_free(&ex->eng);
 	xm_free(&ex->model);
 	for (unsigned i = 0; i < EXEC_MAX_CPUS; i++) {

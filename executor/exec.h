@@ -124,8 +124,9 @@ struct exec_config {
 	 * watched fetch, quiescent point or exit (fastest: no per-instruction
 	 * counting hook; the code must reach one of those). */
 	unsigned quantum;
-	/* With quantum 0: a turn running longer than this (wall clock, in
-	 * microseconds) is a CPU gone astray, reported and stopped; 0 = no
+	/* With quantum 0: a turn running longer than this (in microseconds:
+	 * this long on the wall clock, then this much CPU time of its thread,
+	 * exec_watchdog.c) is a CPU gone astray, reported and stopped; 0 = no
 	 * limit. */
 	uint64_t turn_timeout_us;
 	unsigned pct_depth;      /* PCT's d: number of priority change points */

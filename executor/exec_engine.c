@@ -1,6 +1,6 @@
 /* The engines (exec_engine.h): opening them over the aspace, the per-CPU
  * text copies, the hooks, translation invalidation, registers, running a
- * turn, and the snapshot that exec_reset puts back.
+ * turn (the snapshot that exec_reset puts back: exec_snap.c).
  *
  * Facts about Unicorn 2.0.1 this file relies on (checked with small
  * experiments on this machine):
@@ -474,18 +474,6 @@ int xe_init(struct xengine *e, struct sim_aspace *as, const struct xarch *arch,
 	return 0;
 }
 
-static void snapshot_free(struct xengine *e)
-{
-	for (size_t i = 0; e->snap && i < e->nregions; i++)
-		xpg_free(e->snap[i], e->rsize[i]);
-	for (size_t i = 0; e->snap_nz && i < e->nregions; i++)
-		free(e->snap_nz[i]);
-	free(e->snap);
-	free(e->snap_nz);
-	e->snap = NULL;
-	e->snap_nz = NULL;
-}
-
 void xe_free(struct xengine *e)
 {
 	xw_free(&e->wd); /* before the engines it may stop */
@@ -500,7 +488,6 @@ void xe_free(struct xengine *e)
 			xpg_free(c->copy[r], e->rsize[r]);
 		free(c->copy);
 	}
-	snapshot_free(e);
 	free(e->rsize);
 	free(e->rbase);
 }
@@ -886,134 +873,4 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		timed_out = 0;
 	st->timed_out = timed_out != 0;
 	return pc;
-}
-
-/* --- snapshot and reset -------------------------------------------------- */
-
-/* The snapshot keeps only the pages that hold something (see
- * exec_pages.c): copying whole regions, most of them never written, cost
- * seconds and hundreds of MiB per world. */
-int xe_snapshot(struct xengine *e, struct ftv_err *err)
-{
-	size_t n = e->nregions ? e->nregions : 1;
-
-	/* A reset would put pages back by comparing and zeroing them, and a
-	 * zeroed page of a copy-on-write mapping given back (exec_pages.c)
-	 * would read the shared copy again. */
-	if (e->shared_copies)
-		return ftv_errf(err, "an executor that runs once takes no snapshot");
-
-	if (e->snap) {
-		/* Taken again: what the CPUs hold now is what a reset
-		 * restores. */
-		snapshot_free(e);
-		for (unsigned c = 0; c < e->ncpus; c++)
-			for (int r = 0; r < e->arch->nregs; r++)
-				if (r != e->arch->zero_reg)
-					uc_reg_read(e->cpu[c].uc,
-						    e->arch->regs[r],
-						    &e->cpu[c].init[r]);
-	}
-	e->snap = calloc(n, sizeof(*e->snap));
-	e->snap_nz = calloc(n, sizeof(*e->snap_nz));
-	if (!e->snap || !e->snap_nz)
-		return ftv_errf(err, "out of memory");
-	for (size_t i = 0; i < e->nregions; i++) {
-		struct sim_region *r = sim_region_get(e->as, i);
-
-		e->snap[i] = xpg_alloc(r->size);
-		e->snap_nz[i] = malloc(r->size / XPG_SIZE);
-		if (!e->snap[i] || !e->snap_nz[i])
-			return ftv_errf(err, "out of memory");
-		xpg_nonzero(r->host, r->size, e->snap_nz[i]);
-		xpg_copy_nonzero(e->snap[i], r->host, r->size,
-				 e->snap_nz[i]);
-	}
-	return 0;
-}
-
-int xe_has_snapshot(const struct xengine *e)
-{
-	return e->snap != NULL;
-}
-
-/* Puts back the pages of buf that may differ from the snapshot: those that
- * held something then (snap_nz) or hold something now (nz). */
-static void restore_pages(uint8_t *buf, const uint8_t *snap,
-			  const uint8_t *snap_nz, const uint8_t *nz,
-			  uint64_t size)
-{
-	uint64_t n = size / XPG_SIZE;
-
-	for (uint64_t p = xpg_next(snap_nz, nz, 0, n); p < n;
-	     p = xpg_next(snap_nz, nz, p + 1, n)) {
-		uint64_t off = p * XPG_SIZE;
-
-		if (snap_nz[p])
-			memcpy(buf + off, snap + off, XPG_SIZE);
-		else if (nz[p])
-			memset(buf + off, 0, XPG_SIZE);
-	}
-}
-
-int xe_reset(struct xengine *e, struct ftv_err *err)
-{
-	static const uint8_t zero[XPG_SIZE];
-	uint8_t *nz = NULL;
-
-	for (size_t i = 0; i < e->nregions; i++) {
-		struct sim_region *r = sim_region_get(e->as, i);
-		const uint8_t *snz = e->snap_nz[i];
-
-		free(nz);
-		nz = malloc(r->size / XPG_SIZE);
-		if (!nz)
-			return ftv_errf(err, "out of memory");
-		xpg_nonzero(r->host, r->size, nz);
-		restore_pages(r->host, e->snap[i], snz, nz, r->size);
-		for (unsigned c = 0; c < e->ncpus; c++) {
-			uint8_t *cp = e->cpu[c].copy[i];
-
-			if (!cp)
-				continue;
-			/* Put back only the words that changed, and drop
-			 * only their translations (never a whole cache).
-			 * Pages all zero in both the copy and the snapshot
-			 * have nothing to put back. */
-			xpg_nonzero(cp, r->size, nz);
-			uint64_t n = r->size / XPG_SIZE;
-
-			for (uint64_t pg = xpg_next(snz, nz, 0, n); pg < n;
-			     pg = xpg_next(snz, nz, pg + 1, n)) {
-				uint64_t at = pg * XPG_SIZE;
-				const uint8_t *s;
-				s = snz[pg] ? e->snap[i] + at : zero;
-				/* most pages are as they were: one compare */
-				if (!memcmp(cp + at, s, XPG_SIZE))
-					continue;
-				for (uint64_t o = 0; o < XPG_SIZE; o += 4) {
-					if (!memcmp(cp + at + o, s + o, 4))
-						continue;
-					memcpy(cp + at + o, s + o, 4);
-					xe_invalidate(e, c, r->base + at + o, 4);
-				}
-			}
-		}
-	}
-	free(nz);
-	for (unsigned i = 0; i < e->ncpus; i++) {
-		struct xecpu *c = &e->cpu[i];
-
-		for (int r = 0; r < e->arch->nregs; r++)
-			if (r != e->arch->zero_reg)
-				uc_reg_write(c->uc, e->arch->regs[r],
-					     &c->init[r]);
-		if (e->arch->flags_reg >= 0) {
-			uint64_t z = 0;
-
-			uc_reg_write(c->uc, e->arch->flags_reg, &z);
-		}
-		c->fault_ok = 0;
-	}
-	return 0;
 }

@@ -38,6 +38,7 @@
 
 struct uc_struct;
 struct xwatchdog;
+struct xdirty;
 
 /* The executor's side of the hooks; ctx is xe_init's. */
 struct xe_ops {
@@ -130,6 +131,10 @@ struct xengine {
 	 * page map (1: the page held a non-zero byte). */
 	uint8_t **snap;
 	uint8_t **snap_nz;
+	/* From the snapshot on, the pages written (exec_snap.h): region i's
+	 * memory at [i], CPU c's copy of it at [(c + 1) * nregions + i];
+	 * NULL: not tracked (resets scan every region). */
+	struct xdirty *dirty;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
 	size_t nmarked;          /* marked pcs, each with a range hook per
@@ -251,11 +256,5 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
  * reset. */
 int xe_recycle(struct xengine *e, struct ftv_err *err);
 
-/* The snapshot of memory and registers that xe_reset puts back; taken
- * again, it replaces the one before (registers as the CPUs hold them
- * now). */
-int xe_snapshot(struct xengine *e, struct ftv_err *err);
-int xe_has_snapshot(const struct xengine *e);
-int xe_reset(struct xengine *e, struct ftv_err *err);
 
 #endif

@@ -2,6 +2,7 @@
  * fetches, system instructions, breakpoints, quiescent points), one CPU
  * turn, the steps of a run, reset and exhaustive exploration. */
 #include "executor/exec_int.h"
+#include "executor/exec_snap.h"
 #include "util/vec.h"
 
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * it starts every run from, forced schedules (replays of what it found),
  * and the scheduling points it discovers. */
 #include "executor/exec_int.h"
+#include "executor/exec_snap.h"
 
 #include <stdlib.h>
 #include <string.h>

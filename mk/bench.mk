@@ -70,7 +70,18 @@ BENCH_TARGETS := $(BUILD)/bench/targets.txt
 BENCH_FUZZ_SECONDS ?= 20
 BENCH_ENV := FTV_BENCH_TARGETS=$(BENCH_TARGETS)
 
-$(BENCH_FUZZ): $(BUILD)/obj/bench/fuzz_bench.o $(BENCH_TGT_OBJ)
+$(BENCH_FUZZ): $(BUILD)/obj/bench/fuzz_bench.o $(BUILD)/obj/bench/child.o $(BENCH_TGT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Time to find (issue 31): every mutant of the catalogue and each scheme's
+# own known race, `ftv fuzz --time $(BENCH_FIND_LIMIT)` on seeds
+# $(BENCH_FIND_SEEDS); bench-quick: seed 1 with a shorter limit.
+BENCH_FIND := $(BUILD)/bench/find_bench
+BENCH_FIND_LIMIT ?= 60
+BENCH_FIND_SEEDS ?= 1 5
+
+$(BENCH_FIND): $(BUILD)/obj/bench/find_bench.o $(BUILD)/obj/bench/child.o $(BENCH_TGT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -79,9 +90,9 @@ $(BENCH_BLOCK): $(BUILD)/obj/bench/bench_block.o $(BUILD)/obj/bench/machine.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # (replay.mk, read after this file, adds $(BENCH_REPLAY) to both.)
-BENCH_TARGET_BINS := $(BENCH_BIN) $(BENCH_FUZZ) $(BENCH_BLOCK) $(FTV)
+BENCH_TARGET_BINS := $(BENCH_BIN) $(BENCH_FUZZ) $(BENCH_FIND) $(BENCH_BLOCK) $(FTV)
 
-bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) trampolines corpus
+bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENCH_WORLD) $(BENCH_TRACEES) $(CHECK_DEPS)
 	@rm -f $(BENCH_TARGETS)
 	$(BENCH_ENV) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) $(BENCH_REPLAY_RUNS) $(BENCH_REPLAY_ARGS)
 	$(BENCH_ENV) $(BENCH_BIN)
@@ -93,9 +104,12 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 	$(BENCH_UCOST)
 	$(MAKE) bench-kernel
 	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS)
-	$(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
+	$(BENCH_ENV) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FIND_LIMIT) $(BENCH_FIND_SEEDS)
+	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
 		--out $(BENCH_RESULTS)/verify.txt
+	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_TARGETS) "targets (issue 18), make bench"
 
 # The same targets on smaller runs, under a minute: a contributor's check
@@ -105,11 +119,16 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 # scaled).
 BENCH_QUICK_TARGETS := $(BUILD)/bench/targets-quick.txt
 .PHONY: bench-quick
-bench-quick: $(BENCH_TARGET_BINS) trampolines corpus
+bench-quick: $(BENCH_TARGET_BINS) $(CHECK_DEPS)
 	@rm -f $(BENCH_QUICK_TARGETS)
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) 1 $(BENCH_REPLAY_ARGS) --batches 12 >/dev/null
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_BIN) --quick
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) 2
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) 15 1 1
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(PYTHON) bench/verify_bench.py --quick --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn --out $(BUILD)/bench/verify-quick.txt
+	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
+		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_QUICK_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_QUICK_TARGETS) "targets (issue 18), make bench-quick: small runs, noisy"
 
 -include $(BUILD)/obj/bench/*.d

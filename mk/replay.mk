@@ -7,7 +7,7 @@ BENCH_REPLAY_RUNS ?= 3
 BENCH_REPLAY_ARGS ?= --cpus 4
 REPLAY_LAYOUT := corpus/layouts/debian-trixie-arm64-6.12.107-cloud.layout.xz
 
-$(BENCH_REPLAY): $(BUILD)/obj/bench/replay_bench.o $(BUILD)/obj/bench/machine.o $(BUILD)/obj/bench/targets.o
+$(BENCH_REPLAY): $(BUILD)/obj/bench/replay_bench.o $(BUILD)/obj/bench/child.o $(BUILD)/obj/bench/machine.o $(BUILD)/obj/bench/targets.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

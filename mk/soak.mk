@@ -4,12 +4,18 @@
 # finding, its shrunk replay kept under $(BUILD)/soak. Never part of check:
 # the soak test suite runs a fixed short version of it. SOAK_SCHEMES limits
 # it to some schemes (e.g. SOAK_SCHEMES="tramp mcount").
+# First, the proof worlds of issue 31 (3 CPUs, two updates; SOAK_PROOFS,
+# default corpus/verify/*-3cpus.scn; SOAK_PROOFS= for none) are verified,
+# each to its end or SOAK_PROOF_MAX executions.
 SOAK_S    ?= 600
 SOAK_SEED ?= 1
 SOAK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 SOAK_SCHEMES ?=
+SOAK_PROOFS ?= $(wildcard corpus/verify/*-3cpus.scn)
+SOAK_PROOF_MAX ?= 1000000
 
 .PHONY: soak
 soak: $(FTV) $(CHECK_DEPS)
 	$(PYTHON) tools/soak.py --ftv $(FTV) --time $(SOAK_S) --seed $(SOAK_SEED) \
-		--jobs $(SOAK_JOBS) --out $(BUILD)/soak $(SOAK_SCHEMES:%=--scheme %)
+		--jobs $(SOAK_JOBS) --out $(BUILD)/soak $(SOAK_SCHEMES:%=--scheme %) \
+		$(if $(SOAK_PROOFS),--proofs $(SOAK_PROOFS) --proof-max $(SOAK_PROOF_MAX))

@@ -29,9 +29,7 @@ DIRS = ["util", "encoders", "sim", "layout", "executor", "litmus", "patcher", "k
 
 # The order between directories, lowest first; directories of one layer are
 # independent of each other. Read from the tree (includes and symbols) at
-# c48307a. A new directory goes in the layer it belongs to, e.g. kernel/
-# (real kernel code in the loop, using the executor, used by verify/) as its
-# own layer between ("executor", "trampolines") and ("litmus", "verify").
+# c48307a. A new directory goes in the layer it belongs to.
 LAYERS = [
     ("util",),                     # errors, vectors, JSON, options
     ("encoders",),                 # arm64 and RISC-V encodings
@@ -39,6 +37,8 @@ LAYERS = [
     ("patcher", "layout"),         # ftrace core and backends; the layout format
     ("executor", "trampolines"),   # Unicorn CPUs and the fetch model; guest
                                    # trampolines (which share patcher's ABI)
+    ("kernel",),                   # Linux's own objects loaded as a kernel,
+                                   # its services as shims, one-CPU runner
     ("litmus", "verify"),          # litmus tests; worlds, checks, scenarios
     ("tools", "bench"),            # the ftv commands; benchmarks
     ("tests",),                    # the Check suites

@@ -6,13 +6,20 @@ findings. A finding is a false alarm until shown otherwise: its shrunk
 replay file is kept and named, and the exit status is 1.
 
   soak.py --ftv build/ftv [--time 600] [--jobs N] [--seed 1] [--out DIR]
-          [--scheme S ...]
+          [--scheme S ...] [--proofs FILE ... [--proof-max N]]
 
 Each campaign runs with --json: a "finding" object per violation found
 (fuzz stops at its first) and a "summary" object last.
+
+--proofs: before the campaigns, `ftv verify` on each proof world given
+(issue 31's 3-CPU, two-update worlds: corpus/verify/*-3cpus.scn), each to
+its end or to N executions, with a line of its verdict, executions and CPU
+seconds; a violation counts as a finding (its counterexample's replay file
+kept in DIR), an incomplete walk is said so and is not one.
 """
 import argparse
 import json
+import resource
 import os
 import subprocess
 import sys
@@ -47,6 +54,41 @@ def campaign(ftv, scheme, arch, seed, secs, jobs, out):
     return summary, findings, replay
 
 
+def proof(ftv, scn, max_exec, out):
+    """One proof world: (its --json object, CPU seconds), or None."""
+    argv = [ftv, "verify", "--json", "--max-executions", str(max_exec), "--out", out, scn]
+    c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, errors="replace")
+    c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    if not lines or p.returncode not in (0, 1, 3):
+        sys.stderr.write("soak: %s: ftv verify exited %d: %s\n"
+                         % (scn, p.returncode, p.stderr.strip().splitlines()[-1:]))
+        return None
+    cpu = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
+    return json.loads(lines[-1]), cpu
+
+
+def proofs(a):
+    """The proof worlds; 0, 1 (a violation) or 2 (an error)."""
+    bad = 0
+    print("%-44s %-10s %10s %9s  %s" % ("proof world", "verdict", "executions",
+                                        "CPU s", "walk"))
+    for scn in a.proofs:
+        r = proof(a.ftv, scn, a.proof_max, a.out)
+        if r is None:
+            bad = 2
+            continue
+        v, cpu = r
+        if v["verdict"] == "violation":
+            bad = bad or 1
+        print("%-44s %-10s %10d %9.1f  %s" % (
+            os.path.basename(scn).rsplit(".", 1)[0], v["verdict"], v["executions"], cpu,
+            "complete" if v["complete"] else "incomplete: " + v["bound"]), flush=True)
+    return bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ftv", required=True)
@@ -55,6 +97,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=".", help="where replay files go")
     ap.add_argument("--scheme", action="append", help="only these schemes")
+    ap.add_argument("--proofs", nargs="+", metavar="FILE", default=[],
+                    help="proof worlds to verify first")
+    ap.add_argument("--proof-max", type=int, default=1000000,
+                    help="executions per proof world at most")
     a = ap.parse_args()
     schemes = [s for s in SCHEMES if not a.scheme or s[0] in a.scheme]
     if a.scheme and len(schemes) != len(set(a.scheme)):
@@ -63,6 +109,7 @@ def main():
         return 2
     jobs = max(1, min(a.jobs, 64))
     os.makedirs(a.out, exist_ok=True)
+    pbad = proofs(a) if a.proofs else 0
     print("soak: seed %d, %d s per scheme, %d job%s" % (a.seed, a.time, jobs,
                                                       "" if jobs == 1 else "s"))
     print("%-8s %-8s %10s %12s %14s %9s %8s  %s" % (
@@ -84,7 +131,7 @@ def main():
         print("%-8s %-8s %10d %12d %14d %9d %8.1f  %s" % (
             scheme, arch, s["iterations"], s["transitions"], s["steps"],
             s["violations"], s["elapsed_s"], what), flush=True)
-    return bad
+    return max(bad, pbad)
 
 
 if __name__ == "__main__":

@@ -159,9 +159,13 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (!ec.expect_pcs)
 		ec.expect_pcs = w->nrecs;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
-	 * a watched word: bound every free-running turn so the run ends. */
+	 * a watched word: bound every free-running turn so the run ends.
+	 * 100 ms of CPU time is a million emulated instructions or more, where a
+	 * turn between two scheduling points of a world runs hundreds; it
+	 * was 2 s of wall clock, which a fuzz campaign's shrink paid per
+	 * run that sent a CPU astray (live-mov-patch, seed 3). */
 	if (!ec.quantum && !ec.turn_timeout_us)
-		ec.turn_timeout_us = 2000000;
+		ec.turn_timeout_us = 100000;
 	if (world_calibrate_late(w, &ec, err))
 		return -1;
 	w->ex = exec_new(w->as, &ec, err);

@@ -1,0 +1,24 @@
+/* The snapshot of memory and registers that exec_reset puts back, and
+ * the tracking of the pages written since (exec_snap.c). Above the engine
+ * (exec_engine.h): the engine knows nothing of snapshots but the fields it
+ * keeps for them; whoever frees an engine with a snapshot frees the
+ * snapshot first (exec_free). */
+#ifndef FTV_EXECUTOR_EXEC_SNAP_H
+#define FTV_EXECUTOR_EXEC_SNAP_H
+
+#include "executor/exec_engine.h"
+
+/* The snapshot of memory and registers that xe_reset puts back; taken
+ * again, it replaces the one before (registers as the CPUs hold them
+ * now). */
+int xe_snapshot(struct xengine *e, struct ftv_err *err);
+int xe_has_snapshot(const struct xengine *e);
+int xe_reset(struct xengine *e, struct ftv_err *err);
+/* The snapshot and the tracking of written pages freed: before xe_free
+ * (which hands the CPUs' copies to the engine pool or unmaps them). */
+void xe_snapshot_free(struct xengine *e);
+/* Stops tracking written pages (every buffer writable again): before the
+ * CPUs' copies are freed or handed to the engine pool. */
+void xe_dirty_stop(struct xengine *e);
+
+#endif
