@@ -275,14 +275,14 @@ int kdiff_run(const char *dir, char *const *objs, size_t nobjs, FILE *out,
 		struct ftrace_site fs = { .ip = s->addr, .init_addr = s->mov_addr,
 					  .func = s->func, .literal = s->literal,
 					  .name = s->funcname,
-					  .kind = FTRACE_SITE_CALL_OPS };
+					  .kind = FTV_SITE_CALL_OPS };
 		char where[300];
 
 		if (!from_extra(d->k, s)) {
 			own++;
 			continue;
 		}
-		if (s->layout != SIM_SITE_CALL_OPS ||
+		if (s->kind != FTV_SITE_CALL_OPS ||
 		    arm64_site_usable(&d->model, &fs, NULL)) {
 			skipped++;
 			continue;
