@@ -166,9 +166,13 @@ void scn_w_max_executions(FILE *f, const char *kw, const struct scenario *s)
 		line(f, kw, "%llu", (unsigned long long)s->max_executions);
 }
 
+/* Only a budget the file gave, or one that is not what the reader would
+ * compute from the rest (scenario_default_steps): written and read back,
+ * a scenario is the same. */
 void scn_w_steps(FILE *f, const char *kw, const struct scenario *s)
 {
-	line(f, kw, "%llu", (unsigned long long)s->steps);
+	if (s->steps_set || s->steps != scenario_default_steps(&s->cfg))
+		line(f, kw, "%llu", (unsigned long long)s->steps);
 }
 
 void scn_w_mutate(FILE *f, const char *kw, const struct scenario *s)
