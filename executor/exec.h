@@ -513,7 +513,10 @@ uint64_t exec_run_step(struct ftv_exec *ex);
  * unexplored sequence of choices, calling fn after each run. Stops after
  * max_runs runs; stats.complete says whether every choice was explored
  * with every run reaching its end (not cut by steps_per_run).
- * Requires policy EXEC_EXHAUSTIVE. */
+ * Under EXEC_RANDOM each run draws a new seeded schedule instead (never
+ * complete). Either way the engines are recycled every few thousand runs
+ * (xe_recycle: Unicorn's translations of rewritten code grow a run at a
+ * time, and a long random search crashed inside libunicorn without it). */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,

@@ -623,9 +623,12 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err)
 {
-	if (ex->cfg.policy != EXEC_EXHAUSTIVE)
-		return ftv_errf(err, "exploration needs the exhaustive policy");
-	xs_explore_start(&ex->sched);
+	int exhaustive = ex->cfg.policy == EXEC_EXHAUSTIVE;
+
+	if (!exhaustive && ex->cfg.policy != EXEC_RANDOM)
+		return ftv_errf(err, "exploration needs the exhaustive or the random policy");
+	if (exhaustive)
+		xs_explore_start(&ex->sched);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
 	ex->explore_stop = 0;
@@ -641,7 +644,7 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		ex->stats.runs++;
 		if (fn)
 			fn(ex, arg);
-		if (xs_dfs_next(&ex->sched)) {
+		if (exhaustive && xs_dfs_next(&ex->sched)) {
 			/* Every choice explored, each run to its end. */
 			ex->stats.complete = !ex->truncated;
 			break;

@@ -232,6 +232,7 @@ struct lrun {
 	uint64_t t0_ms, next_progress_ms;
 	uint64_t time_ms;           /* the walk's share of the budget */
 	uint64_t runs, random_runs;
+	int random;                 /* the random search: stop at a witness */
 	int oom;
 };
 
@@ -416,6 +417,8 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	if (!sat)
 		return;
 	r->res->witnesses++;
+	if (r->random)
+		exec_explore_stop(ex);
 	if (r->o->want_witness && !r->res->witness) {
 		size_t len = 0;
 		FILE *f = open_memstream(&r->res->witness, &len);
@@ -621,12 +624,14 @@ bad:
 /* When the exhaustive walk ran out of time without a witness: seeded
  * random runs for the rest of the budget. A witness they find settles
  * Allowed (one run is proof); they prove nothing else. The depth-first
- * walk reaches a witness that needs every CPU to go in turn late. */
+ * walk reaches a witness that needs every CPU to go in turn late. The
+ * runs go through exec_explore, which recycles the engines and stops at
+ * the first witness or when a budget (time, memory) runs out. */
 static int random_search(const struct litmus *lt, struct lrun *r,
-			 struct exec_config cfg, uint64_t until_ms,
-			 struct ftv_err *err)
+			 struct exec_config cfg, struct ftv_err *err)
 {
 	struct ftv_exec *ex;
+	struct exec_stats st;
 	int rc = -1;
 
 	cfg.policy = EXEC_RANDOM;
@@ -634,12 +639,11 @@ static int random_search(const struct litmus *lt, struct lrun *r,
 	ex = setup_exec(lt, &cfg, r->as, err);
 	if (!ex)
 		return -1;
-	while (!r->res->witnesses && now_ms() < until_ms) {
-		if (exec_reset(ex, err) || exec_run(ex, 4096, err))
-			goto out;
-		r->random_runs++;
-		outcome(ex, r);
-	}
+	r->random = 1;
+	if (exec_explore(ex, UINT64_MAX, 4096, outcome, r, err))
+		goto out;
+	exec_get_stats(ex, &st);
+	r->random_runs = st.runs;
 	rc = check_violations(lt, ex, err);
 	/* memory as it was, for whoever runs next */
 	if (!rc)
@@ -704,12 +708,12 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	}
 	if (res->budget == LT_BUDGET_TIME && !res->witnesses) {
 		res->budget_limit = o->time_ms;
-		r.time_ms = 0;
+		r.time_ms = o->time_ms;
 		if (exec_reset(ex, err))
 			goto out;
 		exec_free(ex);
 		ex = NULL;
-		if (random_search(lt, &r, cfg, r.t0_ms + o->time_ms, err))
+		if (random_search(lt, &r, cfg, err))
 			goto out;
 		res->runs += r.random_runs;
 	}

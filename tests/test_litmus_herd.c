@@ -287,6 +287,37 @@ START_TEST(cache_type_line_selects_dic_and_idc)
 }
 END_TEST
 
+/* Issue 30's crashers (tests/data/litmus/): three-thread shapes whose
+ * walk runs out of time and hands over to the random search, which once
+ * grew Unicorn's translations without bound and died inside libunicorn.
+ * Each now ends with a verdict line naming the budget that stopped it:
+ * the time (the walk and the random search both run), and the memory. */
+START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
+{
+	static const char *const files[] = {
+		"MP.RF+dc-dsb-ic-dsb+ctrlisb+v12.litmus",
+		"MP.FF+dc-dsb-ic-dsb+isb+v12.litmus",
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512], *out = NULL;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/tests/data/litmus/%s",
+			 ftv_test_env("FTV_TOP"), files[i]);
+		rc = litmus(path, &out, "--time-limit", "2", "--max-runs=100000000");
+		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 2 s)") &&
+			      strstr(out, "Forbidden expected -"),
+			      "%s: exit %d: %s", files[i], rc, out);
+		free(out);
+		rc = litmus(path, &out, "--max-mem", "1", NULL);
+		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 1 MiB of memory)"),
+			      "%s: exit %d: %s", files[i], rc, out);
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *litmus_herd_suite(void)
 {
 	Suite *s = suite_create("litmus_herd");
@@ -300,6 +331,7 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
 	tcase_add_test(tc, fault_handlers_and_fatal_faults);
 	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
+	tcase_add_test(tc, budget_bound_three_thread_tests_end_with_a_verdict);
 	suite_add_tcase(s, tc);
 	return s;
 }
