@@ -187,6 +187,29 @@ static int assemble_at(const struct litmus *lt, int t, uint64_t pc,
 	return 0;
 }
 
+int lt_check_insns(struct litmus *lt, struct ftv_err *err)
+{
+	for (int t = 0; t < lt->nthreads; t++)
+		for (int h = 0; h < 2; h++) {
+			const struct lt_block *b = h ? &lt->handler[t]
+						     : &lt->code[t];
+
+			for (unsigned i = 0; i < b->n; i++) {
+				struct ftv_err e;
+				uint32_t w;
+
+				if (!assemble_at(lt, t, lt_block_base(t, h) + 4ULL * i,
+						 b->insn[i].text, &w, &e) ||
+				    !strstr(e.msg, "unknown instruction"))
+					continue;
+				return lt_unsupported(lt, err, "%s:%d: %s: not modelled by ftv",
+						      lt->path, b->insn[i].line,
+						      e.msg);
+			}
+		}
+	return 0;
+}
+
 /* Values are resolved after parsing: errors name the line they came from. */
 static int resolve_value(const struct litmus *lt, const struct lt_val *v,
 			 uint64_t *out, struct ftv_err *err)
@@ -669,6 +692,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (lt->unsup)
+		return ftv_errf(err, "%s", lt->unsup_msg);
 	if (check_aliases(lt, err))
 		return -1;
 	r.as = sim_aspace_new();
