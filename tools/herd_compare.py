@@ -28,6 +28,14 @@ tests/data/herd-variants.txt keeps them for the variants; final states are
 then not compared). A test ftv reads but does not model is counted
 `unsupported` (its line `NAME unsupported: ...`), never agreement.
 
+--arch FILE (default tests/data/herd-arch.txt): lines `NAME Allowed|
+Forbidden # why, with the Arm ARM or herd .cat reference`, the
+architecture's verdict where herd's model and the architecture part (a
+construct herd's cat does not model, a reading of the Arm ARM). A
+disagreement with herd where ftv gives the architecture's verdict is
+counted apart ("for the architecture"), and the agreement is given both
+ways.
+
 Nothing of herdtools7 is kept: herd7 is run, its output read and dropped.
 Exit status: 0 when every test ran under both, 1 otherwise.
 """
@@ -95,6 +103,20 @@ def read_kinds(path):
     return res
 
 
+def read_arch(path):
+    """{name: (verdict, why)} from `NAME Allowed|Forbidden # why` lines."""
+    res = {}
+    if not os.path.exists(path):
+        return res
+    with open(path) as f:
+        for line in f:
+            body, _, why = line.partition("#")
+            w = body.split()
+            if len(w) == 2 and w[1] in ("Allowed", "Forbidden"):
+                res[w[0]] = (w[1], why.strip())
+    return res
+
+
 def verdict(obs):
     return None if obs is None else ("Forbidden" if obs == "Never" else "Allowed")
 
@@ -112,12 +134,16 @@ def main():
                     help="one more argument for ftv litmus (repeatable)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per test and tool")
     ap.add_argument("--kinds-out", help="write herd's verdicts as a kinds file")
+    ap.add_argument("--arch", help="the architecture's verdicts where herd's differ "
+                    "(default: tests/data/herd-arch.txt)")
     ap.add_argument("paths", nargs="*")
     ap.set_defaults(paths=[])
     args = ap.parse_args()
     if not args.herd and not args.verdicts:
         ap.error("give --herd or --verdicts")
     known = read_kinds(args.verdicts) if args.verdicts else None
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    arch = read_arch(args.arch or os.path.join(top, "tests/data/herd-arch.txt"))
 
     groups = []
     if args.variants:
@@ -142,7 +168,7 @@ def main():
     for gname, files in groups:
         row = {"tests": 0, "agree": 0, "unproven": 0, "h_allow_f_forbid": 0,
                "h_forbid_f_allow": 0, "ftv_error": 0, "herd_error": 0, "incomplete": 0,
-               "states_equal": 0, "unsupported": 0}
+               "states_equal": 0, "unsupported": 0, "arch": 0}
         for path in files:
             name = test_name(path)
             row["tests"] += 1
@@ -194,6 +220,11 @@ def main():
                                    "has %s" % (name, sorted(h["states"] - f["states"]),
                                                sorted(f["states"] - h["states"])))
                 continue
+            if arch.get(name, (None,))[0] == fv:
+                row["arch"] += 1
+                details.append("%s: herd %s, ftv %s, the architecture's verdict: %s" % (
+                    name, hv, fv, arch[name][1]))
+                continue
             if hv == "Allowed":
                 row["h_allow_f_forbid"] += 1
                 kind = "herd Allowed, ftv Forbidden"
@@ -205,27 +236,30 @@ def main():
                 sorted(h["states"]), sorted(f["states"])))
         rows.append((gname, row))
 
-    hdr = ("| folder | tests | agree | of them unproven | herd Allowed, ftv Forbidden | "
-           "herd Forbidden, ftv Allowed | ftv unsupported | ftv error | ftv incomplete | "
-           "same states |")
+    hdr = ("| folder | tests | agree | of them unproven | for the architecture | "
+           "herd Allowed, ftv Forbidden | herd Forbidden, ftv Allowed | ftv unsupported | "
+           "ftv error | ftv incomplete | same states |")
     print(hdr)
-    print("|" + " --- |" * 10)
+    print("|" + " --- |" * 11)
     tot = {}
     for gname, r in rows:
         for k, v in r.items():
             tot[k] = tot.get(k, 0) + v
-        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
-            gname, r["tests"], r["agree"], r["unproven"], r["h_allow_f_forbid"],
+        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            gname, r["tests"], r["agree"], r["unproven"], r["arch"], r["h_allow_f_forbid"],
             r["h_forbid_f_allow"], r["unsupported"], r["ftv_error"], r["incomplete"],
             r["states_equal"]))
     if len(rows) > 1:
-        print("| all | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
-            tot["tests"], tot["agree"], tot["unproven"], tot["h_allow_f_forbid"],
+        print("| all | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            tot["tests"], tot["agree"], tot["unproven"], tot["arch"], tot["h_allow_f_forbid"],
             tot["h_forbid_f_allow"], tot["unsupported"], tot["ftv_error"],
             tot["incomplete"], tot["states_equal"]))
     if tot.get("tests"):
-        print("\nagreement: %d of %d (%.1f%%)" % (tot["agree"], tot["tests"],
-                                              100.0 * tot["agree"] / tot["tests"]))
+        print("\nagreement with herd: %d of %d (%.1f%%)" % (
+            tot["agree"], tot["tests"], 100.0 * tot["agree"] / tot["tests"]))
+        print("with the architecture's verdict where herd's model departs from it: "
+              "%d of %d (%.1f%%)" % (tot["agree"] + tot["arch"], tot["tests"],
+                                      100.0 * (tot["agree"] + tot["arch"]) / tot["tests"]))
     for d in details:
         print(d)
     if args.kinds_out:
