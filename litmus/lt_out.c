@@ -86,7 +86,8 @@ static void print_value(FILE *f, const struct litmus *lt,
 			const struct lt_obs *o, uint64_t v)
 {
 	/* Addresses of locations and labels print as their names, the way
-	 * herd prints symbolic values: "x", "1:L2". */
+	 * herd prints symbolic values: "x", label:"P1:L2" (herd 7.58's
+	 * spelling, as its init blocks and conditions write it). */
 	for (int i = 0; i < lt->nloc; i++)
 		if (v == lt_loc_addr(lt, lt->loc[i])) {
 			fputs(lt->loc[i], f);
@@ -97,7 +98,7 @@ static void print_value(FILE *f, const struct litmus *lt,
 
 		if (!lt_find_label(lt, lt->label[i].thread, lt->label[i].name,
 				   &a) && a == v) {
-			fprintf(f, "%d:%s", lt->label[i].thread,
+			fprintf(f, "label:\"P%d:%s\"", lt->label[i].thread,
 				lt->label[i].name);
 			return;
 		}

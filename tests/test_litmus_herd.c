@@ -163,7 +163,7 @@ START_TEST(columns_labels_and_code_addresses_in_data)
 	     *out = NULL;
 
 	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
-	ck_assert_msg(strstr(out, "States 2\n1:X5=1:L2; 1:X9=2;\n1:X5=1:L3; 1:X9=3;\nOk\n"),
+	ck_assert_msg(strstr(out, "States 2\n1:X5=label:\"P1:L2\"; 1:X9=2;\n1:X5=label:\"P1:L3\"; 1:X9=3;\nOk\n"),
 		      "%s", out);
 	free(out);
 	free(f);
