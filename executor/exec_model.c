@@ -87,6 +87,8 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].ic_applied = 0;
 		m->cpu[c].barrier_vseq = 0;
 		m->cpu[c].dsb_vseq = 0;
+		m->cpu[c].load_vseq = 0;
+		m->cpu[c].dc_dep = 0;
 		m->cpu[c].fetch_vseq = 0;
 		m->cpu[c].ctrl_icev = 0;
 	}
@@ -885,6 +887,10 @@ void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr)
 
 		if (m->cpu[cpu].fetch_vseq > seen)
 			seen = m->cpu[cpu].fetch_vseq;
+		/* ... and after the load its address depends on (herd's
+		 * addr; [DC]: exec_order_point) */
+		if (m->cpu[cpu].dc_dep && m->cpu[cpu].load_vseq > seen)
+			seen = m->cpu[cpu].load_vseq;
 		/* ... and after its loads of the same line (herd: po & scl) */
 		for (size_t j = 0; j < m->nwi; j++)
 			if ((m->wi[j]->addr & ~(XM_LINE - 1)) ==

@@ -90,6 +90,8 @@ struct xmcpu {
 	size_t ic_applied;       /* IC completions its floors include */
 	uint64_t barrier_vseq;   /* vseq at its last full barrier */
 	uint64_t dsb_vseq;       /* vseq at its last full DSB */
+	uint64_t load_vseq;      /* vseq at its last EXEC_POINT_LOAD */
+	int dc_dep;              /* the DC now depends on that load */
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
 	size_t ctrl_icev;        /* IC completions at its last control
 				    dependency or DSB (xm_cpu_ctrl) */

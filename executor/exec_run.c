@@ -157,10 +157,15 @@ effects:
 			xs_access(&ex->sched, XLOC(XLOC_PLANS, 0), XA_R);
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
 	}
+	if (s->flags & SP_LOADSEQ)
+		ex->model.cpu[cpu].load_vseq = ex->model.vseq;
+	if (s->flags & SP_DCDEP)
+		ex->model.cpu[cpu].dc_dep = 1;
 	/* A watched word is whatever this CPU fetched there: it may have
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
 		sysop_effect(ex, cpu, pc);
+	ex->model.cpu[cpu].dc_dep = 0;
 	if (s->flags & SP_BRANCH)
 		xm_cpu_ctrl(&ex->model, cpu);
 }

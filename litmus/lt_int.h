@@ -39,7 +39,14 @@ struct lt_arch {
 		      struct ftv_err *err);
 	/* Text of a word, for states and reports. */
 	int (*disasm)(uint32_t word, uint64_t pc, char *buf, size_t n);
+	/* Optional: the exec_order_point()s of a thread's code, mark[i]
+	 * LT_DEP_* bits: the load or store at word i has an address computed
+	 * from a value the thread loaded before (straight through the code,
+	 * registers only), it is a load, it is a DC with such an address. */
+	void (*addr_deps)(const uint32_t *words, unsigned n, uint64_t base,
+			  unsigned char *mark);
 };
+enum { LT_DEP_CTRL = 1, LT_DEP_LOAD = 2, LT_DEP_DC = 4 };
 const struct lt_arch *lt_arch_get(enum ftv_arch a);
 /* By herd header word ("AArch64") or ftv name ("arm64"), or NULL. */
 const struct lt_arch *lt_arch_find(const char *name);

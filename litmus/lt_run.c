@@ -623,6 +623,27 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 			goto bad;
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 	}
+	/* herd's addr; po; [ISB] and addr; [DC] (aarch64.cat, dob): the
+	 * accesses whose address depends on a load order the thread's later
+	 * ISB after them; a DC whose address does is performed after it */
+	for (int t = 0; lt->arch->addr_deps && t < lt->nthreads; t++) {
+		uint32_t w[LT_MAX_INSNS];
+		unsigned char mark[LT_MAX_INSNS];
+		uint64_t base = lt_block_base(t, 0);
+		unsigned n = lt->code[t].n;
+
+		for (unsigned i = 0; i < n; i++)
+			sim_read32(as, base + 4ULL * i, &w[i]);
+		lt->arch->addr_deps(w, n, base, mark);
+		for (unsigned i = 0; i < n; i++)
+			if (((mark[i] & LT_DEP_CTRL) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_CTRL, err)) ||
+			    ((mark[i] & LT_DEP_LOAD) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_LOAD, err)) ||
+			    ((mark[i] & LT_DEP_DC) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_DC_DEP, err)))
+				goto bad;
+	}
 	/* a location placed at a code label: stores to it are stores to code */
 	for (int k = 0; k < lt->nalias; k++)
 		for (int t = 0; t < lt->nthreads; t++) {
