@@ -552,8 +552,11 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		return P_OK;
 	case A64_FORM_LDST_UIMM:
 	case A64_FORM_LDST_SIMM9:
+	case A64_FORM_LDST_ORDERED:
 		if (o->n != 2 || want_reg(o->v[0], false, &a) || parse_mem(o->v[1], &u, &in->imm))
 			return P_MISMATCH;
+		if (form == A64_FORM_LDST_ORDERED && in->imm)
+			return bad(err, "%s: no offset but #0", name);
 		in->rd = (uint8_t)a.num;
 		in->rn = (uint8_t)u;
 		in->is64 = a.is64;

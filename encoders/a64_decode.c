@@ -110,6 +110,12 @@ static void decode_fields(uint32_t w, const struct a64_desc *d, struct a64_insn 
 		o->rn = (w >> 5) & 31;
 		o->imm = (int64_t)((w >> 10) & 0xfff) * (o->is64 ? 8 : 4);
 		break;
+	case A64_FORM_LDST_ORDERED:
+		o->is64 = (w >> 30) & 1;
+		o->rd = w & 31;
+		o->rn = (w >> 5) & 31;
+		o->imm = 0;
+		break;
 	case A64_FORM_LDST_SIMM9:
 		o->is64 = (w >> 30) & 1;
 		o->rd = w & 31;

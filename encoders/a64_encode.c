@@ -202,6 +202,13 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 		     in->rd;
 		break;
 	}
+	case A64_FORM_LDST_ORDERED:
+		if (check_reg(d, in->rd, "Rt", err) || check_reg(d, in->rn, "Rn", err))
+			return -1;
+		if (in->imm)
+			return ftv_errf(err, "%s: no offset but #0", d->name);
+		w |= sf << 30 | (uint32_t)in->rn << 5 | in->rd;
+		break;
 	case A64_FORM_LDST_SIMM9:
 		if (check_reg(d, in->rd, "Rt", err) || check_reg(d, in->rn, "Rn", err))
 			return -1;

@@ -149,6 +149,7 @@ int a64_format(const struct a64_insn *in, char *buf, size_t n)
 				R(in->rn, in->is64, false), (uint64_t)in->imm);
 	case A64_FORM_LDST_UIMM:
 	case A64_FORM_LDST_SIMM9:
+	case A64_FORM_LDST_ORDERED:
 		return fmt_mem(in, name, buf, n);
 	case A64_FORM_CSEL: {
 		const char *rd = R(in->rd, in->is64, false), *rn = R(in->rn, in->is64, false);

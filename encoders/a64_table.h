@@ -43,6 +43,7 @@ enum a64_form {
 	A64_FORM_SHIFTED_REG, /* Rd, Rn, Rm{, lsl|lsr|asr|ror #imm6}; 31 = ZR */
 	A64_FORM_CSEL,       /* Rd, Rn, Rm, cond (bits 15:12); 31 = ZR */
 	A64_FORM_LDST_REG,   /* Rt, [Xn|SP, Rm{, extend|lsl {#0|#log2 size}}] */
+	A64_FORM_LDST_ORDERED, /* Rt, [Xn|SP{, #0}]: no offset (Rs, Rt2 all ones) */
 	A64_FORM_UDF,        /* #imm16 in bits 15:0 */
 	/* Assembler-only syntaxes of the aliases below. */
 	A64_FORM_BIC_IMM,      /* Rd|SP, Rn, #mask: AND with ~mask */
@@ -159,6 +160,11 @@ enum a64_form {
 	 * option x0x is reserved */                                                           \
 	X(STR_REG, str_reg, "str", 0xbfe00c00, 0xb8200800, A64_FORM_LDST_REG, 0)               \
 	X(LDR_REG, ldr_reg, "ldr", 0xbfe00c00, 0xb8600800, A64_FORM_LDST_REG, 0)               \
+	/* C6.2.357 STLR, C6.2.158 LDAR: 1 x 001000 1 L 0 11111 1 11111 Rn Rt, store-release \
+	 * and load-acquire (Arm ARM B2.3.8: ordered after, before, every earlier, later    \
+	 * access of the PE) */                                                                \
+	X(STLR, stlr, "stlr", 0xbffffc00, 0x889ffc00, A64_FORM_LDST_ORDERED, 0)                \
+	X(LDAR, ldar, "ldar", 0xbffffc00, 0x88dffc00, A64_FORM_LDST_ORDERED, 0)                \
 	/* C6.2.387 UDF #imm16: permanently undefined (the zero word is UDF #0) */             \
 	X(UDF, udf, "udf", 0xffff0000, 0x00000000, A64_FORM_UDF, 0)                            \
 	/* C6.2.136 IC IALLU = SYS #0, C7, C5, #0 (Rt = 31): invalidate all to the PoU, this   \

@@ -274,6 +274,20 @@ int exec_break(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn, void *arg,
 	return xsp_add_break(&ex->sp, pc, fn, arg, EXEC_BREAK_PLANS, err);
 }
 
+int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
+		     struct ftv_err *err)
+{
+	static const unsigned flag[] = { [EXEC_POINT_CTRL] = SP_BRANCH,
+					 [EXEC_POINT_LOAD] = SP_LOADSEQ,
+					 [EXEC_POINT_DC_DEP] = SP_DCDEP };
+	struct xspecial *s = xsp_get(&ex->sp, pc, err);
+
+	if (!s)
+		return -1;
+	s->flags |= flag[kind];
+	return 0;
+}
+
 int exec_break_flags(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn,
 		     void *arg, unsigned flags, struct ftv_err *err)
 {

@@ -510,11 +510,30 @@ void exec_observe_none(struct ftv_exec *ex);
 /* The step of the current run (0-based), for stamping. */
 uint64_t exec_run_step(struct ftv_exec *ex);
 
+/* Dependencies ftv does not track itself, given by whoever knows the code
+ * (the litmus runner: herd's addr dependencies):
+ *   EXEC_POINT_CTRL   once a CPU executed the instruction at pc, its later
+ *                     ISB takes effect after everything before it, as
+ *                     after a conditional branch (aarch64.cat:
+ *                     (ctrl | addr; po); [ISB]): an access whose address
+ *                     depends on a load;
+ *   EXEC_POINT_LOAD   a load: what is visible when it runs is what a
+ *                     later dependent DC cleans at least;
+ *   EXEC_POINT_DC_DEP a DC CVAU whose address depends on a load: it is
+ *                     performed after the CPU's last EXEC_POINT_LOAD
+ *                     (aarch64.cat: addr; [DC] in dob). */
+enum exec_point { EXEC_POINT_CTRL, EXEC_POINT_LOAD, EXEC_POINT_DC_DEP };
+int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
+		     struct ftv_err *err);
+
 /* Exhaustive exploration: repeatedly reset and run, each run taking the next
  * unexplored sequence of choices, calling fn after each run. Stops after
  * max_runs runs; stats.complete says whether every choice was explored
  * with every run reaching its end (not cut by steps_per_run).
- * Requires policy EXEC_EXHAUSTIVE. */
+ * Under EXEC_RANDOM each run draws a new seeded schedule instead (never
+ * complete). Either way the engines are recycled every few thousand runs
+ * (xe_recycle: Unicorn's translations of rewritten code grow a run at a
+ * time, and a long random search crashed inside libunicorn without it). */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,

@@ -86,6 +86,9 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].last_fetch_wid = -1;
 		m->cpu[c].ic_applied = 0;
 		m->cpu[c].barrier_vseq = 0;
+		m->cpu[c].dsb_vseq = 0;
+		m->cpu[c].load_vseq = 0;
+		m->cpu[c].dc_dep = 0;
 		m->cpu[c].fetch_vseq = 0;
 		m->cpu[c].ctrl_icev = 0;
 	}
@@ -787,6 +790,35 @@ void xm_flush_icache_all(struct xmodel *m)
 	xm_context_sync_all(m);
 }
 
+/* What an IC IVAU of the agent reads at the PoU for w: the PoU now, or
+ * (a choice) the PoU without what only the agent's own DSB would order
+ * before the IC: a DC of the line that a DMB completed since its last
+ * DSB, and, with IDC (the PoU is memory), its own writes since then. A
+ * DMB orders memory accesses, not cache maintenance: herd's aarch64.cat
+ * orders [DC]; po; [IC] and [W]; po; [IC] (IC-after, IC-ca) through
+ * dsb.full only, and the Arm ARM's sequence (B2.4.4, D7.5.9) has a DSB
+ * between the store, DC CVAU and IC IVAU, IDC or not. */
+static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
+		     const struct winsn *w)
+{
+	size_t old = w->pou;
+
+	for (size_t i = 0; i < pend->n; i++)
+		if (pend->v[i].dmb_done && pend->v[i].addr == w->addr &&
+		    pend->v[i].idx < old)
+			old = pend->v[i].idx;
+	for (unsigned c = 0; c < m->ncpus; c++) {
+		if (pend != &m->cpu[c].pend || !m->idc)
+			continue;
+		while (old > 0 && m->log->wr[w->coh[old].wid].cpu == (int)c &&
+		       w->coh[old].vseq > m->cpu[c].dsb_vseq)
+			old--;
+	}
+	if (old == w->pou)
+		return old;
+	return xs_choose(m->sched, XCH_FETCH, 2) ? w->pou : old;
+}
+
 void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 uint64_t addr, uint64_t len)
 {
@@ -808,7 +840,7 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 * expose to fetch what had reached the PoU when it ran (with
 		 * IDC=0, DIC=0: no DSB between them, no ordering). */
 		pend->v[pend->n++] = (struct xpend){
-			ic, w->addr, ic ? w->pou : w->ncoh - 1 };
+			ic, w->addr, ic ? ic_pou(m, pend, w) : w->ncoh - 1, 0 };
 	}
 }
 
@@ -826,7 +858,7 @@ void xm_dsb(struct xmodel *m, struct xpendv *pend)
 	for (size_t i = 0; i < pend->n; i++) {
 		struct winsn *w = xm_insn(m, pend->v[i].addr);
 
-		if (!w)
+		if (!w || pend->v[i].dmb_done)
 			continue;
 		if (pend->v[i].ic)
 			set_ic(m, w, pend->v[i].idx);
@@ -855,6 +887,10 @@ void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr)
 
 		if (m->cpu[cpu].fetch_vseq > seen)
 			seen = m->cpu[cpu].fetch_vseq;
+		/* ... and after the load its address depends on (herd's
+		 * addr; [DC]: exec_order_point) */
+		if (m->cpu[cpu].dc_dep && m->cpu[cpu].load_vseq > seen)
+			seen = m->cpu[cpu].load_vseq;
 		/* ... and after its loads of the same line (herd: po & scl) */
 		for (size_t j = 0; j < m->nwi; j++)
 			if ((m->wi[j]->addr & ~(XM_LINE - 1)) ==
@@ -884,17 +920,24 @@ void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind)
 		return;
 	if (kind == XM_DSB) {
 		xm_dsb(m, pend);
+		m->cpu[cpu].dsb_vseq = m->vseq;
 		return;
 	}
 	/* DMB: the DCs complete for every later access; the ICs wait for a
-	 * DSB (only DSB orders IC IVAU, Arm ARM D7.5.9). */
+	 * DSB (only DSB orders IC IVAU, Arm ARM D7.5.9). A completed DC is
+	 * kept, marked, for the CPU's own later IC (ic_pou) until its DSB. */
 	for (size_t i = 0; i < pend->n; i++) {
 		struct winsn *w = xm_insn(m, pend->v[i].addr);
 
-		if (pend->v[i].ic)
-			pend->v[n++] = pend->v[i];
-		else if (w)
+		if (!pend->v[i].ic && w && !pend->v[i].dmb_done) {
+			size_t before = w->pou;
+
 			set_pou(m, w, pend->v[i].idx);
+			pend->v[i].dmb_done = 1;
+			pend->v[i].idx = before;
+		}
+		if (pend->v[i].ic || pend->v[i].dmb_done)
+			pend->v[n++] = pend->v[i];
 	}
 	pend->n = n;
 }

@@ -29,6 +29,11 @@ struct xpend {
 	int ic;        /* 1: IC IVAU, 0: DC CVAU */
 	uint64_t addr; /* watched insn address */
 	size_t idx;    /* coherence index captured when it was issued */
+	/* A DC a DMB completed for every other observer (ordered before the
+	 * issuer's later accesses): idx is then the line's PoU index
+	 * before it, which the issuer's own IC IVAU may still read until
+	 * its next DSB (xm_cpu_barrier). */
+	int dmb_done;
 };
 
 /* An agent's pending cache maintenance. */
@@ -84,6 +89,9 @@ struct xmcpu {
 	int last_fetch_wid;      /* newest non-initial insn write fetched */
 	size_t ic_applied;       /* IC completions its floors include */
 	uint64_t barrier_vseq;   /* vseq at its last full barrier */
+	uint64_t dsb_vseq;       /* vseq at its last full DSB */
+	uint64_t load_vseq;      /* vseq at its last EXEC_POINT_LOAD */
+	int dc_dep;              /* the DC now depends on that load */
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
 	size_t ctrl_icev;        /* IC completions at its last control
 				    dependency or DSB (xm_cpu_ctrl) */

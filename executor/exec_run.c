@@ -158,10 +158,15 @@ effects:
 			xs_access(&ex->sched, XLOC(XLOC_PLANS, 0), XA_R);
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
 	}
+	if (s->flags & SP_LOADSEQ)
+		ex->model.cpu[cpu].load_vseq = ex->model.vseq;
+	if (s->flags & SP_DCDEP)
+		ex->model.cpu[cpu].dc_dep = 1;
 	/* A watched word is whatever this CPU fetched there: it may have
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
 		sysop_effect(ex, cpu, pc);
+	ex->model.cpu[cpu].dc_dep = 0;
 	if (s->flags & SP_BRANCH)
 		xm_cpu_ctrl(&ex->model, cpu);
 }
@@ -624,9 +629,12 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err)
 {
-	if (ex->cfg.policy != EXEC_EXHAUSTIVE)
-		return ftv_errf(err, "exploration needs the exhaustive policy");
-	xs_explore_start(&ex->sched);
+	int exhaustive = ex->cfg.policy == EXEC_EXHAUSTIVE;
+
+	if (!exhaustive && ex->cfg.policy != EXEC_RANDOM)
+		return ftv_errf(err, "exploration needs the exhaustive or the random policy");
+	if (exhaustive)
+		xs_explore_start(&ex->sched);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
 	ex->explore_stop = 0;
@@ -642,7 +650,7 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		ex->stats.runs++;
 		if (fn)
 			fn(ex, arg);
-		if (xs_dfs_next(&ex->sched)) {
+		if (exhaustive && xs_dfs_next(&ex->sched)) {
 			/* Every choice explored, each run to its end. */
 			ex->stats.complete = !ex->truncated;
 			break;

@@ -54,8 +54,13 @@ struct litmus;
 /* Expected verdicts (expect lines, kinds files). */
 enum { LT_K_FORBIDDEN = 0, LT_K_ALLOWED = 1, LT_K_REQUIRED = 2 };
 
-/* Parses a file in either syntax; errors name "file:line". */
+/* Parses a file in either syntax; errors name "file:line". A test that
+ * uses a construct ftv cannot model (herd's arrays, filters, other
+ * variants and page table entries, ...) loads, named, and says why in
+ * litmus_unsupported; it is not run: its verdict is `unsupported`. */
 struct litmus *litmus_load(const char *path, struct ftv_err *err);
+/* "file:line: construct: not modelled by ftv", or NULL. */
+const char *litmus_unsupported(const struct litmus *lt);
 void litmus_free(struct litmus *lt);
 const char *litmus_name(const struct litmus *lt);
 /* LT_K_*, or -1 when the file gives no expectation. */
@@ -121,6 +126,7 @@ void litmus_print_line(FILE *f, const struct litmus *lt,
 /* One JSON object, the envelope of the other commands' --json ("type"
  * first): name, verdict, expected, result, runs, budget. */
 void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_result *r);
+void litmus_print_json_unsupported(FILE *f, const struct litmus *lt);
 /* herd7's block (Test, States, Ok/No, Witnesses, Condition, Observation,
  * Time), readable by herdtools' mcompare7 and friends. */
 void litmus_print_herd(FILE *f, const struct litmus *lt,

@@ -39,7 +39,14 @@ struct lt_arch {
 		      struct ftv_err *err);
 	/* Text of a word, for states and reports. */
 	int (*disasm)(uint32_t word, uint64_t pc, char *buf, size_t n);
+	/* Optional: the exec_order_point()s of a thread's code, mark[i]
+	 * LT_DEP_* bits: the load or store at word i has an address computed
+	 * from a value the thread loaded before (straight through the code,
+	 * registers only), it is a load, it is a DC with such an address. */
+	void (*addr_deps)(const uint32_t *words, unsigned n, uint64_t base,
+			  unsigned char *mark);
 };
+enum { LT_DEP_CTRL = 1, LT_DEP_LOAD = 2, LT_DEP_DC = 4 };
 const struct lt_arch *lt_arch_get(enum ftv_arch a);
 /* By herd header word ("AArch64") or ftv name ("arm64"), or NULL. */
 const struct lt_arch *lt_arch_find(const char *name);
@@ -157,6 +164,10 @@ struct litmus {
 	int nalias;
 	int nloc;
 	int cur_line;           /* while parsing */
+	/* A construct of herd's syntax ftv does not model: set by
+	 * lt_unsupported while parsing, the test is then not run. */
+	int unsup;
+	char unsup_msg[512];    /* the message, with its file and line */
 };
 
 /* lt_parse.c: pieces both syntaxes share. */
@@ -181,12 +192,22 @@ int lt_add_insn(struct litmus *lt, int thread, int handler, const char *text,
 		struct ftv_err *err);
 /* The condition: quantifier already read, s the proposition. */
 int lt_parse_prop(struct litmus *lt, const char *s, struct ftv_err *err);
+/* A construct of herd's language that ftv cannot model (not a syntax
+ * error): the message goes to err, the test is marked, and litmus_load
+ * returns it with litmus_unsupported() saying why. Returns -1. */
+int lt_unsupported(struct litmus *lt, struct ftv_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Adds an observed register or location (once). */
 int lt_add_obs(struct litmus *lt, const struct lt_obs *o);
 
 /* lt_ftv.c, lt_herd.c: read a file in that syntax into lt. */
 int lt_read_ftv(struct litmus *lt, FILE *f, struct ftv_err *err);
 int lt_read_herd(struct litmus *lt, FILE *f, struct ftv_err *err);
+
+/* herd's syntax: an instruction ftv's assembler does not know (herd's
+ * whole AArch64 against the subset ftv models) makes the test
+ * unsupported (lt_unsupported); other errors are left to the run. */
+int lt_check_insns(struct litmus *lt, struct ftv_err *err);
 
 /* Layout of a test in the address space (lt_run.c). */
 uint64_t lt_block_base(int thread, int handler);

@@ -22,6 +22,11 @@ void litmus_set_expected(struct litmus *lt, int kind)
 	lt->expect = kind;
 }
 
+const char *litmus_unsupported(const struct litmus *lt)
+{
+	return lt->unsup ? lt->unsup_msg : NULL;
+}
+
 void litmus_free(struct litmus *lt)
 {
 	free(lt);
@@ -104,7 +109,15 @@ struct litmus *litmus_load(const char *path, struct ftv_err *err)
 	detect(f, &lt->syntax);
 	rc = lt->syntax == LT_SYNTAX_HERD ? lt_read_herd(lt, f, err)
 					  : lt_read_ftv(lt, f, err);
+	if (!rc && lt->syntax == LT_SYNTAX_HERD)
+		rc = lt_check_insns(lt, err);
 	fclose(f);
+	if (rc && lt->unsup && lt->name[0]) {
+		/* not run: named, with the construct */
+		snprintf(lt->unsup_msg, sizeof(lt->unsup_msg), "%s",
+			 err ? err->msg : "not modelled by ftv");
+		return lt;
+	}
 	if (rc) {
 		litmus_free(lt);
 		return NULL;

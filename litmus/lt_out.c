@@ -81,6 +81,23 @@ void litmus_print_line(FILE *f, const struct litmus *lt,
 		r->witnesses, budget_text(r, b, sizeof(b)));
 }
 
+/* A test ftv reads but cannot model: its verdict is "unsupported", with
+ * the construct and where it is (litmus_unsupported). */
+void litmus_print_json_unsupported(FILE *f, const struct litmus *lt)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_object(&j);
+	json_key_str(&j, "type", "litmus");
+	json_key_str(&j, "name", lt->name);
+	json_key_str(&j, "file", lt->path);
+	json_key_str(&j, "verdict", "unsupported");
+	json_key_str(&j, "why", litmus_unsupported(lt));
+	json_end_object(&j);
+	json_newline(&j);
+}
+
 void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_result *r)
 {
 	int ok = litmus_verdict_ok(lt, r);
@@ -116,7 +133,8 @@ static void print_value(FILE *f, const struct litmus *lt,
 			const struct lt_obs *o, uint64_t v)
 {
 	/* Addresses of locations and labels print as their names, the way
-	 * herd prints symbolic values: "x", "1:L2". */
+	 * herd prints symbolic values: "x", label:"P1:L2" (herd 7.58's
+	 * spelling, as its init blocks and conditions write it). */
 	for (int i = 0; i < lt->nloc; i++)
 		if (v == lt_loc_addr(lt, lt->loc[i])) {
 			fputs(lt->loc[i], f);
@@ -127,7 +145,7 @@ static void print_value(FILE *f, const struct litmus *lt,
 
 		if (!lt_find_label(lt, lt->label[i].thread, lt->label[i].name,
 				   &a) && a == v) {
-			fprintf(f, "%d:%s", lt->label[i].thread,
+			fprintf(f, "label:\"P%d:%s\"", lt->label[i].thread,
 				lt->label[i].name);
 			return;
 		}

@@ -7,6 +7,7 @@
 #include "util/str.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,17 @@ int lt_find_loc(const struct litmus *lt, const char *name)
 	return -1;
 }
 
+int lt_unsupported(struct litmus *lt, struct ftv_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ftv_verrf(err, fmt, ap);
+	va_end(ap);
+	lt->unsup = 1;
+	return -1;
+}
+
 int lt_add_loc(struct litmus *lt, const char *name)
 {
 	int i = lt_find_loc(lt, name);
@@ -74,7 +86,7 @@ int lt_add_loc(struct litmus *lt, const char *name)
 	return lt->nloc++;
 }
 
-/* herd: `instr:"B .+12"`, and NOP as a value of its own. */
+/* herd: `instr:"B .+12"`, `label:"P1:L"`, and NOP as a value of its own. */
 static int herd_insn(char *s, struct lt_val *v, struct ftv_err *err)
 {
 	char *e;
@@ -82,6 +94,25 @@ static int herd_insn(char *s, struct lt_val *v, struct ftv_err *err)
 	if (!strcmp(s, "NOP") || !strcmp(s, "nop")) {
 		v->kind = LV_INSN;
 		strcpy(v->text, "nop");
+		return 1;
+	}
+	if (!strncmp(s, "label:\"", 7)) {
+		/* herd's label:"P1:L" (lib/stateParser.mly): the address of
+		 * a code label, what P1:L says unquoted */
+		char ref[LT_NAME + 8];
+
+		e = strchr(s + 7, '"');
+		if (!e || *ftv_trim(e + 1) || e - (s + 7) >= (long)sizeof(ref)) {
+			ftv_errf(err, "bad label value '%s'", s);
+			return -1;
+		}
+		memcpy(ref, s + 7, (size_t)(e - (s + 7)));
+		ref[e - (s + 7)] = 0;
+		if (lt_parse_code_ref(ref, &v->thread, v->name)) {
+			ftv_errf(err, "bad label value '%s' (want label:\"Pn:L\")", s);
+			return -1;
+		}
+		v->kind = LV_CODE;
 		return 1;
 	}
 	if (strncmp(s, "instr:\"", 7))
@@ -376,8 +407,8 @@ static int parse_fault(struct pcur *c)
 	if (comma)
 		*comma = 0;
 	if (lt_parse_code_ref(ftv_trim(close), &n->lthread, n->label)) {
-		ftv_errf(c->err, "fault(%s): ftv models faults at a code label only (Pn:label)",
-			 ftv_trim(close));
+		lt_unsupported(c->lt, c->err, "fault(%s): ftv models faults at a code label only (Pn:label)",
+			       ftv_trim(close));
 		return -1;
 	}
 	n->thread = n->lthread;
@@ -385,8 +416,8 @@ static int parse_fault(struct pcur *c)
 		char *kind = ftv_trim(comma + 1);
 
 		if (strcmp(kind, "UndefinedInstruction")) {
-			ftv_errf(c->err, "fault(..., %s): ftv models only UndefinedInstruction faults",
-				 kind);
+			lt_unsupported(c->lt, c->err, "fault(..., %s): ftv models only UndefinedInstruction faults",
+				       kind);
 			return -1;
 		}
 		snprintf(n->fault, sizeof(n->fault), "%s", kind);

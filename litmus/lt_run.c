@@ -187,6 +187,29 @@ static int assemble_at(const struct litmus *lt, int t, uint64_t pc,
 	return 0;
 }
 
+int lt_check_insns(struct litmus *lt, struct ftv_err *err)
+{
+	for (int t = 0; t < lt->nthreads; t++)
+		for (int h = 0; h < 2; h++) {
+			const struct lt_block *b = h ? &lt->handler[t]
+						     : &lt->code[t];
+
+			for (unsigned i = 0; i < b->n; i++) {
+				struct ftv_err e;
+				uint32_t w;
+
+				if (!assemble_at(lt, t, lt_block_base(t, h) + 4ULL * i,
+						 b->insn[i].text, &w, &e) ||
+				    !strstr(e.msg, "unknown instruction"))
+					continue;
+				return lt_unsupported(lt, err, "%s:%d: %s: not modelled by ftv",
+						      lt->path, b->insn[i].line,
+						      e.msg);
+			}
+		}
+	return 0;
+}
+
 /* Values are resolved after parsing: errors name the line they came from. */
 static int resolve_value(const struct litmus *lt, const struct lt_val *v,
 			 uint64_t *out, struct ftv_err *err)
@@ -232,6 +255,7 @@ struct lrun {
 	uint64_t t0_ms, next_progress_ms;
 	uint64_t time_ms;           /* the walk's share of the budget */
 	uint64_t runs, random_runs;
+	int random;                 /* the random search: stop at a witness */
 	int oom;
 };
 
@@ -416,6 +440,8 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	if (!sat)
 		return;
 	r->res->witnesses++;
+	if (r->random)
+		exec_explore_stop(ex);
 	if (r->o->want_witness && !r->res->witness) {
 		size_t len = 0;
 		FILE *f = open_memstream(&r->res->witness, &len);
@@ -597,6 +623,27 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 			goto bad;
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 	}
+	/* herd's addr; po; [ISB] and addr; [DC] (aarch64.cat, dob): the
+	 * accesses whose address depends on a load order the thread's later
+	 * ISB after them; a DC whose address does is performed after it */
+	for (int t = 0; lt->arch->addr_deps && t < lt->nthreads; t++) {
+		uint32_t w[LT_MAX_INSNS];
+		unsigned char mark[LT_MAX_INSNS];
+		uint64_t base = lt_block_base(t, 0);
+		unsigned n = lt->code[t].n;
+
+		for (unsigned i = 0; i < n; i++)
+			sim_read32(as, base + 4ULL * i, &w[i]);
+		lt->arch->addr_deps(w, n, base, mark);
+		for (unsigned i = 0; i < n; i++)
+			if (((mark[i] & LT_DEP_CTRL) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_CTRL, err)) ||
+			    ((mark[i] & LT_DEP_LOAD) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_LOAD, err)) ||
+			    ((mark[i] & LT_DEP_DC) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_DC_DEP, err)))
+				goto bad;
+	}
 	/* a location placed at a code label: stores to it are stores to code */
 	for (int k = 0; k < lt->nalias; k++)
 		for (int t = 0; t < lt->nthreads; t++) {
@@ -621,12 +668,14 @@ bad:
 /* When the exhaustive walk ran out of time without a witness: seeded
  * random runs for the rest of the budget. A witness they find settles
  * Allowed (one run is proof); they prove nothing else. The depth-first
- * walk reaches a witness that needs every CPU to go in turn late. */
+ * walk reaches a witness that needs every CPU to go in turn late. The
+ * runs go through exec_explore, which recycles the engines and stops at
+ * the first witness or when a budget (time, memory) runs out. */
 static int random_search(const struct litmus *lt, struct lrun *r,
-			 struct exec_config cfg, uint64_t until_ms,
-			 struct ftv_err *err)
+			 struct exec_config cfg, struct ftv_err *err)
 {
 	struct ftv_exec *ex;
+	struct exec_stats st;
 	int rc = -1;
 
 	cfg.policy = EXEC_RANDOM;
@@ -634,12 +683,11 @@ static int random_search(const struct litmus *lt, struct lrun *r,
 	ex = setup_exec(lt, &cfg, r->as, err);
 	if (!ex)
 		return -1;
-	while (!r->res->witnesses && now_ms() < until_ms) {
-		if (exec_reset(ex, err) || exec_run(ex, 4096, err))
-			goto out;
-		r->random_runs++;
-		outcome(ex, r);
-	}
+	r->random = 1;
+	if (exec_explore(ex, UINT64_MAX, 4096, outcome, r, err))
+		goto out;
+	exec_get_stats(ex, &st);
+	r->random_runs = st.runs;
 	rc = check_violations(lt, ex, err);
 	/* memory as it was, for whoever runs next */
 	if (!rc)
@@ -665,6 +713,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	if (lt->unsup)
+		return ftv_errf(err, "%s", lt->unsup_msg);
 	if (check_aliases(lt, err))
 		return -1;
 	r.as = sim_aspace_new();
@@ -704,12 +754,12 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	}
 	if (res->budget == LT_BUDGET_TIME && !res->witnesses) {
 		res->budget_limit = o->time_ms;
-		r.time_ms = 0;
+		r.time_ms = o->time_ms;
 		if (exec_reset(ex, err))
 			goto out;
 		exec_free(ex);
 		ex = NULL;
-		if (random_search(lt, &r, cfg, r.t0_ms + o->time_ms, err))
+		if (random_search(lt, &r, cfg, err))
 			goto out;
 		res->runs += r.random_runs;
 	}

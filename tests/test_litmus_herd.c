@@ -163,7 +163,7 @@ START_TEST(columns_labels_and_code_addresses_in_data)
 	     *out = NULL;
 
 	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
-	ck_assert_msg(strstr(out, "States 2\n1:X5=1:L2; 1:X9=2;\n1:X5=1:L3; 1:X9=3;\nOk\n"),
+	ck_assert_msg(strstr(out, "States 2\n1:X5=label:\"P1:L2\"; 1:X9=2;\n1:X5=label:\"P1:L3\"; 1:X9=3;\nOk\n"),
 		      "%s", out);
 	free(out);
 	free(f);
@@ -171,43 +171,89 @@ START_TEST(columns_labels_and_code_addresses_in_data)
 END_TEST
 
 /* What ftv does not model is one line: file, line, construct; exit 2. */
+/* The catalogue's typed declarations (`ins_t *1:X1`, `void *1:X9`,
+ * `ins_t *z`: types only, values 0 unless given) and label:"Pn:L" values
+ * (code addresses, in the init block and the condition): P1 branches
+ * through a code address it loaded (BR, a data dependency into a
+ * fetch), to the one P0 published or the initial one, and nowhere else. */
+START_TEST(typed_declarations_and_label_values)
+{
+	static const char text[] =
+		"AArch64 BR.typed\n"
+		"Variant=ifetch\n"
+		"Cycle=Rfe DpAddrdR Fetch\n"
+		"Generator=diy7 (version 7.58)\n"
+		"{ [z]=P1:L1; ins_t *z; ins_t *1:X1; void *1:X9;\n"
+		"  1:X3=z; 0:X1=label:\"P1:L2\"; 0:X3=z; }\n"
+		" P0          | P1          ;\n"
+		" STR X1,[X3] | LDR X1,[X3] ;\n"
+		"             | BR X1       ;\n"
+		"             | L1:         ;\n"
+		"             | MOV W9,#1   ;\n"
+		"             | B L3        ;\n"
+		"             | L2:         ;\n"
+		"             | MOV W9,#2   ;\n"
+		"             | L3:         ;\n"
+		"forall (1:X9=1 /\\ 1:X1=label:\"P1:L1\") \\/ (1:X9=2 /\\ 1:X1=P1:L2)\n";
+	char *f = write_tmp("typed.litmus", text), *out = NULL;
+	int rc = litmus(f, &out, "--herd", NULL, NULL);
+
+	ck_assert_msg(rc == 0, "exit %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "States 2\n") &&
+		      strstr(out, "Observation BR.typed Always "), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
+/* What herd's language has and ftv does not model is a verdict of its
+ * own, `unsupported`, naming the file, line and construct (exit 3: not
+ * decided); a malformed test is one error line (exit 2). */
 START_TEST(unmodelled_constructs_name_file_line_and_construct)
 {
 	static const struct {
 		const char *text, *msg;
+		int rc;
 	} c[] = {
 		{ "RISCV T\n{ }\n P0 ;\n nop ;\nexists 0:x1=0\n",
-		  "t.litmus:1: 'RISCV': ftv reads herd tests for AArch64 only" },
+		  "t.litmus:1: 'RISCV': ftv reads herd tests for AArch64 only", 3 },
 		{ "AArch64 T\nVariant=vmsa\n{ }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:2: Variant=vmsa: not modelled by ftv" },
+		  "t.litmus:2: Variant=vmsa: not modelled by ftv", 3 },
 		{ "AArch64 T\nCacheType=FOO\n{ }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:2: CacheType=FOO: ftv models DIC and IDC only" },
-		{ "AArch64 T\n{\n int *p;\n}\n P0 ;\n NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:3: 'int *p': pointers and arrays in the init block are not modelled by ftv" },
+		  "t.litmus:2: CacheType=FOO: ftv models DIC and IDC only", 3 },
+		{ "AArch64 T\n{\n int a[2];\n}\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:3: 'int a[2]': arrays and pointers to pointers in the init block are not modelled by ftv", 3 },
+		{ "AArch64 T\n{\n int **p;\n}\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:3: 'int **p': arrays and pointers to pointers in the init block are not modelled by ftv", 3 },
 		{ "AArch64 T\n{ pte_x=(oa:phy_y, valid:0); }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:2: 'pte_x=(oa:phy_y, valid:0)': page table entries other than (oa:phy_x) are not modelled by ftv" },
-		{ "AArch64 T\n{ }\n P0 ;\n LDAR W0,[X1] ;\nexists 0:X1=0\n",
-		  "t.litmus:4: 'LDAR W0,[X1]': unknown instruction 'ldar'" },
+		  "t.litmus:2: 'pte_x=(oa:phy_y, valid:0)': page table entries other than (oa:phy_x) are not modelled by ftv", 3 },
+		{ "AArch64 T\n{ }\n P0 ;\n SWP W0,W1,[X2] ;\nexists 0:X1=0\n",
+		  "t.litmus:4: 'SWP W0,W1,[X2]': unknown instruction 'swp': not modelled by ftv", 3 },
 		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nfilter 0:X1=0\nexists 0:X1=0\n",
-		  "t.litmus:5: filter: not modelled by ftv" },
+		  "t.litmus:5: filter: not modelled by ftv", 3 },
 		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nexists fault(P0:L0,TagCheck)\n",
-		  "t.litmus:5: fault(..., TagCheck): ftv models only UndefinedInstruction faults" },
+		  "t.litmus:5: fault(..., TagCheck): ftv models only UndefinedInstruction faults", 3 },
 		{ "AArch64 T\n{ }\n P0 | P2 ;\n NOP | NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:3: threads must be P0, P1, ... without gaps: P1 is missing" },
+		  "t.litmus:3: threads must be P0, P1, ... without gaps: P1 is missing", 2 },
 		{ "AArch64 T\n{ 0:X1=1 }\n P0 ;\n NOP | NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:4: expected a row of at most 1 cells ending in ';'" },
+		  "t.litmus:4: expected a row of at most 1 cells ending in ';'", 2 },
 		{ "AArch64 T\n{ 0:Q1=1; }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
-		  "t.litmus:2: bad register '0:Q1' (want T:XN)" },
+		  "t.litmus:2: bad register '0:Q1' (want T:XN)", 2 },
+		{ "AArch64 T\n{ 0:X1=label:\"L0\"; }\n P0 ;\n NOP ;\nexists 0:X1=0\n",
+		  "t.litmus:2: bad label value 'label:\"L0\"' (want label:\"Pn:L\")", 2 },
 		{ "AArch64 T\n{ }\n P0 ;\n B L9 ;\nexists 0:X1=0\n",
-		  "t.litmus:4: 'B L9': operands do not match any form of 'b'" },
+		  "t.litmus:4: 'B L9': operands do not match any form of 'b'", 2 },
 		{ "AArch64 T\n{ }\n P0 ;\n NOP ;\nexists (0:X1=0\n",
-		  "t.litmus:5: condition: ')' expected" },
+		  "t.litmus:5: condition: ')' expected", 2 },
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		char *f = write_tmp("t.litmus", c[i].text), *out = NULL;
+		int rc = litmus(f, &out, NULL, NULL, NULL);
 
-		ck_assert_msg(litmus(f, &out, NULL, NULL, NULL) == 2, "%s", out);
+		ck_assert_msg(rc == c[i].rc, "exit %d, want %d: %s", rc, c[i].rc, out);
+		/* an unsupported test is named: a verdict line, on stdout */
+		ck_assert(c[i].rc != 3 || (!strncmp(out, "T  ", 3) && strstr(out, " unsupported: ")));
 		ck_assert_msg(strstr(out, c[i].msg) && !strchr(strchr(out, '\n') + 1, '\n'),
 			      "want '%s' in one line, got: %s", c[i].msg, out);
 		free(out);
@@ -287,6 +333,37 @@ START_TEST(cache_type_line_selects_dic_and_idc)
 }
 END_TEST
 
+/* Issue 30's crashers (tests/data/litmus/): three-thread shapes whose
+ * walk runs out of time and hands over to the random search, which once
+ * grew Unicorn's translations without bound and died inside libunicorn.
+ * Each now ends with a verdict line naming the budget that stopped it:
+ * the time (the walk and the random search both run), and the memory. */
+START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
+{
+	static const char *const files[] = {
+		"MP.RF+dc-dsb-ic-dsb+ctrlisb+v12.litmus",
+		"MP.FF+dc-dsb-ic-dsb+isb+v12.litmus",
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512], *out = NULL;
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/tests/data/litmus/%s",
+			 ftv_test_env("FTV_TOP"), files[i]);
+		rc = litmus(path, &out, "--time-limit", "2", "--max-runs=100000000");
+		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 2 s)") &&
+			      strstr(out, "Forbidden expected -"),
+			      "%s: exit %d: %s", files[i], rc, out);
+		free(out);
+		rc = litmus(path, &out, "--max-mem", "1", NULL);
+		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 1 MiB of memory)"),
+			      "%s: exit %d: %s", files[i], rc, out);
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *litmus_herd_suite(void)
 {
 	Suite *s = suite_create("litmus_herd");
@@ -297,9 +374,11 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, kinds_file_gives_the_expectation);
 	tcase_add_test(tc, condition_operators_and_quantifiers);
 	tcase_add_test(tc, columns_labels_and_code_addresses_in_data);
+	tcase_add_test(tc, typed_declarations_and_label_values);
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
 	tcase_add_test(tc, fault_handlers_and_fatal_faults);
 	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
+	tcase_add_test(tc, budget_bound_three_thread_tests_end_with_a_verdict);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,7 +13,8 @@ the project's own files, small: one input per shape, not every file.
                   riscv64, the relocation tests, the module, and one
                   object compressed with xz, zstd and gzip (as kbuild does)
   litmus          the litmus tests, ftv's syntax (corpus/litmus/*.litmus,
-                  riscv64/) and herd7's (corpus/litmus/herd/)
+                  riscv64/), herd7's (corpus/litmus/herd/) and the runner's
+                  regressions (tests/data/litmus/)
   layout          the replay fixtures, a slice of the Debian kernel's layout
                   (every text section of vmlinux and of a few modules, sites
                   with unknown fields) and a capture of the test vmlinux
@@ -99,6 +100,9 @@ def seeds_litmus(top, build):
     for sub, prefix in (("", ""), ("riscv64/", "riscv64-"), ("herd/", "herd-")):
         out += [(prefix + os.path.basename(p), open(p, "rb").read())
                 for p in sorted(glob.glob(os.path.join(top, "corpus/litmus", sub, "*.litmus")))]
+    # the budget-bound three-thread shapes of issue 30 (the runner's crash)
+    out += [("data-" + os.path.basename(p), open(p, "rb").read())
+            for p in sorted(glob.glob(os.path.join(top, "tests/data/litmus/*.litmus")))]
     return out
 
 

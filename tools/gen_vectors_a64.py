@@ -320,6 +320,20 @@ def gen_arith_more(v):
     v.rng = saved
 
 
+def gen_ordered(v):
+    """STLR and LDAR (herd's MP+rel+blr): Rt, [Xn|SP] with no offset or
+    #0. Their own stream, so that the vectors above keep their values."""
+    saved, v.rng = v.rng, random.Random(SEED + 3)
+    for m in ("stlr", "ldar"):
+        for is64 in (True, False):
+            for _ in range(20):
+                v.ok("%s %s, [%s]" % (m, v.r(is64, zr=True), v.xr(sp=True)))
+            v.ok("%s %s, [%s, #0]" % (m, v.r(is64), v.xr()))
+            v.bad("%s %s, [%s, #8]" % (m, v.r(is64), v.xr()))
+        v.bad("%s x0, [w1]" % m)
+    v.rng = saved
+
+
 def gen_litmus_needs(v):
     """What herd's ifetch catalogue uses beyond the above: AND, ADDS, SUBS
     (shifted register) with CMP/CMN/NEGS, CSEL/CSINC with CSET/CINC, LDR/STR
@@ -412,6 +426,7 @@ def main():
     gen_mem(v)
     gen_arith_more(v)
     gen_litmus_needs(v)
+    gen_ordered(v)
 
     def place(vecs, fname):
         """Writes vecs one per 4-byte slot from offset 0 of a 4 KiB-aligned

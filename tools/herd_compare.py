@@ -20,6 +20,22 @@ is counted apart.
 --kinds-out FILE writes herd's verdicts as a kinds file (`NAME Allowed|
 Forbidden`), the format `ftv litmus --kinds` reads.
 
+The second comparison set, tests beyond the catalogue: --variants DIR
+writes tools/herd_variants.py's variants of ftv's own herd-syntax tests
+into DIR and compares them as one more row. --verdicts FILE takes herd's
+verdicts from a kinds file instead of running herd7 (herd7 is not needed:
+tests/data/herd-variants.txt keeps them for the variants; final states are
+then not compared). A test ftv reads but does not model is counted
+`unsupported` (its line `NAME unsupported: ...`), never agreement.
+
+--arch FILE (default tests/data/herd-arch.txt): lines `NAME Allowed|
+Forbidden # why, with the Arm ARM or herd .cat reference`, the
+architecture's verdict where herd's model and the architecture part (a
+construct herd's cat does not model, a reading of the Arm ARM). A
+disagreement with herd where ftv gives the architecture's verdict is
+counted apart ("for the architecture"), and the agreement is given both
+ways.
+
 Nothing of herdtools7 is kept: herd7 is run, its output read and dropped.
 Exit status: 0 when every test ran under both, 1 otherwise.
 """
@@ -76,23 +92,65 @@ def test_name(path):
     return os.path.basename(path)
 
 
+def read_kinds(path):
+    """{name: "Never"|"Sometimes"} from a kinds file (herd's verdicts)."""
+    res = {}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 2 and not w[0].startswith("#"):
+                res[w[0]] = "Never" if w[1] == "Forbidden" else "Sometimes"
+    return res
+
+
+def read_arch(path):
+    """{name: (verdict, why)} from `NAME Allowed|Forbidden # why` lines."""
+    res = {}
+    if not os.path.exists(path):
+        return res
+    with open(path) as f:
+        for line in f:
+            body, _, why = line.partition("#")
+            w = body.split()
+            if len(w) == 2 and w[1] in ("Allowed", "Forbidden"):
+                res[w[0]] = (w[1], why.strip())
+    return res
+
+
 def verdict(obs):
     return None if obs is None else ("Forbidden" if obs == "Never" else "Allowed")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--herd", required=True, help="the herd7 binary")
+    ap.add_argument("--herd", help="the herd7 binary")
+    ap.add_argument("--verdicts", help="herd's verdicts as a kinds file, instead of --herd")
+    ap.add_argument("--variants", metavar="DIR",
+                    help="generate the variants (tools/herd_variants.py) into DIR and "
+                         "compare them too")
     ap.add_argument("--herd-libdir", help="herd7's -set-libdir (a build tree)")
     ap.add_argument("--ftv", default="build/ftv")
     ap.add_argument("--ftv-arg", action="append", default=[],
                     help="one more argument for ftv litmus (repeatable)")
     ap.add_argument("--timeout", type=int, default=300, help="seconds per test and tool")
     ap.add_argument("--kinds-out", help="write herd's verdicts as a kinds file")
-    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--arch", help="the architecture's verdicts where herd's differ "
+                    "(default: tests/data/herd-arch.txt)")
+    ap.add_argument("paths", nargs="*")
+    ap.set_defaults(paths=[])
     args = ap.parse_args()
+    if not args.herd and not args.verdicts:
+        ap.error("give --herd or --verdicts")
+    known = read_kinds(args.verdicts) if args.verdicts else None
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    arch = read_arch(args.arch or os.path.join(top, "tests/data/herd-arch.txt"))
 
     groups = []
+    if args.variants:
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run([sys.executable, os.path.join(here, "herd_variants.py"), "--out",
+                        args.variants, "--top", os.path.dirname(here)], check=True)
+        args.paths = args.paths + [args.variants]
     for p in args.paths:
         if os.path.isdir(p):
             files = sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".litmus"))
@@ -110,12 +168,16 @@ def main():
     for gname, files in groups:
         row = {"tests": 0, "agree": 0, "unproven": 0, "h_allow_f_forbid": 0,
                "h_forbid_f_allow": 0, "ftv_error": 0, "herd_error": 0, "incomplete": 0,
-               "states_equal": 0}
+               "states_equal": 0, "unsupported": 0, "arch": 0}
         for path in files:
             name = test_name(path)
             row["tests"] += 1
-            rc, out, err = run(herd_cmd + [path], args.timeout)
-            h = parse_herd_output(out).get(name)
+            if known is not None:
+                h = {"obs": known.get(name), "states": None, "loop": False}
+                out = err = "no verdict in %s" % args.verdicts
+            else:
+                rc, out, err = run(herd_cmd + [path], args.timeout)
+                h = parse_herd_output(out).get(name)
             if not h or h["obs"] is None:
                 row["herd_error"] += 1
                 all_ok = False
@@ -126,6 +188,11 @@ def main():
             rc, out, err = run([args.ftv, "litmus", "--herd"] + args.ftv_arg + [path],
                                args.timeout)
             f = parse_herd_output(out).get(name)
+            m = re.search(r"^%s\s+unsupported: (.*)$" % re.escape(name), out, re.M)
+            if m:
+                row["unsupported"] += 1
+                details.append("%s: ftv unsupported: %s" % (name, m.group(1)[:200]))
+                continue
             if not f or f["obs"] is None:
                 row["ftv_error"] += 1
                 all_ok = False
@@ -134,7 +201,9 @@ def main():
             fv = verdict(f["obs"])
             if f["loop"]:
                 row["incomplete"] += 1
-            if f["states"] == h["states"]:
+            if h["states"] is None:
+                h["states"] = f["states"]  # not known: not compared
+            elif f["states"] == h["states"]:
                 row["states_equal"] += 1
             if fv == hv:
                 row["agree"] += 1
@@ -151,6 +220,11 @@ def main():
                                    "has %s" % (name, sorted(h["states"] - f["states"]),
                                                sorted(f["states"] - h["states"])))
                 continue
+            if arch.get(name, (None,))[0] == fv:
+                row["arch"] += 1
+                details.append("%s: herd %s, ftv %s, the architecture's verdict: %s" % (
+                    name, hv, fv, arch[name][1]))
+                continue
             if hv == "Allowed":
                 row["h_allow_f_forbid"] += 1
                 kind = "herd Allowed, ftv Forbidden"
@@ -162,25 +236,30 @@ def main():
                 sorted(h["states"]), sorted(f["states"])))
         rows.append((gname, row))
 
-    hdr = ("| folder | tests | agree | of them unproven | herd Allowed, ftv Forbidden | "
-           "herd Forbidden, ftv Allowed | ftv error | ftv incomplete | same states |")
+    hdr = ("| folder | tests | agree | of them unproven | for the architecture | "
+           "herd Allowed, ftv Forbidden | herd Forbidden, ftv Allowed | ftv unsupported | "
+           "ftv error | ftv incomplete | same states |")
     print(hdr)
-    print("|" + " --- |" * 9)
+    print("|" + " --- |" * 11)
     tot = {}
     for gname, r in rows:
         for k, v in r.items():
             tot[k] = tot.get(k, 0) + v
-        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d |" % (
-            gname, r["tests"], r["agree"], r["unproven"], r["h_allow_f_forbid"],
-            r["h_forbid_f_allow"], r["ftv_error"], r["incomplete"], r["states_equal"]))
+        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            gname, r["tests"], r["agree"], r["unproven"], r["arch"], r["h_allow_f_forbid"],
+            r["h_forbid_f_allow"], r["unsupported"], r["ftv_error"], r["incomplete"],
+            r["states_equal"]))
     if len(rows) > 1:
-        print("| all | %d | %d | %d | %d | %d | %d | %d | %d |" % (
-            tot["tests"], tot["agree"], tot["unproven"], tot["h_allow_f_forbid"],
-            tot["h_forbid_f_allow"], tot["ftv_error"], tot["incomplete"],
-            tot["states_equal"]))
+        print("| all | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |" % (
+            tot["tests"], tot["agree"], tot["unproven"], tot["arch"], tot["h_allow_f_forbid"],
+            tot["h_forbid_f_allow"], tot["unsupported"], tot["ftv_error"],
+            tot["incomplete"], tot["states_equal"]))
     if tot.get("tests"):
-        print("\nagreement: %d of %d (%.1f%%)" % (tot["agree"], tot["tests"],
-                                              100.0 * tot["agree"] / tot["tests"]))
+        print("\nagreement with herd: %d of %d (%.1f%%)" % (
+            tot["agree"], tot["tests"], 100.0 * tot["agree"] / tot["tests"]))
+        print("with the architecture's verdict where herd's model departs from it: "
+              "%d of %d (%.1f%%)" % (tot["agree"] + tot["arch"], tot["tests"],
+                                      100.0 * (tot["agree"] + tot["arch"]) / tot["tests"]))
     for d in details:
         print(d)
     if args.kinds_out:
