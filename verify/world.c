@@ -299,7 +299,7 @@ static int make_core(struct world *w, struct ftv_err *err)
 			w->func_sorted = 0;
 	/* the backend's context may depend on the sites (what the compiler
 	 * left at their entries) */
-	if (w->ad->backend_ctx(w, err))
+	if ((w->sd->backend_ctx ? w->sd->backend_ctx : w->ad->backend_ctx)(w, err))
 		return -1;
 	cc.arch_ctx = w->arch_ctx;
 	plan_reset(&w->scratch);
@@ -856,7 +856,10 @@ void world_free(struct world *w)
 	free(w->viol);
 	free(w->zeroed);
 	free(w->bootfail);
-	free(w->arch_ctx);
+	if (w->sd->backend_free)
+		w->sd->backend_free(w->arch_ctx);
+	else
+		free(w->arch_ctx);
 	timeline_free(w->tl);
 	world_probe_free(w);
 	free(w->probe);

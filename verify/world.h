@@ -42,6 +42,8 @@ enum ftv_scheme {
 			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
 			       patched, live (Linux 6.16) */
+	FTV_SCHEME_KERNEL,  /* arm64 CALL_OPS patched by Linux's own compiled
+			       backend (make kernel; verify/world_kernel.c) */
 	FTV_SCHEME_COUNT
 };
 int ftv_scheme_parse(const char *s, enum ftv_scheme *out);
@@ -87,6 +89,9 @@ struct world_config {
 	unsigned char module_late[WORLD_MAX_OBJECTS];
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
+	/* scheme kernel: a make kernel build (KERNEL_OUT); NULL: the build
+	 * tree's kernel/6.12 beside tramp_dir */
+	const char *kernel_dir;
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
 	/* A bug of the scheme's backend to inject: a code of its mutants
 	 * table (struct ftrace_arch.mutants; 0: none). verify/mutant.h. */

@@ -119,7 +119,7 @@ static int entry_site(uint64_t entry, struct ftrace_site *s)
 
 const struct world_archdesc world_arm64 = {
 	.arch = FTV_ARCH_ARM64,
-	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks",
+	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks, kernel",
 	.default_scheme = FTV_SCHEME_CALLOPS,
 	.tramp_subdir = "",
 	.graph_tracer = 1,

@@ -83,6 +83,11 @@ struct world_schemedesc {
 	 * scheduling points of the executor. */
 	const char *preempt[4];
 	unsigned fuzz;                   /* FTV_SCHEME_FUZZ_* */
+	/* The backend's context when it is not the arch's
+	 * (world_archdesc.backend_ctx), and how to free it (NULL: free()):
+	 * the kernel scheme's, verify/world_kernel.c. */
+	int (*backend_ctx)(struct world *w, struct ftv_err *err);
+	void (*backend_free)(void *ctx);
 };
 
 /* The arch hooks that live in their own files (verify/explain_<arch>.c). */

@@ -1,0 +1,84 @@
+/* The kernel scheme: arm64 CALL_OPS worlds whose backend is Linux's own
+ * compiled one (kernel/kback.h), built by `make kernel` (docs/kernel.md).
+ * Everything else is the callops scheme's: the corpus objects, ftv's
+ * trampolines and tracers, and ftv's core model (records, ops, filters,
+ * RCU/tasks quiescence), which asks the kernel's ftrace_make_call & co.
+ * for each site transition. */
+#include "verify/world_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kback.h"
+
+/* what --kernel defaults to: the build tree's kernel/6.12, beside its
+ * trampolines (make kernel's KERNEL_OUT default) */
+static const char *kernel_dir(const struct world_config *c, char *buf, size_t n)
+{
+	const char *slash;
+
+	if (c->kernel_dir)
+		return c->kernel_dir;
+	slash = c->tramp_dir ? strrchr(c->tramp_dir, '/') : NULL;
+	snprintf(buf, n, "%.*skernel/6.12", slash ? (int)(slash - c->tramp_dir + 1) : 0,
+		 slash ? c->tramp_dir : "");
+	return buf;
+}
+
+static int listed(const char *const *v, unsigned n, const char *path)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(v[i], path))
+			return 1;
+	return 0;
+}
+
+static int backend_ctx(struct world *w, struct ftv_err *err)
+{
+	const struct world_config *c = &w->cfg;
+	const char *objs[2 * WORLD_MAX_OBJECTS];
+	struct kback_site *sites;
+	size_t n = 0, nobjs = 0;
+	char dir[4200];
+
+	if (c->backend_mutant)
+		return ftv_errf(err, "scheme kernel: mutate the kernel's source instead (make kernel KERNEL_SRC=...)");
+	for (unsigned i = 0; i < c->nobjects; i++)
+		objs[nobjs++] = c->objects[i];
+	for (unsigned i = 0; i < c->nmodules; i++)
+		objs[nobjs++] = c->modules[i];
+	if (!(sites = calloc(sim_image_nsites(w->img) + 1, sizeof(*sites))))
+		return ftv_errf(err, "out of memory");
+	/* the world loads its objects, the trampolines, then its modules;
+	 * the kernel's copy its objects then the modules: the same order
+	 * without the trampolines */
+	for (size_t i = 0; i < sim_image_nsites(w->img); i++) {
+		const struct sim_site *s = sim_image_site(w->img, i);
+
+		if (listed(objs, (unsigned)nobjs, s->object)) {
+			sites[n].ip = s->addr;
+			sites[n++].name = s->funcname;
+		}
+	}
+	w->arch_ctx = kback_new(kernel_dir(c, dir, sizeof(dir)), objs, nobjs, sites, n,
+				w->caller, err);
+	free(sites);
+	return w->arch_ctx ? 0 : -1;
+}
+
+static void backend_free(void *ctx)
+{
+	kback_free(ctx);
+}
+
+const struct world_schemedesc world_scheme_kernel = {
+	.name = "kernel", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
+	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,
+	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
+		    "workload.o", "ops-tramp.o" },
+	.backend = &kback_ftrace,
+	.backend_ctx = backend_ctx,
+	.backend_free = backend_free,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT,
+};
