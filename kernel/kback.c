@@ -11,13 +11,22 @@
 #include "patcher/arm64.h"
 #include "util/vec.h"
 
+/* the site's window: its literal (func - 8, func - 12 with BTI) to the
+ * patched word */
+#define KBACK_WINDOW 20
+
 struct kback {
 	struct kern *k;
 	struct kline *lines;
 	struct arm64_ftrace model;      /* site_usable: ftrace_call_adjust */
 	uint64_t caller_w;              /* the world's ftrace_caller */
 	uint64_t caller_k, nop_k, list_k, rec;
-	struct kback_pair { uint64_t ip_w, ip_k; } *pairs;
+	/* a site of the world and its kernel copy, with the copy's window
+	 * (literal to patched word) as the compiler left it */
+	struct kback_pair {
+		uint64_t ip_w, ip_k;
+		uint32_t orig[KBACK_WINDOW / 4];
+	} *pairs;
 	size_t npairs;
 	/* step texts: they live as long as the backend (plan_step.what) */
 	char **texts;
@@ -67,7 +76,10 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			goto fail;
 		}
 		b->pairs[j].ip_w = sites[j].ip;
-		b->pairs[j++].ip_k = s->addr;
+		b->pairs[j].ip_k = s->addr;
+		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
+			sim_read32(b->k->as, s->addr + 4 - KBACK_WINDOW + 4 * w, &b->pairs[j].orig[w]);
+		j++;
 	}
 	if (j != nsites) {
 		ftv_errf(err, "%s: the kernel's copy has %zu of the world's %zu sites", dir, j, nsites);
@@ -172,7 +184,7 @@ static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
 {
 	const struct kev_log *l = &b->k->log;
 	/* the site's window: its literal (func - 8) to the patched word */
-	uint64_t lo = p->ip_k - 16, hi = p->ip_k + 4;
+	uint64_t lo = p->ip_k + 4 - KBACK_WINDOW, hi = p->ip_k + 4;
 	uint64_t read_a = 0, read_v = 0;
 	int have_read = 0;
 	char what[160];
@@ -286,6 +298,12 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	if (!p)
 		return ftv_errf(e, "%s: no kernel copy of the site at 0x%llx", kfn[v],
 				(unsigned long long)fs->ip);
+	/* ftrace_init_nop runs on text as the compiler left it (boot, or a
+	 * module's load: ftrace_module_init), whatever an earlier load and
+	 * unload of the module left in the copy */
+	if (v == V_INIT)
+		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
+			sim_write32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, p->orig[w]);
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_ip, p->ip_k);
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_flags, k->lay.fl_call_ops_en);
 	k->unique_ops = lit_w;
@@ -299,7 +317,7 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	if (kern_call(k, fn, args, n, &ret, e))
 		return -1;
 	if (ret)
-		return ftv_errf(e, "%s returned %lld", kfn[v], (long long)ret);
+		return ftv_errf(e, "%s returned %d", kfn[v], (int)ret);
 	return steps(b, p, lit_w, -1, pl, e);
 }
 
@@ -334,6 +352,17 @@ static int k_modify_call(void *ctx, const struct ftrace_site *s, uint64_t old,
 	return verb(ctx, V_MODIFY, s, old, new, lit, p, e);
 }
 
+/* Not ftrace: another task's jump label (arch_jump_label_transform), as
+ * ftv's arm64 backend writes it; arch/arm64/kernel/jump_label.o is not
+ * among the objects make kernel builds. */
+static int k_static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
+			   struct ftv_err *e)
+{
+	struct kback *b = ctx;
+
+	return arm64_ftrace_callops.static_branch(&b->model, addr, enable, p, e);
+}
+
 static const struct ftrace_arch_mutant kback_mutants[] = {
 	{ "none", 0, "the kernel objects as built (mutate the source: make kernel KERNEL_SRC=)" },
 	{ NULL, 0, NULL },
@@ -351,4 +380,5 @@ const struct ftrace_arch kback_ftrace = {
 	.make_call = k_make_call,
 	.make_nop = k_make_nop,
 	.modify_call = k_modify_call,
+	.static_branch = k_static_branch,
 };

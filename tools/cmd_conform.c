@@ -218,6 +218,9 @@ static int cmd_conform(int argc, char **argv)
 		case O_JUNIT:
 			junit = g.val;
 			break;
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
+			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
 			break;

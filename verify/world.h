@@ -174,6 +174,10 @@ struct world;
 
 #define WORLD_FINISH_SLICE 500
 
+/* The make kernel build scheme kernel worlds use when their config names
+ * none (--kernel DIR; NULL: the build tree's kernel/6.12). */
+void world_kernel_dir_set(const char *dir);
+
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);
 void world_free(struct world *w);

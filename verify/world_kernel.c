@@ -12,14 +12,21 @@
 
 #include "kernel/kback.h"
 
+static const char *kernel_dir_set;
+
+void world_kernel_dir_set(const char *dir)
+{
+	kernel_dir_set = dir;
+}
+
 /* what --kernel defaults to: the build tree's kernel/6.12, beside its
  * trampolines (make kernel's KERNEL_OUT default) */
 static const char *kernel_dir(const struct world_config *c, char *buf, size_t n)
 {
 	const char *slash;
 
-	if (c->kernel_dir)
-		return c->kernel_dir;
+	if (c->kernel_dir || kernel_dir_set)
+		return c->kernel_dir ? c->kernel_dir : kernel_dir_set;
 	slash = c->tramp_dir ? strrchr(c->tramp_dir, '/') : NULL;
 	snprintf(buf, n, "%.*skernel/6.12", slash ? (int)(slash - c->tramp_dir + 1) : 0,
 		 slash ? c->tramp_dir : "");
@@ -44,6 +51,12 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 
 	if (c->backend_mutant)
 		return ftv_errf(err, "scheme kernel: mutate the kernel's source instead (make kernel KERNEL_SRC=...)");
+	/* The kernel's copy loads every object as kernel text: a far
+	 * module's out-of-range call needs the module PLT the kernel finds
+	 * with __module_text_address (arch/arm64/kernel/ftrace.c
+	 * ftrace_find_callable_addr): not done yet. */
+	if (c->far_modules)
+		return ftv_errf(err, "scheme kernel: no far modules yet (the kernel's module PLT is not loaded)");
 	for (unsigned i = 0; i < c->nobjects; i++)
 		objs[nobjs++] = c->objects[i];
 	for (unsigned i = 0; i < c->nmodules; i++)
