@@ -145,20 +145,37 @@ static int word_to_w(const struct kback *b, const struct kback_pair *p, uint64_t
 			      out, e);
 }
 
-/* "ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342): what" */
-static const char *text(struct kback *b, uint64_t pc, const char *what)
+/* "func+0x3c" and "arch/arm64/kernel/ftrace.c:342" of a kernel pc */
+static void place(struct kback *b, uint64_t pc, char *at, size_t nat, char *where,
+		  size_t nwhere)
 {
-	char at[200], where[300], *s;
-	size_t n;
-
-	sim_symbolize(b->k->as, pc, at, sizeof(at), 0);
+	sim_symbolize(b->k->as, pc, at, nat, 0);
 	if (strchr(at, '/'))
 		*strchr(at, '/') = 0;
-	kline_where(b->lines, pc, where, sizeof(where));
-	n = strlen(at) + strlen(where) + strlen(what) + 8;
+	kline_where(b->lines, pc, where, nwhere);
+}
+
+/* "make_call: ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342) >
+ * __aarch64_insn_write+0x48 (arch/arm64/kernel/patching.c:78): what": the
+ * core's verb first, as the model's steps name it (the checks tell an
+ * enabling write by it: verify/check.c on_nop), then where the patcher
+ * CPU was in the verb's kernel function and in the innermost one. */
+static const char *text(struct kback *b, const char *verb, const struct kev *v,
+			const char *what)
+{
+	char at[200], where[300], oat[200], owhere[300], *s;
+	size_t n;
+
+	place(b, v->pc, at, sizeof(at), where, sizeof(where));
+	place(b, v->outer, oat, sizeof(oat), owhere, sizeof(owhere));
+	n = strlen(verb) + 2 * (strlen(at) + strlen(where)) + strlen(oat) + strlen(owhere) +
+	    strlen(what) + 16;
 	if (!(s = malloc(n)))
 		return "kernel";
-	snprintf(s, n, "%s (%s): %s", at, where, what);
+	if (v->outer == v->pc)
+		snprintf(s, n, "%s: %s (%s): %s", verb, at, where, what);
+	else
+		snprintf(s, n, "%s: %s (%s) > %s (%s): %s", verb, oat, owhere, at, where, what);
 	if (VEC_PUSH(b->texts, b->ntexts, b->captexts, s)) {
 		free(s);
 		return "kernel";
@@ -179,8 +196,8 @@ static uint64_t line_point(const struct kback_pair *p, uint64_t line_k, uint64_t
 }
 
 /* The events of the last run as plan steps (one per visible event). */
-static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
-		 int rec, struct plan *pl, struct ftv_err *e)
+static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
+		 uint64_t lit_w, struct plan *pl, struct ftv_err *e)
 {
 	const struct kev_log *l = &b->k->log;
 	/* the site's window: its literal (func - 8) to the patched word */
@@ -191,7 +208,7 @@ static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct kev *v = &l->v[i];
-		struct plan_step s = { .rec = rec };
+		struct plan_step s = { .rec = -1 };
 		int in = v->addr >= lo && v->addr < hi;
 
 		kev_format(v, what, sizeof(what));
@@ -224,7 +241,7 @@ static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
 					return -1;
 				s.new = w;
 			} else {
-				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, v->pc, what),
+				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, verb, v, what),
 						v->size);
 			}
 			if (have_read && read_a == v->addr) {
@@ -262,14 +279,14 @@ static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
 			break;
 		case KEV_FAULT:
 		case KEV_BUG:
-			return ftv_errf(e, "%s", text(b, v->pc, what));
+			return ftv_errf(e, "%s", text(b, verb, v, what));
 		default:
 			/* fixmap, TLBI, patch_lock, printk: the patcher CPU's
 			 * own state (one ftrace agent: nobody else maps the
 			 * slot or takes the lock in a world) */
 			continue;
 		}
-		s.what = text(b, v->pc, what);
+		s.what = text(b, verb, v, what);
 		if (plan_push(pl, &s))
 			return ftv_errf(e, "out of memory");
 	}
@@ -278,6 +295,10 @@ static int steps(struct kback *b, const struct kback_pair *p, uint64_t lit_w,
 
 enum kverb { V_INIT, V_CALL, V_NOP, V_MODIFY };
 
+static const char *const vname[] = {
+	[V_INIT] = "init_nop", [V_CALL] = "make_call", [V_NOP] = "make_nop",
+	[V_MODIFY] = "modify_call",
+};
 static const char *const kfn[] = {
 	[V_INIT] = "ftrace_init_nop", [V_CALL] = "ftrace_make_call",
 	[V_NOP] = "ftrace_make_nop", [V_MODIFY] = "ftrace_modify_call",
@@ -318,7 +339,7 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 		return -1;
 	if (ret)
 		return ftv_errf(e, "%s returned %d", kfn[v], (int)ret);
-	return steps(b, p, lit_w, -1, pl, e);
+	return steps(b, vname[v], p, lit_w, pl, e);
 }
 
 static int k_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)

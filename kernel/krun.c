@@ -147,6 +147,22 @@ void krun_free(struct krun *r)
 	free(r);
 }
 
+uint64_t krun_outer(struct krun *r, uint64_t pc)
+{
+	uint64_t fp = reg(r->uc, UC_ARM64_REG_X29), ret, last = pc;
+
+	/* every frame record {fp, lr} the code pushed (the kernel builds
+	 * with frame pointers: arm64 selects ARCH_WANT_FRAME_POINTERS) */
+	for (int i = 0; i < 32 && fp; i++) {
+		if (sim_read64(r->k->as, fp + 8, &ret) || ret == KRUN_RET)
+			break;
+		last = ret - 4;
+		if (sim_read64(r->k->as, fp, &fp))
+			break;
+	}
+	return last;
+}
+
 void krun_text_changed(struct krun *r, uint64_t addr, uint64_t len)
 {
 	if (r)
