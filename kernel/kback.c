@@ -337,8 +337,19 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	kev_clear(&k->log);
 	if (kern_call(k, fn, args, n, &ret, e))
 		return -1;
-	if (ret)
+	if (ret) {
+		/* what refused, in the kernel's terms (a store through no
+		 * fixmap mapping, a WARN), when the log says */
+		for (size_t i = 0; i < k->log.n; i++) {
+			const struct kev *x = &k->log.v[i];
+			char what[160];
+
+			if (x->kind == KEV_FAULT || x->kind == KEV_BUG)
+				return ftv_errf(e, "%s returned %d: %s", kfn[v], (int)ret,
+						text(b, vname[v], x, kev_format(x, what, sizeof(what))));
+		}
 		return ftv_errf(e, "%s returned %d", kfn[v], (int)ret);
+	}
 	return steps(b, vname[v], p, lit_w, pl, e);
 }
 
