@@ -177,6 +177,11 @@ struct world;
 /* The make kernel build scheme kernel worlds use when their config names
  * none (--kernel DIR; NULL: the build tree's kernel/6.12). */
 void world_kernel_dir_set(const char *dir);
+/* Whether --kernel was given; the build a kernel world of a build tree
+ * whose trampolines are in tramp_dir uses when its config names none
+ * (the one set, else the tree's kernel/6.12; in buf). */
+int world_kernel_dir_given(void);
+const char *world_kernel_dir(const char *tramp_dir, char *buf, size_t n);
 
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);

@@ -19,17 +19,21 @@ void world_kernel_dir_set(const char *dir)
 	kernel_dir_set = dir;
 }
 
+int world_kernel_dir_given(void)
+{
+	return kernel_dir_set != NULL;
+}
+
 /* what --kernel defaults to: the build tree's kernel/6.12, beside its
  * trampolines (make kernel's KERNEL_OUT default) */
-static const char *kernel_dir(const struct world_config *c, char *buf, size_t n)
+const char *world_kernel_dir(const char *tramp_dir, char *buf, size_t n)
 {
-	const char *slash;
+	const char *slash = tramp_dir ? strrchr(tramp_dir, '/') : NULL;
 
-	if (c->kernel_dir || kernel_dir_set)
-		return c->kernel_dir ? c->kernel_dir : kernel_dir_set;
-	slash = c->tramp_dir ? strrchr(c->tramp_dir, '/') : NULL;
-	snprintf(buf, n, "%.*skernel/6.12", slash ? (int)(slash - c->tramp_dir + 1) : 0,
-		 slash ? c->tramp_dir : "");
+	if (kernel_dir_set)
+		return kernel_dir_set;
+	snprintf(buf, n, "%.*skernel/6.12", slash ? (int)(slash - tramp_dir + 1) : 0,
+		 slash ? tramp_dir : "");
 	return buf;
 }
 
@@ -74,7 +78,8 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 			sites[n++].name = s->funcname;
 		}
 	}
-	w->arch_ctx = kback_new(kernel_dir(c, dir, sizeof(dir)), objs, nobjs, sites, n,
+	w->arch_ctx = kback_new(c->kernel_dir ? c->kernel_dir :
+				world_kernel_dir(c->tramp_dir, dir, sizeof(dir)), objs, nobjs, sites, n,
 				w->caller, err);
 	free(sites);
 	return w->arch_ctx ? 0 : -1;
