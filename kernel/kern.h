@@ -92,6 +92,10 @@ struct kern {
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;
 	uint64_t pc;              /* the call of the running shim */
+	/* where the outermost function of the running call was when the
+	 * runner logs an event at pc (kernel/kevent.h kev.outer), set by
+	 * the runner beside pc; 0: pc */
+	uint64_t outer;
 	struct krun *run;
 	/* __bug_table: (address, "file:line") of every BRK #0x800 */
 	struct kern_bug { uint64_t addr; char *where; int warn; } *bugs;
@@ -127,10 +131,6 @@ struct krun *krun_new(struct kern *k, struct ftv_err *err);
 void krun_free(struct krun *r);
 int krun_call(struct krun *r, uint64_t fn, const uint64_t *args, int nargs,
 	      uint64_t *ret, struct ftv_err *err);
-/* The pc in the outermost function of the running call: the call
- * instruction of the frame record chain (x29, AAPCS64 6.2.3) whose return
- * address is the runner's, or pc itself when pc is in that function. */
-uint64_t krun_outer(struct krun *r, uint64_t pc);
 /* Drops translated code of [addr, addr+len) after a store to text. */
 void krun_text_changed(struct krun *r, uint64_t addr, uint64_t len);
 

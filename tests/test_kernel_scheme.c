@@ -46,6 +46,34 @@ START_TEST(debian_6_12_passes_the_kernel_scenarios)
 }
 END_TEST
 
+/* the Perfetto trace's patcher track names each step in kernel terms */
+START_TEST(the_patcher_track_names_the_kernel_function_and_line)
+{
+	char *out = NULL, *json = NULL, trace[] = "/tmp/ftv-ktrace-XXXXXX";
+	int fd = mkstemp(trace);
+	char *argv[] = { "/bin/cat", trace, NULL };
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	{
+		char s[512], k[512], t[600];
+		char *a[] = { (char *)ftv_test_env("FTV"), "scenario", s, "--kernel", k, t, NULL };
+
+		ftv_test_path(s, sizeof(s), "FTV_TOP", "corpus/scenarios/kernel-make-call.scn");
+		ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+		snprintf(t, sizeof(t), "--trace=%s", trace);
+		ck_assert_int_eq(ftv_test_run(a, &out), 0);
+		free(out);
+	}
+	ck_assert_int_eq(ftv_test_run(argv, &json), 0);
+	ck_assert_msg(strstr(json, "\"name\":\"patcher\"") &&
+		      strstr(json, ": make_call: ftrace_make_call+0x") &&
+		      strstr(json, "(arch/arm64/kernel/patching.c:"), "%.2000s", json);
+	free(json);
+	unlink(trace);
+}
+END_TEST
+
 START_TEST(debian_6_12_proves_the_kernel_proof_worlds)
 {
 	static const char *const scn[] = { "make-call", "disable" };
@@ -147,6 +175,7 @@ static Suite *kernel_scheme_suite(void)
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, debian_6_12_passes_the_kernel_scenarios);
 	tcase_add_test(t, debian_6_12_proves_the_kernel_proof_worlds);
+	tcase_add_test(t, the_patcher_track_names_the_kernel_function_and_line);
 	tcase_add_loop_test(t, each_kernel_twin_is_found_by_verify_with_its_models_kind, 0,
 			    sizeof(twins) / sizeof(twins[0]));
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);

@@ -146,10 +146,8 @@ const struct world_archdesc world_arm64 = {
 /* DYNAMIC_FTRACE_WITH_CALL_OPS + direct calls, Linux 6.3+: the ops literal
  * at func-8, sites patched live. */
 const struct world_schemedesc world_scheme_callops = {
-	.name = "callops", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
-	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,
-	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
-		    "workload.o", "ops-tramp.o" },
+	WORLD_ARM64_CALLOPS_WORLD,
+	.name = "callops",
 	.backend = &arm64_ftrace_callops,
 	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };

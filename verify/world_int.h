@@ -90,6 +90,14 @@ struct world_schemedesc {
 	void (*backend_free)(void *ctx);
 };
 
+/* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
+ * scheme callops with ftv's backend, scheme kernel with Linux's own. */
+#define WORLD_ARM64_CALLOPS_WORLD                                             \
+	.arch = FTV_ARCH_ARM64, .corpus_set = "callops",                      \
+	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,            \
+	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",    \
+		    "workload.o", "ops-tramp.o" }
+
 /* The arch hooks that live in their own files (verify/explain_<arch>.c). */
 void arm64_explain_fault(struct world *w, const struct exec_violation *v);
 void riscv64_explain_pairs(struct world *w);

@@ -91,10 +91,8 @@ static void backend_free(void *ctx)
 }
 
 const struct world_schemedesc world_scheme_kernel = {
-	.name = "kernel", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
-	.layout = SIM_SITE_CALL_OPS, .kind = FTRACE_SITE_CALL_OPS,
-	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
-		    "workload.o", "ops-tramp.o" },
+	WORLD_ARM64_CALLOPS_WORLD,
+	.name = "kernel",
 	.backend = &kback_ftrace,
 	.backend_ctx = backend_ctx,
 	.backend_free = backend_free,
