@@ -26,6 +26,7 @@ int kern_event(struct kern *k, enum kev_kind kind, uint64_t addr,
 {
 	struct kev e = { .kind = kind, .addr = addr, .value = value,
 			 .size = size, .pc = k->pc, .locked = k->locks > 0,
+			 .outer = k->outer ? k->outer : k->pc,
 			 .from = "insn" };
 
 	/* PRINT/BUG/FAULT carry their text in from's place */

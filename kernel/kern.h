@@ -92,6 +92,10 @@ struct kern {
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;
 	uint64_t pc;              /* the call of the running shim */
+	/* where the outermost function of the running call was when the
+	 * runner logs an event at pc (kernel/kevent.h kev.outer), set by
+	 * the runner beside pc; 0: pc */
+	uint64_t outer;
 	struct krun *run;
 	/* __bug_table: (address, "file:line") of every BRK #0x800 */
 	struct kern_bug { uint64_t addr; char *where; int warn; } *bugs;

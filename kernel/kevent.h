@@ -44,6 +44,9 @@ struct kev {
 	unsigned size;      /* STORE/READ bytes; barriers: the CRm option */
 	uint64_t alias;     /* STORE: the fixmap address written, or 0 */
 	uint64_t pc;        /* the instruction, or the call of the shim */
+	/* where the function the runner called (ftrace_make_call, ...) was:
+	 * the call it made that led to pc (from the frame records), or pc */
+	uint64_t outer;
 	int locked;         /* a raw spinlock was held */
 	const char *from;   /* "insn" or the shim's kernel name (static) */
 	char *text;         /* PRINT, BUG, FAULT (owned) */

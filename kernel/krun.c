@@ -47,6 +47,25 @@ static void setreg(uc_engine *uc, int r, uint64_t v)
 	uc_reg_write(uc, r, &v);
 }
 
+/* The pc in the outermost function of the running call: the call
+ * instruction of the frame record chain (x29, AAPCS64 6.2.3) whose return
+ * address is the runner's, or pc itself when pc is in that function. */
+static uint64_t outer(struct krun *r, uint64_t pc)
+{
+	uint64_t fp = reg(r->uc, UC_ARM64_REG_X29), ret, last = pc;
+
+	/* every frame record {fp, lr} the code pushed (the kernel builds
+	 * with frame pointers: arm64 selects ARCH_WANT_FRAME_POINTERS) */
+	for (int i = 0; i < 32 && fp; i++) {
+		if (sim_read64(r->k->as, fp + 8, &ret) || ret == KRUN_RET)
+			break;
+		last = ret - 4;
+		if (sim_read64(r->k->as, fp, &fp))
+			break;
+	}
+	return last;
+}
+
 /* Every barrier and cache maintenance instruction the loaded code
  * executes, in order (Arm ARM C6.2.90 DSB, C6.2.88 DMB, C6.2.134 ISB,
  * C6.2.80 DC, C6.2.135 IC: encoders/a64_table.h). */
@@ -66,6 +85,20 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	if (pc == k->watch_pc) {
 		k->watch_hits++;
 		k->watch_locked += k->locks > 0;
+	}
+	k->outer = 0;
+	switch (id) {
+	case A64_DSB:
+	case A64_DMB:
+	case A64_ISB:
+	case A64_DC_CVAU:
+	case A64_IC_IVAU:
+		k->outer = outer(r, pc);
+		break;
+	default:
+		if (w == KRUN_IC_IALLUIS)
+			k->outer = outer(r, pc);
+		break;
 	}
 	switch (id) {
 	case A64_DSB:
@@ -99,6 +132,7 @@ static void write_hook(uc_engine *uc, uc_mem_type t, uint64_t a, int size,
 
 	(void)t;
 	r->k->pc = reg(uc, UC_ARM64_REG_PC);
+	r->k->outer = outer(r, r->k->pc);
 	kern_event(r->k, KEV_STORE, a, (uint64_t)value, (unsigned)size, NULL);
 }
 
@@ -172,6 +206,7 @@ static int trap(struct krun *r, uint64_t pc, struct ftv_err *err)
 		size_t from = k->log.n;
 
 		k->pc = lr - 4;
+		k->outer = outer(r, k->pc);
 		if (s->fn(k, x, &ret, err))
 			return -1;
 		/* text the shim stored to: translated code is stale */
@@ -187,6 +222,7 @@ static int trap(struct krun *r, uint64_t pc, struct ftv_err *err)
 	sim_read32(k->as, pc, &w);
 	if (w == KRUN_BUG_BRK && (b = kern_bug_at(k, pc))) {
 		k->pc = pc;
+		k->outer = outer(r, pc);
 		kern_event(k, KEV_BUG, pc, 0, 0, b->where);
 		if (!b->warn) {
 			sim_symbolize(k->as, pc, msg, sizeof(msg), 0);

@@ -337,7 +337,7 @@ START_TEST(bash_completion_completes_commands_options_and_values)
 
 	ck_assert_int_eq(ftv_test_run(bash, &out), 0);
 	ck_assert_msg(!strncmp(out, "fuzz fuzz-merge\n--scheme\ncallops tramp mcount mcount-ops "
-				    "mcount-ops-tasks tramp-tasks pair atomic\n"
+				    "mcount-ops-tasks tramp-tasks pair atomic kernel\n"
 				    "bl-before-literal\n-v --verbose --herd --json --kinds --max-runs "
 				    "--time-limit --max-mem -h --help\n"
 				    "scenario\n", 200), "%s", out);

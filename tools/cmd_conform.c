@@ -7,7 +7,9 @@
  * object) is an error, not a mismatch: one line on stderr, "not ok N name
  * # error: ..." in TAP, <error> in JUnit; the others still run. Exit 0 when
  * every verdict matches, 1 when one mismatched or a scenario was in error,
- * 2 when none ran (or the command line was bad). */
+ * 2 when none ran (or the command line was bad). A scheme kernel scenario
+ * is skipped, not failed, when no make kernel build is there to run it
+ * ("# SKIP" in TAP, <skipped> in JUnit) and --kernel was not given. */
 #include "tools/paths.h"
 #include "util/cmd.h"
 #include "util/err.h"
@@ -15,15 +17,19 @@
 #include "util/opt.h"
 #include "util/xml.h"
 #include "verify/scenario.h"
+#include "verify/world.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-enum result { R_OK, R_MISMATCH, R_ERROR };
+/* R_SKIP: a scheme kernel scenario with no make kernel build to run on
+ * (none given with --kernel, none in the build tree) */
+enum result { R_OK, R_MISMATCH, R_ERROR, R_SKIP, R_COUNT };
 
 struct outcome {
 	char name[128];
@@ -79,19 +85,21 @@ static int collect(char **args, int n, const char *scn_dir, char ***files, size_
 
 static int write_junit(FILE *f, const struct outcome *o, size_t n)
 {
-	size_t fails = 0, errors = 0;
+	size_t fails = 0, errors = 0, skipped = 0;
 	double total = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		fails += o[i].result == R_MISMATCH;
 		errors += o[i].result == R_ERROR;
+		skipped += o[i].result == R_SKIP;
 		total += o[i].secs;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n",
 		n, fails, errors, total);
 	fprintf(f, "  <testsuite name=\"ftv-conform\" tests=\"%zu\" failures=\"%zu\" "
-		   "errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n", n, fails, errors, total);
+		   "errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n", n, fails, errors, skipped,
+		total);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f, "    <testcase classname=\"ftv.conform%s", o[i].scheme[0] ? "." : "");
 		xml_escape(f, o[i].scheme);
@@ -100,7 +108,8 @@ static int write_junit(FILE *f, const struct outcome *o, size_t n)
 		fprintf(f, "\" time=\"%.3f\">", o[i].secs);
 		if (o[i].result != R_OK) {
 			fprintf(f, "\n      <%s message=\"",
-				o[i].result == R_ERROR ? "error" : "failure");
+				o[i].result == R_ERROR ? "error" :
+				o[i].result == R_SKIP ? "skipped" : "failure");
 			xml_escape(f, o[i].detail);
 			fprintf(f, "\"/>\n    ");
 		}
@@ -151,6 +160,20 @@ static int run_one(const char *file, const struct ftv_paths *paths, struct outco
 	}
 	snprintf(o->name, sizeof(o->name), "%s", s->name);
 	snprintf(o->scheme, sizeof(o->scheme), "%s", ftv_scheme_name(s->cfg.scheme));
+	if (s->cfg.scheme == FTV_SCHEME_KERNEL && !world_kernel_dir_given()) {
+		char dir[4200], layout[4300];
+		struct stat st;
+
+		world_kernel_dir(paths->tramp, dir, sizeof(dir));
+		snprintf(layout, sizeof(layout), "%s/ftv-layout.txt", dir);
+		if (stat(layout, &st)) {
+			o->result = R_SKIP;
+			snprintf(o->detail, sizeof(o->detail),
+				 "no make kernel build in %.600s (make kernel, or --kernel DIR)", dir);
+			free(s);
+			return 0;
+		}
+	}
 	if (scenario_run(s, paths->corpus, paths->tramp, NULL, &res, &err)) {
 		/* scenario_run names the file */
 		snprintf(o->detail, sizeof(o->detail), "%s", err.msg);
@@ -193,7 +216,7 @@ static double now(void)
 
 enum { O_TAP = 256, O_JUNIT, O_JSON };
 
-static const char *const result_name[] = { "ok", "mismatch", "error" };
+static const char *const result_name[R_COUNT] = { "ok", "mismatch", "error", "skip" };
 
 /* --json: one object per scenario, then a summary, as ftv fuzz and ftv
  * verify write them (a "type" first). */
@@ -213,7 +236,7 @@ static void json_outcome(const struct outcome *o)
 	json_newline(&j);
 }
 
-static void json_summary(const size_t count[3])
+static void json_summary(const size_t count[R_COUNT])
 {
 	struct json j;
 
@@ -223,6 +246,7 @@ static void json_summary(const size_t count[3])
 	json_key_u64(&j, "passed", count[R_OK]);
 	json_key_u64(&j, "failed", count[R_MISMATCH]);
 	json_key_u64(&j, "errors", count[R_ERROR]);
+	json_key_u64(&j, "skipped", count[R_SKIP]);
 	json_end_object(&j);
 	json_newline(&j);
 }
@@ -247,7 +271,7 @@ static int cmd_conform(int argc, char **argv)
 	int tap = 0, json = 0, nargs = 0, o;
 	char **files, *defdir[1];
 	char **args = calloc((size_t)argc, sizeof(*args));
-	size_t nfiles, count[3] = { 0, 0, 0 };
+	size_t nfiles, count[R_COUNT] = { 0 };
 	struct outcome *out;
 	FILE *jf = NULL;
 	int status;
@@ -266,6 +290,9 @@ static int cmd_conform(int argc, char **argv)
 			break;
 		case O_JUNIT:
 			junit = g.val;
+			break;
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
 			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
@@ -320,13 +347,14 @@ static int cmd_conform(int argc, char **argv)
 		if (json)
 			json_outcome(&out[k]);
 		else if (tap)
-			printf("%sok %zu %s # %s%s\n", out[k].result == R_OK ? "" : "not ", k + 1,
-			       out[k].name, out[k].result == R_ERROR ? "error: " : "",
-			       out[k].detail);
+			printf("%sok %zu %s # %s%s\n",
+			       out[k].result == R_OK || out[k].result == R_SKIP ? "" : "not ", k + 1,
+			       out[k].name, out[k].result == R_ERROR ? "error: " :
+			       out[k].result == R_SKIP ? "SKIP " : "", out[k].detail);
 		else if (out[k].result != R_ERROR)
 			printf("%-9s %-36s %5.1fs  %s\n",
-			       out[k].result == R_OK ? "ok" : "MISMATCH", out[k].name,
-			       out[k].secs, out[k].detail);
+			       out[k].result == R_OK ? "ok" : out[k].result == R_SKIP ? "skip" :
+			       "MISMATCH", out[k].name, out[k].secs, out[k].detail);
 		fflush(stdout);
 	}
 	/* nothing ran: bad input, whatever was asked */
@@ -338,6 +366,8 @@ static int cmd_conform(int argc, char **argv)
 		printf("%zu passed, %zu failed", count[R_OK], count[R_MISMATCH]);
 		if (count[R_ERROR])
 			printf(", %zu in error", count[R_ERROR]);
+		if (count[R_SKIP])
+			printf(", %zu skipped", count[R_SKIP]);
 		printf("\n");
 	}
 	if (jf) {

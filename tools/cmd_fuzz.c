@@ -604,6 +604,9 @@ static int cmd_fuzz(int argc, char **argv)
 			if (ftv_opt_unsigned(&g, 1, 100000, &c.e.shrink_budget))
 				return FTV_EXIT_USAGE;
 			break;
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
+			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&c.paths, g.val);
 			break;

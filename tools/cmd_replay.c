@@ -87,6 +87,9 @@ static int cmd_replay(int argc, char **argv)
 			c.mutate = m->name;
 			break;
 		}
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
+			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
 			break;

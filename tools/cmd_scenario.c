@@ -193,6 +193,9 @@ static int cmd_scenario(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
+			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
 			break;

@@ -404,6 +404,9 @@ static int cmd_verify(int argc, char **argv)
 		case O_OUT:
 			vo.out = g.val;
 			break;
+		case FTV_OPT_KERNEL:
+			world_kernel_dir_set(g.val);
+			break;
 		case FTV_OPT_BUILD:
 			ftv_paths_set_build(&paths, g.val);
 			break;

@@ -46,13 +46,19 @@ const char *ftv_paths_find(const char *dir, const char *arg, const char *ext, ch
 const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, char *buf,
 			    size_t n, struct ftv_err *err);
 
-/* The option-table entry of --build, shared by the commands that run
+/* The option-table entries of --build and --kernel, shared by the commands that run
  * worlds; its key is FTV_OPT_BUILD. */
 #define FTV_OPT_BUILD 0x4000
+/* --kernel DIR: world_kernel_dir_set (verify/world.h) */
+#define FTV_OPT_KERNEL 0x4001
 #define FTV_PATHS_OPTION                                                       \
 	{ .name = "build", .key = FTV_OPT_BUILD, .arg = "DIR",                 \
 	  .help = "corpus objects and trampolines from DIR/corpus and "        \
 		  "DIR/trampolines",                                           \
+	  .words = FTV_WORDS_DIR },                                            \
+	{ .name = "kernel", .key = FTV_OPT_KERNEL, .arg = "DIR",               \
+	  .help = "scheme kernel: the make kernel build in DIR (default "      \
+		  "the build tree's kernel/6.12)",                             \
 	  .words = FTV_WORDS_DIR }
 
 /* --object PATH and --call F1,F2 of the commands that run scenario files

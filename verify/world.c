@@ -222,7 +222,10 @@ void world_free(struct world *w)
 	world_run_free(&w->run);
 	free(w->zeroed);
 	free(w->bootfail);
-	free(w->arch_ctx);
+	if (w->sd->backend_free)
+		w->sd->backend_free(w->arch_ctx);
+	else
+		free(w->arch_ctx);
 	world_probe_free(w);
 	free(w->probe);
 	free(w->called);

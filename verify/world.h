@@ -42,6 +42,8 @@ enum ftv_scheme {
 			       stop_machine (Linux < 6.16) */
 	FTV_SCHEME_ATOMIC,  /* riscv64 CALL_OPS, only the JALR <-> NOP word
 			       patched, live (Linux 6.16) */
+	FTV_SCHEME_KERNEL,  /* arm64 CALL_OPS patched by Linux's own compiled
+			       backend (make kernel; verify/world_kernel.c) */
 	FTV_SCHEME_COUNT
 };
 int ftv_scheme_parse(const char *s, enum ftv_scheme *out);
@@ -87,6 +89,9 @@ struct world_config {
 	unsigned char module_late[WORLD_MAX_OBJECTS];
 	int far_modules;          /* modules > 128 MiB from kernel text */
 	const char *tramp_dir;    /* the assembled trampolines */
+	/* scheme kernel: a make kernel build (KERNEL_OUT); NULL: the build
+	 * tree's kernel/6.12 beside tramp_dir */
+	const char *kernel_dir;
 	struct exec_config exec;  /* CPUs, policy, seed, quantum */
 	/* A bug of the scheme's backend to inject: a code of its mutants
 	 * table (struct ftrace_arch.mutants; 0: none). verify/mutant.h. */
@@ -168,6 +173,15 @@ struct world_violation {
 struct world;
 
 #define WORLD_FINISH_SLICE 500
+
+/* The make kernel build scheme kernel worlds use when their config names
+ * none (--kernel DIR; NULL: the build tree's kernel/6.12). */
+void world_kernel_dir_set(const char *dir);
+/* Whether --kernel was given; the build a kernel world of a build tree
+ * whose trampolines are in tramp_dir uses when its config names none
+ * (the one set, else the tree's kernel/6.12; in buf). */
+int world_kernel_dir_given(void);
+const char *world_kernel_dir(const char *tramp_dir, char *buf, size_t n);
 
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);

@@ -12,7 +12,7 @@ extern const struct world_archdesc world_riscv64;
 extern const struct world_schemedesc world_scheme_callops, world_scheme_tramp,
 	world_scheme_mcount, world_scheme_mcount_ops, world_scheme_mcount_tasks,
 	world_scheme_tramp_tasks,
-	world_scheme_pair, world_scheme_atomic;
+	world_scheme_pair, world_scheme_atomic, world_scheme_kernel;
 
 static const struct world_archdesc *const archs[] = {
 	[FTV_ARCH_ARM64] = &world_arm64,
@@ -28,6 +28,7 @@ static const struct world_schemedesc *const schemes[FTV_SCHEME_COUNT] = {
 	[FTV_SCHEME_TRAMP_TASKS] = &world_scheme_tramp_tasks,
 	[FTV_SCHEME_PAIR] = &world_scheme_pair,
 	[FTV_SCHEME_ATOMIC] = &world_scheme_atomic,
+	[FTV_SCHEME_KERNEL] = &world_scheme_kernel,
 };
 
 const struct world_archdesc *world_archdesc(enum ftv_arch a)

@@ -119,7 +119,7 @@ static int entry_site(uint64_t entry, struct ftrace_site *s)
 
 const struct world_archdesc world_arm64 = {
 	.arch = FTV_ARCH_ARM64,
-	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks",
+	.scheme_names = "callops, tramp, mcount, mcount-ops, mcount-ops-tasks, tramp-tasks, kernel",
 	.default_scheme = FTV_SCHEME_CALLOPS,
 	.tramp_subdir = "",
 	.graph_tracer = 1,
@@ -147,10 +147,8 @@ const struct world_archdesc world_arm64 = {
 /* DYNAMIC_FTRACE_WITH_CALL_OPS + direct calls, Linux 6.3+: the ops literal
  * at func-8, sites patched live. */
 const struct world_schemedesc world_scheme_callops = {
-	.name = "callops", .arch = FTV_ARCH_ARM64, .corpus_set = "callops",
-	.kind = FTV_SITE_CALL_OPS,
-	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",
-		    "workload.o", "ops-tramp.o" },
+	WORLD_ARM64_CALLOPS_WORLD,
+	.name = "callops",
 	.backend = &arm64_ftrace_callops,
 	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };

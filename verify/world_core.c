@@ -206,7 +206,7 @@ int world_make_core(struct world *w, struct ftv_err *err)
 			w->func_sorted = 0;
 	/* the backend's context may depend on the sites (what the compiler
 	 * left at their entries) */
-	if (w->ad->backend_ctx(w, err))
+	if ((w->sd->backend_ctx ? w->sd->backend_ctx : w->ad->backend_ctx)(w, err))
 		return -1;
 	cc.arch_ctx = w->arch_ctx;
 	plan_reset(&w->scratch);

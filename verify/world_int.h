@@ -87,7 +87,20 @@ struct world_schemedesc {
 	 * scheduling points of the executor. */
 	const char *preempt[4];
 	unsigned fuzz;                   /* FTV_SCHEME_FUZZ_* */
+	/* The backend's context when it is not the arch's
+	 * (world_archdesc.backend_ctx), and how to free it (NULL: free()):
+	 * the kernel scheme's, verify/world_kernel.c. */
+	int (*backend_ctx)(struct world *w, struct ftv_err *err);
+	void (*backend_free)(void *ctx);
 };
+
+/* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
+ * scheme callops with ftv's backend, scheme kernel with Linux's own. */
+#define WORLD_ARM64_CALLOPS_WORLD                                             \
+	.arch = FTV_ARCH_ARM64, .corpus_set = "callops",                      \
+	.kind = FTV_SITE_CALL_OPS,                                            \
+	.tramps = { "entry-callops.o", "graph.o", "direct.o", "tracers.o",    \
+		    "workload.o", "ops-tramp.o" }
 
 /* The arch hooks that live in their own files (verify/explain_<arch>.c). */
 void arm64_explain_fault(struct world *w, const struct exec_violation *v);

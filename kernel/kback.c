@@ -1,0 +1,416 @@
+/* The kernel's own backend as a world's backend (kernel/kback.h). */
+#include "kernel/kback.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoders/a64.h"
+#include "kernel/kern.h"
+#include "kernel/kline.h"
+#include "patcher/arm64.h"
+#include "util/vec.h"
+
+/* the site's window: its literal (func - 8, func - 12 with BTI) to the
+ * patched word */
+#define KBACK_WINDOW 20
+
+struct kback {
+	struct kern *k;
+	struct kline *lines;
+	struct arm64_ftrace model;      /* site_usable: ftrace_call_adjust */
+	uint64_t caller_w;              /* the world's ftrace_caller */
+	uint64_t caller_k, nop_k, list_k, rec;
+	/* a site of the world and its kernel copy, with the copy's window
+	 * (literal to patched word) as the compiler left it */
+	struct kback_pair {
+		uint64_t ip_w, ip_k;
+		uint32_t orig[KBACK_WINDOW / 4];
+	} *pairs;
+	size_t npairs;
+	/* step texts: they live as long as the backend (plan_step.what) */
+	char **texts;
+	size_t ntexts, captexts;
+};
+
+static int from_kernel_dir(const struct kern *k, const struct sim_site *s)
+{
+	return !strncmp(s->object, k->dir, strlen(k->dir));
+}
+
+struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
+			const struct kback_site *sites, size_t nsites,
+			uint64_t caller, struct ftv_err *err)
+{
+	struct kback *b = calloc(1, sizeof(*b));
+	size_t j = 0;
+
+	if (!b || !(b->pairs = calloc(nsites ? nsites : 1, sizeof(*b->pairs)))) {
+		free(b);
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	if (!(b->k = kern_open(dir, (char *const *)objs, nobjs, err)))
+		goto fail;
+	b->caller_w = b->model.ftrace_caller = caller;
+	b->caller_k = kern_sym(b->k, "ftrace_caller");
+	b->nop_k = kern_sym(b->k, "ftrace_nop_ops");
+	b->list_k = kern_sym(b->k, "ftrace_list_ops");
+	b->rec = b->k->scratch;
+	if (!b->caller_k || !b->nop_k || !b->list_k) {
+		ftv_errf(err, "%s: no ftrace_caller, ftrace_nop_ops or ftrace_list_ops (not a CALL_OPS build?)",
+			 dir);
+		goto fail;
+	}
+	if (!(b->lines = kline_new(b->k, err)))
+		goto fail;
+	/* the world's sites and the kernel's copy of them, in load order */
+	for (size_t i = 0; i < sim_image_nsites(b->k->img) && j < nsites; i++) {
+		const struct sim_site *s = sim_image_site(b->k->img, i);
+
+		if (from_kernel_dir(b->k, s))
+			continue;
+		if (strcmp(s->funcname, sites[j].name)) {
+			ftv_errf(err, "%s: the kernel's copy of site %zu is %s, the world's %s",
+				 s->object, j, s->funcname, sites[j].name);
+			goto fail;
+		}
+		b->pairs[j].ip_w = sites[j].ip;
+		b->pairs[j].ip_k = s->addr;
+		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
+			sim_read32(b->k->as, s->addr + 4 - KBACK_WINDOW + 4 * w, &b->pairs[j].orig[w]);
+		j++;
+	}
+	if (j != nsites) {
+		ftv_errf(err, "%s: the kernel's copy has %zu of the world's %zu sites", dir, j, nsites);
+		goto fail;
+	}
+	b->npairs = j;
+	return b;
+fail:
+	kback_free(b);
+	return NULL;
+}
+
+void kback_free(struct kback *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->ntexts; i++)
+		free(b->texts[i]);
+	free(b->texts);
+	kline_free(b->lines);
+	kern_close(b->k);
+	free(b->pairs);
+	free(b);
+}
+
+uint64_t kback_insns(const struct kback *b)
+{
+	return b->k->insns;
+}
+
+static const struct kback_pair *pair(const struct kback *b, uint64_t ip_w)
+{
+	for (size_t i = 0; i < b->npairs; i++)
+		if (b->pairs[i].ip_w == ip_w)
+			return &b->pairs[i];
+	return NULL;
+}
+
+/* A world target as the kernel copy of the site sees it: same offset. */
+static uint64_t to_k(const struct kback_pair *p, uint64_t t_w)
+{
+	return t_w ? p->ip_k + (t_w - p->ip_w) : 0;
+}
+
+/* A kernel address of the site's window back in the world. */
+static uint64_t to_w(const struct kback_pair *p, uint64_t a_k)
+{
+	return p->ip_w + (a_k - p->ip_k);
+}
+
+/* An instruction word the kernel made at a_k, as the world's word: a BL
+ * to the kernel's ftrace_caller calls the world's; any other BL keeps its
+ * target's offset from the site. */
+static int word_to_w(const struct kback *b, const struct kback_pair *p, uint64_t a_k,
+		     uint32_t w, uint32_t *out, struct ftv_err *e)
+{
+	uint64_t t;
+
+	*out = w;
+	if (!a64_is_bl(w) || a64_branch_target(w, a_k, &t))
+		return 0;
+	return a64_gen_branch(to_w(p, a_k), t == b->caller_k ? b->caller_w : to_w(p, t), 1,
+			      out, e);
+}
+
+/* "func+0x3c" and "arch/arm64/kernel/ftrace.c:342" of a kernel pc */
+static void place(struct kback *b, uint64_t pc, char *at, size_t nat, char *where,
+		  size_t nwhere)
+{
+	sim_symbolize(b->k->as, pc, at, nat, 0);
+	if (strchr(at, '/'))
+		*strchr(at, '/') = 0;
+	kline_where(b->lines, pc, where, nwhere);
+}
+
+/* "make_call: ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342) >
+ * __aarch64_insn_write+0x48 (arch/arm64/kernel/patching.c:78): what": the
+ * core's verb first, as the model's steps name it (the checks tell an
+ * enabling write by it: verify/check.c on_nop), then where the patcher
+ * CPU was in the verb's kernel function and in the innermost one. */
+static const char *text(struct kback *b, const char *verb, const struct kev *v,
+			const char *what)
+{
+	char at[200], where[300], oat[200], owhere[300], *s;
+	size_t n;
+
+	place(b, v->pc, at, sizeof(at), where, sizeof(where));
+	place(b, v->outer, oat, sizeof(oat), owhere, sizeof(owhere));
+	n = strlen(verb) + 2 * (strlen(at) + strlen(where)) + strlen(oat) + strlen(owhere) +
+	    strlen(what) + 16;
+	if (!(s = malloc(n)))
+		return "kernel";
+	if (v->outer == v->pc)
+		snprintf(s, n, "%s: %s (%s): %s", verb, at, where, what);
+	else
+		snprintf(s, n, "%s: %s (%s) > %s (%s): %s", verb, oat, owhere, at, where, what);
+	if (VEC_PUSH(b->texts, b->ntexts, b->captexts, s)) {
+		free(s);
+		return "kernel";
+	}
+	return s;
+}
+
+/* A point of the site's window [lo, hi) in the cache line at line_k,
+ * the patched word when the line holds it: the world's line of that point
+ * is the one to maintain (caches_clean_inval_pou(ip, ip + 4) in
+ * arch/arm64/kernel/patching.c __aarch64_insn_write). */
+static uint64_t line_point(const struct kback_pair *p, uint64_t line_k, uint64_t lo,
+			   uint64_t hi)
+{
+	if (p->ip_k >= line_k && p->ip_k < line_k + 64)
+		return p->ip_k;
+	return line_k < lo ? lo : line_k >= hi ? hi - 4 : line_k;
+}
+
+/* The events of the last run as plan steps (one per visible event). */
+static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
+		 uint64_t lit_w, struct plan *pl, struct ftv_err *e)
+{
+	const struct kev_log *l = &b->k->log;
+	/* the site's window: its literal (func - 8) to the patched word */
+	uint64_t lo = p->ip_k + 4 - KBACK_WINDOW, hi = p->ip_k + 4;
+	uint64_t read_a = 0, read_v = 0;
+	int have_read = 0;
+	char what[160];
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct kev *v = &l->v[i];
+		struct plan_step s = { .rec = -1 };
+		int in = v->addr >= lo && v->addr < hi;
+
+		kev_format(v, what, sizeof(what));
+		switch (v->kind) {
+		case KEV_READ:
+			if (in) {
+				read_a = v->addr;
+				read_v = v->value;
+				have_read = 1;
+			}
+			continue;
+		case KEV_STORE:
+			/* the stack, the record, the fake current, patch_lock:
+			 * the patcher CPU's own data, which no CPU of the
+			 * world reads */
+			if (!in)
+				continue;
+			s.addr = to_w(p, v->addr);
+			if (v->size == 8) {
+				s.op = PLAN_WRITE_DATA64;
+				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
+				 * (arch/arm64/kernel/ftrace.c): the kernel's own
+				 * ops are the core's literal */
+				s.new = v->value == b->nop_k || v->value == b->list_k ? lit_w : v->value;
+			} else if (v->size == 4) {
+				uint32_t w;
+
+				s.op = PLAN_WRITE_INSN;
+				if (word_to_w(b, p, v->addr, (uint32_t)v->value, &w, e))
+					return -1;
+				s.new = w;
+			} else {
+				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, verb, v, what),
+						v->size);
+			}
+			if (have_read && read_a == v->addr) {
+				uint32_t w;
+
+				if (word_to_w(b, p, read_a, (uint32_t)read_v, &w, e))
+					return -1;
+				s.validate = 1;
+				s.old = v->size == 4 ? w : read_v;
+				have_read = 0;
+			}
+			break;
+		case KEV_DC_CVAU:
+		case KEV_IC_IVAU:
+			/* the line of the word the kernel wrote, in the world */
+			if (v->addr + 64 <= lo || v->addr >= hi)
+				continue;
+			s.op = v->kind == KEV_DC_CVAU ? PLAN_CACHE_CLEAN : PLAN_ICACHE_INVAL;
+			s.addr = to_w(p, line_point(p, v->addr, lo, hi)) & ~63ull;
+			s.len = 64;
+			break;
+		case KEV_IC_IALLUIS:
+			s.op = PLAN_ICACHE_INVAL;
+			s.addr = p->ip_w & ~63ull;
+			s.len = 64;
+			break;
+		case KEV_DSB:
+			s.op = PLAN_DSB;
+			break;
+		case KEV_DMB:
+			s.op = PLAN_DMB;
+			break;
+		case KEV_ISB:
+			s.op = PLAN_ISB;
+			break;
+		case KEV_FAULT:
+		case KEV_BUG:
+			return ftv_errf(e, "%s", text(b, verb, v, what));
+		default:
+			/* fixmap, TLBI, patch_lock, printk: the patcher CPU's
+			 * own state (one ftrace agent: nobody else maps the
+			 * slot or takes the lock in a world) */
+			continue;
+		}
+		s.what = text(b, verb, v, what);
+		if (plan_push(pl, &s))
+			return ftv_errf(e, "out of memory");
+	}
+	return 0;
+}
+
+enum kverb { V_INIT, V_CALL, V_NOP, V_MODIFY };
+
+static const char *const vname[] = {
+	[V_INIT] = "init_nop", [V_CALL] = "make_call", [V_NOP] = "make_nop",
+	[V_MODIFY] = "modify_call",
+};
+static const char *const kfn[] = {
+	[V_INIT] = "ftrace_init_nop", [V_CALL] = "ftrace_make_call",
+	[V_NOP] = "ftrace_make_nop", [V_MODIFY] = "ftrace_modify_call",
+};
+
+/* Runs one verb on the patcher CPU and turns its events into steps. The
+ * record has FTRACE_FL_CALL_OPS_EN and ftrace_find_unique_ops answers the
+ * core's literal, so arm64_rec_get_ops stores exactly that literal. */
+static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
+		uint64_t old_w, uint64_t new_w, uint64_t lit_w, struct plan *pl,
+		struct ftv_err *e)
+{
+	const struct kback_pair *p = pair(b, fs->ip);
+	struct kern *k = b->k;
+	uint64_t args[3] = { 0 }, ret = 0, fn = kern_sym(k, kfn[v]);
+	int n = 3;
+
+	if (!p)
+		return ftv_errf(e, "%s: no kernel copy of the site at 0x%llx", kfn[v],
+				(unsigned long long)fs->ip);
+	/* ftrace_init_nop runs on text as the compiler left it (boot, or a
+	 * module's load: ftrace_module_init), whatever an earlier load and
+	 * unload of the module left in the copy */
+	if (v == V_INIT)
+		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
+			sim_write32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, p->orig[w]);
+	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_ip, p->ip_k);
+	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_flags, k->lay.fl_call_ops_en);
+	k->unique_ops = lit_w;
+	switch (v) {
+	case V_INIT: args[1] = b->rec; n = 2; break;
+	case V_CALL: args[0] = b->rec; args[1] = to_k(p, new_w); n = 2; break;
+	case V_NOP: args[1] = b->rec; args[2] = to_k(p, old_w); break;
+	case V_MODIFY: args[0] = b->rec; args[1] = to_k(p, old_w); args[2] = to_k(p, new_w); break;
+	}
+	kev_clear(&k->log);
+	if (kern_call(k, fn, args, n, &ret, e))
+		return -1;
+	if (ret) {
+		/* what refused, in the kernel's terms (a store through no
+		 * fixmap mapping, a WARN), when the log says */
+		for (size_t i = 0; i < k->log.n; i++) {
+			const struct kev *x = &k->log.v[i];
+			char what[160];
+
+			if (x->kind == KEV_FAULT || x->kind == KEV_BUG)
+				return ftv_errf(e, "%s returned %d: %s", kfn[v], (int)ret,
+						text(b, vname[v], x, kev_format(x, what, sizeof(what))));
+		}
+		return ftv_errf(e, "%s returned %d", kfn[v], (int)ret);
+	}
+	return steps(b, vname[v], p, lit_w, pl, e);
+}
+
+static int k_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
+{
+	struct kback *b = ctx;
+
+	return arm64_site_usable(&b->model, s, e);
+}
+
+static int k_init_nop(void *ctx, const struct ftrace_site *s, uint64_t lit,
+		      struct plan *p, struct ftv_err *e)
+{
+	return verb(ctx, V_INIT, s, 0, 0, lit, p, e);
+}
+
+static int k_make_call(void *ctx, const struct ftrace_site *s, uint64_t target,
+		       uint64_t lit, struct plan *p, struct ftv_err *e)
+{
+	return verb(ctx, V_CALL, s, 0, target, lit, p, e);
+}
+
+static int k_make_nop(void *ctx, const struct ftrace_site *s, uint64_t old,
+		      uint64_t lit, struct plan *p, struct ftv_err *e)
+{
+	return verb(ctx, V_NOP, s, old, 0, lit, p, e);
+}
+
+static int k_modify_call(void *ctx, const struct ftrace_site *s, uint64_t old,
+			 uint64_t new, uint64_t lit, struct plan *p, struct ftv_err *e)
+{
+	return verb(ctx, V_MODIFY, s, old, new, lit, p, e);
+}
+
+/* Not ftrace: another task's jump label (arch_jump_label_transform), as
+ * ftv's arm64 backend writes it; arch/arm64/kernel/jump_label.o is not
+ * among the objects make kernel builds. */
+static int k_static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
+			   struct ftv_err *e)
+{
+	struct kback *b = ctx;
+
+	return arm64_ftrace_callops.static_branch(&b->model, addr, enable, p, e);
+}
+
+static const struct ftrace_arch_mutant kback_mutants[] = {
+	{ "none", 0, "the kernel objects as built (mutate the source: make kernel KERNEL_SRC=)" },
+	{ NULL, 0, NULL },
+};
+
+/* CALL_OPS, live: arch/arm64/kernel/ftrace.c of 6.3+, no
+ * update_ftrace_func and no graph caller (kernel-diff shows both do
+ * nothing with CALL_OPS and WITH_ARGS). */
+const struct ftrace_arch kback_ftrace = {
+	.name = "kernel",
+	.flags = FTRACE_ARCH_CALL_OPS,
+	.mutants = kback_mutants,
+	.site_usable = k_usable,
+	.init_nop = k_init_nop,
+	.make_call = k_make_call,
+	.make_nop = k_make_nop,
+	.modify_call = k_modify_call,
+	.static_branch = k_static_branch,
+};

@@ -1,0 +1,67 @@
+/* Linux's own arm64 ftrace backend as the backend of a world (issue 26,
+ * docs/kernel.md "--scheme kernel").
+ *
+ * Each verb the core asks (ftrace_init_nop, ftrace_make_call,
+ * ftrace_make_nop, ftrace_modify_call) runs the kernel's compiled code on
+ * the patcher CPU of a struct kern (kernel/kern.h): the real
+ * arch/arm64/kernel/ftrace.c, patching.c (aarch64_insn_patch_text_nosync,
+ * aarch64_insn_write_literal_u64), lib/insn.c and mm/cache.c. Its visible
+ * events (kernel/kevent.h: stores to the site, barriers, cache
+ * maintenance) become the plan's steps, one step per event, in the order
+ * the code made them; everything else it executes (encoding, range
+ * checks, the fixmap and lock bookkeeping) is private to the patcher CPU
+ * and is not a scheduling point. The executor then applies those steps
+ * between the other CPUs' instructions through the same store buffer and
+ * fetch model as the model's plans: it never decides what to patch.
+ *
+ * Why a recorded run is the patcher CPU's run: the backend reads only its
+ * arguments, the record, its own data and the site's words; the other CPUs
+ * never store to any of them (they execute the site and read the literal),
+ * and every ftrace update holds ftrace_lock (kernel/trace/ftrace.c), so the
+ * values it reads cannot change between its events. Its validating read
+ * (aarch64_insn_read in ftrace_modify_code) becomes the step's validate,
+ * compared when the executor applies the store: the understood difference
+ * validate-unlocked of kernel-diff.
+ *
+ * Addresses. The kernel objects and a copy of the world's objects are
+ * loaded by kern_open in the kernel's own address space, so a world site
+ * at ip_w is a kernel site at ip_k with the same words around it. A target
+ * t_w is passed as ip_k + (t_w - ip_w), so that every range decision
+ * (ftrace_find_callable_addr's +/-128 MiB) and every BL offset is the
+ * world's; the kernel's own ftrace_caller (chosen for an out-of-range
+ * target) is the world's ftrace_caller, and the kernel's ftrace_nop_ops /
+ * ftrace_list_ops literal values are the ops literal the core passed.
+ * Events are mapped back by the same offsets. Each step's text names the
+ * kernel function and source line the patcher CPU was at:
+ * "ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342): str32 ...". */
+#ifndef FTV_KERNEL_KBACK_H
+#define FTV_KERNEL_KBACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "patcher/ftrace_arch.h"
+#include "util/err.h"
+
+struct kback;
+
+/* The world's site ip_w and function name, in load order. */
+struct kback_site {
+	uint64_t ip;
+	const char *name;
+};
+
+/* Opens the build in dir with the world's kernel objects (objs, in the
+ * world's order); sites: the world's sites of those objects, in the same
+ * order; caller: the world's ftrace_caller. NULL with err set. */
+struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
+			const struct kback_site *sites, size_t nsites,
+			uint64_t caller, struct ftv_err *err);
+void kback_free(struct kback *b);
+/* Kernel instructions run so far (the patcher CPU's cost). */
+uint64_t kback_insns(const struct kback *b);
+
+/* The verbs, ctx = struct kback. */
+extern const struct ftrace_arch kback_ftrace;
+
+#endif

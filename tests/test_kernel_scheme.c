@@ -1,0 +1,186 @@
+/* Scheme kernel: ftv's worlds patched by Linux's own compiled arm64
+ * backend (make kernel: Debian's 6.12 and its mutants, mk/kernel.mk).
+ * The unmodified kernel passes the kernel scenarios and proves the
+ * kernel proof worlds; each mutated kernel with a model twin is found by
+ * verify with the twin's kind, its report naming the kernel function and
+ * source line; a kernel that faults at boot is named with its line; what
+ * the scheme does not model yet is refused, not run wrongly. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ftv CMD SCN --kernel BUILD/kdir [more]: SCN from the source tree unless
+ * absolute */
+static int run(const char *cmd, const char *scn, const char *kdir, const char *more, char **out)
+{
+	char s[512], k[512];
+	char *argv[] = { (char *)ftv_test_env("FTV"), (char *)cmd, s, "--kernel", k,
+			 (char *)more, NULL };
+
+	if (scn[0] == '/')
+		snprintf(s, sizeof(s), "%s", scn);
+	else
+		ftv_test_path(s, sizeof(s), "FTV_TOP", scn);
+	ftv_test_path(k, sizeof(k), "FTV_BUILD", kdir);
+	return ftv_test_run(argv, out);
+}
+
+START_TEST(debian_6_12_passes_the_kernel_scenarios)
+{
+	static const char *const scn[] = { "make-call", "modify-call", "direct", "graph",
+					   "module" };
+	char *out = NULL, path[128];
+
+	for (size_t i = 0; i < sizeof(scn) / sizeof(scn[0]); i++) {
+		snprintf(path, sizeof(path), "corpus/scenarios/kernel-%s.scn", scn[i]);
+		ck_assert_msg(run("scenario", path, "kernel/6.12", NULL, &out) == 0, "%s: %s",
+			      path, out);
+		/* the kernel's own code patched: transitions were made */
+		ck_assert_msg(strstr(out, "no violation") && !strstr(out, " 0 transitions"),
+			      "%s: %s", path, out);
+		free(out);
+	}
+}
+END_TEST
+
+/* the Perfetto trace's patcher track names each step in kernel terms */
+START_TEST(the_patcher_track_names_the_kernel_function_and_line)
+{
+	char *out = NULL, *json = NULL, trace[] = "/tmp/ftv-ktrace-XXXXXX";
+	int fd = mkstemp(trace);
+	char *argv[] = { "/bin/cat", trace, NULL };
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	{
+		char s[512], k[512], t[600];
+		char *a[] = { (char *)ftv_test_env("FTV"), "scenario", s, "--kernel", k, t, NULL };
+
+		ftv_test_path(s, sizeof(s), "FTV_TOP", "corpus/scenarios/kernel-make-call.scn");
+		ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+		snprintf(t, sizeof(t), "--trace=%s", trace);
+		ck_assert_int_eq(ftv_test_run(a, &out), 0);
+		free(out);
+	}
+	ck_assert_int_eq(ftv_test_run(argv, &json), 0);
+	ck_assert_msg(strstr(json, "\"name\":\"patcher\"") &&
+		      strstr(json, ": make_call: ftrace_make_call+0x") &&
+		      strstr(json, "(arch/arm64/kernel/patching.c:"), "%.2000s", json);
+	free(json);
+	unlink(trace);
+}
+END_TEST
+
+START_TEST(debian_6_12_proves_the_kernel_proof_worlds)
+{
+	static const char *const scn[] = { "make-call", "disable" };
+	char *out = NULL, path[128];
+
+	for (size_t i = 0; i < sizeof(scn) / sizeof(scn[0]); i++) {
+		snprintf(path, sizeof(path), "corpus/scenarios/verify-kernel-%s.scn", scn[i]);
+		ck_assert_msg(run("verify", path, "kernel/6.12", NULL, &out) == 0, "%s: %s",
+			      path, out);
+		ck_assert_msg(strstr(out, "verified: ") && strstr(out, ", complete"), "%s: %s",
+			      path, out);
+		free(out);
+	}
+}
+END_TEST
+
+/* each kernel-source twin of a model mutant (tools/kernel-mutate.py) */
+static const struct {
+	const char *mutant, *world, *kind, *where;
+} twins[] = {
+	/* bl-before-literal's twin: the BL seen before the ops literal */
+	{ "make-call-bl-before-ops", "corpus/scenarios/verify-kernel-make-call.scn",
+	  "VIOLATION nop-ops", "\"make_call: ftrace_make_call+0x" },
+	/* skip-literal-on-modify's twin: the second tracer never called */
+	{ "modify-call-keeps-ops", "corpus/scenarios/verify-kernel-modify.scn",
+	  "VIOLATION count", NULL },
+};
+
+START_TEST(each_kernel_twin_is_found_by_verify_with_its_models_kind)
+{
+	char *out = NULL, kdir[128];
+
+	snprintf(kdir, sizeof(kdir), "kernel-mut/%s", twins[_i].mutant);
+	ck_assert_msg(run("verify", twins[_i].world, kdir, "--out=/tmp", &out) == 1,
+		      "%s: %s", twins[_i].mutant, out);
+	ck_assert_msg(strstr(out, twins[_i].kind), "%s: %s", twins[_i].mutant, out);
+	/* in the kernel's terms: its function and source line */
+	if (twins[_i].where)
+		ck_assert_msg(strstr(out, twins[_i].where) &&
+			      strstr(out, "(arch/arm64/kernel/ftrace.c:") &&
+			      strstr(out, "> __aarch64_insn_write+0x") &&
+			      strstr(out, "(arch/arm64/kernel/patching.c:"),
+			      "%s: %s", twins[_i].mutant, out);
+	free(out);
+}
+END_TEST
+
+/* literal-store-after-unmap has no model twin: its first ftrace_init_nop
+ * already faults, as the kernel's would at boot */
+START_TEST(a_kernel_faulting_at_boot_is_named_at_its_source_line)
+{
+	char *out = NULL;
+	int rc = run("scenario", "corpus/scenarios/kernel-make-call.scn",
+		     "kernel-mut/literal-store-after-unmap", NULL, &out);
+
+	ck_assert_msg(rc == 2, "exit %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "ftrace_init_nop returned -14") &&
+		      strstr(out, "aarch64_insn_write_literal_u64+0x") &&
+		      strstr(out, "(arch/arm64/kernel/patching.c:") &&
+		      strstr(out, "no fixmap mapping"), "%s", out);
+	free(out);
+}
+END_TEST
+
+START_TEST(far_modules_and_mutants_are_refused)
+{
+	char tmpl[] = "/tmp/ftv-kscheme-XXXXXX", scn[64], *out = NULL;
+	int fd = mkstemp(tmpl);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	ck_assert_ptr_nonnull(f);
+	/* a module beyond BL range: the kernel copy has no module PLT */
+	fprintf(f, "name far\nscheme kernel\nobjects rand1\nmodules rand2\nfar-modules\n"
+		   "cpus 2\nexpect ok\nenable-modules\nops t1 tracer_a\nfilter t1 r2_f4\n"
+		   "register t1\nrun 50\n");
+	fclose(f);
+	snprintf(scn, sizeof(scn), "%s", tmpl);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &out), 2);
+	ck_assert_msg(strstr(out, "scheme kernel: no far modules yet"), "%s", out);
+	free(out);
+	unlink(tmpl);
+	/* the model's mutants are the model's: a kernel is mutated in its
+	 * source */
+	ck_assert_int_eq(run("scenario", "corpus/scenarios/kernel-make-call.scn", "kernel/6.12",
+			     "--mutate=bl-before-literal", &out), 2);
+	free(out);
+	ck_assert_int_eq(run("scenario", "corpus/scenarios/kernel-make-call.scn",
+			     "kernel/no-such-build", NULL, &out), 2);
+	ck_assert_msg(strstr(out, "make kernel"), "%s", out);
+	free(out);
+}
+END_TEST
+
+static Suite *kernel_scheme_suite(void)
+{
+	Suite *s = suite_create("kernel_scheme");
+	TCase *t = tcase_create("kernel_scheme");
+
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, debian_6_12_passes_the_kernel_scenarios);
+	tcase_add_test(t, debian_6_12_proves_the_kernel_proof_worlds);
+	tcase_add_test(t, the_patcher_track_names_the_kernel_function_and_line);
+	tcase_add_loop_test(t, each_kernel_twin_is_found_by_verify_with_its_models_kind, 0,
+			    sizeof(twins) / sizeof(twins[0]));
+	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
+	tcase_add_test(t, far_modules_and_mutants_are_refused);
+	suite_add_tcase(s, t);
+	return s;
+}
+FTV_SUITE(kernel_scheme, kernel_scheme_suite)
