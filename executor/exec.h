@@ -245,6 +245,12 @@ enum exec_viol_kind {
 	 * another agent had unmapped it: the window is shared, and whoever
 	 * writes through it must hold the lock the others take */
 	EXEC_V_WINDOW,
+	/* a CPU executed an older instruction than a completed plan with
+	 * visible_on_return wrote (patcher/plan.h): the function that made
+	 * the change returned before the change was visible to every CPU
+	 * ("not-visible: cpu1 step 40 executed nop at jl_hook+0x8/0x40
+	 * after static_key_enable: nop -> b returned at step 31 ...") */
+	EXEC_V_NOT_VISIBLE,
 };
 const char *exec_viol_name(enum exec_viol_kind k);
 

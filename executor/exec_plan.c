@@ -131,6 +131,10 @@ static struct xplan *cur_plan(struct xplans *ps, int a)
 		if (!finished(xp)) {
 			xp->res.status = EXEC_PLAN_DONE;
 			plan_finished(ps);
+			if (xp->p.visible_on_return)
+				for (size_t i = 0; i < xp->p.n; i++)
+					if (xp->p.steps[i].op == PLAN_WRITE_INSN)
+						xm_returned(ps->m, (int)id, xp->p.steps[i].addr);
 			if (xp->fn)
 				xp->fn(ps->ex, (int)id, &xp->res, xp->arg);
 		}

@@ -104,10 +104,9 @@ static int v_unload_module(const struct ftrace_target *t, void *ctx, char *const
 static int v_static_key(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 			struct ftv_err *err)
 {
-	(void)ac;
 	if (strcmp(av[0], "on") && strcmp(av[0], "off"))
-		return ftv_errf(err, "usage: static-key on|off");
-	return t->static_key(ctx, !strcmp(av[0], "on"), err);
+		return ftv_errf(err, "usage: static-key on|off [KEY]");
+	return t->static_key(ctx, !strcmp(av[0], "on"), ac > 1 ? av[1] : NULL, err);
 }
 
 static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
@@ -139,7 +138,7 @@ static const struct ftrace_verb verbs[] = {
 	  M(enable_modules) },
 	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module) },
 	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module) },
-	{ "static-key", NULL, "on|off", 1, 1, v_static_key, M(static_key) },
+	{ "static-key", NULL, "on|off [KEY]", 1, 2, v_static_key, M(static_key) },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run) },
 };
 

@@ -104,6 +104,13 @@ struct plan {
 	struct plan_step *steps;
 	size_t n, cap;
 	int agent;         /* PLAN_AGENT_*: who applies it */
+	/* The caller's promise when the plan returns, checked by the
+	 * executor: from its completion on, every CPU that executes a word
+	 * it wrote executes that write or a newer one (static_key_enable()
+	 * and static_key_disable(): kernel/jump_label.c, made true on arm64
+	 * by arch_jump_label_transform_apply()'s kick_all_cpus_sync()). A
+	 * fetch of an older write is EXEC_V_NOT_VISIBLE. */
+	int visible_on_return;
 };
 
 void plan_init(struct plan *p);
@@ -111,7 +118,8 @@ void plan_free(struct plan *p);
 void plan_reset(struct plan *p); /* n = 0, keeps the memory */
 /* Appends a copy of *s; returns 0, or -1 when out of memory. */
 int plan_push(struct plan *p, const struct plan_step *s);
-/* Appends src's steps; an empty dst takes src's agent too. */
+/* Appends src's steps; an empty dst takes src's agent and
+ * visible_on_return too. */
 int plan_append(struct plan *dst, const struct plan *src);
 
 /* Shorthands, each returning plan_push's result. */

@@ -99,9 +99,9 @@ static int w_unload_module(void *ctx, const char *module, struct ftv_err *err)
 	return world_unload_module(ctx, module, err);
 }
 
-static int w_static_key(void *ctx, int on, struct ftv_err *err)
+static int w_static_key(void *ctx, int on, const char *key, struct ftv_err *err)
 {
-	return world_static_key(ctx, on, err);
+	return key ? world_jump_label_key(ctx, key, on, err) : world_static_key(ctx, on, err);
 }
 
 static int w_run(void *ctx, uint64_t steps, struct ftv_err *err)

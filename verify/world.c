@@ -388,7 +388,13 @@ static int callable(const struct world *w, const struct wrec *r)
 	const char *p = w->cfg.callable_prefix ? w->cfg.callable_prefix : "r";
 	const char *n = r->name;
 
-	if (r->rec < 0 || !r->active || !n || strncmp(n, p, strlen(p)))
+	if (r->rec < 0 || !r->active || !n)
+		return 0;
+	/* the static-key unit's functions (corpus/src/jumplabel.c) take
+	 * integers too */
+	if (!w->cfg.callable_prefix && !strncmp(n, "jl_", 3))
+		return 1;
+	if (strncmp(n, p, strlen(p)))
 		return 0;
 	if (w->cfg.callable_prefix)
 		return 1;
@@ -803,7 +809,7 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (calibrate_late(w, &ec, err))
 		return -1;
 	w->ex = exec_new(w->as, &ec, err);
-	if (!w->ex)
+	if (!w->ex || world_jump_labels_watch(w, err))
 		return -1;
 	if (calibrate(w, w->ex, err))
 		return -1;
@@ -859,6 +865,7 @@ void world_free(struct world *w)
 	free(w->arch_ctx);
 	timeline_free(w->tl);
 	world_probe_free(w);
+	world_jump_labels_free(w);
 	free(w->probe);
 	free(w->called);
 	plan_free(&w->scratch);

@@ -277,6 +277,9 @@ struct world {
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
 	int static_key_on;
+	/* the objects' static keys and jump labels, read when first used
+	 * (verify/world_jump_label.c) */
+	struct world_jump_labels *jl;
 
 	struct wrec *recs;
 	size_t nrecs;
@@ -414,5 +417,10 @@ void world_module_calls(struct world *w, size_t m, int on);
 /* cpu is at its quiescent point: it calls the modules loaded (their load
  * plans landed) from now on. */
 void world_module_cpu_sync(struct world *w, unsigned cpu);
+
+/* verify/world_jump_label.c: the objects' jump labels watched (after
+ * exec_new), and freed */
+int world_jump_labels_watch(struct world *w, struct ftv_err *err);
+void world_jump_labels_free(struct world *w);
 
 #endif

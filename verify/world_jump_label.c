@@ -1,0 +1,228 @@
+/* Static keys and their jump labels (kernel/jump_label.c): the __jump_table
+ * entries of the loaded objects, read after relocation, grouped by key, and
+ * static_key_enable() / static_key_disable() as one plan of the text
+ * patcher agent (PLAN_AGENT_TEXT: another task than ftrace, under
+ * jump_label_mutex rather than ftrace_lock) whose contract the executor
+ * checks: once the plan returns, every CPU executing one of its sites
+ * executes the new instruction (plan.visible_on_return, EXEC_V_NOT_VISIBLE).
+ *
+ * struct jump_entry (include/linux/jump_label.h, with
+ * CONFIG_HAVE_ARCH_JUMP_LABEL_RELATIVE, as arm64 and riscv have it): s32
+ * code and s32 target, each relative to its own field, s64 key relative to
+ * its field, whose bit 0 is the branch's polarity (jump_entry_is_branch)
+ * and bit 1 an init-section entry (jump_entry_is_init). The instruction an
+ * entry wants is a jump when static_key_enabled(key) ^ branch
+ * (jump_label_type()), else a NOP. */
+#include "verify/world_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/vec.h"
+
+#define JUMP_ENTRY_SIZE 16
+
+struct wjl_entry {
+	uint64_t code, target, key;
+	int branch;
+};
+
+struct wjl_key {
+	uint64_t addr;
+	const char *name;  /* the key's symbol (the aspace's string) */
+	int on;
+	int flipped;       /* a plan was made for it: memory may lag */
+};
+
+struct world_jump_labels {
+	struct wjl_entry *e;
+	size_t n, cap;
+	struct wjl_key *k;
+	size_t nk, capk;
+};
+
+static int64_t sext32(uint32_t v)
+{
+	return (int64_t)(int32_t)v;
+}
+
+static struct wjl_key *key_at(struct world_jump_labels *jl, uint64_t addr)
+{
+	for (size_t i = 0; i < jl->nk; i++)
+		if (jl->k[i].addr == addr)
+			return &jl->k[i];
+	return NULL;
+}
+
+static int add_entry(struct world *w, struct world_jump_labels *jl, uint64_t at,
+		     struct ftv_err *err)
+{
+	uint32_t code, target;
+	uint64_t key, kaddr;
+	const struct sim_symbol *s;
+	struct wjl_entry *e;
+
+	if (sim_read32(w->as, at, &code) || sim_read32(w->as, at + 4, &target) ||
+	    sim_read64(w->as, at + 8, &key))
+		return ftv_errf(err, "__jump_table entry at 0x%llx: unreadable",
+				(unsigned long long)at);
+	if (VEC_RESERVE(jl->e, jl->cap, jl->n + 1))
+		return ftv_errf(err, "out of memory");
+	e = &jl->e[jl->n++];
+	e->code = at + (uint64_t)sext32(code);
+	e->target = at + 4 + (uint64_t)sext32(target);
+	kaddr = at + 8 + key;
+	e->branch = (int)(kaddr & 1);
+	e->key = kaddr & ~3ULL;
+	if (key_at(jl, e->key))
+		return 0;
+	s = sim_sym_at(w->as, e->key);
+	if (!s || s->addr != e->key)
+		return ftv_errf(err, "__jump_table entry at 0x%llx: no symbol names its key "
+				"at 0x%llx", (unsigned long long)at,
+				(unsigned long long)e->key);
+	if (VEC_RESERVE(jl->k, jl->capk, jl->nk + 1))
+		return ftv_errf(err, "out of memory");
+	/* static_key_enabled(): atomic_t enabled, the key's first field
+	 * (DEFINE_STATIC_KEY_TRUE starts at 1) */
+	uint32_t enabled = 0;
+
+	if (sim_read32(w->as, e->key, &enabled))
+		return ftv_errf(err, "static key %s: unreadable", s->name);
+	jl->k[jl->nk++] = (struct wjl_key){ e->key, s->name, (int32_t)enabled > 0, 0 };
+	return 0;
+}
+
+/* jump_label_init(): every object's __jump_table. */
+static struct world_jump_labels *jump_labels(struct world *w, struct ftv_err *err)
+{
+	struct world_jump_labels *jl;
+
+	if (w->jl)
+		return w->jl;
+	jl = calloc(1, sizeof(*jl));
+	if (!jl) {
+		ftv_errf(err, "out of memory");
+		return NULL;
+	}
+	w->jl = jl;
+	for (size_t i = 0; i < sim_image_nobjects(w->img); i++) {
+		const struct sim_object_info *ob = sim_image_object(w->img, i);
+
+		for (size_t s = 0; s < ob->nsections; s++) {
+			const struct sim_loaded_section *sec = &ob->sections[s];
+
+			if (strcmp(sec->name, "__jump_table"))
+				continue;
+			for (uint64_t a = 0; a + JUMP_ENTRY_SIZE <= sec->size; a += JUMP_ENTRY_SIZE)
+				if (add_entry(w, jl, sec->addr + a, err))
+					return NULL;
+		}
+	}
+	return jl;
+}
+
+/* __jump_label_update(): each entry of the key to the instruction its type
+ * wants now, then the arch's apply. The arch writes without validation
+ * (aarch64_insn_patch_text_nosync); the word it expects to replace at the
+ * key's first change must be the one there, or the corpus was not compiled
+ * for the key's initial state. */
+static int key_plan(struct world *w, struct world_jump_labels *jl, const struct wjl_key *k,
+		    int on, struct ftv_err *err)
+{
+	for (size_t i = 0; i < jl->n; i++) {
+		const struct wjl_entry *e = &jl->e[i];
+		size_t at = w->scratch.n;
+		uint32_t cur = 0;
+
+		if (e->key != k->addr)
+			continue;
+		if (w->backend->jump_label_transform(w->arch_ctx, e->code, e->target,
+						     on ^ e->branch, &w->scratch, err))
+			return -1;
+		for (size_t s = at; s < w->scratch.n; s++) {
+			const struct plan_step *st = &w->scratch.steps[s];
+
+			if (st->op == PLAN_WRITE_INSN && !sim_read32(w->as, st->addr, &cur) &&
+			    cur != (uint32_t)st->old && !k->flipped)
+				return ftv_errf(err, "static-key %s: the jump label at 0x%llx "
+						"holds 0x%08x, not the 0x%08llx its key's state "
+						"wants (jump_label_init would have patched it)",
+						k->name, (unsigned long long)st->addr, cur,
+						(unsigned long long)st->old);
+		}
+	}
+	if (w->backend->jump_label_apply &&
+	    w->backend->jump_label_apply(w->arch_ctx, &w->scratch, err))
+		return -1;
+	return 0;
+}
+
+int world_jump_label_key(struct world *w, const char *key, int on, struct ftv_err *err)
+{
+	struct world_jump_labels *jl;
+	struct wjl_key *k = NULL;
+
+	if (!w->backend->jump_label_transform)
+		return ftv_errf(err, "static-key %s: the %s backend has no jump labels", key,
+				ftv_arch_name(w->sd->arch));
+	if (!(jl = jump_labels(w, err)))
+		return -1;
+	for (size_t i = 0; i < jl->nk && !k; i++)
+		if (!strcmp(jl->k[i].name, key))
+			k = &jl->k[i];
+	if (!k)
+		return ftv_errf(err, "static-key %s: no __jump_table entry of the loaded objects "
+				"uses this key", key);
+	if (k->on == on)
+		return ftv_errf(err, "static-key %s: the key is %s already", key, on ? "on" : "off");
+	w->scratch.agent = PLAN_AGENT_TEXT;
+	w->scratch.visible_on_return = 1;
+	if (key_plan(w, jl, k, on, err)) {
+		plan_reset(&w->scratch);
+		w->scratch.agent = PLAN_AGENT_FTRACE;
+		return -1;
+	}
+	k->on = on;
+	k->flipped = 1;
+	return world_submit(w, on ? "static_key_enable" : "static_key_disable", err);
+}
+
+int world_jump_labels_watch(struct world *w, struct ftv_err *err)
+{
+	struct world_jump_labels *jl;
+
+	if (!w->backend->jump_label_transform)
+		return 0;
+	if (!(jl = jump_labels(w, err)))
+		return -1;
+	/* every jump label is a watched word from the start, as ftrace's
+	 * sites are: its fetches are scheduling points */
+	for (size_t i = 0; i < jl->n; i++)
+		if (exec_watch_insn(w->ex, jl->e[i].code, err))
+			return -1;
+	return 0;
+}
+
+size_t world_jump_label_keys(struct world *w, const char **names, size_t max)
+{
+	struct ftv_err err;
+	struct world_jump_labels *jl = w->backend->jump_label_transform ? jump_labels(w, &err)
+									 : NULL;
+
+	if (!jl)
+		return 0;
+	for (size_t i = 0; i < jl->nk && i < max; i++)
+		names[i] = jl->k[i].name;
+	return jl->nk;
+}
+
+void world_jump_labels_free(struct world *w)
+{
+	if (!w->jl)
+		return;
+	free(w->jl->e);
+	free(w->jl->k);
+	free(w->jl);
+	w->jl = NULL;
+}
