@@ -623,7 +623,8 @@ void xm_returned(struct xmodel *m, int plan, uint64_t addr)
  * executes a new instruction only after a context synchronisation event
  * once the cache maintenance is done (Arm ARM B2.2.5, "Concurrent
  * modification and execution of instructions": the other PEs need an
- * ISB or an exception); kick_all_cpus_sync() gives every CPU one. */
+ * ISB or an exception); kick_all_cpus_sync() gives every CPU one. On
+ * riscv64 each hart needs its own FENCE.I (Zifencei). */
 static void check_returned(struct xmodel *m, unsigned cpu, struct winsn *w,
 			   size_t k)
 {
@@ -637,10 +638,10 @@ static void check_returned(struct xmodel *m, unsigned cpu, struct winsn *w,
 	xr_write_desc(m->log, w->coh[w->returned].wid, wd, sizeof(wd));
 	xl_violation(m->log, EXEC_V_NOT_VISIBLE, (int)cpu, w->addr,
 		     "not-visible: cpu%u step %llu executed %s at %s, but the update that "
-		     "wrote %s there, %s, had returned at step %llu: this CPU had no "
-		     "context synchronisation event since its cache maintenance, so the "
-		     "patched instruction was not visible to all CPUs when the update "
-		     "returned",
+		     "wrote %s there, %s, had returned at step %llu: this CPU had not "
+		     "synchronised its instruction fetch since the write (no ISB or "
+		     "exception on arm64, no FENCE.I on riscv64), so the patched "
+		     "instruction was not visible to all CPUs when the update returned",
 		     cpu, (unsigned long long)m->log->step, sold, where, snew, wd,
 		     (unsigned long long)w->returned_step);
 }

@@ -21,6 +21,9 @@ const struct ftrace_arch_mutant arm64_mutants[] = {
 	{ "jump-label-no-sync", ARM64_MUT_JUMP_LABEL_NO_SYNC,
 	  "static_key_enable() returns before other CPUs context-synchronise: no "
 	  "kick_all_cpus_sync() after patching (f6cc0c501649, fixed by cfb00a357864)" },
+	{ "patch-text-first-master", ARM64_MUT_PATCH_TEXT_FIRST_MASTER,
+	  "aarch64_insn_patch_text_cb(): the first CPU to arrive patches while the others "
+	  "still run (ae16480785de, fixed by 31a099dbd91e)" },
 	{ NULL, ARM64_MUT_NONE, NULL },
 };
 
@@ -353,6 +356,36 @@ static int jump_label_apply(void *ctx, struct plan *p, struct ftv_err *e)
 	return 0;
 }
 
+/* aarch64_insn_patch_text() (arch/arm64/kernel/patching.c) for one word:
+ * stop_machine_cpuslocked(aarch64_insn_patch_text_cb) on every online CPU.
+ * In the callback each CPU increments cpu_count; the last to arrive
+ * (atomic_inc_return() == num_online_cpus()) patches with
+ * aarch64_insn_patch_text_nosync() and increments once more; the others
+ * spin until then and execute isb(). The patcher agent is that master:
+ * PLAN_STOP_REQUEST asks, PLAN_STOP_MACHINE waits until every other CPU is
+ * parked, and
+ * PLAN_RESUME_MACHINE is the release, with each CPU's isb() (and its
+ * exception return) as the context synchronisation. Any instruction may
+ * be written so, CMODX-safe or not: no CPU executes it meanwhile. The
+ * mutant is the callback before 31a099dbd91e ("arm64: patch_text: Fixup
+ * last cpu should be master", 2022; ae16480785de had made the first CPU
+ * the master), which patched while the others were still on their way. */
+static int patch_text(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
+		      struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	int first = a->mutant == ARM64_MUT_PATCH_TEXT_FIRST_MASTER;
+
+	if (plan_simple(p, PLAN_STOP_REQUEST, -1, "stop_machine_cpuslocked()") ||
+	    (!first && plan_simple(p, PLAN_STOP_MACHINE, -1,
+				   "aarch64_insn_patch_text_cb: the last CPU to arrive patches")) ||
+	    patch_nosync(p, addr, old, new, "aarch64_insn_patch_text_cb: patch_text_nosync") ||
+	    plan_simple(p, PLAN_RESUME_MACHINE, -1,
+			"cpu_count released: every other CPU isb()"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
 /* The 2014 scheme and the ARGS scheme before CALL_OPS ran code updates
  * under stop_machine() (the default arch_ftrace_update_code). */
 static int stop_machine_prepare(void *ctx, struct plan *p, struct ftv_err *e)
@@ -387,7 +420,8 @@ static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e
 	.make_nop = make_nop,                        \
 	.modify_call = modify_call,                  \
 	.jump_label_transform = jump_label_transform, \
-	.jump_label_apply = jump_label_apply
+	.jump_label_apply = jump_label_apply,         \
+	.patch_text = patch_text
 
 const struct ftrace_arch arm64_ftrace_callops = {
 	ARM64_SITE_OPS,

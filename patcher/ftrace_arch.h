@@ -168,6 +168,13 @@ struct ftrace_arch {
 	int (*jump_label_transform)(void *ctx, uint64_t code, uint64_t target,
 				    int jump, struct plan *p, struct ftv_err *e);
 	int (*jump_label_apply)(void *ctx, struct plan *p, struct ftv_err *e);
+	/* Not ftrace: one instruction word at addr, old -> new, rewritten
+	 * under stop_machine() by the arch's text patcher for any
+	 * instruction (aarch64_insn_patch_text(), riscv's patch_text(): the
+	 * callback's rendezvous, one CPU patches, the others wait, then
+	 * context-synchronise). NULL: text-poke is refused. */
+	int (*patch_text)(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
+			  struct plan *p, struct ftv_err *e);
 	/* Optional hooks around one code update
 	 * (ftrace_arch_code_modify_prepare / _post_process); may be NULL. */
 	int (*update_prepare)(void *ctx, struct plan *p, struct ftv_err *e);

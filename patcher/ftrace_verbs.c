@@ -109,6 +109,13 @@ static int v_static_key(const struct ftrace_target *t, void *ctx, char *const *a
 	return t->static_key(ctx, !strcmp(av[0], "on"), ac > 1 ? av[1] : NULL, err);
 }
 
+static int v_text_poke(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		       struct ftv_err *err)
+{
+	(void)ac;
+	return t->text_poke(ctx, av[0], err);
+}
+
 static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 		 struct ftv_err *err)
 {
@@ -139,6 +146,7 @@ static const struct ftrace_verb verbs[] = {
 	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module) },
 	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module) },
 	{ "static-key", NULL, "on|off [KEY]", 1, 2, v_static_key, M(static_key) },
+	{ "text-poke", NULL, "SYMBOL", 1, 1, v_text_poke, M(text_poke) },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run) },
 };
 

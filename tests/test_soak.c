@@ -23,8 +23,10 @@ static const struct {
 	{ "arm64", "mcount", "7", { NULL } },
 	{ "arm64", "mcount-ops-tasks", "4", { NULL } },
 	{ "riscv64", "atomic", "4", { NULL } },
-	/* make soak's jump-label campaign: static keys flipped beside ftrace */
+	/* make soak's jump-label and patch-text campaigns: static keys
+	 * flipped and text poked under stop_machine() beside ftrace */
 	{ "arm64", "callops", "6", { "rand1", "jumplabel", NULL } },
+	{ "riscv64", "atomic", "6", { "rand1", "jumplabel", NULL } },
 };
 
 START_TEST(soak_short_finds_nothing_on_a_correct_scheme)

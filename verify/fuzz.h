@@ -61,11 +61,15 @@ struct fuzz_gen {
 	unsigned char func_mod[FUZZ_MAX_FUNCS];
 	unsigned nfuncs;
 	/* The static keys of the objects' jump labels (fuzz_targets; e.g.
-	 * corpus/src/jumplabel.c's): when there are some, the other task
+	 * corpus/src/jumplabel.c's): when there are some (or poke sites), the other task
 	 * flips them (`static-key on|off KEY`, static_key_enable/disable)
 	 * instead of the workload's own static branch, and more often. */
 	char keys[FUZZ_MAX_KEYS][48];
 	unsigned nkeys;
+	/* The objects' text poke sites (patch_text under stop_machine()),
+	 * rewritten by the same task and stream as the keys. */
+	char pokes[FUZZ_MAX_KEYS][48];
+	unsigned npokes;
 };
 
 /* Loads the objects and modules once (a world with one CPU) and collects

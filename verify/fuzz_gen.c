@@ -103,6 +103,10 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		g->nkeys = 0;
 		for (size_t k = 0; k < nk && k < FUZZ_MAX_KEYS; k++)
 			snprintf(g->keys[g->nkeys++], sizeof(g->keys[0]), "%s", keys[k]);
+		nk = world_text_poke_sites(w, keys, FUZZ_MAX_KEYS);
+		g->npokes = 0;
+		for (size_t k = 0; k < nk && k < FUZZ_MAX_KEYS; k++)
+			snprintf(g->pokes[g->npokes++], sizeof(g->pokes[0]), "%s", keys[k]);
 	}
 	ncall = world_callables(w, NULL, 0);
 	calls = calloc(ncall ? ncall : 1, sizeof(*calls));
@@ -481,16 +485,21 @@ static void static_key(struct gen *gn)
 {
 	unsigned k;
 
-	if (!gn->g->nkeys) {
+	if (!gn->g->nkeys && !gn->g->npokes) {
 		gn->key_on = !gn->key_on;
 		emit(gn, "static-key", gn->key_on ? "on" : "off", NULL);
 		return;
 	}
-	/* static_key_enable/disable of one of the objects' keys, and a short
-	 * run while the CPUs still call its jump labels */
-	k = (unsigned)ftv_rng_below(&gn->krng, gn->g->nkeys);
-	gn->jl_on[k] = !gn->jl_on[k];
-	emit(gn, "static-key", gn->jl_on[k] ? "on" : "off", gn->g->keys[k]);
+	/* static_key_enable/disable of one of the objects' keys, or a
+	 * patch_text of a poke site, and a short run while the CPUs still
+	 * call them */
+	k = (unsigned)ftv_rng_below(&gn->krng, gn->g->nkeys + gn->g->npokes);
+	if (k < gn->g->nkeys) {
+		gn->jl_on[k] = !gn->jl_on[k];
+		emit(gn, "static-key", gn->jl_on[k] ? "on" : "off", gn->g->keys[k]);
+	} else {
+		emit(gn, "text-poke", gn->g->pokes[k - gn->g->nkeys], NULL);
+	}
 	emit_run_between(gn, 10, 60);
 }
 
@@ -714,7 +723,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		for (unsigned k = 0; k < mp.nkeys; k++)
 			if (mp.key_at[k] == i)
 				static_key(&gn);
-		for (unsigned f = 0; g->nkeys && f < 3; f++)
+		for (unsigned f = 0; (g->nkeys || g->npokes) && f < 3; f++)
 			if (ftv_rng_chance(&gn.krng, 1, 2))
 				static_key(&gn);
 		for (unsigned m = 0; m < g->nmodules; m++) {

@@ -104,6 +104,11 @@ static int w_static_key(void *ctx, int on, const char *key, struct ftv_err *err)
 	return key ? world_jump_label_key(ctx, key, on, err) : world_static_key(ctx, on, err);
 }
 
+static int w_text_poke(void *ctx, const char *site, struct ftv_err *err)
+{
+	return world_text_poke(ctx, site, err);
+}
+
 static int w_run(void *ctx, uint64_t steps, struct ftv_err *err)
 {
 	return world_run(ctx, steps, err);
@@ -128,6 +133,7 @@ static const struct ftrace_target world_target = {
 	.load_module = w_load_module,
 	.unload_module = w_unload_module,
 	.static_key = w_static_key,
+	.text_poke = w_text_poke,
 	.run = w_run,
 };
 
@@ -489,7 +495,7 @@ static int do_op(struct world *w, const struct scenario *s, const struct scn_op 
 	if (!v)
 		ret = ftv_errf(err, "unknown operation");
 	else if (ftrace_core_bug(world_core(w)) && strcmp(v->name, "run") &&
-		 strcmp(v->name, "static-key"))
+		 strcmp(v->name, "static-key") && strcmp(v->name, "text-poke"))
 		/* ftrace_bug() killed ftrace while the CPUs ran (reported as
 		 * a violation): the kernel refuses every later ftrace
 		 * operation (-ENODEV), and the scenario goes on without it */

@@ -86,6 +86,9 @@
  *                                    __jump_table; once it returns, a CPU
  *                                    executing one must see the new
  *                                    instruction (else "not-visible")
+ *   text-poke ftv_poke_site          patch_text: the word swapped with
+ *                                    ftv_poke_site_alt's under
+ *                                    stop_machine(); the same contract
  *   settle                           between operations (before every
  *                                    `run`): those above are applied at
  *                                    once, each to completion, before any

@@ -809,7 +809,7 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (calibrate_late(w, &ec, err))
 		return -1;
 	w->ex = exec_new(w->as, &ec, err);
-	if (!w->ex || world_jump_labels_watch(w, err))
+	if (!w->ex || world_text_watch(w, err))
 		return -1;
 	if (calibrate(w, w->ex, err))
 		return -1;
@@ -865,7 +865,7 @@ void world_free(struct world *w)
 	free(w->arch_ctx);
 	timeline_free(w->tl);
 	world_probe_free(w);
-	world_jump_labels_free(w);
+	world_text_free(w);
 	free(w->probe);
 	free(w->called);
 	plan_free(&w->scratch);

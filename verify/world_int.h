@@ -278,8 +278,8 @@ struct world {
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
 	int static_key_on;
 	/* the objects' static keys and jump labels, read when first used
-	 * (verify/world_jump_label.c) */
-	struct world_jump_labels *jl;
+	 * (verify/world_text.c) */
+	struct world_text *text;
 
 	struct wrec *recs;
 	size_t nrecs;
@@ -418,9 +418,9 @@ void world_module_calls(struct world *w, size_t m, int on);
  * plans landed) from now on. */
 void world_module_cpu_sync(struct world *w, unsigned cpu);
 
-/* verify/world_jump_label.c: the objects' jump labels watched (after
+/* verify/world_text.c: the objects' jump labels watched (after
  * exec_new), and freed */
-int world_jump_labels_watch(struct world *w, struct ftv_err *err);
-void world_jump_labels_free(struct world *w);
+int world_text_watch(struct world *w, struct ftv_err *err);
+void world_text_free(struct world *w);
 
 #endif

@@ -4,7 +4,7 @@
  * it (arch/arm64/include/asm/jump_label.h: arch_static_branch,
  * arch_static_branch_jump, JUMP_TABLE_ENTRY; include/linux/jump_label.h:
  * struct jump_entry, static_branch_likely/unlikely). ftv reads the table
- * after relocation (verify/world_jump_label.c) and flips the keys with
+ * after relocation (verify/world_text.c) and flips the keys with
  * `static-key on|off KEY` while the CPUs call these functions.
  *
  * Entry layout (struct jump_entry with CONFIG_HAVE_ARCH_JUMP_LABEL_RELATIVE):
@@ -20,7 +20,7 @@
 #include "corpus.h"
 
 /* struct static_key: an enable count; the entries pointer is the
- * kernel's bookkeeping, which ftv keeps outside (world_jump_label.c). */
+ * kernel's bookkeeping, which ftv keeps outside (verify/world_text.c). */
 struct ftv_static_key {
 	int enabled;
 	int pad;
@@ -38,11 +38,14 @@ struct ftv_static_key {
 	".popsection\n\t"
 
 /* The patched instruction, 4 bytes: arm64's NOP and B; riscv64's
- * (arch/riscv/include/asm/jump_label.h) a non-compressed NOP and JAL x0,
- * which the corpus builds too (ftv patches jump labels on arm64 only). */
+ * (arch/riscv/include/asm/jump_label.h) a non-compressed, 4-byte aligned
+ * NOP and JAL x0, which the corpus builds too (ftv patches jump labels on arm64 only). */
 #if defined(__riscv)
-#define FTV_JL_NOP ".option push\n\t.option norvc\n1: nop\n\t.option pop\n\t"
-#define FTV_JL_JUMP ".option push\n\t.option norvc\n1: jal zero, %l[l_yes]\n\t.option pop\n\t"
+/* (.balign before .option norvc: with the C extension on, GNU as pads
+ * for the worst case and emits R_RISCV_ALIGN, which the link resolves
+ * after deleting the functions' padding; under norvc it emits neither.) */
+#define FTV_JL_NOP ".balign 4\n\t.option push\n\t.option norvc\n1: nop\n\t.option pop\n\t"
+#define FTV_JL_JUMP ".balign 4\n\t.option push\n\t.option norvc\n1: jal zero, %l[l_yes]\n\t.option pop\n\t"
 #else
 #define FTV_JL_NOP "1: nop\n\t"
 #define FTV_JL_JUMP "1: b %l[l_yes]\n\t"
@@ -101,4 +104,39 @@ u64 jl_feature(u64 a, u64 b, u64 c)
 	if (static_branch_likely_false(ftv_key_b))
 		return jl_mix_slow(b, a, c) + 2;
 	return b * 5 + (a ^ c) + 2;
+}
+
+/* A word the arch's stop_machine() text patcher rewrites
+ * (aarch64_insn_patch_text(), riscv's patch_text(); `text-poke
+ * ftv_poke_site`): two encodings of r = r + 0, swapped. Neither pair is one
+ * the architecture lets a CPU fetch while it changes (Arm ARM B2.2.5 allows
+ * B, BL, NOP, BRK, SVC, HVC, SMC and ISB only), which is what the
+ * rendezvous is for. The other encoding sits in .rodata at
+ * ftv_poke_site_alt, where the world reads it. */
+#if defined(__riscv)
+#define FTV_POKE_A "addi %0, %0, 0"
+#define FTV_POKE_B "ori %0, %0, 0"
+#define FTV_POKE_NORVC ".option push\n\t.option norvc\n\t"
+#define FTV_POKE_RVC ".option pop\n\t"
+#else
+#define FTV_POKE_A "add %0, %0, #0"
+#define FTV_POKE_B "orr %0, xzr, %0"
+#define FTV_POKE_NORVC ""
+#define FTV_POKE_RVC ""
+#endif
+
+__attribute__((noinline)) u64 jl_poke(u64 a, u64 b, u64 c)
+{
+	u64 r = a + b;
+
+	__asm__ volatile(".balign 4\n\t" FTV_POKE_NORVC
+			 ".globl ftv_poke_site\n"
+			 "ftv_poke_site:\n\t" FTV_POKE_A "\n\t"
+			 ".pushsection .rodata\n\t"
+			 ".balign 4\n"
+			 ".globl ftv_poke_site_alt\n"
+			 "ftv_poke_site_alt:\n\t" FTV_POKE_B "\n\t"
+			 ".popsection\n\t" FTV_POKE_RVC
+			 : "+r"(r));
+	return r ^ c;
 }
