@@ -96,7 +96,9 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		return -1;
 	}
 	core = world_core(w);
-	{
+	/* the corpus objects' static keys and poke sites (objects given by
+	 * path keep theirs: a module's tracepoint keys are not flipped) */
+	if (!g->nuser) {
 		const char *keys[FUZZ_MAX_KEYS];
 		size_t nk = world_jump_label_keys(w, keys, FUZZ_MAX_KEYS);
 

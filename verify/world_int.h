@@ -277,8 +277,8 @@ struct world {
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
 	int static_key_on;
-	/* the objects' static keys and jump labels, read when first used
-	 * (verify/world_text.c) */
+	/* the objects' static keys, jump labels and text poke sites, read
+	 * when first used (verify/world_text.c) */
 	struct world_text *text;
 
 	struct wrec *recs;
@@ -418,8 +418,8 @@ void world_module_calls(struct world *w, size_t m, int on);
  * plans landed) from now on. */
 void world_module_cpu_sync(struct world *w, unsigned cpu);
 
-/* verify/world_text.c: the objects' jump labels watched (after
- * exec_new), and freed */
+/* verify/world_text.c: the static-key unit's jump labels and poke site
+ * watched (after exec_new), and the whole freed */
 int world_text_watch(struct world *w, struct ftv_err *err);
 void world_text_free(struct world *w);
 

@@ -93,7 +93,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 		/* synchronize_rcu_tasks() before the free: every CPU still
 		 * running must have passed a quiescent point since the update
 		 * unlinked the ops, or it may still be inside ftrace_caller or
-		 * the list func with the pointer in hand. One another agent's
+		 * the list func with the pointer in hand. A CPU another agent's
 		 * stop_machine() parked at its quiescent point has passed it,
 		 * though the world's breakpoint there runs when it resumes:
 		 * the executor says when. */

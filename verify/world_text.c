@@ -79,39 +79,34 @@ static struct wjl_key *key_at(struct world_text *jl, uint64_t addr)
 static int add_entry(struct world *w, struct world_text *jl, uint64_t at,
 		     struct ftv_err *err)
 {
-	uint32_t code, target;
-	uint64_t key, kaddr;
+	uint32_t code, target, enabled = 0;
+	uint64_t key, kaddr, ekey;
 	const struct sim_symbol *s;
-	struct wjl_entry *e;
 
+	/* An entry ftv cannot use is left out, not refused: a real
+	 * module's keys are fields inside tracepoints and other structures
+	 * (no symbol names them), or bound to trap stubs; `static-key KEY`
+	 * names a key by its symbol. */
 	if (sim_read32(w->as, at, &code) || sim_read32(w->as, at + 4, &target) ||
 	    sim_read64(w->as, at + 8, &key))
-		return ftv_errf(err, "__jump_table entry at 0x%llx: unreadable",
-				(unsigned long long)at);
-	if (VEC_RESERVE(jl->e, jl->cap, jl->n + 1))
-		return ftv_errf(err, "out of memory");
-	e = &jl->e[jl->n++];
-	e->code = at + (uint64_t)sext32(code);
-	e->target = at + 4 + (uint64_t)sext32(target);
-	kaddr = at + 8 + key;
-	e->branch = (int)(kaddr & 1);
-	e->key = kaddr & ~3ULL;
-	if (key_at(jl, e->key))
 		return 0;
-	s = sim_sym_at(w->as, e->key);
-	if (!s || s->addr != e->key)
-		return ftv_errf(err, "__jump_table entry at 0x%llx: no symbol names its key "
-				"at 0x%llx", (unsigned long long)at,
-				(unsigned long long)e->key);
-	if (VEC_RESERVE(jl->k, jl->capk, jl->nk + 1))
-		return ftv_errf(err, "out of memory");
+	kaddr = at + 8 + key;
+	ekey = kaddr & ~3ULL;
+	s = sim_sym_at(w->as, ekey);
 	/* static_key_enabled(): atomic_t enabled, the key's first field
 	 * (DEFINE_STATIC_KEY_TRUE starts at 1) */
-	uint32_t enabled = 0;
-
-	if (sim_read32(w->as, e->key, &enabled))
-		return ftv_errf(err, "static key %s: unreadable", s->name);
-	jl->k[jl->nk++] = (struct wjl_key){ e->key, s->name, (int32_t)enabled > 0, 0 };
+	if (!s || s->addr != ekey || sim_read32(w->as, ekey, &enabled))
+		return 0;
+	if (VEC_RESERVE(jl->e, jl->cap, jl->n + 1))
+		return ftv_errf(err, "out of memory");
+	jl->e[jl->n++] = (struct wjl_entry){ at + (uint64_t)sext32(code),
+					     at + 4 + (uint64_t)sext32(target), ekey,
+					     (int)(kaddr & 1) };
+	if (key_at(jl, ekey))
+		return 0;
+	if (VEC_RESERVE(jl->k, jl->capk, jl->nk + 1))
+		return ftv_errf(err, "out of memory");
+	jl->k[jl->nk++] = (struct wjl_key){ ekey, s->name, (int32_t)enabled > 0, 0 };
 	return 0;
 }
 
@@ -275,13 +270,15 @@ int world_text_watch(struct world *w, struct ftv_err *err)
 {
 	struct world_text *jl;
 
-	if (!w->backend->jump_label_transform && !w->backend->patch_text)
+	/* Only the corpus's static-key unit (it defines the poke site) has
+	 * its jump labels and poke site watched from the start, as ftrace's
+	 * sites are: their fetches are scheduling points. Any other object's
+	 * labels are watched when a plan first writes them. */
+	if ((!w->backend->jump_label_transform && !w->backend->patch_text) ||
+	    !sim_image_lookup(w->img, poke_sites[0]))
 		return 0;
 	if (!(jl = jump_labels(w, err)))
 		return -1;
-	/* every jump label (where the backend patches them) and poke site
-	 * is a watched word from the start, as ftrace's sites are: its
-	 * fetches are scheduling points */
 	for (size_t i = 0; w->backend->jump_label_transform && i < jl->n; i++)
 		if (exec_watch_insn(w->ex, jl->e[i].code, err))
 			return -1;
