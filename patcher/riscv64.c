@@ -487,6 +487,11 @@ static int patch_text(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
 		return oom(e);
 	if (write_word_w(p, addr, old, new, 0, "patch_text_cb: patch_insn_write", 1, e))
 		return -1;
+	/* the master's own fence.i (local_flush_icache_range()), and
+	 * atomic_inc_return_release(): the patching store is visible before
+	 * any waiting hart is released */
+	if (plan_simple(p, PLAN_DSB, -1, "patch_text_cb: fence.i; atomic_inc_return_release"))
+		return oom(e);
 	if (c->mutant != RISCV64_MUT_PATCH_TEXT_NO_FENCE_I &&
 	    plan_simple(p, PLAN_SYNC_ALL, -1, "patch_text_cb: local_flush_icache_all() on every waiting hart"))
 		return oom(e);
