@@ -156,6 +156,18 @@ int exec_cpu_done(struct ftv_exec *ex, unsigned cpu)
 	return cpu < ex->cfg.ncpus && ex->cpu[cpu].st == XCPU_DONE;
 }
 
+uint64_t exec_cpu_last_qs(struct ftv_exec *ex, unsigned cpu)
+{
+	const struct xcpu *c = cpu < ex->cfg.ncpus ? &ex->cpu[cpu] : NULL;
+
+	if (!c)
+		return 0;
+	/* parked at its quiescent point: it is passing it now */
+	if (c->st == XCPU_PARKED && c->parked_qs)
+		return ex->stats.steps + 1;
+	return c->qs_step;
+}
+
 int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		   uint64_t sp, const uint64_t *args, unsigned nargs,
 		   uint64_t exit_pc, struct ftv_err *err)

@@ -246,6 +246,12 @@ enum exec_viol_kind {
 	 * another agent had unmapped it: the window is shared, and whoever
 	 * writes through it must hold the lock the others take */
 	EXEC_V_WINDOW,
+	/* a CPU executed an older instruction than a completed plan with
+	 * visible_on_return wrote (patcher/plan.h): the function that made
+	 * the change returned before the change was visible to every CPU
+	 * ("not-visible: cpu1 step 40 executed nop at jl_hook+0x8/0x40
+	 * after static_key_enable: nop -> b returned at step 31 ...") */
+	EXEC_V_NOT_VISIBLE,
 };
 const char *exec_viol_name(enum exec_viol_kind k);
 
@@ -357,6 +363,11 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 int exec_cpu_set_reg(struct ftv_exec *ex, unsigned cpu, int reg, uint64_t v);
 uint64_t exec_cpu_reg(struct ftv_exec *ex, unsigned cpu, int reg);
 int exec_cpu_done(struct ftv_exec *ex, unsigned cpu);
+/* exec_steps() + 1 when cpu last passed its quiescent point this run (0:
+ * not yet; now, while stop_machine() keeps it parked there). A CPU parked
+ * there has passed it, though the breakpoints there run only when it
+ * resumes. */
+uint64_t exec_cpu_last_qs(struct ftv_exec *ex, unsigned cpu);
 /* Litmus tests' faults (herd's fault handlers): an undefined instruction
  * on cpu is taken as an exception, not reported as EXEC_V_FAULT. With
  * handler != 0 the CPU continues there (arm64: ELR_EL1 = the faulting

@@ -16,6 +16,9 @@ struct xcpu {
 	uint64_t qs_pc;
 	int has_qs;
 	uint64_t qs_count;       /* quiescent points passed this run */
+	uint64_t qs_step;        /* exec_steps() + 1 when it last passed one */
+	int parked_qs;           /* stop_machine() parked it at its quiescent
+				    point (not anywhere) */
 	int armed;               /* pass the hooks at armed_pc once */
 	uint64_t armed_pc;
 	int stopped_in_hook;

@@ -11,9 +11,10 @@
 const char *exec_viol_name(enum exec_viol_kind k)
 {
 	static const char *const n[] = { "torn", "cmodx", "stale-data",
-					 "fault", "stuck", "pair", "patch-window" };
+					 "fault", "stuck", "pair", "patch-window",
+					 "not-visible" };
 
-	return (unsigned)k < 7 ? n[k] : "?";
+	return (unsigned)k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
 }
 
 void xl_init(struct xlog *l, uint64_t record_max, int *oom)

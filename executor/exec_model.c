@@ -70,6 +70,7 @@ void xm_reset(struct xmodel *m)
 
 		w->ncoh = 1;
 		w->pou = w->ic = 0;
+		w->returned = 0;
 		for (unsigned c = 0; c < EXEC_MAX_CPUS; c++) {
 			w->floor[c] = 0;
 			w->last[c] = -1;
@@ -601,6 +602,53 @@ static void check_cmodx(struct xmodel *m, unsigned cpu, struct winsn *w,
 	}
 }
 
+void xm_returned(struct xmodel *m, int plan, uint64_t addr)
+{
+	struct winsn *w = xm_insn(m, addr);
+
+	if (!w)
+		return;
+	/* the completion and every later fetch of the word are dependent:
+	 * the walk explores a fetch on both sides of it */
+	xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_W);
+	for (size_t k = w->ncoh; k-- > 1;)
+		if (m->log->wr[w->coh[k].wid].plan == plan) {
+			if (k > w->returned) {
+				w->returned = k;
+				w->returned_step = m->log->step;
+			}
+			return;
+		}
+}
+
+/* The contract of a plan that returned (plan.visible_on_return): cpu
+ * fetched entry k of w, older than what that plan wrote. On arm64 a CPU
+ * executes a new instruction only after a context synchronisation event
+ * once the cache maintenance is done (Arm ARM B2.2.5, "Concurrent
+ * modification and execution of instructions": the other PEs need an
+ * ISB or an exception); kick_all_cpus_sync() gives every CPU one. On
+ * riscv64 each hart needs its own FENCE.I (Zifencei). */
+static void check_returned(struct xmodel *m, unsigned cpu, struct winsn *w,
+			   size_t k)
+{
+	char where[128], sold[128], snew[128], wd[160];
+	const struct exec_write *wr = m->log->wr;
+	uint32_t nv = (uint32_t)wr[w->coh[w->returned].wid].val;
+
+	sim_symbolize(m->as, w->addr, where, sizeof(where), 0);
+	m->arch->word((uint32_t)wr[w->coh[k].wid].val, w->addr, sold, sizeof(sold));
+	m->arch->word(nv, w->addr, snew, sizeof(snew));
+	xr_write_desc(m->log, w->coh[w->returned].wid, wd, sizeof(wd));
+	xl_violation(m->log, EXEC_V_NOT_VISIBLE, (int)cpu, w->addr,
+		     "not-visible: cpu%u step %llu executed %s at %s, but the update that "
+		     "wrote %s there, %s, had returned at step %llu: this CPU had not "
+		     "synchronised its instruction fetch since the write (no ISB or "
+		     "exception on arm64, no FENCE.I on riscv64), so the patched "
+		     "instruction was not visible to all CPUs when the update returned",
+		     cpu, (unsigned long long)m->log->step, sold, where, snew, wd,
+		     (unsigned long long)w->returned_step);
+}
+
 /* Only one value can be fetched and the engine already has it translated:
  * nothing to choose, nothing to check, no need to stop the engine. */
 int xm_fetch_is_quiet(struct xmodel *m, unsigned cpu, struct winsn *w)
@@ -623,6 +671,8 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 	if (w->ncoh - 1 > lo)
 		check_cmodx(m, cpu, w, lo);
 	k = lo + xs_choose(m->sched, XCH_FETCH, (unsigned)(w->ncoh - lo));
+	if (k < w->returned)
+		check_returned(m, cpu, w, k);
 	wid = w->coh[k].wid;
 	wr = &m->log->wr[wid];
 	val = (uint32_t)wr->val;

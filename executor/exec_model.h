@@ -65,6 +65,11 @@ struct winsn {
 	size_t ncoh, capcoh;
 	size_t pou;              /* newest entry cleaned to the PoU */
 	size_t ic;               /* newest entry visible to fetch after CSE */
+	/* The newest entry a completed plan with visible_on_return wrote
+	 * (0: none), and when that plan completed: no CPU may fetch an
+	 * older one from then on (xm_returned). */
+	size_t returned;
+	uint64_t returned_step;
 	size_t floor[EXEC_MAX_CPUS];
 	int last[EXEC_MAX_CPUS];         /* coherence index last fetched */
 	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
@@ -189,6 +194,10 @@ void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
  * next fetch of a watched word there puts back what the model says. */
 void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
 			   unsigned size);
+/* Plan `plan`, which promised visible_on_return, completed: its newest
+ * write to the watched word at addr is what every later fetch must see
+ * at least (EXEC_V_NOT_VISIBLE otherwise). */
+void xm_returned(struct xmodel *m, int plan, uint64_t addr);
 /* Writes POISON over [addr, addr+len) in every view (PLAN_FREE). */
 void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len);
 

@@ -131,6 +131,10 @@ static struct xplan *cur_plan(struct xplans *ps, int a)
 		if (!finished(xp)) {
 			xp->res.status = EXEC_PLAN_DONE;
 			plan_finished(ps);
+			if (xp->p.visible_on_return)
+				for (size_t i = 0; i < xp->p.n; i++)
+					if (xp->p.steps[i].op == PLAN_WRITE_INSN)
+						xm_returned(ps->m, (int)id, xp->p.steps[i].addr);
 			if (xp->fn)
 				xp->fn(ps->ex, (int)id, &xp->res, xp->arg);
 		}
@@ -210,12 +214,15 @@ int xp_ready(struct xplans *ps, int a)
 		}
 		/* synchronize_rcu_tasks(): every CPU has passed a voluntary
 		 * quiescent point since (CPUs without one never hold a
-		 * reference across a turn). */
+		 * reference across a turn). A CPU another agent's
+		 * stop_machine() parked anywhere but there was preempted, not
+		 * quiescent (RCU Tasks counts voluntary switches only): it is
+		 * waited for until it resumes and passes one. */
 		for (unsigned c = 0; c < ps->ncpus; c++) {
 			struct xcpu *cp = &ps->cpu[c];
 
-			if (cp->st == XCPU_RUN && cp->has_qs &&
-			    cp->qs_count <= xp->qs_snap[c])
+			if ((cp->st == XCPU_RUN || (cp->st == XCPU_PARKED && !cp->parked_qs)) &&
+			    cp->has_qs && cp->qs_count <= xp->qs_snap[c])
 				return 0;
 		}
 		return 1;
@@ -387,6 +394,13 @@ void xp_step(struct xplans *ps, int a)
 		/* every CPU parked */
 		read_progress(ps);
 		break;
+	case PLAN_STOP_REQUEST:
+		/* The request is made when the patcher gets here, and it goes
+		 * on at once: each CPU parks at its next quiescent point,
+		 * running until then. */
+		xs_access(m->sched, XLOC(XLOC_SM, 0), XA_W);
+		ps->stop_machine = 1;
+		break;
 	case PLAN_RESUME_MACHINE:
 		/* Leaving multi_cpu_stop() each CPU returns through an
 		 * exception return: a context synchronisation event. */
@@ -396,6 +410,7 @@ void xp_step(struct xplans *ps, int a)
 			if (ps->cpu[c].st == XCPU_PARKED) {
 				xs_access(m->sched, XLOC(XLOC_PROG, c), XA_W);
 				ps->cpu[c].st = XCPU_RUN;
+				ps->cpu[c].parked_qs = 0;
 			}
 		xm_context_sync_all(m);
 		break;

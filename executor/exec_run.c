@@ -92,12 +92,14 @@ static int pass_qs(struct ftv_exec *ex, unsigned cpu)
 	struct xcpu *c = &ex->cpu[cpu];
 
 	c->qs_count++;
+	c->qs_step = ex->stats.steps + 1;
 	xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 	xs_access(&ex->sched, XLOC(XLOC_SM, 0), XA_R);
 	if (!ex->plans.stop_machine)
 		return 0;
 	/* stop_machine(): park at the quiescent point. */
 	c->st = XCPU_PARKED;
+	c->parked_qs = 1;
 	c->stopped_in_hook = 1;
 	c->qs_counted = 1;
 	xe_stop(&ex->eng, cpu);
@@ -607,6 +609,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
 		c->nfaults = 0;
 		c->qs_count = 0;
+		c->qs_step = 0;
+		c->parked_qs = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;
 		c->qs_counted = 0;

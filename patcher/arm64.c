@@ -18,6 +18,12 @@ const struct ftrace_arch_mutant arm64_mutants[] = {
 	  "MOV X9, LR is written at make_call, while CPUs run the site" },
 	{ "no-range-check", ARM64_MUT_NO_RANGE_CHECK,
 	  "out-of-range BL targets are truncated instead of using a PLT" },
+	{ "jump-label-no-sync", ARM64_MUT_JUMP_LABEL_NO_SYNC,
+	  "static_key_enable() returns before other CPUs context-synchronise: no "
+	  "kick_all_cpus_sync() after patching (f6cc0c501649, fixed by cfb00a357864)" },
+	{ "patch-text-first-master", ARM64_MUT_PATCH_TEXT_FIRST_MASTER,
+	  "aarch64_insn_patch_text_cb(): the first CPU to arrive patches while the others "
+	  "still run (ae16480785de, fixed by 31a099dbd91e)" },
 	{ NULL, ARM64_MUT_NONE, NULL },
 };
 
@@ -282,10 +288,22 @@ static int modify_graph_caller(void *ctx, int enable, struct plan *p,
 			  "graph: ftrace_graph_call b -> nop", e);
 }
 
-/* arch_jump_label_transform(): the static branch NOP <-> B .+4 with
- * aarch64_insn_patch_text_nosync, whose patch_lock (a raw spinlock around
- * the fixmap) serialises it with every other text write: each of those is
- * one indivisible step here. */
+/* aarch64_insn_patch_text_nosync() (arch/arm64/kernel/patching.c): the
+ * word written through the fixmap under patch_lock (a raw spinlock that
+ * serialises it with every other text write: one indivisible step here;
+ * patch_map's set_fixmap ends with a DSB ISHST), without validation, then
+ * caches_clean_inval_pou() over it. Nothing makes other CPUs execute it. */
+static int patch_nosync(struct plan *p, uint64_t addr, uint32_t old, uint32_t new,
+			const char *what)
+{
+	return plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
+	       plan_write_insn(p, addr, old, new, 0, -1, what) ||
+	       plan_cache_sync(p, addr, 4, -1);
+}
+
+/* The workload's own static branch NOP <-> B .+4 (ftv_static_key), a second
+ * patcher of kernel text beside ftrace: patch_nosync and an ISB of the
+ * patching CPU. */
 static int static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
 			 struct ftv_err *e)
 {
@@ -294,12 +312,76 @@ static int static_branch(void *ctx, uint64_t addr, int enable, struct plan *p,
 	(void)ctx;
 	if (a64_gen_branch(addr, addr + 4, 0, &b, e))
 		return -1;
-	/* written without validation, as aarch64_insn_patch_text_nosync */
-	if (plan_simple(p, PLAN_DSB, -1, "dsb ishst (patch_map)") ||
-	    plan_write_insn(p, addr, enable ? nop : b, enable ? b : nop, 0, -1,
-			    enable ? "static_branch: nop -> b" : "static_branch: b -> nop") ||
-	    plan_cache_sync(p, addr, 4, -1) ||
+	if (patch_nosync(p, addr, enable ? nop : b, enable ? b : nop,
+			 enable ? "static_branch: nop -> b" : "static_branch: b -> nop") ||
 	    plan_simple(p, PLAN_ISB, -1, "isb"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* arch_jump_label_transform_queue() (arch/arm64/kernel/jump_label.c):
+ * JUMP_LABEL_JMP is aarch64_insn_gen_branch_imm(code, target, NOLINK),
+ * JUMP_LABEL_NOP aarch64_insn_gen_nop(), each written with
+ * aarch64_insn_patch_text_nosync(). */
+static int jump_label_transform(void *ctx, uint64_t code, uint64_t target, int jump,
+				struct plan *p, struct ftv_err *e)
+{
+	uint32_t nop = a64_gen_nop(), b;
+
+	(void)ctx;
+	if (a64_gen_branch(code, target, 0, &b, e))
+		return ftv_err_prefix(e, "jump label at 0x%llx", (unsigned long long)code);
+	if (patch_nosync(p, code, jump ? nop : b, jump ? b : nop,
+			 jump ? "arch_jump_label_transform_queue: nop -> b"
+				 : "arch_jump_label_transform_queue: b -> nop"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* arch_jump_label_transform_apply(): kick_all_cpus_sync(), an IPI every
+ * CPU takes (an exception: a context synchronisation event), waited for,
+ * so that no CPU executes the old instruction once static_key_enable()
+ * returns (cfb00a357864, "arm64: jump_label: Ensure patched jump_labels
+ * are visible to all CPUs"). The mutant is the code before it
+ * (f6cc0c501649, "arm64: Avoid calling stop_machine() when patching jump
+ * labels"), which relied on the CMODX guarantee alone. */
+static int jump_label_apply(void *ctx, struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+
+	if (a->mutant == ARM64_MUT_JUMP_LABEL_NO_SYNC)
+		return 0;
+	if (plan_simple(p, PLAN_SYNC_ALL, -1, "kick_all_cpus_sync"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
+/* aarch64_insn_patch_text() (arch/arm64/kernel/patching.c) for one word:
+ * stop_machine_cpuslocked(aarch64_insn_patch_text_cb) on every online CPU.
+ * In the callback each CPU increments cpu_count; the last to arrive
+ * (atomic_inc_return() == num_online_cpus()) patches with
+ * aarch64_insn_patch_text_nosync() and increments once more; the others
+ * spin until then and execute isb(). The patcher agent is that master:
+ * PLAN_STOP_REQUEST asks, PLAN_STOP_MACHINE waits until every other CPU is
+ * parked, and
+ * PLAN_RESUME_MACHINE is the release, with each CPU's isb() (and its
+ * exception return) as the context synchronisation. Any instruction may
+ * be written so, CMODX-safe or not: no CPU executes it meanwhile. The
+ * mutant is the callback before 31a099dbd91e ("arm64: patch_text: Fixup
+ * last cpu should be master", 2022; ae16480785de had made the first CPU
+ * the master), which patched while the others were still on their way. */
+static int patch_text(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
+		      struct plan *p, struct ftv_err *e)
+{
+	const struct arm64_ftrace *a = ctx;
+	int first = a->mutant == ARM64_MUT_PATCH_TEXT_FIRST_MASTER;
+
+	if (plan_simple(p, PLAN_STOP_REQUEST, -1, "stop_machine_cpuslocked()") ||
+	    (!first && plan_simple(p, PLAN_STOP_MACHINE, -1,
+				   "aarch64_insn_patch_text_cb: the last CPU to arrive patches")) ||
+	    patch_nosync(p, addr, old, new, "aarch64_insn_patch_text_cb: patch_text_nosync") ||
+	    plan_simple(p, PLAN_RESUME_MACHINE, -1,
+			"cpu_count released: every other CPU isb()"))
 		return ftv_errf(e, "out of memory building a plan");
 	return 0;
 }
@@ -330,13 +412,16 @@ static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e
 /* What every arm64 scheme shares: the sites, the mutants and the
  * per-site transitions; the schemes differ in flags and in how
  * ftrace_call, the graph caller and code updates are handled. */
-#define ARM64_SITE_OPS                 \
-	.mutants = arm64_mutants,      \
-	.site_usable = site_usable,    \
-	.init_nop = init_nop,          \
-	.make_call = make_call,        \
-	.make_nop = make_nop,          \
-	.modify_call = modify_call
+#define ARM64_SITE_OPS                               \
+	.mutants = arm64_mutants,                    \
+	.site_usable = site_usable,                  \
+	.init_nop = init_nop,                        \
+	.make_call = make_call,                      \
+	.make_nop = make_nop,                        \
+	.modify_call = modify_call,                  \
+	.jump_label_transform = jump_label_transform, \
+	.jump_label_apply = jump_label_apply,         \
+	.patch_text = patch_text
 
 const struct ftrace_arch arm64_ftrace_callops = {
 	ARM64_SITE_OPS,

@@ -49,6 +49,12 @@ enum arm64_mutant {
 					   while CPUs run the site */
 	ARM64_MUT_NO_RANGE_CHECK,       /* BL to an out-of-range target,
 					   truncated */
+	ARM64_MUT_JUMP_LABEL_NO_SYNC,   /* jump labels patched without
+					   kick_all_cpus_sync() (f6cc0c501649,
+					   before cfb00a357864) */
+	ARM64_MUT_PATCH_TEXT_FIRST_MASTER, /* aarch64_insn_patch_text_cb():
+					   the first CPU to arrive patches
+					   (ae16480785de, before 31a099dbd91e) */
 	ARM64_MUT_COUNT
 };
 

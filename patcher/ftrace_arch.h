@@ -146,6 +146,23 @@ struct ftrace_arch {
 	 * world does not model it. */
 	int (*static_branch)(void *ctx, uint64_t addr, int enable, struct plan *p,
 			     struct ftv_err *e);
+	/* Not ftrace: a jump label of a static key (kernel/jump_label.c,
+	 * __jump_label_update): the entry's word at code becomes a jump to
+	 * target (jump 1) or a NOP (jump 0), as the arch's
+	 * arch_jump_label_transform_queue() writes it; after the key's last
+	 * entry, jump_label_apply (arch_jump_label_transform_apply(), may be
+	 * NULL) makes the batch visible to every CPU. NULL: the world has no
+	 * jump labels (static-key KEY is refused). */
+	int (*jump_label_transform)(void *ctx, uint64_t code, uint64_t target,
+				    int jump, struct plan *p, struct ftv_err *e);
+	int (*jump_label_apply)(void *ctx, struct plan *p, struct ftv_err *e);
+	/* Not ftrace: one instruction word at addr, old -> new, rewritten
+	 * under stop_machine() by the arch's text patcher for any
+	 * instruction (aarch64_insn_patch_text(), riscv's patch_text(): the
+	 * callback's rendezvous, one CPU patches, the others wait, then
+	 * context-synchronise). NULL: text-poke is refused. */
+	int (*patch_text)(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
+			  struct plan *p, struct ftv_err *e);
 	/* Optional hooks around one code update
 	 * (ftrace_arch_code_modify_prepare / _post_process); may be NULL. */
 	int (*update_prepare)(void *ctx, struct plan *p, struct ftv_err *e);

@@ -104,10 +104,16 @@ static int v_unload_module(const struct ftrace_target *t, void *ctx, char *const
 static int v_static_key(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 			struct ftv_err *err)
 {
-	(void)ac;
 	if (strcmp(av[0], "on") && strcmp(av[0], "off"))
-		return ftv_errf(err, "usage: static-key on|off");
-	return t->static_key(ctx, !strcmp(av[0], "on"), err);
+		return ftv_errf(err, "usage: static-key on|off [KEY]");
+	return t->static_key(ctx, !strcmp(av[0], "on"), ac > 1 ? av[1] : NULL, err);
+}
+
+static int v_text_poke(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+		       struct ftv_err *err)
+{
+	(void)ac;
+	return t->text_poke(ctx, av[0], err);
 }
 
 static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
@@ -158,9 +164,13 @@ static const struct ftrace_verb verbs[] = {
 	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module),
 	  "delete_module: nobody calls it any more, ftrace_release_mod, and its memory is"
 	  " freed after a grace period" },
-	{ "static-key", NULL, "on|off", 1, 1, v_static_key, M(static_key),
-	  "not ftrace: another task flips a static branch in kernel text (a jump label) "
+	{ "static-key", NULL, "on|off [KEY]", 1, 2, v_static_key, M(static_key),
+	  "not ftrace: static_key_enable/disable(KEY) on the objects' __jump_table (corpus "
+	  "object jumplabel); without KEY another task flips the workload's static branch "
 	  "while ftrace patches" },
+	{ "text-poke", NULL, "SYMBOL", 1, 1, v_text_poke, M(text_poke),
+	  "not ftrace: SYMBOL's word swapped with SYMBOL_alt's by the arch's stop_machine() "
+	  "patch_text (aarch64_insn_patch_text, riscv patch_text)" },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run),
 	  "let the CPUs and the queued updates run for STEPS scheduler steps (no steps "
 	  "under policy exhaustive)" },

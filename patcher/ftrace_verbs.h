@@ -23,8 +23,13 @@
  *                              then its functions may be called
  *   module-unload MODULE       delete_module: nobody calls it any more,
  *                              ftrace_release_mod, its memory is freed
- *   static-key on|off          not ftrace: another task flips a static
- *                              branch in kernel text (a jump label)
+ *   static-key on|off [KEY]    not ftrace: another task flips a static
+ *                              branch in kernel text (a jump label): the
+ *                              workload's own, or static_key_enable/
+ *                              disable(KEY) on the objects' __jump_table
+ *   text-poke SYMBOL           not ftrace: the word at SYMBOL swapped with
+ *                              SYMBOL_alt's under stop_machine (the
+ *                              arch's patch_text)
  *   run STEPS                  let the CPUs and the queued plans run
  *
  * SPEC is ftrace_set_filter's comma list of function names and addresses;
@@ -64,7 +69,9 @@ struct ftrace_target {
 	int (*enable_modules)(void *ctx, const char *module, struct ftv_err *err);
 	int (*load_module)(void *ctx, const char *module, struct ftv_err *err);
 	int (*unload_module)(void *ctx, const char *module, struct ftv_err *err);
-	int (*static_key)(void *ctx, int on, struct ftv_err *err);
+	/* key NULL: the workload's own static branch (ftv_static_key) */
+	int (*static_key)(void *ctx, int on, const char *key, struct ftv_err *err);
+	int (*text_poke)(void *ctx, const char *site, struct ftv_err *err);
 	int (*run)(void *ctx, uint64_t steps, struct ftv_err *err);
 };
 

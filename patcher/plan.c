@@ -18,6 +18,7 @@ void plan_free(struct plan *p)
 void plan_reset(struct plan *p)
 {
 	p->n = 0;
+	p->visible_on_return = 0;
 }
 
 int plan_push(struct plan *p, const struct plan_step *s)
@@ -27,8 +28,10 @@ int plan_push(struct plan *p, const struct plan_step *s)
 
 int plan_append(struct plan *dst, const struct plan *src)
 {
-	if (!dst->n)
+	if (!dst->n) {
 		dst->agent = src->agent;
+		dst->visible_on_return = src->visible_on_return;
+	}
 	for (size_t i = 0; i < src->n; i++)
 		if (plan_push(dst, &src->steps[i]))
 			return -1;
@@ -107,6 +110,7 @@ const char *plan_op_name(enum plan_op op)
 		[PLAN_UNLOCK] = "unlock",
 		[PLAN_MAP_WINDOW] = "map-window",
 		[PLAN_UNMAP_WINDOW] = "unmap-window",
+		[PLAN_STOP_REQUEST] = "stop-request",
 	};
 
 	return (unsigned)op < sizeof(names) / sizeof(names[0]) && names[op]

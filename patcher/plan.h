@@ -34,6 +34,21 @@
  *                     freed: the executor poisons it so later use is seen.
  *   PLAN_STOP_MACHINE every other CPU is parked at a quiescent point from
  *                     this step until the matching PLAN_RESUME_MACHINE.
+ *                     The patcher goes on once every CPU is parked: in
+ *                     stop_machine()'s callback it is the last CPU to
+ *                     arrive (aarch64_insn_patch_text_cb(), riscv's
+ *                     patch_text_cb(): "the last CPU becomes master").
+ *   PLAN_STOP_REQUEST stop_machine() requested when the patcher gets
+ *                     here (PLAN_STOP_MACHINE's request is made as soon
+ *                     as it is the plan's next step): each CPU parks at
+ *                     its next quiescent point, running until then, and
+ *                     the patcher goes on at once, as the first CPU to
+ *                     arrive in the callback would. A PLAN_STOP_MACHINE
+ *                     after it waits for every CPU (the last to arrive
+ *                     patches); without one, the patcher patches while
+ *                     the others are not yet waiting (the callbacks
+ *                     before 31a099dbd91e, "arm64: patch_text: Fixup last
+ *                     cpu should be master").
  *   PLAN_RESUME_MACHINE
  *   PLAN_LOCK         take the sleeping lock named by addr (text_mutex): the
  *                     plan waits while a plan of another agent holds it.
@@ -80,6 +95,7 @@ enum plan_op {
 	PLAN_UNLOCK,
 	PLAN_MAP_WINDOW,
 	PLAN_UNMAP_WINDOW,
+	PLAN_STOP_REQUEST,
 };
 
 /* The patching agents (struct plan.agent). */
@@ -104,6 +120,13 @@ struct plan {
 	struct plan_step *steps;
 	size_t n, cap;
 	int agent;         /* PLAN_AGENT_*: who applies it */
+	/* The caller's promise when the plan returns, checked by the
+	 * executor: from its completion on, every CPU that executes a word
+	 * it wrote executes that write or a newer one (static_key_enable()
+	 * and static_key_disable(): kernel/jump_label.c, made true on arm64
+	 * by arch_jump_label_transform_apply()'s kick_all_cpus_sync()). A
+	 * fetch of an older write is EXEC_V_NOT_VISIBLE. */
+	int visible_on_return;
 };
 
 void plan_init(struct plan *p);
@@ -111,7 +134,8 @@ void plan_free(struct plan *p);
 void plan_reset(struct plan *p); /* n = 0, keeps the memory */
 /* Appends a copy of *s; returns 0, or -1 when out of memory. */
 int plan_push(struct plan *p, const struct plan_step *s);
-/* Appends src's steps; an empty dst takes src's agent too. */
+/* Appends src's steps; an empty dst takes src's agent and
+ * visible_on_return too. */
 int plan_append(struct plan *dst, const struct plan *src);
 
 /* Shorthands, each returning plan_push's result. */

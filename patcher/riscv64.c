@@ -14,6 +14,9 @@ const struct ftrace_arch_mutant riscv64_mutants[] = {
 	{ "unlocked-init-literal", RISCV64_MUT_UNLOCKED_INIT_LITERAL,
 	  "ftrace_init_nop writes the ops literal through the patch window before taking "
 	  "text_mutex (Linux 6.16-rc, \"Random oops on SG2042\", July 2025)" },
+	{ "patch-text-no-fence-i", RISCV64_MUT_PATCH_TEXT_NO_FENCE_I,
+	  "patch_text_cb(): the harts that waited resume without local_flush_icache_all() "
+	  "(the fence.i edf2d546bfd6 added, 2024)" },
 	{ NULL, RISCV64_MUT_NONE, NULL },
 };
 
@@ -461,6 +464,42 @@ static int atomic_static_branch(void *ctx, uint64_t addr, int enable, struct pla
 	return text_mutex(p, 0, e);
 }
 
+/* patch_text() (arch/riscv/kernel/patch.c), with text_mutex held as it
+ * asserts: stop_machine_cpuslocked(patch_text_cb) on every online hart.
+ * The last hart to arrive patches (patch_insn_write() through the patch
+ * window, then its own local fence.i) and releases the others with
+ * atomic_inc_return_release(); each of them, leaving the spin, executes
+ * local_flush_icache_all(), its own fence.i (Zifencei: fence.i orders
+ * only the executing hart's fetches; edf2d546bfd6, "riscv: patch: Flush
+ * the icache right after patching to avoid illegal insns", 2024). The
+ * patcher agent is that master; the waiting harts' fence.i is modelled
+ * as one step for all of them (PLAN_SYNC_ALL, which on riscv64 is every
+ * hart's fence.i), before the release. The mutant leaves it out: a
+ * hart resumes with what it fetched before, after patch_text() returned. */
+static int patch_text(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
+		      struct plan *p, struct ftv_err *e)
+{
+	const struct riscv64_ftrace_ctx *c = ctx;
+
+	if (text_mutex(p, 1, e) ||
+	    plan_simple(p, PLAN_STOP_REQUEST, -1, "stop_machine_cpuslocked()") ||
+	    plan_simple(p, PLAN_STOP_MACHINE, -1, "patch_text_cb: the last hart to arrive patches"))
+		return oom(e);
+	if (write_word_w(p, addr, old, new, 0, "patch_text_cb: patch_insn_write", 1, e))
+		return -1;
+	/* the master's own fence.i (local_flush_icache_range()), and
+	 * atomic_inc_return_release(): the patching store is visible before
+	 * any waiting hart is released */
+	if (plan_simple(p, PLAN_DSB, -1, "patch_text_cb: fence.i; atomic_inc_return_release"))
+		return oom(e);
+	if (c->mutant != RISCV64_MUT_PATCH_TEXT_NO_FENCE_I &&
+	    plan_simple(p, PLAN_SYNC_ALL, -1, "patch_text_cb: local_flush_icache_all() on every waiting hart"))
+		return oom(e);
+	if (plan_simple(p, PLAN_RESUME_MACHINE, -1, "cpu_count released (atomic_inc_return_release)"))
+		return oom(e);
+	return text_mutex(p, 0, e);
+}
+
 static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
 {
 	return riscv64_site_usable(ctx, s, e);
@@ -476,6 +515,7 @@ const struct ftrace_arch riscv64_ftrace_pair = {
 	.make_nop = pair_make_nop,
 	.modify_call = pair_modify_call,
 	.static_branch = atomic_static_branch,
+	.patch_text = patch_text,
 };
 
 const struct ftrace_arch riscv64_ftrace_atomic = {
@@ -490,6 +530,7 @@ const struct ftrace_arch riscv64_ftrace_atomic = {
 	.update_prepare = atomic_update_prepare,
 	.update_post = atomic_update_post,
 	.static_branch = atomic_static_branch,
+	.patch_text = patch_text,
 };
 
 const struct ftrace_arch *riscv64_ftrace_scheme(const char *name)

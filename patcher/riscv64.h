@@ -54,6 +54,9 @@ enum riscv64_mutant {
 	 * text_mutex (Linux 6.16-rc), through the patch window another task
 	 * may be using */
 	RISCV64_MUT_UNLOCKED_INIT_LITERAL,
+	/* patch_text_cb(): the harts that waited resume without
+	 * local_flush_icache_all(), the fence.i edf2d546bfd6 gave them */
+	RISCV64_MUT_PATCH_TEXT_NO_FENCE_I,
 	RISCV64_MUT_COUNT
 };
 

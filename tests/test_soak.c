@@ -4,7 +4,9 @@
  * the tramp scheme (a CPU running a per-ops trampoline still being copied,
  * tramp-fresh-trampoline.scn) and iteration 6 of the mcount scheme (the
  * graph ops counted twice, mcount-graph-alone.scn); the counts below reach
- * both. */
+ * both. The jump-label row flips the static-key unit's keys with the
+ * correct arch_jump_label_transform_apply(); its mutant is found at once
+ * (fuzz_finds_the_jump_label_mutant). */
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -14,12 +16,17 @@
 
 static const struct {
 	const char *arch, *scheme, *iterations;
+	const char *objects[3]; /* --objects, or the scheme's defaults */
 } soak[] = {
-	{ "arm64", "callops", "4" },
-	{ "arm64", "tramp", "9" },
-	{ "arm64", "mcount", "7" },
-	{ "arm64", "mcount-ops-tasks", "4" },
-	{ "riscv64", "atomic", "4" },
+	{ "arm64", "callops", "4", { NULL } },
+	{ "arm64", "tramp", "9", { NULL } },
+	{ "arm64", "mcount", "7", { NULL } },
+	{ "arm64", "mcount-ops-tasks", "4", { NULL } },
+	{ "riscv64", "atomic", "4", { NULL } },
+	/* make soak's jump-label and patch-text campaigns: static keys
+	 * flipped and text poked under stop_machine() beside ftrace */
+	{ "arm64", "callops", "6", { "rand1", "jumplabel", NULL } },
+	{ "riscv64", "atomic", "6", { "rand1", "jumplabel", NULL } },
 };
 
 START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
@@ -30,13 +37,21 @@ START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/finding.scn", dir);
 	/* a finding is shrunk no further than needed to name it */
-	rc = ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), "fuzz",
-					   "--arch", (char *)soak[_i].arch,
-					   "--scheme", (char *)soak[_i].scheme,
-					   "--seed", "7", "--iterations",
-					   (char *)soak[_i].iterations,
-					   "--shrink-budget", "1", "--out", path, NULL },
-			  &out);
+	char *argv[24] = { (char *)ftv_test_env("FTV"), "fuzz",
+			   "--arch", (char *)soak[_i].arch,
+			   "--scheme", (char *)soak[_i].scheme,
+			   "--seed", "7", "--iterations",
+			   (char *)soak[_i].iterations,
+			   "--shrink-budget", "1", "--out", path };
+	int n = 14;
+
+	if (soak[_i].objects[0]) {
+		argv[n++] = "--objects";
+		for (int k = 0; soak[_i].objects[k]; k++)
+			argv[n++] = (char *)soak[_i].objects[k];
+	}
+	argv[n] = NULL;
+	rc = ftv_test_run(argv, &out);
 	unlink(path);
 	rmdir(dir);
 	ck_assert_msg(rc == 0, "%s: exit %d: %s", soak[_i].scheme, rc, out);
@@ -44,6 +59,32 @@ START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
 	ck_assert_msg(strstr(out, want), "%s: %s", soak[_i].scheme, out);
 	ck_assert_msg(strstr(out, " 0 violating iterations\n"), "%s: %s", soak[_i].scheme, out);
 	ck_assert_msg(!strstr(out, "VIOLATION"), "%s: %s", soak[_i].scheme, out);
+	free(out);
+}
+END_TEST
+
+/* The code before cfb00a357864 (no kick_all_cpus_sync() after the jump
+ * labels are patched): the first iteration of seed 1 reports a CPU that
+ * executes the old instruction after static_key_enable() returned. */
+START_TEST(fuzz_finds_the_jump_label_mutant)
+{
+	char dir[] = "/tmp/ftv-soak-test-XXXXXX", path[64], *out;
+	int rc;
+
+	ck_assert(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/finding.scn", dir);
+	rc = ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), "fuzz",
+					   "--mutate", "jump-label-no-sync", "--objects",
+					   "jumplabel", "--seed", "1", "--iterations", "1",
+					   "--shrink-budget", "1", "--out", path, NULL },
+			  &out);
+	unlink(path);
+	rmdir(dir);
+	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "iteration 0 (seed 0x2c83f301eb3f9c90)") &&
+			      strstr(out, "VIOLATION (not-visible)"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, " 1 violating iterations\n"), "%s", out);
 	free(out);
 }
 END_TEST
@@ -56,6 +97,7 @@ static Suite *soak_suite(void)
 	tcase_set_timeout(tc, 300); /* ASan builds, loaded machines */
 	tcase_add_loop_test(tc, soak_short_finds_nothing_on_a_correct_scheme, 0,
 			    (int)(sizeof(soak) / sizeof(soak[0])));
+	tcase_add_test(tc, fuzz_finds_the_jump_label_mutant);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,13 +29,25 @@ import sys
 # a task preempted between function_trace_op and ftrace_call) are real
 # kernel races, not false alarms. mcount-ops-tasks is the latter's fix.
 SCHEMES = [("callops", "arm64"), ("tramp", "arm64"), ("mcount", "arm64"),
-           ("mcount-ops-tasks", "arm64"), ("atomic", "riscv64")]
+           ("mcount-ops-tasks", "arm64"), ("atomic", "riscv64"),
+           ("jump-label", "arm64"), ("patch-text", "riscv64")]
+
+# Campaigns that are not a scheme's defaults: the fuzz arguments of each.
+# jump-label: static keys flipped (static_key_enable/disable, with
+# arch_jump_label_transform_apply's kick_all_cpus_sync) and a word
+# rewritten by aarch64_insn_patch_text() (stop_machine()) on the static-key
+# unit while ftrace patches a random unit (corpus/src/jumplabel.c);
+# patch-text: the same unit's word rewritten by riscv's patch_text() beside
+# the atomic scheme.
+ARGS = {"jump-label": ["--scheme", "callops", "--objects", "rand1", "jumplabel"],
+        "patch-text": ["--scheme", "atomic", "--objects", "rand1", "jumplabel"]}
 
 
 def campaign(ftv, scheme, arch, seed, secs, jobs, out):
     replay = os.path.join(out, "soak-%s-%d.scn" % (scheme, seed))
-    argv = [ftv, "fuzz", "--arch", arch, "--scheme", scheme, "--seed", str(seed),
-            "--time", str(secs), "--jobs", str(jobs), "--json", "--out", replay]
+    argv = [ftv, "fuzz", "--arch", arch] + ARGS.get(scheme, ["--scheme", scheme]) + [
+        "--seed", str(seed), "--time", str(secs), "--jobs", str(jobs), "--json",
+        "--out", replay]
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors="replace")
     summary, findings = None, []

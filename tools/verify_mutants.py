@@ -28,6 +28,9 @@ MUTANTS = [
     ("unlocked-init-literal", "corpus/scenarios/verify-riscv-window.scn", 50000, True),
     ("no-publish-barrier", "corpus/scenarios/verify-mcount-publish.scn", 20000, True),
     ("publish-table-early", "corpus/scenarios/verify-mcount-table.scn", 20000, True),
+    ("jump-label-no-sync", "corpus/scenarios/verify-jump-label.scn", 20000, True),
+    ("patch-text-first-master", "corpus/scenarios/verify-patch-text.scn", 20000, True),
+    ("patch-text-no-fence-i", "corpus/scenarios/verify-riscv-patch-text.scn", 20000, True),
 ]
 
 

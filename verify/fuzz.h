@@ -33,6 +33,7 @@
 #define FUZZ_MAX_FUNCS 1024
 
 #define FUZZ_MAX_MODULES 4
+#define FUZZ_MAX_KEYS 8
 
 /* What every generated scenario shares. */
 struct fuzz_gen {
@@ -59,6 +60,16 @@ struct fuzz_gen {
 	char funcs[FUZZ_MAX_FUNCS][48];
 	unsigned char func_mod[FUZZ_MAX_FUNCS];
 	unsigned nfuncs;
+	/* The static keys of the objects' jump labels (fuzz_targets; e.g.
+	 * corpus/src/jumplabel.c's): when there are some (or poke sites), the other task
+	 * flips them (`static-key on|off KEY`, static_key_enable/disable)
+	 * instead of the workload's own static branch, and more often. */
+	char keys[FUZZ_MAX_KEYS][48];
+	unsigned nkeys;
+	/* The objects' text poke sites (patch_text under stop_machine()),
+	 * rewritten by the same task and stream as the keys. */
+	char pokes[FUZZ_MAX_KEYS][48];
+	unsigned npokes;
 };
 
 /* Loads the objects and modules once (a world with one CPU) and collects

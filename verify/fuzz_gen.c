@@ -7,10 +7,13 @@
 
 #include "util/rng.h"
 
-/* The random units' functions, r<seed>_f<n>: the ones the workload calls
- * (verify/world.c, callable()), so filtering them changes what CPUs run. */
+/* The random units' functions, r<seed>_f<n>, and the static-key unit's
+ * jl_*: the ones the workload calls (verify/world.c, callable()), so
+ * filtering them changes what CPUs run. */
 static int random_unit_func(const char *n)
 {
+	if (n && !strncmp(n, "jl_", 3))
+		return 1;
 	if (!n || *n++ != 'r' || *n < '0' || *n > '9')
 		return 0;
 	while (*n >= '0' && *n <= '9')
@@ -93,6 +96,20 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		return -1;
 	}
 	core = world_core(w);
+	/* the corpus objects' static keys and poke sites (objects given by
+	 * path keep theirs: a module's tracepoint keys are not flipped) */
+	if (!g->nuser) {
+		const char *keys[FUZZ_MAX_KEYS];
+		size_t nk = world_jump_label_keys(w, keys, FUZZ_MAX_KEYS);
+
+		g->nkeys = 0;
+		for (size_t k = 0; k < nk && k < FUZZ_MAX_KEYS; k++)
+			snprintf(g->keys[g->nkeys++], sizeof(g->keys[0]), "%s", keys[k]);
+		nk = world_text_poke_sites(w, keys, FUZZ_MAX_KEYS);
+		g->npokes = 0;
+		for (size_t k = 0; k < nk && k < FUZZ_MAX_KEYS; k++)
+			snprintf(g->pokes[g->npokes++], sizeof(g->pokes[0]), "%s", keys[k]);
+	}
 	ncall = world_callables(w, NULL, 0);
 	calls = calloc(ncall ? ncall : 1, sizeof(*calls));
 	if (!calls) {
@@ -166,6 +183,10 @@ struct gen {
 	unsigned nops, ntracer, ngraph, ndirect;
 	enum gmod_state mod[FUZZ_MAX_MODULES];
 	int key_on;   /* the static key's state */
+	/* the objects' static keys (fuzz_gen.keys): their states and the
+	 * stream that flips them */
+	int jl_on[FUZZ_MAX_KEYS];
+	struct ftv_rng krng;
 	/* a focused iteration's hot functions (plan_focus), or none */
 	const char *hot[5];
 	unsigned nhot;
@@ -464,8 +485,24 @@ static int module_pinned(const struct gen *gn, unsigned m)
  * patched by someone other than ftrace, at the same time. */
 static void static_key(struct gen *gn)
 {
-	gn->key_on = !gn->key_on;
-	emit(gn, "static-key", gn->key_on ? "on" : "off", NULL);
+	unsigned k;
+
+	if (!gn->g->nkeys && !gn->g->npokes) {
+		gn->key_on = !gn->key_on;
+		emit(gn, "static-key", gn->key_on ? "on" : "off", NULL);
+		return;
+	}
+	/* static_key_enable/disable of one of the objects' keys, or a
+	 * patch_text of a poke site, and a short run while the CPUs still
+	 * call them */
+	k = (unsigned)ftv_rng_below(&gn->krng, gn->g->nkeys + gn->g->npokes);
+	if (k < gn->g->nkeys) {
+		gn->jl_on[k] = !gn->jl_on[k];
+		emit(gn, "static-key", gn->jl_on[k] ? "on" : "off", gn->g->keys[k]);
+	} else {
+		emit(gn, "text-poke", gn->g->pokes[k - gn->g->nkeys], NULL);
+	}
+	emit_run_between(gn, 10, 60);
 }
 
 static void load_module(struct gen *gn, unsigned m, int key)
@@ -685,9 +722,15 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	 * CPUs of 580 rounds need some 430000 steps, more than either */
 	if (s->steps < scenario_default_steps(&s->cfg))
 		s->steps = scenario_default_steps(&s->cfg);
+	/* the objects' keys: flipped from a stream of their own, so an
+	 * iteration without them is drawn as before */
+	ftv_rng_seed(&gn.krng, iter_seed ^ 0x6a756d706c61626cULL);
 	for (unsigned i = 0; i < nact; i++) {
 		for (unsigned k = 0; k < mp.nkeys; k++)
 			if (mp.key_at[k] == i)
+				static_key(&gn);
+		for (unsigned f = 0; (g->nkeys || g->npokes) && f < 3; f++)
+			if (ftv_rng_chance(&gn.krng, 1, 2))
 				static_key(&gn);
 		for (unsigned m = 0; m < g->nmodules; m++) {
 			if (gn.mod[m] == GM_LATE && i == mp.load_at)

@@ -93,6 +93,14 @@
  *   module-unload rand3              no longer called, released, freed
  *   static-key on                    another task patches a jump label
  *                                    (ftv_static_key) while ftrace does
+ *   static-key on ftv_key_a          static_key_enable(&ftv_key_a): every
+ *                                    jump label of the key in the objects'
+ *                                    __jump_table; once it returns, a CPU
+ *                                    executing one must see the new
+ *                                    instruction (else "not-visible")
+ *   text-poke ftv_poke_site          patch_text: the word swapped with
+ *                                    ftv_poke_site_alt's under
+ *                                    stop_machine(); the same contract
  *   settle                           between operations (before every
  *                                    `run`): those above are applied at
  *                                    once, each to completion, before any

@@ -65,9 +65,14 @@ static int w_unload_module(void *ctx, const char *module, struct ftv_err *err)
 	return world_unload_module(ctx, module, err);
 }
 
-static int w_static_key(void *ctx, int on, struct ftv_err *err)
+static int w_static_key(void *ctx, int on, const char *key, struct ftv_err *err)
 {
-	return world_static_key(ctx, on, err);
+	return key ? world_jump_label_key(ctx, key, on, err) : world_static_key(ctx, on, err);
+}
+
+static int w_text_poke(void *ctx, const char *site, struct ftv_err *err)
+{
+	return world_text_poke(ctx, site, err);
 }
 
 static int w_run(void *ctx, uint64_t steps, struct ftv_err *err)
@@ -94,6 +99,7 @@ static const struct ftrace_target world_target = {
 	.load_module = w_load_module,
 	.unload_module = w_unload_module,
 	.static_key = w_static_key,
+	.text_poke = w_text_poke,
 	.run = w_run,
 };
 

@@ -28,6 +28,10 @@ static const struct violation_kind kinds[] = {
 	  "a store through the shared patch window landed in a page another agent had "
 	  "mapped there (the text_mutex not held)", "riscv-mutant-unlocked-init-literal",
 	  NULL },
+	{ "not-visible", "executor",
+	  "a CPU executed an older word of a site after the update that changed it "
+	  "returned (static_key_enable, patch_text: the caller's contract)",
+	  "mutant-jump-label-no-sync", NULL },
 	/* the world's checks (verify/check.c) */
 	{ "bad-ip", "world", "a tracer was called with an ip that is no patch site", NULL,
 	  "no scenario reaches it: a guard of the trampolines' ABI" },

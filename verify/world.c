@@ -169,7 +169,7 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (world_calibrate_late(w, &ec, err))
 		return -1;
 	w->ex = exec_new(w->as, &ec, err);
-	if (!w->ex)
+	if (!w->ex || world_text_watch(w, err))
 		return -1;
 	if (world_calibrate(w, w->ex, err))
 		return -1;
@@ -227,6 +227,7 @@ void world_free(struct world *w)
 	else
 		free(w->arch_ctx);
 	world_probe_free(w);
+	world_text_free(w);
 	free(w->probe);
 	free(w->called);
 	plan_free(&w->scratch);

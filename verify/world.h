@@ -231,6 +231,24 @@ int world_unload_module(struct world *w, const char *name, struct ftv_err *err);
  * than ftrace, concurrently with ftrace's updates, through the same
  * primitives (the arch's static_branch verb). */
 int world_static_key(struct world *w, int on, struct ftv_err *err);
+/* static_key_enable(key) (on 1) or static_key_disable(key): every jump
+ * label of the loaded objects' __jump_table that uses the static key
+ * named key (its symbol), patched by the arch's jump_label verbs as one
+ * plan of the text patcher agent, with the kernel's contract that the
+ * change is visible to every CPU when it returns (checked as
+ * "not-visible"; verify/world_text.c). */
+int world_jump_label_key(struct world *w, const char *key, int on, struct ftv_err *err);
+/* patch_text: the word at the symbol site swapped with the one at
+ * site_alt (the objects define both) by the arch's stop_machine() text
+ * patcher, as one plan of the text patcher agent that promises every CPU
+ * executes the new word once it returns (verify/world_text.c). */
+int world_text_poke(struct world *w, const char *site, struct ftv_err *err);
+/* The poke sites the loaded objects define and the backend can patch
+ * (up to max names written); how many there are. */
+size_t world_text_poke_sites(struct world *w, const char **names, size_t max);
+/* The static keys the loaded objects' jump labels use (up to max names
+ * written); how many there are. */
+size_t world_jump_label_keys(struct world *w, const char **names, size_t max);
 
 /* Runs the CPUs and the queued plans for up to steps scheduler steps. */
 int world_run(struct world *w, uint64_t steps, struct ftv_err *err);

@@ -270,6 +270,9 @@ struct world {
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
 	int static_key_on;
+	/* the objects' static keys, jump labels and text poke sites, read
+	 * when first used (verify/world_text.c) */
+	struct world_text *text;
 
 	struct wrec *recs;
 	size_t nrecs;
@@ -397,5 +400,10 @@ void world_module_calls(struct world *w, size_t m, int on);
  * quiescent point, after which it calls the modules loaded (their load
  * plans landed). */
 void world_cpu_synced(struct world *w, unsigned cpu, uint64_t step);
+
+/* verify/world_text.c: the static-key unit's jump labels and poke site
+ * watched (after exec_new), and the whole freed */
+int world_text_watch(struct world *w, struct ftv_err *err);
+void world_text_free(struct world *w);
 
 #endif

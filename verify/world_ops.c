@@ -99,10 +99,13 @@ static void plan_done(struct ftv_exec *ex, int id,
 		/* synchronize_rcu_tasks() before the free: every CPU still
 		 * running must have passed a quiescent point since the update
 		 * unlinked the ops, or it may still be inside ftrace_caller or
-		 * the list func with the pointer in hand. */
+		 * the list func with the pointer in hand. A CPU another agent's
+		 * stop_machine() parked at its quiescent point has passed it,
+		 * though the world's breakpoint there runs when it resumes:
+		 * the executor says when. */
 		for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
 			if (!exec_cpu_done(ex, c) && !cpu_stopped(ex, c) &&
-			    w->run.cpu[c].last_qs < began)
+			    w->run.cpu[c].last_qs < began && exec_cpu_last_qs(ex, c) < began)
 				world_add_violation(w, "no-grace-period", (int)c, st.steps,
 						    "ops %s freed by \"%s\" while cpu%u had not "
 						    "passed a quiescent point since the update began "
