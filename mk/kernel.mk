@@ -55,3 +55,14 @@ $(KERNEL_MUT_DIR)/.built: $(KERNEL_CHECK_OUT)/.built tools/kernel-mutate.py tool
 	touch $@
 
 CHECK_DEPS += $(KERNEL_MUT_DIR)/.built
+
+# A sanitized build (BUILD=build/san) runs on the same kernel objects: they
+# are guest code, cross-compiled, with nothing of ftv's in them.
+ifneq ($(BUILD),build)
+$(BUILD)/.kernel-links: $(KERNEL_CHECK_OUT)/.built $(KERNEL_MUT_DIR)/.built
+	@mkdir -p $(BUILD)
+	ln -sfn $(abspath build/kernel) $(BUILD)/kernel
+	ln -sfn $(abspath $(KERNEL_MUT_DIR)) $(BUILD)/kernel-mut
+	touch $@
+CHECK_DEPS += $(BUILD)/.kernel-links
+endif
