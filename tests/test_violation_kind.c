@@ -183,6 +183,30 @@ START_TEST(the_man_page_lists_every_kind)
 }
 END_TEST
 
+/* The README's table of kinds ("Reading a report") names every kind of the
+ * table, each as `kind`: a kind added without its line fails here. */
+START_TEST(the_readme_lists_every_kind)
+{
+	const struct violation_kind *k;
+	char path[4096], *text, *sec, *end;
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP", "README.md");
+	text = ftv_test_slurp(path);
+	sec = strstr(text, "\n## Reading a report\n");
+	ck_assert_msg(sec, "README.md has no \"Reading a report\" section");
+	end = strstr(sec + 1, "\n## ");
+	if (end)
+		*end = 0;
+	for (size_t i = 0; (k = violation_kind_at(i)); i++) {
+		char item[96];
+
+		snprintf(item, sizeof(item), "`%s`", k->name);
+		ck_assert_msg(strstr(sec, item), "README.md's table of kinds has no %s", item);
+	}
+	free(text);
+}
+END_TEST
+
 static Suite *violation_kind_suite(void)
 {
 	Suite *s = suite_create("violation_kind");
@@ -195,6 +219,7 @@ static Suite *violation_kind_suite(void)
 	tcase_add_loop_test(tc, each_pinning_scenario_reports_its_kind, 0, (int)nkinds());
 	tcase_add_test(tc, expect_refuses_an_unknown_kind_naming_the_kinds);
 	tcase_add_test(tc, the_man_page_lists_every_kind);
+	tcase_add_test(tc, the_readme_lists_every_kind);
 	suite_add_tcase(s, tc);
 	return s;
 }
