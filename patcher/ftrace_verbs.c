@@ -132,48 +132,48 @@ static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int 
 static const struct ftrace_verb verbs[] = {
 	{ "ops", NULL, NULL, 1, FTRACE_VERB_MAX_ARGS, v_ops, M(ops_new),
 	  "a new ops NAME; a scenario names its tracer: tracer_a or tracer_b (logging "
-	  "tracers), graph (the function-graph tracer) or direct (for direct calls)" },
+	  "tracers), graph (the function-graph tracer) or direct (for direct calls)", 0 },
 	{ "filter", NULL, "NAME SPEC [add]", 2, 3, v_filter, M(set_filter),
 	  "ftrace_set_filter: the functions (names or 0x addresses, comma separated) NAME"
-	  " traces, replacing its set unless add" },
+	  " traces, replacing its set unless add", 0 },
 	{ "notrace", NULL, "NAME SPEC [add]", 2, 3, v_notrace, M(set_filter),
-	  "ftrace_set_notrace: the functions NAME never traces; SPEC - is the empty set" },
+	  "ftrace_set_notrace: the functions NAME never traces; SPEC - is the empty set", 0 },
 	{ "register", NULL, "NAME", 1, 1, v_register, M(register_ops),
-	  "register_ftrace_function" },
+	  "register_ftrace_function", 0 },
 	{ "unregister", NULL, "NAME", 1, 1, v_unregister, M(unregister_ops),
-	  "unregister_ftrace_function (the ops is freed after a grace period)" },
+	  "unregister_ftrace_function (the ops is freed after a grace period)", 0 },
 	{ "direct", NULL, "NAME TRAMP", 2, 2, v_direct, M(direct),
 	  "register_ftrace_direct: NAME calls the trampoline TRAMP (a symbol or a 0x "
-	  "address)" },
+	  "address)", 0 },
 	{ "direct-modify", "modify-direct", "NAME TRAMP", 2, 2, v_direct_modify,
 	  M(direct_modify),
-	  "modify_ftrace_direct (also: modify-direct)" },
+	  "modify_ftrace_direct (also: modify-direct)", 0 },
 	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove),
-	  "unregister_ftrace_direct (also: undirect)" },
+	  "unregister_ftrace_direct (also: undirect)", 0 },
 	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph),
-	  "register_ftrace_graph (core scripts)" },
+	  "register_ftrace_graph (core scripts)", 0 },
 	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph),
-	  "unregister_ftrace_graph (core scripts)" },
+	  "unregister_ftrace_graph (core scripts)", 0 },
 	{ "enable-modules", "module-enable", "[MODULE]", 0, 1, v_enable_modules,
 	  M(enable_modules),
 	  "ftrace_module_enable of MODULE, or of every module loaded at boot (also: "
-	  "module-enable)" },
+	  "module-enable)", 0 },
 	{ "module-load", NULL, "MODULE", 1, 1, v_load_module, M(load_module),
 	  "load_module while the CPUs run: ftrace_module_init, ftrace_module_enable, then"
-	  " its functions are called" },
+	  " its functions are called", 0 },
 	{ "module-unload", NULL, "MODULE", 1, 1, v_unload_module, M(unload_module),
 	  "delete_module: nobody calls it any more, ftrace_release_mod, and its memory is"
-	  " freed after a grace period" },
+	  " freed after a grace period", 0 },
 	{ "static-key", NULL, "on|off [KEY]", 1, 2, v_static_key, M(static_key),
 	  "not ftrace: static_key_enable/disable(KEY) on the objects' __jump_table (corpus "
 	  "object jumplabel); without KEY another task flips the workload's static branch "
-	  "while ftrace patches" },
+	  "while ftrace patches", 1 },
 	{ "text-poke", NULL, "SYMBOL", 1, 1, v_text_poke, M(text_poke),
 	  "not ftrace: SYMBOL's word swapped with SYMBOL_alt's by the arch's stop_machine() "
-	  "patch_text (aarch64_insn_patch_text, riscv patch_text)" },
+	  "patch_text (aarch64_insn_patch_text, riscv patch_text)", 1 },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run),
 	  "let the CPUs and the queued updates run for STEPS scheduler steps (no steps "
-	  "under policy exhaustive)" },
+	  "under policy exhaustive)", 1 },
 };
 
 const struct ftrace_verb *ftrace_verb_at(size_t i)

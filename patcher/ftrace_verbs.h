@@ -87,6 +87,9 @@ struct ftrace_verb {
 		  struct ftv_err *err);
 	size_t method;      /* offsetof(struct ftrace_target, the method fn calls) */
 	const char *help;   /* what it does, in a line (the man pages') */
+	/* 1: not an ftrace operation (another task patching text, the CPUs
+	 * running): still performed once ftrace_bug() has disabled ftrace */
+	int not_ftrace;
 };
 
 /* The verb spelt word (its name or alias), or NULL. */

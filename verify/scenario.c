@@ -16,8 +16,7 @@ static int do_op(struct world *w, const struct scenario *s, const struct scn_op 
 
 	if (!v)
 		ret = ftv_errf(err, "unknown operation");
-	else if (ftrace_core_bug(world_core(w)) && strcmp(v->name, "run") &&
-		 strcmp(v->name, "static-key") && strcmp(v->name, "text-poke"))
+	else if (ftrace_core_bug(world_core(w)) && !v->not_ftrace)
 		/* ftrace_bug() killed ftrace while the CPUs ran (reported as
 		 * a violation): the kernel refuses every later ftrace
 		 * operation (-ENODEV), and the scenario goes on without it */
