@@ -162,8 +162,9 @@ uint64_t exec_cpu_last_qs(struct ftv_exec *ex, unsigned cpu)
 
 	if (!c)
 		return 0;
-	/* parked at its quiescent point: it is passing it now */
-	if (c->st == XCPU_PARKED && c->parked_qs)
+	/* parked at its quiescent point, or asleep at its sleep point: it
+	 * is passing it now */
+	if ((c->st == XCPU_PARKED && c->parked_qs) || c->asleep)
 		return ex->stats.steps + 1;
 	return c->qs_step;
 }
@@ -225,6 +226,33 @@ int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 	s->flags |= SP_QS;
 	ex->cpu[cpu].qs_pc = pc;
 	ex->cpu[cpu].has_qs = 1;
+	return 0;
+}
+
+int exec_cpu_sleep_point(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+			 struct ftv_err *err)
+{
+	struct xspecial *s;
+
+	if (cpu >= ex->cfg.ncpus)
+		return ftv_errf(err, "cpu%u: only %u CPUs", cpu, ex->cfg.ncpus);
+	if (!ex->cpu[cpu].has_qs)
+		return ftv_errf(err, "cpu%u: a sleep point needs a quiescent point first", cpu);
+	s = xsp_get(&ex->sp, pc, err);
+	if (!s)
+		return -1;
+	s->flags |= SP_QS;
+	ex->cpu[cpu].sleep_pc = pc;
+	return 0;
+}
+
+int exec_progress_point(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err)
+{
+	struct xspecial *s = xsp_get(&ex->sp, pc, err);
+
+	if (!s)
+		return -1;
+	s->flags |= SP_PROG;
 	return 0;
 }
 

@@ -382,6 +382,18 @@ size_t exec_cpu_faults(struct ftv_exec *ex, unsigned cpu, const uint64_t **pcs);
 int exec_cpu_quiescent(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		       struct ftv_err *err);
 
+/* A voluntary context switch inside the code the CPU calls (schedule()
+ * from a function the workload calls): a second quiescent point, passed as
+ * the first is (RCU Tasks' quiescent states are voluntary switches,
+ * kernel/rcu/tasks.h), though the CPU may hold return addresses into
+ * patched code there. After exec_cpu_quiescent. */
+int exec_cpu_sleep_point(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
+			 struct ftv_err *err);
+/* A pc where every CPU changes a count a plan waits on (PLAN_WAIT_ZERO):
+ * the turn that executes it is said to write the CPU's progress, for
+ * exec_verify's reduction (percpu_ref_get/put: __bpf_tramp_enter/exit). */
+int exec_progress_point(struct ftv_exec *ex, uint64_t pc, struct ftv_err *err);
+
 /* A context synchronisation event on cpu now (an exception return, a task
  * switch): it fetches the newest cache-maintained instructions from here on.
  * For breakpoint callbacks at a quiescent point. */

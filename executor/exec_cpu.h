@@ -15,6 +15,11 @@ struct xcpu {
 	uint64_t exit_pc;
 	uint64_t qs_pc;
 	int has_qs;
+	/* exec_cpu_sleep_point: a voluntary context switch inside the
+	 * workload's calls (schedule() in a traced function), a quiescent
+	 * point as qs_pc is; 0: none */
+	uint64_t sleep_pc;
+	int asleep;              /* stopped at sleep_pc, not resumed yet */
 	uint64_t qs_count;       /* quiescent points passed this run */
 	uint64_t qs_step;        /* exec_steps() + 1 when it last passed one */
 	int parked_qs;           /* stop_machine() parked it at its quiescent
@@ -33,5 +38,12 @@ struct xcpu {
 	uint64_t *faults;        /* pcs of the exceptions taken this run */
 	size_t nfaults, capfaults;
 };
+
+/* Whether the CPU passes a quiescent point at pc: its loop's top or a
+ * voluntary sleep (RCU Tasks counts both: kernel/rcu/tasks.h). */
+static inline int xcpu_qs_at(const struct xcpu *c, uint64_t pc)
+{
+	return c->has_qs && (c->qs_pc == pc || (c->sleep_pc && c->sleep_pc == pc));
+}
 
 #endif

@@ -222,10 +222,18 @@ int xp_ready(struct xplans *ps, int a)
 			struct xcpu *cp = &ps->cpu[c];
 
 			if ((cp->st == XCPU_RUN || (cp->st == XCPU_PARKED && !cp->parked_qs)) &&
-			    cp->has_qs && cp->qs_count <= xp->qs_snap[c])
+			    cp->has_qs && cp->qs_count <= xp->qs_snap[c] && !cp->asleep)
 				return 0;
 		}
 		return 1;
+	case PLAN_WAIT_ZERO:
+		/* percpu_ref_kill()'s wait, one CPU's count at a time: the
+		 * counts only go down once nobody can take the ref any more
+		 * (kernel/bpf/trampoline.c: after a grace period of the
+		 * unreachable image). The CPUs change them at their progress
+		 * points. */
+		read_progress(ps);
+		return xb_read(ps->sb, s->addr, 8) == 0;
 	case PLAN_STOP_MACHINE:
 		if (!ps->stop_machine)
 			xs_access(ps->m->sched, XLOC(XLOC_SM, 0), XA_W);
@@ -389,6 +397,9 @@ void xp_step(struct xplans *ps, int a)
 		break;
 	case PLAN_FREE:
 		xm_poison(m, s->addr, s->len);
+		break;
+	case PLAN_WAIT_ZERO:
+		read_progress(ps);
 		break;
 	case PLAN_STOP_MACHINE:
 		/* every CPU parked */

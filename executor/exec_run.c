@@ -112,22 +112,42 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 	struct ftv_exec *ex = ctx;
 	struct xcpu *c = &ex->cpu[cpu];
 	struct xspecial *s = xsp_at(&ex->sp, pc);
-	int qs;
+	int qs, sleep;
 
 	if (!s)
 		return;
-	qs = c->has_qs && c->qs_pc == pc;
+	qs = xcpu_qs_at(c, pc);
+	sleep = qs && pc == c->sleep_pc;
+	/* a progress point: this turn changes what a PLAN_WAIT_ZERO reads
+	 * (said again when the turn that stopped before it resumes) */
+	if (s->flags & SP_PROG)
+		xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 	if (c->armed && c->armed_pc == pc) {
 		/* Restarted at the instruction a hook stopped before: it
 		 * executes now; stopping actions were done already. Under
 		 * verify the stop came first and the quiescent point is
 		 * passed now, at the start of the turn. */
 		c->armed = 0;
+		if (sleep && c->asleep) {
+			/* woken up: it has switched voluntarily */
+			c->asleep = 0;
+			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
+			if (!ex->cfg.verify && pass_qs(ex, cpu))
+				return;
+		}
 		if (ex->cfg.verify && qs && !c->qs_counted && pass_qs(ex, cpu))
 			return;
 		c->qs_counted = 0;
-	} else if (ex->cfg.verify) {
-		/* Every visible event begins a turn of its own. */
+	} else if (ex->cfg.verify || sleep) {
+		/* Every visible event begins a turn of its own. At a sleep
+		 * point (schedule()) the task gives the CPU up: until its
+		 * next turn it is asleep, a quiescent state for RCU Tasks
+		 * (rcu_tasks_pertask: not on a runqueue since the grace
+		 * period began). */
+		if (sleep) {
+			c->asleep = 1;
+			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
+		}
 		c->stopped_in_hook = 1;
 		xe_stop(&ex->eng, cpu);
 		return;
@@ -296,7 +316,7 @@ static int next_is_visible(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 
 	if (!p || xm_insn(&ex->model, pc))
 		return 1;
-	if (c->has_qs && c->qs_pc == pc)
+	if (xcpu_qs_at(c, pc))
 		return 1;
 	memcpy(&w, p, 4);
 	return ex->arch->is_memory(w);
@@ -614,6 +634,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		c->armed = 0;
 		c->stopped_in_hook = 0;
 		c->qs_counted = 0;
+		c->asleep = 0;
 	}
 	xp_reset(&ex->plans);
 	xb_reset(&ex->sb);

@@ -99,7 +99,7 @@ DEMO_DEPS += $(CORPUS_MOD).xz
 # runs of every arm64 build.
 # (Not jumplabel.c: its asm goto is arm64's and riscv64's.)
 CORPUS_HOST := $(CORPUS_DIR)/host/selftest
-CORPUS_HOST_SRC := $(filter-out corpus/src/jumplabel.c,$(CORPUS_SRC))
+CORPUS_HOST_SRC := $(filter-out corpus/src/jumplabel.c corpus/src/bpf.c,$(CORPUS_SRC))
 $(CORPUS_HOST): $(CORPUS_HOST_SRC) corpus/src/corpus.h tests/data/host_selftest.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns \

@@ -338,6 +338,23 @@ static int jump_label_transform(void *ctx, uint64_t code, uint64_t target, int j
 	return 0;
 }
 
+/* bpf_arch_text_poke(ip, BPF_MOD_JUMP, NULL, target) (arch/arm64/net/
+ * bpf_jit_comp.c): gen_branch_or_nop() gives the NOP and the B, written
+ * under text_mutex with aarch64_insn_patch_text_nosync() (the trampoline
+ * image is no BPF program: no PLT target to set). */
+static int bpf_text_poke(void *ctx, uint64_t ip, uint64_t target, struct plan *p,
+			 struct ftv_err *e)
+{
+	uint32_t nop = a64_gen_nop(), b;
+
+	(void)ctx;
+	if (a64_gen_branch(ip, target, 0, &b, e))
+		return ftv_err_prefix(e, "bpf_arch_text_poke at 0x%llx", (unsigned long long)ip);
+	if (patch_nosync(p, ip, nop, b, "bpf_arch_text_poke: ip_after_call nop -> b ip_epilogue"))
+		return ftv_errf(e, "out of memory building a plan");
+	return 0;
+}
+
 /* arch_jump_label_transform_apply(): kick_all_cpus_sync(), an IPI every
  * CPU takes (an exception: a context synchronisation event), waited for,
  * so that no CPU executes the old instruction once static_key_enable()
@@ -421,6 +438,7 @@ static int site_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e
 	.modify_call = modify_call,                  \
 	.jump_label_transform = jump_label_transform, \
 	.jump_label_apply = jump_label_apply,         \
+	.bpf_text_poke = bpf_text_poke,              \
 	.patch_text = patch_text
 
 const struct ftrace_arch arm64_ftrace_callops = {

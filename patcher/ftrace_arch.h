@@ -163,6 +163,12 @@ struct ftrace_arch {
 	 * context-synchronise). NULL: text-poke is refused. */
 	int (*patch_text)(void *ctx, uint64_t addr, uint32_t old, uint32_t new,
 			  struct plan *p, struct ftv_err *e);
+	/* Not ftrace: bpf_arch_text_poke(ip, BPF_MOD_JUMP, NULL, target), a
+	 * NOP of a BPF trampoline image made a jump to target (what
+	 * bpf_tramp_image_put() does to im->ip_after_call). NULL: the world
+	 * has no BPF trampolines (bpf-update is refused). */
+	int (*bpf_text_poke)(void *ctx, uint64_t ip, uint64_t target, struct plan *p,
+			     struct ftv_err *e);
 	/* Optional hooks around one code update
 	 * (ftrace_arch_code_modify_prepare / _post_process); may be NULL. */
 	int (*update_prepare)(void *ctx, struct plan *p, struct ftv_err *e);

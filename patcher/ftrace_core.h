@@ -129,6 +129,10 @@ enum {
 	/* ftrace_process_locs takes a zeroed entry of the kernel's table for
 	 * a call site (ftrace_core_loc_wanted). */
 	FTRACE_MUT_PATCH_ZEROED_ENTRY = 1u << 4,
+	/* bpf_tramp_image_put() as before e21d2b92354b ("bpf: Fix fexit
+	 * trampoline", 2021): the old image freed after one
+	 * synchronize_rcu_tasks(), with no percpu_ref (patcher/bpf_tramp.c). */
+	FTRACE_MUT_BPF_EARLY_FREE = 1u << 5,
 };
 
 typedef uint64_t (*ftrace_alloc_fn)(void *ctx, uint64_t size, uint64_t align,

@@ -81,6 +81,15 @@ static int v_direct_modify(const struct ftrace_target *t, void *ctx, char *const
 	return o ? t->direct_modify(ctx, o, av[1], err) : -1;
 }
 
+static int v_bpf_update(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			struct ftv_err *err)
+{
+	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
+
+	(void)ac;
+	return o ? t->bpf_update(ctx, o, av[1], err) : -1;
+}
+
 static int v_enable_modules(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 			    struct ftv_err *err)
 {
@@ -150,6 +159,10 @@ static const struct ftrace_verb verbs[] = {
 	  "modify_ftrace_direct (also: modify-direct)", 0 },
 	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove),
 	  "unregister_ftrace_direct (also: undirect)", 0 },
+	{ "bpf-update", NULL, "NAME IMAGE|-", 2, 2, v_bpf_update, M(bpf_update),
+	  "bpf_trampoline_update: the direct ops NAME's BPF trampoline becomes IMAGE "
+	  "(ftv_bpf_image0..3 of corpus object bpf), or none with -; the image it replaces "
+	  "is released (bpf_tramp_image_put)", 0 },
 	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph),
 	  "register_ftrace_graph (core scripts)", 0 },
 	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph),

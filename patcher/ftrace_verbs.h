@@ -14,6 +14,9 @@
  *   direct NAME TRAMP          register_ftrace_direct
  *   direct-modify NAME TRAMP   modify_ftrace_direct (also: modify-direct)
  *   direct-remove NAME         unregister_ftrace_direct (also: undirect)
+ *   bpf-update NAME IMAGE|-    bpf_trampoline_update: NAME's BPF trampoline
+ *                              image replaced (register/modify/unregister
+ *                              _ftrace_direct), the old one released
  *   graph NAME                 register_ftrace_graph (the global scheme)
  *   ungraph NAME               unregister_ftrace_graph
  *   enable-modules [MODULE]    ftrace_module_enable, of every loaded module
@@ -63,6 +66,9 @@ struct ftrace_target {
 	int (*direct_modify)(void *ctx, struct ftrace_ops *ops, const char *tramp,
 			     struct ftv_err *err);
 	int (*direct_remove)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
+	/* image "-": detach the last one */
+	int (*bpf_update)(void *ctx, struct ftrace_ops *ops, const char *image,
+			  struct ftv_err *err);
 	int (*register_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	int (*unregister_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	/* module NULL: every module loaded */

@@ -53,6 +53,13 @@
  *   PLAN_LOCK         take the sleeping lock named by addr (text_mutex): the
  *                     plan waits while a plan of another agent holds it.
  *   PLAN_UNLOCK       release it.
+ *   PLAN_WAIT_ZERO    wait until the 64-bit word at addr reads 0 (a count the
+ *                     CPUs keep in memory: one CPU's share of a percpu_ref,
+ *                     kernel/bpf/trampoline.c's im->pcref, which
+ *                     __bpf_tramp_enter()/__bpf_tramp_exit() get and put;
+ *                     percpu_ref_kill() waits for the sum). The CPUs'
+ *                     progress points (exec_progress_point) say when they
+ *                     change it.
  *   PLAN_MAP_WINDOW   map the patch window, the one fixmap slot every
  *                     agent writes text through (riscv's patch_map with
  *                     FIX_TEXT_POKE0), to addr's page.
@@ -96,6 +103,7 @@ enum plan_op {
 	PLAN_MAP_WINDOW,
 	PLAN_UNMAP_WINDOW,
 	PLAN_STOP_REQUEST,
+	PLAN_WAIT_ZERO,
 };
 
 /* The patching agents (struct plan.agent). */

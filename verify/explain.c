@@ -119,6 +119,8 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 	}
 	if (pc < 0x1000 && explain_unpublished(w, v))
 		return;
+	if (world_bpf_explain_fault(w, v))
+		return;
 	if (w->ad->explain_fault)
 		w->ad->explain_fault(w, v);
 }

@@ -25,6 +25,10 @@ static const struct ftv_mutant fixed[] = {
 	  "ftrace_process_locs takes a zeroed table entry (a weak function sorttable "
 	  "zeroed, linux-next Feb 2025) for a call site: init_nop writes outside text",
 	  -1, 0, FTRACE_MUT_PATCH_ZEROED_ENTRY },
+	{ "bpf-tramp-early-free",
+	  "bpf_tramp_image_put before e21d2b92354b (2021): the old fexit image freed after "
+	  "synchronize_rcu_tasks() alone, with a task asleep in the function it called",
+	  -1, 0, FTRACE_MUT_BPF_EARLY_FREE },
 };
 
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))

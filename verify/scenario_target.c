@@ -45,6 +45,12 @@ static int w_direct_modify(void *ctx, struct ftrace_ops *ops, const char *tramp,
 	return world_direct_modify(ctx, ops, tramp, err);
 }
 
+static int w_bpf_update(void *ctx, struct ftrace_ops *ops, const char *image,
+			struct ftv_err *err)
+{
+	return world_bpf_update(ctx, ops, image, err);
+}
+
 static int w_direct_remove(void *ctx, struct ftrace_ops *ops, struct ftv_err *err)
 {
 	return world_direct_remove(ctx, ops, err);
@@ -95,6 +101,7 @@ static const struct ftrace_target world_target = {
 	.direct = w_direct,
 	.direct_modify = w_direct_modify,
 	.direct_remove = w_direct_remove,
+	.bpf_update = w_bpf_update,
 	.enable_modules = w_enable_modules,
 	.load_module = w_load_module,
 	.unload_module = w_unload_module,

@@ -37,7 +37,9 @@ static const struct violation_kind kinds[] = {
 	  "no scenario reaches it: a guard of the trampolines' ABI" },
 	{ "bad-ops", "world", "a tracer was called with an ops ftrace never allocated",
 	  NULL, "no scenario reaches it: bad-ops-literal explains the cases found" },
-	{ "use-after-free", "world", "a tracer was called with an ops already freed",
+	{ "use-after-free", "world",
+	  "a tracer was called with an ops already freed, or a CPU returned into a freed "
+	  "BPF trampoline image",
 	  "mutant-free-before-unpatch", NULL },
 	{ "wrong-func", "world",
 	  "the function that ran for an ops is not that ops' func", "tramp-func-ops", NULL },

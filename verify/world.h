@@ -212,6 +212,12 @@ int world_direct(struct world *w, struct ftrace_ops *ops, const char *tramp,
 		 struct ftv_err *err);
 int world_direct_modify(struct world *w, struct ftrace_ops *ops,
 			const char *tramp, struct ftv_err *err);
+/* bpf_trampoline_update() (patcher/bpf_tramp.h): the direct ops' BPF
+ * trampoline image becomes image (a symbol of corpus object bpf,
+ * ftv_bpf_image0..3), or "-": none (the last program detached); the image
+ * it replaces is released (bpf_tramp_image_put). */
+int world_bpf_update(struct world *w, struct ftrace_ops *ops, const char *image,
+		     struct ftv_err *err);
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err);
 /* ftrace_module_enable of the module named (NULL: of every module loaded),

@@ -21,6 +21,9 @@ static int callable(const struct world *w, const struct wrec *r)
 	 * integers too */
 	if (!w->cfg.callable_prefix && !strncmp(n, "jl_", 3))
 		return 1;
+	/* and the BPF unit's (corpus/src/bpf.c) */
+	if (!w->cfg.callable_prefix && !strncmp(n, "bpf_", 4))
+		return 1;
 	if (strncmp(n, p, strlen(p)))
 		return 0;
 	if (w->cfg.callable_prefix)
@@ -275,7 +278,8 @@ int world_start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int 
 			return -1;
 		/* the tracers' this_cpu base: TPIDR_EL1 on arm64, tp on riscv */
 		exec_cpu_set_reg(ex, c, w->ad->reg_pcpu, cpu->pcpu);
-		if (exec_cpu_quiescent(ex, c, w->quiescent, err))
+		if (exec_cpu_quiescent(ex, c, w->quiescent, err) ||
+		    world_bpf_start(w, ex, c, err))
 			return -1;
 	}
 	return 0;

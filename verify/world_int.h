@@ -209,6 +209,9 @@ struct wops {
 	/* 1 + the index of the newest plan made by an operation on it
 	 * (register, unregister, filter, direct); 0: none */
 	size_t touch_plan;
+	/* the BPF trampoline image attached through it (bpf-update): its
+	 * symbol, or "" (verify/world_bpf.c) */
+	char bpf_image[40];
 };
 
 /* A function of a user's object probed for the workload (verify/
@@ -270,6 +273,10 @@ struct world {
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
 	int static_key_on;
+	/* the BPF trampoline images handed out so far (never twice) */
+#define WORLD_BPF_IMAGES 4
+	uint64_t bpf_used[WORLD_BPF_IMAGES];
+	size_t nbpf_used;
 	/* the objects' static keys, jump labels and text poke sites, read
 	 * when first used (verify/world_text.c) */
 	struct world_text *text;
@@ -405,5 +412,18 @@ void world_cpu_synced(struct world *w, unsigned cpu, uint64_t step);
  * watched (after exec_new), and the whole freed */
 int world_text_watch(struct world *w, struct ftv_err *err);
 void world_text_free(struct world *w);
+
+/* verify/world_ops.c's ops lookup and its submit after an operation on
+ * ops o (for the operations in other files: world_bpf.c). */
+struct wops *world_wops_of(struct world *w, struct ftrace_ops *ops);
+int world_after_op(struct world *w, struct wops *o, int ret, const char *what,
+		   struct ftv_err *err);
+/* verify/world_bpf.c: each CPU's voluntary context switch (ftv_schedule)
+ * and the percpu_ref points of the BPF images, when the objects have them. */
+int world_bpf_start(struct world *w, struct ftv_exec *ex, unsigned cpu,
+		    struct ftv_err *err);
+/* A fault in a BPF image a completed plan freed, explained as a
+ * use-after-free (verify/explain.c); 1 if it was one. */
+int world_bpf_explain_fault(struct world *w, const struct exec_violation *v);
 
 #endif

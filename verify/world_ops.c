@@ -449,6 +449,17 @@ static int after_named(struct world *w, const struct wops *o, int ret, size_t n)
 	return ret;
 }
 
+struct wops *world_wops_of(struct world *w, struct ftrace_ops *ops)
+{
+	return wops_of(w, ops);
+}
+
+int world_after_op(struct world *w, struct wops *o, int ret, const char *what,
+		   struct ftv_err *err)
+{
+	return after(w, o, ret, what, err);
+}
+
 int world_filter(struct world *w, struct ftrace_ops *ops, const char *spec, int reset,
 		 int notrace, struct ftv_err *err)
 {
