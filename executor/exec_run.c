@@ -129,9 +129,13 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 		 * passed now, at the start of the turn. */
 		c->armed = 0;
 		if (sleep && c->asleep) {
-			/* woken up: it has switched voluntarily */
+			/* woken up: it has switched voluntarily; its CPU
+			 * took the wakeup's interrupt or returned from idle
+			 * through an exception, a context synchronisation
+			 * event (as the world's quiescent point has one) */
 			c->asleep = 0;
 			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
+			xm_context_sync(&ex->model, cpu);
 			if (!ex->cfg.verify && pass_qs(ex, cpu))
 				return;
 		}

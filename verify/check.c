@@ -273,8 +273,10 @@ static void on_entry(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 		      ftrace_core_graph_enabled(w->core)))
 			continue;
 		/* a direct ops is seen through its trampoline's log, and
-		 * only the logging trampoline can be seen */
-		if (o->direct && rec->direct != w->direct_tramp)
+		 * only the logging trampolines can be seen (ftv_direct_tramp,
+		 * a BPF image's fentry program) */
+		if (o->direct && rec->direct != w->direct_tramp &&
+		    !world_bpf_image_at(w, rec->direct))
 			continue;
 		if (o->direct)
 			c->expect_direct = 1;

@@ -70,6 +70,9 @@ struct fuzz_gen {
 	 * rewritten by the same task and stream as the keys. */
 	char pokes[FUZZ_MAX_KEYS][48];
 	unsigned npokes;
+	/* the corpus objects' BPF trampoline images (corpus object bpf):
+	 * direct ops attach through bpf-update, one image each time */
+	unsigned bpf_images;
 };
 
 /* Loads the objects and modules once (a world with one CPU) and collects

@@ -7,12 +7,12 @@
 
 #include "util/rng.h"
 
-/* The random units' functions, r<seed>_f<n>, and the static-key unit's
- * jl_*: the ones the workload calls (verify/world.c, callable()), so
- * filtering them changes what CPUs run. */
+/* The random units' functions, r<seed>_f<n>, the static-key unit's jl_*
+ * and the BPF unit's bpf_*: the ones the workload calls (verify/
+ * world_cpus.c, callable()), so filtering them changes what CPUs run. */
 static int random_unit_func(const char *n)
 {
-	if (n && !strncmp(n, "jl_", 3))
+	if (n && (!strncmp(n, "jl_", 3) || !strncmp(n, "bpf_", 4)))
 		return 1;
 	if (!n || *n++ != 'r' || *n < '0' || *n > '9')
 		return 0;
@@ -109,6 +109,7 @@ int fuzz_targets(struct fuzz_gen *g, const char *corpus_dir,
 		g->npokes = 0;
 		for (size_t k = 0; k < nk && k < FUZZ_MAX_KEYS; k++)
 			snprintf(g->pokes[g->npokes++], sizeof(g->pokes[0]), "%s", keys[k]);
+		g->bpf_images = world_bpf_images(w);
 	}
 	ncall = world_callables(w, NULL, 0);
 	calls = calloc(ncall ? ncall : 1, sizeof(*calls));
@@ -181,6 +182,7 @@ struct gen {
 	struct scenario *s;
 	struct gops ops[8];
 	unsigned nops, ntracer, ngraph, ndirect;
+	unsigned nbpf; /* BPF images handed out (bpf-update) */
 	enum gmod_state mod[FUZZ_MAX_MODULES];
 	int key_on;   /* the static key's state */
 	/* the objects' static keys (fuzz_gen.keys): their states and the
@@ -395,16 +397,26 @@ static void act(struct gen *gn, enum act a, struct gops *o)
 		emit(gn, "notrace", o->name, spec);
 		break;
 	case A_DIRECT:
-		emit(gn, "direct", o->name, "ftv_direct_tramp");
-		o->attached = 1;
-		break;
 	case A_DMOD:
-		emit(gn, "direct-modify", o->name,
-		     o->attached == 1 ? "ftrace_stub_direct_tramp" : "ftv_direct_tramp");
-		o->attached = o->attached == 1 ? 2 : 1;
+		if (gn->g->bpf_images) {
+			/* bpf_trampoline_update(): a new image each time */
+			snprintf(spec, sizeof(spec), "ftv_bpf_image%u", gn->nbpf++);
+			emit(gn, "bpf-update", o->name, spec);
+			o->attached = 1;
+		} else if (a == A_DIRECT) {
+			emit(gn, "direct", o->name, "ftv_direct_tramp");
+			o->attached = 1;
+		} else {
+			emit(gn, "direct-modify", o->name,
+			     o->attached == 1 ? "ftrace_stub_direct_tramp" : "ftv_direct_tramp");
+			o->attached = o->attached == 1 ? 2 : 1;
+		}
 		break;
 	case A_DREM:
-		emit(gn, "direct-remove", o->name, NULL);
+		if (gn->g->bpf_images)
+			emit(gn, "bpf-update", o->name, "-");
+		else
+			emit(gn, "direct-remove", o->name, NULL);
 		o->attached = 0;
 		o->dead = 1;
 		break;
@@ -430,10 +442,14 @@ static void step(struct gen *gn)
 		if (o->dead)
 			continue;
 		if (o->direct) {
-			if (!o->attached)
+			/* (a BPF image is handed out once) */
+			int img = !gn->g->bpf_images || gn->nbpf < gn->g->bpf_images;
+
+			if (!o->attached && img)
 				c[nc++] = (typeof(c[0])){ A_DIRECT, o, 6 };
-			else {
-				c[nc++] = (typeof(c[0])){ A_DMOD, o, 4 };
+			else if (o->attached) {
+				if (img)
+					c[nc++] = (typeof(c[0])){ A_DMOD, o, 4 };
 				c[nc++] = (typeof(c[0])){ A_DREM, o, 2 };
 			}
 			continue;

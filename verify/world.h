@@ -218,6 +218,8 @@ int world_direct_modify(struct world *w, struct ftrace_ops *ops,
  * it replaces is released (bpf_tramp_image_put). */
 int world_bpf_update(struct world *w, struct ftrace_ops *ops, const char *image,
 		     struct ftv_err *err);
+/* How many BPF trampoline images the objects have (ftv_bpf_image0..). */
+unsigned world_bpf_images(const struct world *w);
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err);
 /* ftrace_module_enable of the module named (NULL: of every module loaded),

@@ -33,10 +33,22 @@ static int image_of(struct world *w, const char *sym, struct bpf_tramp_image *im
 	return 0;
 }
 
-static int image_gone(const struct world *w, uint64_t image)
+unsigned world_bpf_images(const struct world *w)
+{
+	char name[32];
+	unsigned n = 0;
+
+	for (;; n++) {
+		snprintf(name, sizeof(name), "ftv_bpf_image%u", n);
+		if (!sim_image_lookup(w->img, name))
+			return n;
+	}
+}
+
+int world_bpf_image_at(const struct world *w, uint64_t addr)
 {
 	for (size_t i = 0; i < w->nbpf_used; i++)
-		if (w->bpf_used[i] == image)
+		if (w->bpf_used[i] == addr)
 			return 1;
 	return 0;
 }
@@ -53,7 +65,7 @@ int world_bpf_update(struct world *w, struct ftrace_ops *ops, const char *image,
 				o->name, o->name);
 	if (has_next && image_of(w, image, &next, err))
 		return -1;
-	if (has_next && image_gone(w, next.image))
+	if (has_next && world_bpf_image_at(w, next.image))
 		return ftv_errf(err, "bpf-update: image %s was attached before (an image is "
 				"allocated once)", image);
 	if (!o->bpf_image[0] && !has_next)

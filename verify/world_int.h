@@ -422,6 +422,9 @@ int world_after_op(struct world *w, struct wops *o, int ret, const char *what,
  * and the percpu_ref points of the BPF images, when the objects have them. */
 int world_bpf_start(struct world *w, struct ftv_exec *ex, unsigned cpu,
 		    struct ftv_err *err);
+/* Whether addr is a BPF image handed out (its fentry program logs as
+ * ftv_direct_tramp does). */
+int world_bpf_image_at(const struct world *w, uint64_t addr);
 /* A fault in a BPF image a completed plan freed, explained as a
  * use-after-free (verify/explain.c); 1 if it was one. */
 int world_bpf_explain_fault(struct world *w, const struct exec_violation *v);
