@@ -1,7 +1,8 @@
 # make soak: `ftv fuzz` on every correct scheme (arm64 callops, tramp,
 # mcount, mcount-ops-tasks, and static keys' jump labels and
 # aarch64_insn_patch_text() beside callops: jump-label; riscv64 atomic, and
-# patch_text() beside it: patch-text) for SOAK_S seconds each with every core, and a
+# patch_text() beside it: patch-text; BPF trampoline images beside callops:
+# bpf-tramp) for SOAK_S seconds each with every core, and a
 # table of iterations, transitions, steps and findings; exit 1 on any
 # finding, its shrunk replay kept under $(BUILD)/soak. Never part of check:
 # the soak test suite runs a fixed short version of it. SOAK_SCHEMES limits

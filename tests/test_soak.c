@@ -6,7 +6,7 @@
  * graph ops counted twice, mcount-graph-alone.scn); the counts below reach
  * both. The jump-label row flips the static-key unit's keys with the
  * correct arch_jump_label_transform_apply(); its mutant is found at once
- * (fuzz_finds_the_jump_label_mutant). */
+ * (fuzz_finds_the_historical_mutants), as the BPF image's early free. */
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -27,6 +27,8 @@ static const struct {
 	 * flipped and text poked under stop_machine() beside ftrace */
 	{ "arm64", "callops", "6", { "rand1", "jumplabel", NULL } },
 	{ "riscv64", "atomic", "6", { "rand1", "jumplabel", NULL } },
+	/* make soak's bpf-tramp campaign: direct ops through BPF images */
+	{ "arm64", "callops", "6", { "rand1", "bpf", NULL } },
 };
 
 START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
@@ -63,10 +65,22 @@ START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
 }
 END_TEST
 
-/* The code before cfb00a357864 (no kick_all_cpus_sync() after the jump
- * labels are patched): the first iteration of seed 1 reports a CPU that
- * executes the old instruction after static_key_enable() returned. */
-START_TEST(fuzz_finds_the_jump_label_mutant)
+/* The historical bugs' mutants, found from seed 1 by the iteration named:
+ * the code before cfb00a357864 (no kick_all_cpus_sync() after the jump
+ * labels are patched: a CPU executes the old instruction after
+ * static_key_enable() returned), and before e21d2b92354b (a BPF image
+ * freed after synchronize_rcu_tasks() alone: a task asleep in the
+ * function the fexit image called returns into freed memory). */
+static const struct {
+	const char *mutant, *objects, *iterations, *found, *kinds;
+} mutants[] = {
+	{ "jump-label-no-sync", "jumplabel", "1", "iteration 0 (seed 0x2c83f301eb3f9c90)",
+	  "VIOLATION (not-visible)" },
+	{ "bpf-tramp-early-free", "bpf", "23", "iteration 22 (seed 0x3a5487846effa6c8)",
+	  "VIOLATION (fault use-after-free)" },
+};
+
+START_TEST(fuzz_finds_the_historical_mutants)
 {
 	char dir[] = "/tmp/ftv-soak-test-XXXXXX", path[64], *out;
 	int rc;
@@ -74,16 +88,16 @@ START_TEST(fuzz_finds_the_jump_label_mutant)
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/finding.scn", dir);
 	rc = ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), "fuzz",
-					   "--mutate", "jump-label-no-sync", "--objects",
-					   "jumplabel", "--seed", "1", "--iterations", "1",
+					   "--mutate", (char *)mutants[_i].mutant, "--objects",
+					   (char *)mutants[_i].objects, "--seed", "1",
+					   "--iterations", (char *)mutants[_i].iterations,
 					   "--shrink-budget", "1", "--out", path, NULL },
 			  &out);
 	unlink(path);
 	rmdir(dir);
-	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
-	ck_assert_msg(strstr(out, "iteration 0 (seed 0x2c83f301eb3f9c90)") &&
-			      strstr(out, "VIOLATION (not-visible)"),
-		      "%s", out);
+	ck_assert_msg(rc == 1, "%s: exit %d: %s", mutants[_i].mutant, rc, out);
+	ck_assert_msg(strstr(out, mutants[_i].found) && strstr(out, mutants[_i].kinds),
+		      "%s: %s", mutants[_i].mutant, out);
 	ck_assert_msg(strstr(out, " 1 violating iterations\n"), "%s", out);
 	free(out);
 }
@@ -97,7 +111,8 @@ static Suite *soak_suite(void)
 	tcase_set_timeout(tc, 300); /* ASan builds, loaded machines */
 	tcase_add_loop_test(tc, soak_short_finds_nothing_on_a_correct_scheme, 0,
 			    (int)(sizeof(soak) / sizeof(soak[0])));
-	tcase_add_test(tc, fuzz_finds_the_jump_label_mutant);
+	tcase_add_loop_test(tc, fuzz_finds_the_historical_mutants, 0,
+			    (int)(sizeof(mutants) / sizeof(mutants[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -88,6 +88,23 @@ BUGS = [
      ["--arch", "riscv64", "--mutate", "unlocked-init-literal"],
      ("unlocked-init-literal", "corpus/scenarios/verify-riscv-window.scn"),
      "corpus/scenarios/verify-riscv-window.scn"),
+    ("bpf-tramp-early-free",
+     "bpf_trampoline_update() since fexit programs came (5.5, 2019); fixed by "
+     "e21d2b92354b \"bpf: Fix fexit trampoline\" (Alexei Starovoitov, v5.12, 2021)",
+     "the image a BPF trampoline update replaced was freed (or reused) after "
+     "synchronize_rcu_tasks() alone; a task that the fexit image had sent into the "
+     "original function slept there (a voluntary context switch: quiescent for RCU "
+     "Tasks) with its return address in the image, and returned into freed memory. "
+     "The fix: a percpu_ref in the image (__bpf_tramp_enter/exit), ip_after_call "
+     "patched to skip the fexit programs, and RCU Tasks before and after the ref's "
+     "wait. (The code before the fix was x86's: arm64 has had BPF trampolines since "
+     "6.0; ftv re-creates the lifetime on arm64's image shape.)",
+     "`--mutate bpf-tramp-early-free` (`mutant-bpf-tramp-early-free`; twin "
+     "`bpf-tramp-fexit`)",
+     "use-after-free",
+     ["--mutate", "bpf-tramp-early-free", "--objects", "bpf"],
+     ("bpf-tramp-early-free", "corpus/scenarios/verify-bpf-tramp.scn"),
+     "corpus/scenarios/verify-bpf-tramp.scn"),
     ("mcount-ops",
      "Mark Rutland's ftrace stress test (lib/fstress.c), linux-arm-kernel, March 2024; "
      "no fix in the core (arm64 avoids it with CALL_OPS)",
@@ -190,7 +207,8 @@ Each row also has a conformance scenario that must report it and a
 corrected twin that must not (`corpus/scenarios/`, run by `ftv conform`).
 The model behind the first three rows (jump labels, stop_machine() text
 patching, the `not-visible` contract) is described in
-[text-patching.md](text-patching.md). The README's other mutants
+[text-patching.md](text-patching.md), the BPF trampolines' in
+[bpf-trampoline.md](bpf-trampoline.md). The README's other mutants
 (`bl-before-literal`, `no-range-check`, `no-publish-barrier`,
 `publish-table-early`, ...) are orderings the kernel keeps rather than
 bugs it shipped, and are not listed here.

@@ -30,7 +30,7 @@ import sys
 # kernel races, not false alarms. mcount-ops-tasks is the latter's fix.
 SCHEMES = [("callops", "arm64"), ("tramp", "arm64"), ("mcount", "arm64"),
            ("mcount-ops-tasks", "arm64"), ("atomic", "riscv64"),
-           ("jump-label", "arm64"), ("patch-text", "riscv64")]
+           ("jump-label", "arm64"), ("patch-text", "riscv64"), ("bpf-tramp", "arm64")]
 
 # Campaigns that are not a scheme's defaults: the fuzz arguments of each.
 # jump-label: static keys flipped (static_key_enable/disable, with
@@ -38,9 +38,12 @@ SCHEMES = [("callops", "arm64"), ("tramp", "arm64"), ("mcount", "arm64"),
 # rewritten by aarch64_insn_patch_text() (stop_machine()) on the static-key
 # unit while ftrace patches a random unit (corpus/src/jumplabel.c);
 # patch-text: the same unit's word rewritten by riscv's patch_text() beside
-# the atomic scheme.
+# the atomic scheme; bpf-tramp: direct ops attached through BPF trampoline
+# images (bpf_trampoline_update(), the fexit image's lifetime with its
+# percpu_ref, corpus/src/bpf.c) beside ftrace ops on a random unit.
 ARGS = {"jump-label": ["--scheme", "callops", "--objects", "rand1", "jumplabel"],
-        "patch-text": ["--scheme", "atomic", "--objects", "rand1", "jumplabel"]}
+        "patch-text": ["--scheme", "atomic", "--objects", "rand1", "jumplabel"],
+        "bpf-tramp": ["--scheme", "callops", "--objects", "rand1", "bpf"]}
 
 
 def campaign(ftv, scheme, arch, seed, secs, jobs, out):

@@ -450,9 +450,11 @@ static void on_tracer(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 				    o->name, where(w, ip, b2, sizeof(b2)));
 	/* A function the graph tracer hooked may tail-call another, which
 	 * then returns to return_to_handler (ftrace_graph_ret_addr resolves
-	 * it); any other parent must follow a call instruction. */
+	 * it); a BPF image calls the original function with adr lr; ret x10
+	 * (prepare_trampoline()); any other parent must follow a call
+	 * instruction. */
 	if (parent != sim_image_lookup(w->img, "return_to_handler") &&
-	    !w->ad->follows_call(w->as, parent))
+	    !world_bpf_orig_return(w, parent) && !w->ad->follows_call(w->as, parent))
 		world_add_violation(w, "bad-parent", cpu, st.steps,
 				    "ops %s called for %s with parent_ip %s, which follows no call",
 				    o->name, where(w, ip, b1, sizeof(b1)),

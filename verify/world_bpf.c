@@ -11,6 +11,14 @@
 
 #include "patcher/bpf_tramp.h"
 
+int world_bpf_orig_return(const struct world *w, uint64_t addr)
+{
+	for (size_t i = 0; i < w->nbpf_used; i++)
+		if (w->bpf_ret[i] == addr)
+			return 1;
+	return 0;
+}
+
 static int image_of(struct world *w, const char *sym, struct bpf_tramp_image *im,
 		    struct ftv_err *err)
 {
@@ -78,8 +86,10 @@ int world_bpf_update(struct world *w, struct ftrace_ops *ops, const char *image,
 				    has_next ? &next : NULL, w->cfg.exec.ncpus, &w->scratch, err);
 	if (world_after_op(w, o, ret, "bpf_trampoline_update", err))
 		return -1;
-	if (has_next)
+	if (has_next) {
+		w->bpf_ret[w->nbpf_used] = next.ip_after_call - 4;
 		w->bpf_used[w->nbpf_used++] = next.image;
+	}
 	snprintf(o->bpf_image, sizeof(o->bpf_image), "%s", has_next ? image : "");
 	return 0;
 }

@@ -276,6 +276,9 @@ struct world {
 	/* the BPF trampoline images handed out so far (never twice) */
 #define WORLD_BPF_IMAGES 4
 	uint64_t bpf_used[WORLD_BPF_IMAGES];
+	/* each one's return address from the original function (the
+	 * instruction after its adr lr; ret x10) */
+	uint64_t bpf_ret[WORLD_BPF_IMAGES];
 	size_t nbpf_used;
 	/* the objects' static keys, jump labels and text poke sites, read
 	 * when first used (verify/world_text.c) */
@@ -425,6 +428,9 @@ int world_bpf_start(struct world *w, struct ftv_exec *ex, unsigned cpu,
 /* Whether addr is a BPF image handed out (its fentry program logs as
  * ftv_direct_tramp does). */
 int world_bpf_image_at(const struct world *w, uint64_t addr);
+/* Whether addr is where a BPF image's call of the original function
+ * returns (a parent_ip that follows no BL: the JIT calls with ret x10). */
+int world_bpf_orig_return(const struct world *w, uint64_t addr);
 /* A fault in a BPF image a completed plan freed, explained as a
  * use-after-free (verify/explain.c); 1 if it was one. */
 int world_bpf_explain_fault(struct world *w, const struct exec_violation *v);
