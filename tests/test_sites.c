@@ -186,7 +186,7 @@ START_TEST(aligned_by_chance_depends_on_link_order)
 			const struct sim_object_info *oy;
 			struct ftv_err err;
 			uint64_t text = 0;
-			size_t base;
+			size_t base, nexec = 0;
 
 			if (x == y)
 				goto next;
@@ -197,9 +197,14 @@ START_TEST(aligned_by_chance_depends_on_link_order)
 			ck_assert(!sim_image_link(i2, &err));
 			oy = sim_image_object(i2, 0);
 			for (size_t k = 0; k < oy->nsections; k++)
-				if (oy->sections[k].flags & 4)
+				if (oy->sections[k].flags & 4) {
 					text += oy->sections[k].size;
-			if (text % 8 != 4 || !sim_image_nsites(i1))
+					nexec++;
+				}
+			/* (an object with text in several sections, each
+			 * aligned on its own, is no "size 4 mod 8": bpf.o's
+			 * trampoline images) */
+			if (text % 8 != 4 || nexec != 1 || !sim_image_nsites(i1))
 				goto next;
 			base = sim_image_nsites(i2) - sim_image_nsites(i1);
 			for (size_t k = 0; k < sim_image_nsites(i1); k++) {

@@ -19,7 +19,9 @@
  *     the stack, the argument count and the arguments, x19/x20;
  *   - mov x0, im; bl __bpf_tramp_enter (percpu_ref_get(&im->pcref));
  *   - the fentry program (here ftv_direct_log(ip, parent_ip): the record
- *     the world's direct-call check counts);
+ *     the world's direct-call check counts), called through x10 as
+ *     emit_call() does for a target out of BL range (its address in a
+ *     literal after the image);
  *   - the arguments back, ldr x10 (the patched function's body), adr lr,
  *     ret x10: the original function runs and returns into the image;
  *   - str x0 (the return value); im->ip_after_call: a NOP that
@@ -54,7 +56,9 @@ u64 bpf_quick(u64 a, u64 b, u64 c)
 
 #if defined(__aarch64__)
 __asm__(
-	".text\n"
+	/* a text section of their own: .text keeps only the C functions,
+	 * aligned as the compiler aligns them */
+	".pushsection .text.ftv_bpf_images, \"ax\", %progbits\n"
 	/* schedule(): the task gives the CPU up and gets it back; the
 	 * executor takes this pc for a voluntary context switch. */
 	".balign 8\n"
@@ -97,6 +101,11 @@ __asm__(
 	"ftv_bpf_fexit_prog:\n\t"
 	"ret\n"
 	".size ftv_bpf_fexit_prog, . - ftv_bpf_fexit_prog\n"
+	".popsection\n"
+	/* the fentry program's log (trampolines/tracers.c): weak, so that
+	 * the object loads alone (an unresolved weak reference is 0, and
+	 * the image then skips the call) */
+	".weak ftv_direct_log\n"
 	".macro FTV_BPF_IMAGE n\n"
 	".pushsection .text.ftv_bpf_images, \"ax\", %progbits\n"
 	".balign 8\n"
@@ -121,7 +130,10 @@ __asm__(
 	"ldr x0, [x29, #8]\n\t"        /* the fentry program: ip, parent_ip */
 	"sub x0, x0, #4\n\t"
 	"ldr x1, [x29, #24]\n\t"
-	"bl ftv_direct_log\n\t"
+	"ldr x10, 3f\n\t"             /* emit_call(): mov x10, imm64; blr x10 */
+	"cbz x10, 2f\n\t"
+	"blr x10\n"
+	"2:\n\t"
 	"ldp x0, x1, [sp, #8]\n\t"     /* restore_args */
 	"ldr x2, [sp, #24]\n\t"
 	"ldr x10, [sp, #72]\n\t"       /* retaddr_off: the patched function */
@@ -146,6 +158,9 @@ __asm__(
 	"ldp x29, x9, [sp], #16\n\t"
 	"mov x30, x9\n\t"              /* SKIP_FRAME: back to the parent */
 	"ret x9\n"
+	".balign 8\n"
+	"3:\n\t"
+	".quad ftv_direct_log\n"
 	".globl ftv_bpf_image\\n\\()_end\n"
 	"ftv_bpf_image\\n\\()_end:\n"
 	".size ftv_bpf_image\\n, ftv_bpf_image\\n\\()_end - ftv_bpf_image\\n\n"
