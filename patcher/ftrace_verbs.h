@@ -14,6 +14,10 @@
  *   direct NAME TRAMP          register_ftrace_direct
  *   direct-modify NAME TRAMP   modify_ftrace_direct (also: modify-direct)
  *   direct-remove NAME         unregister_ftrace_direct (also: undirect)
+ *   direct-add NAME TRAMP SPEC update_ftrace_direct_add: the functions of
+ *                              SPEC call TRAMP through the shared direct
+ *                              ops NAME, in one update
+ *   direct-del NAME SPEC       update_ftrace_direct_del
  *   graph NAME                 register_ftrace_graph (the global scheme)
  *   ungraph NAME               unregister_ftrace_graph
  *   enable-modules [MODULE]    ftrace_module_enable, of every loaded module
@@ -63,6 +67,10 @@ struct ftrace_target {
 	int (*direct_modify)(void *ctx, struct ftrace_ops *ops, const char *tramp,
 			     struct ftv_err *err);
 	int (*direct_remove)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
+	/* update_ftrace_direct_add (tramp given) or _del (tramp NULL) of
+	 * the functions in spec */
+	int (*direct_batch)(void *ctx, struct ftrace_ops *ops, const char *spec,
+			    const char *tramp, struct ftv_err *err);
 	int (*register_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	int (*unregister_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	/* module NULL: every module loaded */

@@ -25,6 +25,10 @@ static const struct ftv_mutant fixed[] = {
 	  "ftrace_process_locs takes a zeroed table entry (a weak function sorttable "
 	  "zeroed, linux-next Feb 2025) for a call site: init_nop writes outside text",
 	  -1, 0, FTRACE_MUT_PATCH_ZEROED_ENTRY },
+	{ "direct-batch-unlocked",
+	  "update_ftrace_direct_add/del update the shared direct ops without ftrace_lock "
+	  "(before 3ebc98c1ae7e, 2026): another updater patches the same sites at once",
+	  -1, 0, FTRACE_MUT_DIRECT_BATCH_UNLOCKED },
 };
 
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
