@@ -87,7 +87,7 @@ static int v_direct_add(const struct ftrace_target *t, void *ctx, char *const *a
 	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
 
 	(void)ac;
-	return o ? t->direct_batch(ctx, o, av[2], av[1], err) : -1;
+	return o ? t->direct_batch(ctx, o, av[1], av[2], err) : -1;
 }
 
 static int v_direct_del(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
@@ -168,7 +168,7 @@ static const struct ftrace_verb verbs[] = {
 	  "modify_ftrace_direct (also: modify-direct)", 0 },
 	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove),
 	  "unregister_ftrace_direct (also: undirect)", 0 },
-	{ "direct-add", NULL, "NAME TRAMP SPEC", 3, 3, v_direct_add, M(direct_batch),
+	{ "direct-add", NULL, "NAME SPEC TRAMP", 3, 3, v_direct_add, M(direct_batch),
 	  "update_ftrace_direct_add: the functions of SPEC call TRAMP through the shared "
 	  "direct ops NAME, added in one update", 0 },
 	{ "direct-del", NULL, "NAME SPEC", 2, 2, v_direct_del, M(direct_batch),

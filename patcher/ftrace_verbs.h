@@ -14,7 +14,7 @@
  *   direct NAME TRAMP          register_ftrace_direct
  *   direct-modify NAME TRAMP   modify_ftrace_direct (also: modify-direct)
  *   direct-remove NAME         unregister_ftrace_direct (also: undirect)
- *   direct-add NAME TRAMP SPEC update_ftrace_direct_add: the functions of
+ *   direct-add NAME SPEC TRAMP update_ftrace_direct_add: the functions of
  *                              SPEC call TRAMP through the shared direct
  *                              ops NAME, in one update
  *   direct-del NAME SPEC       update_ftrace_direct_del

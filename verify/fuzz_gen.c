@@ -168,7 +168,8 @@ struct gops {
 	char name[8];
 	const char *tracer;
 	int registered, dead, direct, attached;
-	char filter[1024];
+	int batch;       /* a shared direct ops of update_ftrace_direct_add/del */
+	char filter[1024]; /* a batch ops: the functions attached now */
 	unsigned hot;    /* the hot functions its filters take (plan_focus) */
 };
 
@@ -187,6 +188,8 @@ struct gen {
 	 * stream that flips them */
 	int jl_on[FUZZ_MAX_KEYS];
 	struct ftv_rng krng;
+	/* whether a direct ops is a batch one, from a stream of its own */
+	struct ftv_rng brng;
 	/* a focused iteration's hot functions (plan_focus), or none */
 	const char *hot[5];
 	unsigned nhot;
@@ -357,13 +360,68 @@ static void new_ops(struct gen *gn)
 	if (!strcmp(tracer, "graph"))
 		snprintf(o->name, sizeof(o->name), "g%u", ++gn->ngraph);
 	else if (!strcmp(tracer, "direct"))
-		snprintf(o->name, sizeof(o->name), "d%u", ++gn->ndirect), o->direct = 1;
+		snprintf(o->name, sizeof(o->name), "d%u", ++gn->ndirect), o->direct = 1,
+		o->batch = ftv_rng_chance(&gn->brng, 1, 2);
 	else
 		snprintf(o->name, sizeof(o->name), "t%u", ++gn->ntracer);
 	gn->nops++;
 	emit(gn, "ops", o->name, tracer);
 	filter_pick(gn, o, 1, o->filter, sizeof(o->filter));
-	emit(gn, "filter", o->name, o->filter);
+	/* a batch ops' first update_ftrace_direct_add takes these */
+	if (!o->batch)
+		emit(gn, "filter", o->name, o->filter);
+}
+
+/* update_ftrace_direct_add/del on a batch ops (its filter: what is
+ * attached): the first add attaches the functions drawn at its making,
+ * later adds some more (half the time sites another ops traces, so the
+ * batch and ftrace's other updates rewrite the same sites); a del takes
+ * some of them away, all of them with all set (or when it draws them
+ * all: the ops is unregistered then, and stays usable). */
+static void batch_act(struct gen *gn, struct gops *o, int add, int all)
+{
+	char spec[1024], more[1024] = "", cur[1040];
+
+	if (add && !o->attached && o->filter[0]) {
+		snprintf(more, sizeof(more), "%s", o->filter);
+	} else if (add) {
+		filter_for(gn, o, spec, sizeof(spec));
+		snprintf(cur, sizeof(cur), ",%s,", o->filter);
+		for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
+			char want[72];
+
+			snprintf(want, sizeof(want), ",%s,", t);
+			if (!strstr(cur, want))
+				add_func(more, sizeof(more), t);
+		}
+		if (!more[0])
+			add = 0, all = 0;
+	}
+	if (add) {
+		emit(gn, "direct-add", o->name, more);
+		snprintf(gn->s->ops[gn->s->nops - 1].c, sizeof(gn->s->ops[0].c), "%s",
+			 "ftv_direct_tramp");
+		for (char *t = strtok(more, ","); t; t = strtok(NULL, ","))
+			add_func(o->filter, sizeof(o->filter), t);
+		o->attached = 1;
+		return;
+	}
+	if (all)
+		snprintf(spec, sizeof(spec), "%s", o->filter);
+	else
+		subset(gn, 1 + (unsigned)ftv_rng_below(&gn->rng, 3), o->filter, spec, sizeof(spec));
+	emit(gn, "direct-del", o->name, spec);
+	snprintf(cur, sizeof(cur), "%s", o->filter);
+	o->filter[0] = 0;
+	for (char *t = strtok(cur, ","); t; t = strtok(NULL, ",")) {
+		char had[1032], want[72];
+
+		snprintf(had, sizeof(had), ",%s,", spec);
+		snprintf(want, sizeof(want), ",%s,", t);
+		if (!strstr(had, want))
+			add_func(o->filter, sizeof(o->filter), t);
+	}
+	o->attached = !!o->filter[0];
 }
 
 enum act { A_NEW, A_REG, A_UNREG, A_FILTER, A_NOTRACE, A_DIRECT, A_DMOD, A_DREM };
@@ -372,6 +430,11 @@ static void act(struct gen *gn, enum act a, struct gops *o)
 {
 	char spec[1024];
 
+	if (o && o->batch && (a == A_DIRECT || a == A_DMOD || a == A_DREM)) {
+		batch_act(gn, o, a != A_DREM, 0);
+		emit_run(gn);
+		return;
+	}
 	switch (a) {
 	case A_NEW:
 		new_ops(gn);
@@ -725,6 +788,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	/* the objects' keys: flipped from a stream of their own, so an
 	 * iteration without them is drawn as before */
 	ftv_rng_seed(&gn.krng, iter_seed ^ 0x6a756d706c61626cULL);
+	ftv_rng_seed(&gn.brng, iter_seed ^ 0x6261746368657321ULL);
 	for (unsigned i = 0; i < nact; i++) {
 		for (unsigned k = 0; k < mp.nkeys; k++)
 			if (mp.key_at[k] == i)
@@ -749,6 +813,8 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 
 			if (o->registered)
 				act(&gn, A_UNREG, o);
+			else if (o->direct && o->attached && o->batch)
+				batch_act(&gn, o, 0, 1), emit_run(&gn);
 			else if (o->direct && o->attached)
 				act(&gn, A_DREM, o);
 		}
