@@ -6,7 +6,9 @@
  * graph ops counted twice, mcount-graph-alone.scn); the counts below reach
  * both. The jump-label row flips the static-key unit's keys with the
  * correct arch_jump_label_transform_apply(); its mutant is found at once
- * (fuzz_finds_the_jump_label_mutant). */
+ * (fuzz_finds_the_jump_label_mutant). The callops row's direct ops are
+ * update_ftrace_direct_add/del batches half the time; their mutant is
+ * found at once too (fuzz_finds_the_direct_batch_mutant). */
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -63,29 +65,51 @@ START_TEST(soak_short_finds_nothing_on_a_correct_scheme)
 }
 END_TEST
 
-/* The code before cfb00a357864 (no kick_all_cpus_sync() after the jump
- * labels are patched): the first iteration of seed 1 reports a CPU that
- * executes the old instruction after static_key_enable() returned. */
-START_TEST(fuzz_finds_the_jump_label_mutant)
+/* A mutant whose first iteration of seed 1 (its seed 0x2c83f301eb3f9c90)
+ * must report kind: the fuzz arguments after --mutate. */
+static void first_iteration_finds(const char *const *args, const char *kind)
 {
-	char dir[] = "/tmp/ftv-soak-test-XXXXXX", path[64], *out;
-	int rc;
+	char dir[] = "/tmp/ftv-soak-test-XXXXXX", path[64], *out, want[64];
+	char *argv[24] = { (char *)ftv_test_env("FTV"), "fuzz", "--seed", "1",
+			   "--iterations", "1", "--shrink-budget", "1", "--out", path,
+			   "--mutate" };
+	int n = 11, rc;
 
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/finding.scn", dir);
-	rc = ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), "fuzz",
-					   "--mutate", "jump-label-no-sync", "--objects",
-					   "jumplabel", "--seed", "1", "--iterations", "1",
-					   "--shrink-budget", "1", "--out", path, NULL },
-			  &out);
+	while (*args && n < 23)
+		argv[n++] = (char *)*args++;
+	argv[n] = NULL;
+	rc = ftv_test_run(argv, &out);
 	unlink(path);
 	rmdir(dir);
 	ck_assert_msg(rc == 1, "exit %d: %s", rc, out);
-	ck_assert_msg(strstr(out, "iteration 0 (seed 0x2c83f301eb3f9c90)") &&
-			      strstr(out, "VIOLATION (not-visible)"),
+	snprintf(want, sizeof(want), "VIOLATION (%s)", kind);
+	ck_assert_msg(strstr(out, "iteration 0 (seed 0x2c83f301eb3f9c90)") && strstr(out, want),
 		      "%s", out);
 	ck_assert_msg(strstr(out, " 1 violating iterations\n"), "%s", out);
 	free(out);
+}
+
+/* The code before cfb00a357864 (no kick_all_cpus_sync() after the jump
+ * labels are patched): a CPU executes the old instruction after
+ * static_key_enable() returned. */
+START_TEST(fuzz_finds_the_jump_label_mutant)
+{
+	first_iteration_finds((const char *const[]){ "jump-label-no-sync", "--objects",
+						     "jumplabel", NULL },
+			      "not-visible");
+}
+END_TEST
+
+/* The code before 3ebc98c1ae7e (update_ftrace_direct_add/del's
+ * ftrace_update_ops() without ftrace_lock): the batch and the module's
+ * ftrace_module_enable() rewrite the same sites at once, and one of them
+ * finds a word it did not expect (ftrace_bug). */
+START_TEST(fuzz_finds_the_direct_batch_mutant)
+{
+	first_iteration_finds((const char *const[]){ "direct-batch-unlocked", NULL },
+			      "ftrace_bug");
 }
 END_TEST
 
@@ -98,6 +122,7 @@ static Suite *soak_suite(void)
 	tcase_add_loop_test(tc, soak_short_finds_nothing_on_a_correct_scheme, 0,
 			    (int)(sizeof(soak) / sizeof(soak[0])));
 	tcase_add_test(tc, fuzz_finds_the_jump_label_mutant);
+	tcase_add_test(tc, fuzz_finds_the_direct_batch_mutant);
 	suite_add_tcase(s, tc);
 	return s;
 }

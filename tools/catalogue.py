@@ -88,6 +88,21 @@ BUGS = [
      ["--arch", "riscv64", "--mutate", "unlocked-init-literal"],
      ("unlocked-init-literal", "corpus/scenarios/verify-riscv-window.scn"),
      "corpus/scenarios/verify-riscv-window.scn"),
+    ("direct-batch-unlocked",
+     "05dc5e9c1fe1 \"ftrace: Add update_ftrace_direct_add function\" and 8d2c1233f371 "
+     "\"ftrace: Add update_ftrace_direct_del function\" (Jiri Olsa, for Linux 7.0); "
+     "fixed by 3ebc98c1ae7e \"ftrace: Add missing ftrace_lock to "
+     "update_ftrace_direct_add/del\" (2026)",
+     "update_ftrace_direct_add/del ran ftrace_update_ops() on the shared direct ops "
+     "under direct_mutex only: another updater under ftrace_lock rewrote the same "
+     "records at the same time, each computing a site's current call from state the "
+     "other was changing (the kernel's splats came from ftrace_get_addr_curr); ftv "
+     "sees one updater's validate-before-write find the other's word",
+     "`--mutate direct-batch-unlocked` (`mutant-direct-batch-unlocked`)",
+     "ftrace_bug",
+     ["--mutate", "direct-batch-unlocked"],
+     ("direct-batch-unlocked", "corpus/scenarios/verify-direct-batch.scn"),
+     "corpus/scenarios/verify-direct-batch.scn"),
     ("mcount-ops",
      "Mark Rutland's ftrace stress test (lib/fstress.c), linux-arm-kernel, March 2024; "
      "no fix in the core (arm64 avoids it with CALL_OPS)",
@@ -190,7 +205,8 @@ Each row also has a conformance scenario that must report it and a
 corrected twin that must not (`corpus/scenarios/`, run by `ftv conform`).
 The model behind the first three rows (jump labels, stop_machine() text
 patching, the `not-visible` contract) is described in
-[text-patching.md](text-patching.md). The README's other mutants
+[text-patching.md](text-patching.md); the direct-call batches' in
+[direct-batch.md](direct-batch.md). The README's other mutants
 (`bl-before-literal`, `no-range-check`, `no-publish-barrier`,
 `publish-table-early`, ...) are orderings the kernel keeps rather than
 bugs it shipped, and are not listed here.

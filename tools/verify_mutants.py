@@ -31,6 +31,7 @@ MUTANTS = [
     ("jump-label-no-sync", "corpus/scenarios/verify-jump-label.scn", 20000, True),
     ("patch-text-first-master", "corpus/scenarios/verify-patch-text.scn", 20000, True),
     ("patch-text-no-fence-i", "corpus/scenarios/verify-riscv-patch-text.scn", 20000, True),
+    ("direct-batch-unlocked", "corpus/scenarios/verify-direct-batch.scn", 20000, True),
 ]
 
 
