@@ -383,8 +383,14 @@ static void batch_act(struct gen *gn, struct gops *o, int add, int all)
 	char spec[1024], more[1024] = "", cur[1040];
 
 	if (add && !o->attached && o->filter[0]) {
-		snprintf(more, sizeof(more), "%s", o->filter);
-	} else if (add) {
+		/* (the functions of a module unloaded since are gone) */
+		for (char *t = strtok(o->filter, ","); t; t = strtok(NULL, ","))
+			for (unsigned i = 0; i < gn->g->nfuncs; i++)
+				if (!strcmp(gn->g->funcs[i], t) && avail(gn, i))
+					add_func(more, sizeof(more), t);
+		o->filter[0] = 0;
+	}
+	if (add && !more[0]) {
 		filter_for(gn, o, spec, sizeof(spec));
 		snprintf(cur, sizeof(cur), ",%s,", o->filter);
 		for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
@@ -406,6 +412,8 @@ static void batch_act(struct gen *gn, struct gops *o, int add, int all)
 		o->attached = 1;
 		return;
 	}
+	if (!o->filter[0])
+		return;
 	if (all)
 		snprintf(spec, sizeof(spec), "%s", o->filter);
 	else
