@@ -25,8 +25,9 @@ import sys
 
 # name, kernel commit or thread, what went wrong, the ftv mutant or scheme
 # (as the reader types it), kind, fuzz arguments (None: no campaign finds
-# it in a minute from seed 1, said so), verify: (mutant, world) or None,
-# the fix's proof world or None.
+# it in a minute from seed 1, said so), verify: (mutant, world) or None
+# (mutant None: a scheme's world, the race its own code has), the fix's
+# proof world or None.
 BUGS = [
     ("jump-label-no-sync",
      "f6cc0c501649 \"arm64: Avoid calling stop_machine() when patching jump labels\"; "
@@ -112,8 +113,8 @@ BUGS = [
      "`--scheme mcount-ops` (`mcount-ops-func-ops`; candidate fix `mcount-ops-tasks`)",
      "wrong-func",
      ["--scheme", "mcount-ops"],
-     None,
-     None),
+     (None, "corpus/verify/verify-mcount-ops-func-ops.scn"),
+     "corpus/scenarios/verify-mcount-ops-tasks-func-ops.scn"),
     ("tramp-func-ops",
      "the same race on x86's per-ops trampolines' shared ftrace_caller (found by ftv "
      "fuzz --scheme tramp --seed 13)",
@@ -122,8 +123,8 @@ BUGS = [
      "`--scheme tramp` (`tramp-func-ops`; candidate fix `--scheme tramp-tasks`)",
      "wrong-func",
      ["--scheme", "tramp"],
-     None,
-     None),
+     (None, "corpus/verify/verify-tramp-func-ops.scn"),
+     "corpus/scenarios/verify-tramp-tasks-func-ops.scn"),
 ]
 
 
@@ -160,8 +161,9 @@ def verify_col(ftv, top, v, out):
     if v is None:
         return "—", False
     mutant, world = v
-    rc, objs, err = run([ftv, "verify", "--json", "--out", out, "--mutate", mutant,
-                         os.path.join(top, world)])
+    rc, objs, err = run([ftv, "verify", "--json", "--out", out] +
+                        (["--mutate", mutant] if mutant else []) +
+                        [os.path.join(top, world)])
     if not objs:
         return "error (exit %d): %s" % (rc, err[-80:]), True
     r = objs[-1]
