@@ -659,6 +659,26 @@ static unsigned drain_hold(uint64_t iter_seed)
 	return 16u << ftv_rng_below(&hrng, 7);
 }
 
+/* How long a CPU may be held back after a turn (exec_config.cpu_hold) in
+ * a PCT iteration, from a stream of its own: half of them hold none, the
+ * others up to 64 to 4096 steps, long enough for one or two whole updates
+ * to land while a CPU is stopped between two of its instructions (a task
+ * preempted inside ftrace_caller with function_trace_op in a register
+ * while other updates patch ftrace_call: tramp-func-ops). PCT's own
+ * demotions stop a CPU for good, until the higher ones are done; a hold
+ * lets it go on while the rest of the run is still to come. Only PCT
+ * iterations: the random and quantum ones are drawn as before, and with
+ * them the findings of every other mutant (docs/fuzzing.md). */
+static unsigned cpu_hold(uint64_t iter_seed)
+{
+	struct ftv_rng hrng;
+
+	ftv_rng_seed(&hrng, iter_seed ^ 0x6370752d686f6c64ULL);
+	if (ftv_rng_chance(&hrng, 1, 2))
+		return 0;
+	return 64u << ftv_rng_below(&hrng, 7);
+}
+
 /* A focused iteration, from a stream of its own (an unfocused one is
  * drawn as before focus existed): 3/4 of the iterations without a late
  * module (whose functions the CPUs must call once it is loaded) pick 2 to
@@ -756,6 +776,8 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	}
 	s->cfg.exec.seed = ftv_rng_next(&gn.rng) >> 1;
 	s->cfg.exec.drain_hold = drain_hold(iter_seed);
+	if (s->cfg.exec.policy == EXEC_PCT)
+		s->cfg.exec.cpu_hold = cpu_hold(iter_seed);
 	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
 	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
 	 * thousand steps), and a mutant that sends CPUs astray is cut short
