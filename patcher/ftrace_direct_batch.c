@@ -40,13 +40,36 @@
 
 #include <stdlib.h>
 
-/* The ftrace_update_ops() of a batch, its plan p[from..): without
- * ftrace_lock in the mutant, another task applies it (a plan has one
- * agent: the batch's own plan, from its first step). */
-static void batch_update_lock(struct ftrace_core *c, struct plan *p, size_t from)
+/* The batch's ftrace_update_ops(ops, filter, EMPTY_HASH): the ops' filter
+ * becomes ips (reset) or grows by them, one update. Without ftrace_lock in
+ * the mutant: another task applies the plan (a plan has one agent; the
+ * batch's is its own, from its first step). Then the entries of ips get
+ * direct (add: set before, as direct_functions is published first; del:
+ * 0 after, once the sites no longer call them). */
+static void set_direct(struct ftrace_core *c, const uint64_t *ips, size_t n, uint64_t addr)
 {
-	if ((c->cfg.mutants & FTRACE_MUT_DIRECT_BATCH_UNLOCKED) && !from)
+	for (size_t i = 0; i < n; i++)
+		c->recs[ftrace_core_find_rec(c, ips[i])].direct = addr;
+}
+
+static int batch_update(struct ftrace_core *c, struct ftrace_ops *ops, const uint64_t *ips,
+			size_t n, int reset, const uint64_t *entries, size_t nentries,
+			uint64_t direct, struct plan *p, struct ftv_err *err)
+{
+	size_t from = p->n;
+	int ret;
+
+	if (direct)
+		set_direct(c, entries, nentries, direct);
+	c->direct_batch = 1;
+	ret = ftrace_set_filter_ips(c, ops, ips, n, reset, p, err);
+	c->direct_batch = 0;
+	if (!ret && (c->cfg.mutants & FTRACE_MUT_DIRECT_BATCH_UNLOCKED) && !from)
 		p->agent = PLAN_AGENT_TEXT;
+	/* an add that failed backs out; a del's entries go once it is done */
+	if (!c->bug && (direct ? ret : !ret))
+		set_direct(c, entries, nentries, 0);
+	return ret;
 }
 
 static int batch_ops_check(struct ftrace_core *c, struct ftrace_ops *ops, size_t n,
@@ -68,9 +91,6 @@ int ftrace_direct_batch_add(struct ftrace_core *c, struct ftrace_ops *ops,
 			    const uint64_t *ips, size_t n, uint64_t addr,
 			    struct plan *p, struct ftv_err *err)
 {
-	size_t from;
-	int ret;
-
 	if (batch_ops_check(c, ops, n, err))
 		return -1;
 	if (!addr)
@@ -100,18 +120,7 @@ int ftrace_direct_batch_add(struct ftrace_core *c, struct ftrace_ops *ops,
 			return -1;
 		return ftrace_register_direct(c, ops, addr, p, err);
 	}
-	for (size_t i = 0; i < n; i++)
-		c->recs[ftrace_core_find_rec(c, ips[i])].direct = addr;
-	from = p->n;
-	c->direct_batch = 1;
-	ret = ftrace_set_filter_ips(c, ops, ips, n, 0, p, err);
-	c->direct_batch = 0;
-	if (!ret)
-		batch_update_lock(c, p, from);
-	if (ret && !c->bug)
-		for (size_t i = 0; i < n; i++)
-			c->recs[ftrace_core_find_rec(c, ips[i])].direct = 0;
-	return ret;
+	return batch_update(c, ops, ips, n, 0, ips, n, addr, p, err);
 }
 
 int ftrace_direct_batch_del(struct ftrace_core *c, struct ftrace_ops *ops,
@@ -119,7 +128,6 @@ int ftrace_direct_batch_del(struct ftrace_core *c, struct ftrace_ops *ops,
 			    struct ftv_err *err)
 {
 	struct ipset keep = { 0 };
-	size_t from;
 	int ret = -1;
 
 	if (batch_ops_check(c, ops, n, err))
@@ -144,15 +152,7 @@ int ftrace_direct_batch_del(struct ftrace_core *c, struct ftrace_ops *ops,
 		ipset_release(&keep);
 		return ftrace_unregister_direct(c, ops, p, err);
 	}
-	from = p->n;
-	c->direct_batch = 1;
-	ret = ftrace_set_filter_ips(c, ops, keep.v, keep.n, 1, p, err);
-	c->direct_batch = 0;
-	if (!ret)
-		batch_update_lock(c, p, from);
-	if (!ret && !c->bug)
-		for (size_t i = 0; i < n; i++)
-			c->recs[ftrace_core_find_rec(c, ips[i])].direct = 0;
+	ret = batch_update(c, ops, keep.v, keep.n, 1, ips, n, 0, p, err);
 	ipset_release(&keep);
 	return ret;
 }

@@ -81,22 +81,13 @@ static int v_direct_modify(const struct ftrace_target *t, void *ctx, char *const
 	return o ? t->direct_modify(ctx, o, av[1], err) : -1;
 }
 
-static int v_direct_add(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
-			struct ftv_err *err)
+/* update_ftrace_direct_add NAME SPEC TRAMP, or _del NAME SPEC */
+static int v_direct_batch(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			  struct ftv_err *err)
 {
 	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
 
-	(void)ac;
-	return o ? t->direct_batch(ctx, o, av[1], av[2], err) : -1;
-}
-
-static int v_direct_del(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
-			struct ftv_err *err)
-{
-	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
-
-	(void)ac;
-	return o ? t->direct_batch(ctx, o, av[1], NULL, err) : -1;
+	return o ? t->direct_batch(ctx, o, av[1], ac == 3 ? av[2] : NULL, err) : -1;
 }
 
 static int v_enable_modules(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
@@ -168,10 +159,10 @@ static const struct ftrace_verb verbs[] = {
 	  "modify_ftrace_direct (also: modify-direct)", 0 },
 	{ "direct-remove", "undirect", "NAME", 1, 1, v_direct_remove, M(direct_remove),
 	  "unregister_ftrace_direct (also: undirect)", 0 },
-	{ "direct-add", NULL, "NAME SPEC TRAMP", 3, 3, v_direct_add, M(direct_batch),
+	{ "direct-add", NULL, "NAME SPEC TRAMP", 3, 3, v_direct_batch, M(direct_batch),
 	  "update_ftrace_direct_add: the functions of SPEC call TRAMP through the shared "
 	  "direct ops NAME, added in one update", 0 },
-	{ "direct-del", NULL, "NAME SPEC", 2, 2, v_direct_del, M(direct_batch),
+	{ "direct-del", NULL, "NAME SPEC", 2, 2, v_direct_batch, M(direct_batch),
 	  "update_ftrace_direct_del: the functions of SPEC leave the shared direct ops "
 	  "NAME in one update", 0 },
 	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph),

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/rng.h"
+#include "verify/fuzz_plan.h"
 
 /* The random units' functions, r<seed>_f<n>, and the static-key unit's
  * jl_*: the ones the workload calls (verify/world.c, callable()), so
@@ -172,9 +173,6 @@ struct gops {
 	char filter[1024]; /* a batch ops: the functions attached now */
 	unsigned hot;    /* the hot functions its filters take (plan_focus) */
 };
-
-/* A module as the generator tracks it. */
-enum gmod_state { GM_ABSENT, GM_BOOT, GM_LATE, GM_LOADED, GM_UNLOADED };
 
 struct gen {
 	const struct fuzz_gen *g;
@@ -592,93 +590,6 @@ static void unload_module(struct gen *gn, unsigned m)
 	emit_run(gn);
 }
 
-/* How an iteration uses its modules, from a stream of its own (mrng), so
- * that an iteration without modules is drawn as it was before modules
- * existed: none, loaded at boot (enabled by the first operation) or late
- * (loaded by one of the first actions, perhaps unloaded later); near the
- * kernel, or beyond call range where the scheme has module PLTs. */
-struct modplan {
-	enum gmod_state mode;
-	int far;
-	unsigned load_at, unload_at; /* action indices; unload_at > nact: never */
-	/* another task flips the static key right after the load (its
-	 * patches then overlap ftrace_module_init's), and before actions */
-	int key_after_load;
-	unsigned key_at[2];
-	unsigned nkeys;
-};
-
-static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned nact,
-			 struct modplan *mp)
-{
-	struct ftv_rng mrng;
-
-	memset(mp, 0, sizeof(*mp));
-	mp->mode = GM_ABSENT;
-	ftv_rng_seed(&mrng, iter_seed ^ 0x6d6f64756c657321ULL);
-	/* jump labels flipped by another task, with or without modules */
-	mp->nkeys = (unsigned)ftv_rng_below(&mrng, 3);
-	for (unsigned k = 0; k < mp->nkeys; k++)
-		mp->key_at[k] = (unsigned)ftv_rng_below(&mrng, nact);
-	mp->key_after_load = ftv_rng_chance(&mrng, 1, 2);
-	if (!g->nmodules)
-		return;
-	switch (ftv_rng_below(&mrng, 3)) {
-	case 0:
-		return;
-	case 1:
-		mp->mode = GM_BOOT;
-		break;
-	default:
-		mp->mode = GM_LATE;
-		break;
-	}
-	mp->far = (ftv_scheme_fuzz_flags(g->scheme) & FTV_SCHEME_FUZZ_FAR_MODULES) &&
-		  ftv_rng_chance(&mrng, 1, 2);
-	mp->load_at = (unsigned)ftv_rng_below(&mrng, 2);
-	mp->unload_at = ftv_rng_chance(&mrng, 1, 2)
-				? mp->load_at + 2 + (unsigned)ftv_rng_below(&mrng, nact)
-				: (unsigned)-1;
-}
-
-/* How long the patcher's buffered stores may be held back
- * (exec_config.drain_hold), from a stream of its own so the rest of the
- * iteration is drawn as without it: a quarter of the iterations drain
- * uniformly (the stores the barriers leave unordered become visible a
- * few steps apart), the others hold half the stores for up to 16 to 1024
- * steps, so that a CPU has time to walk the list, call a site or read a
- * filter table between two stores the barriers leave unordered (the list
- * head and the new ops' fields, a table's pointer and its entries). */
-static unsigned drain_hold(uint64_t iter_seed)
-{
-	struct ftv_rng hrng;
-
-	ftv_rng_seed(&hrng, iter_seed ^ 0x686f6c6420627566ULL);
-	if (ftv_rng_chance(&hrng, 1, 4))
-		return 0;
-	return 16u << ftv_rng_below(&hrng, 7);
-}
-
-/* How long a CPU may be held back after a turn (exec_config.cpu_hold) in
- * a PCT iteration, from a stream of its own: half of them hold none, the
- * others up to 64 to 4096 steps, long enough for one or two whole updates
- * to land while a CPU is stopped between two of its instructions (a task
- * preempted inside ftrace_caller with function_trace_op in a register
- * while other updates patch ftrace_call: tramp-func-ops). PCT's own
- * demotions stop a CPU for good, until the higher ones are done; a hold
- * lets it go on while the rest of the run is still to come. Only PCT
- * iterations: the random and quantum ones are drawn as before, and with
- * them the findings of every other mutant (docs/fuzzing.md). */
-static unsigned cpu_hold(uint64_t iter_seed)
-{
-	struct ftv_rng hrng;
-
-	ftv_rng_seed(&hrng, iter_seed ^ 0x6370752d686f6c64ULL);
-	if (ftv_rng_chance(&hrng, 1, 2))
-		return 0;
-	return 64u << ftv_rng_below(&hrng, 7);
-}
-
 /* A focused iteration, from a stream of its own (an unfocused one is
  * drawn as before focus existed): 3/4 of the iterations without a late
  * module (whose functions the CPUs must call once it is loaded) pick 2 to
@@ -775,9 +686,9 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		break;
 	}
 	s->cfg.exec.seed = ftv_rng_next(&gn.rng) >> 1;
-	s->cfg.exec.drain_hold = drain_hold(iter_seed);
+	s->cfg.exec.drain_hold = fuzz_drain_hold(iter_seed);
 	if (s->cfg.exec.policy == EXEC_PCT)
-		s->cfg.exec.cpu_hold = cpu_hold(iter_seed);
+		s->cfg.exec.cpu_hold = fuzz_cpu_hold(iter_seed);
 	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
 	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
 	 * thousand steps), and a mutant that sends CPUs astray is cut short
@@ -789,7 +700,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	}
 	s->expect_ok = 1;
 	nact = 4 + (unsigned)ftv_rng_below(&gn.rng, 7);
-	plan_modules(g, iter_seed, nact, &mp);
+	fuzz_plan_modules(g, iter_seed, nact, &mp);
 	for (unsigned m = 0; mp.mode != GM_ABSENT && m < g->nmodules; m++) {
 		snprintf(s->modules[m], sizeof(s->modules[m]), "%s", g->modules[m]);
 		s->cfg.module_late[m] = mp.mode == GM_LATE;
