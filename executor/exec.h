@@ -211,6 +211,13 @@ struct exec_config {
 	 * a CPU rarely hits, a few hundred is not. 0: none (every drain
 	 * uniform among the candidates). */
 	unsigned drain_hold;
+	/* The CPUs' counterpart (same policies, a stream of its own): after
+	 * each of its turns a CPU is, with probability 1/4, held back for
+	 * 1 .. cpu_hold scheduler steps: a task preempted, or held in an
+	 * interrupt, between two of its instructions while the other agents
+	 * move on (whole updates may land meanwhile). A held CPU runs once
+	 * its time is up, or when no other agent can move. 0: none. */
+	unsigned cpu_hold;
 };
 
 /* From now on (for the process) executors hand their engines, with what

@@ -12,6 +12,7 @@ enum xcpu_state { XCPU_RUN, XCPU_DONE, XCPU_PARKED, XCPU_FAULT };
 
 struct xcpu {
 	enum xcpu_state st;
+	uint64_t held_until;     /* exec_config.cpu_hold: not before this step */
 	uint64_t exit_pc;
 	uint64_t qs_pc;
 	int has_qs;

@@ -549,11 +549,17 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 
 		/* Under stop_machine() a CPU without a quiescent point is
 		 * parked wherever it is (multi_cpu_stop runs on it). */
+		unsigned held = 0;
+
 		for (unsigned i = 0; i < n; i++)
 			if (ex->cpu[i].st == XCPU_RUN &&
 			    !(ex->plans.stop_machine && !ex->cpu[i].has_qs) &&
-			    !waits_for_stores(ex, i))
-				ready[nr++] = i;
+			    !waits_for_stores(ex, i)) {
+				if (ex->cpu[i].held_until > ex->log.step)
+					held |= 1u << i;
+				else
+					ready[nr++] = i;
+			}
 		if (pready)
 			ready[nr++] = XS_PATCHER(n);
 		/* held-back stores (exec_config.drain_hold) are due once
@@ -577,8 +583,12 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		for (unsigned i = 0; i < n; i++)
 			if (ex->csb[i].n)
 				ready[nr++] = XS_CPU_SBUF(n, i);
-		/* stores held back (exec_config.drain_hold) drain early
-		 * rather than leave nobody to move */
+		/* held CPUs (exec_config.cpu_hold) run early, and stores held
+		 * back (exec_config.drain_hold) drain early, rather than leave
+		 * nobody to move */
+		for (unsigned i = 0; !nr && held && i < n; i++)
+			if (held & 1u << i)
+				ready[nr++] = i;
 		if (!nr && ex->sb.n)
 			ready[nr++] = XS_SBUF(n);
 		if (!nr) {
@@ -597,8 +607,14 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			ex->cut = 1;
 			break;
 		}
-		if (ready[pick] < n)
+		if (ready[pick] < n) {
+			uint64_t h;
+
 			cpu_turn(ex, ready[pick]);
+			h = xs_cpu_hold(&ex->sched);
+			if (h)
+				ex->cpu[ready[pick]].held_until = ex->log.step + 1 + h;
+		}
 		else if (ready[pick] == XS_PATCHER(n))
 			patcher_turn(ex, PLAN_AGENT_FTRACE);
 		else if (ready[pick] == XS_PATCHER_TEXT(n))
@@ -631,6 +647,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		struct xcpu *c = &ex->cpu[i];
 
 		c->st = c->exit_pc ? XCPU_RUN : XCPU_DONE;
+		c->held_until = 0;
 		c->nfaults = 0;
 		c->qs_count = 0;
 		c->qs_step = 0;

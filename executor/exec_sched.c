@@ -45,14 +45,28 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	ftv_rng_fork(&root, &s->rng_fetch, 2);
 	s->drain_hold = cfg->drain_hold;
 	ftv_rng_fork(&root, &s->rng_hold, 3);
+	s->cpu_hold = cfg->cpu_hold;
+	ftv_rng_fork(&root, &s->rng_cpu_hold, 4);
+}
+
+/* A hold of 1 .. max steps with probability 1/den from rng, when the
+ * run's choices are the seeded streams'. */
+static uint64_t hold(struct xsched *s, unsigned max, struct ftv_rng *rng, unsigned den)
+{
+	if (!max || s->policy == EXEC_EXHAUSTIVE || s->dpor || s->force || s->verify ||
+	    !ftv_rng_chance(rng, 1, den))
+		return 0;
+	return 1 + ftv_rng_below(rng, max);
 }
 
 uint64_t xs_hold(struct xsched *s)
 {
-	if (!s->drain_hold || s->policy == EXEC_EXHAUSTIVE || s->dpor || s->force ||
-	    s->verify || !ftv_rng_chance(&s->rng_hold, 1, 2))
-		return 0;
-	return 1 + ftv_rng_below(&s->rng_hold, s->drain_hold);
+	return hold(s, s->drain_hold, &s->rng_hold, 2);
+}
+
+uint64_t xs_cpu_hold(struct xsched *s)
+{
+	return hold(s, s->cpu_hold, &s->rng_cpu_hold, 4);
 }
 
 void xs_free(struct xsched *s)

@@ -45,6 +45,9 @@ struct xsched {
 	/* exec_config.drain_hold and its stream */
 	unsigned drain_hold;
 	struct ftv_rng rng_hold;
+	/* exec_config.cpu_hold and its stream */
+	unsigned cpu_hold;
+	struct ftv_rng rng_cpu_hold;
 	int *oom;
 
 	unsigned rr_next;        /* EXEC_QUANTUM's cursor */
@@ -81,6 +84,9 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom);
  * (exec_config.drain_hold): 0 for most, and always 0 when the run's
  * choices are not the seeded streams' (exhaustive, verify, a schedule). */
 uint64_t xs_hold(struct xsched *s);
+/* How many steps a CPU whose turn just ended is held back
+ * (exec_config.cpu_hold): 0 for most, and always 0 as xs_hold. */
+uint64_t xs_cpu_hold(struct xsched *s);
 void xs_free(struct xsched *s);
 /* Before each run. */
 void xs_start_run(struct xsched *s);

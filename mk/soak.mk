@@ -1,4 +1,4 @@
-# make soak: `ftv fuzz` on every correct scheme (arm64 callops, tramp,
+# make soak: `ftv fuzz` on every correct scheme (arm64 callops, tramp-tasks,
 # mcount, mcount-ops-tasks, and static keys' jump labels and
 # aarch64_insn_patch_text() beside callops: jump-label; riscv64 atomic, and
 # patch_text() beside it: patch-text; BPF trampoline images beside callops:

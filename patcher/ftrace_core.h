@@ -133,6 +133,12 @@ enum {
 	 * trampoline", 2021): the old image freed after one
 	 * synchronize_rcu_tasks(), with no percpu_ref (patcher/bpf_tramp.c). */
 	FTRACE_MUT_BPF_EARLY_FREE = 1u << 5,
+	/* update_ftrace_direct_add/del run ftrace_update_ops under
+	 * direct_mutex only, without ftrace_lock (before "ftrace: Add missing
+	 * ftrace_lock to update_ftrace_direct_add/del", 2026): their plan is
+	 * applied by another task than ftrace_lock's holder
+	 * (ftrace_direct_batch.c). */
+	FTRACE_MUT_DIRECT_BATCH_UNLOCKED = 1u << 6,
 };
 
 typedef uint64_t (*ftrace_alloc_fn)(void *ctx, uint64_t size, uint64_t align,
@@ -294,6 +300,23 @@ int ftrace_modify_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 			 uint64_t addr, struct plan *p, struct ftv_err *err);
 int ftrace_unregister_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 			     struct plan *p, struct ftv_err *err);
+
+/* Direct-call batches (update_ftrace_direct_add/del, Linux 7.0): one shared
+ * direct ops, many ip -> trampoline entries added or removed in one update
+ * (ftrace_direct_batch.c). add: ips[0..n) get trampoline addr; the first
+ * add registers the ops, later ones move its filter (ftrace_update_ops).
+ * del: the ips leave the filter; the last one unregisters the ops, which
+ * stays usable (the kernel's shared ops is static). */
+int ftrace_direct_batch_add(struct ftrace_core *c, struct ftrace_ops *ops,
+			    const uint64_t *ips, size_t n, uint64_t addr,
+			    struct plan *p, struct ftv_err *err);
+int ftrace_direct_batch_del(struct ftrace_core *c, struct ftrace_ops *ops,
+			    const uint64_t *ips, size_t n, struct plan *p,
+			    struct ftv_err *err);
+/* Either, the ips as ftrace_set_filter's spec: add with addr, del with 0. */
+int ftrace_direct_batch_spec(struct ftrace_core *c, struct ftrace_ops *ops,
+			     const char *spec, uint64_t addr, struct plan *p,
+			     struct ftv_err *err);
 
 /* The function-graph tracer in the global-function scheme (the -pg one): ops
  * (GRAPH is added; STUB too, its func is not called) is registered and

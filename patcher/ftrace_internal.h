@@ -67,6 +67,9 @@ struct ftrace_core {
 	size_t nfrees, capfrees;
 	char *bug;
 	int no_stop_machine; /* this update patches code nobody runs yet */
+	/* update_ftrace_direct_add/del is moving a registered direct ops'
+	 * filter (ftrace_update_ops): set_hash lets it (ftrace_direct_batch.c) */
+	int direct_batch;
 };
 
 /* What ftrace_modify_all_code must do besides the calls. */
@@ -85,6 +88,9 @@ void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
 int ops_traces(const struct ftrace_ops *op, uint64_t ip);
 
 /* ftrace_ops.c */
+/* ftrace_set_filter's SPEC as record ips, added to *out */
+int ops_parse_spec(struct ftrace_core *c, const char *spec, struct ipset *out,
+		   struct ftv_err *err);
 int ops_write_tables(struct ftrace_core *c, struct ftrace_ops *ops,
 		     struct plan *p, struct ftv_err *err);
 int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p);

@@ -284,7 +284,7 @@ static int spec_token(struct ftrace_core *c, const char *tok, struct ipset *s,
 	return 0;
 }
 
-static int parse_spec(struct ftrace_core *c, const char *spec,
+int ops_parse_spec(struct ftrace_core *c, const char *spec,
 		      struct ipset *s, struct ftv_err *err)
 {
 	char *dup = strdup(spec ? spec : ""), *save = NULL, *tok;
@@ -326,7 +326,7 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 		return -1;
 	if (!ops->tables_owned)
 		return ftv_errf(err, "ftrace: ops %s shares its tables", ops->name);
-	if (ops->registered && (ops->flags & FTRACE_OPS_FL_DIRECT))
+	if (ops->registered && (ops->flags & FTRACE_OPS_FL_DIRECT) && !c->direct_batch)
 		return ftv_errf(err, "ftrace: ops %s is a registered direct ops: use ftrace_modify_direct",
 				ops->name);
 	if ((!reset && ipset_copy(&next, set)))
@@ -381,7 +381,7 @@ static int set_spec(struct ftrace_core *c, struct ftrace_ops *ops, int notrace,
 
 	if (ops_usable(c, ops, err))
 		return -1;
-	ret = parse_spec(c, spec, &add, err);
+	ret = ops_parse_spec(c, spec, &add, err);
 	if (!ret)
 		ret = set_hash(c, ops, notrace, &add, reset, p, err);
 	ipset_release(&add);

@@ -196,6 +196,17 @@ static int t_direct_modify(void *ctx, struct ftrace_ops *o, const char *tramp,
 	return ftrace_modify_direct(s->core, o, addr, s->plan, err);
 }
 
+static int t_direct_batch(void *ctx, struct ftrace_ops *o, const char *spec,
+			  const char *tramp, struct ftv_err *err)
+{
+	struct ftrace_script *s = ctx;
+	uint64_t addr = 0;
+
+	if (tramp && addr_of(s, tramp, &addr, err))
+		return -1;
+	return ftrace_direct_batch_spec(s->core, o, spec, addr, s->plan, err);
+}
+
 /* Without a name, every module the core has records of, in record order. */
 static int t_enable_modules(void *ctx, const char *module, struct ftv_err *err)
 {
@@ -234,6 +245,7 @@ static const struct ftrace_target script_target = {
 	.direct = t_direct,
 	.direct_modify = t_direct_modify,
 	.direct_remove = t_direct_remove,
+	.direct_batch = t_direct_batch,
 	.register_graph = t_graph,
 	.unregister_graph = t_ungraph,
 	.enable_modules = t_enable_modules,

@@ -90,6 +90,15 @@ static int v_bpf_update(const struct ftrace_target *t, void *ctx, char *const *a
 	return o ? t->bpf_update(ctx, o, av[1], err) : -1;
 }
 
+/* update_ftrace_direct_add NAME SPEC TRAMP, or _del NAME SPEC */
+static int v_direct_batch(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			  struct ftv_err *err)
+{
+	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
+
+	return o ? t->direct_batch(ctx, o, av[1], ac == 3 ? av[2] : NULL, err) : -1;
+}
+
 static int v_enable_modules(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 			    struct ftv_err *err)
 {
@@ -163,6 +172,12 @@ static const struct ftrace_verb verbs[] = {
 	  "bpf_trampoline_update: the direct ops NAME's BPF trampoline becomes IMAGE "
 	  "(ftv_bpf_image0..3 of corpus object bpf), or none with -; the image it replaces "
 	  "is released (bpf_tramp_image_put)", 0 },
+	{ "direct-add", NULL, "NAME SPEC TRAMP", 3, 3, v_direct_batch, M(direct_batch),
+	  "update_ftrace_direct_add: the functions of SPEC call TRAMP through the shared "
+	  "direct ops NAME, added in one update", 0 },
+	{ "direct-del", NULL, "NAME SPEC", 2, 2, v_direct_batch, M(direct_batch),
+	  "update_ftrace_direct_del: the functions of SPEC leave the shared direct ops "
+	  "NAME in one update", 0 },
 	{ "graph", NULL, "NAME", 1, 1, v_graph, M(register_graph),
 	  "register_ftrace_graph (core scripts)", 0 },
 	{ "ungraph", NULL, "NAME", 1, 1, v_ungraph, M(unregister_graph),

@@ -17,6 +17,10 @@
  *   bpf-update NAME IMAGE|-    bpf_trampoline_update: NAME's BPF trampoline
  *                              image replaced (register/modify/unregister
  *                              _ftrace_direct), the old one released
+ *   direct-add NAME SPEC TRAMP update_ftrace_direct_add: the functions of
+ *                              SPEC call TRAMP through the shared direct
+ *                              ops NAME, in one update
+ *   direct-del NAME SPEC       update_ftrace_direct_del
  *   graph NAME                 register_ftrace_graph (the global scheme)
  *   ungraph NAME               unregister_ftrace_graph
  *   enable-modules [MODULE]    ftrace_module_enable, of every loaded module
@@ -69,6 +73,10 @@ struct ftrace_target {
 	/* image "-": detach the last one */
 	int (*bpf_update)(void *ctx, struct ftrace_ops *ops, const char *image,
 			  struct ftv_err *err);
+	/* update_ftrace_direct_add (tramp given) or _del (tramp NULL) of
+	 * the functions in spec */
+	int (*direct_batch)(void *ctx, struct ftrace_ops *ops, const char *spec,
+			    const char *tramp, struct ftv_err *err);
 	int (*register_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	int (*unregister_graph)(void *ctx, struct ftrace_ops *ops, struct ftv_err *err);
 	/* module NULL: every module loaded */

@@ -328,8 +328,10 @@ START_TEST(scenario_refuses_what_its_fields_cannot_hold)
 		":4: 'no-grace-period-and-then-some...' is too long for expect (at most 23 ");
 	refused("expect ok\nrounds 4294967297\n", ":5: rounds: 4294967297 is too large");
 	refused("expect violation a b c d e f g h i\n", ":4: more than 8 violation kinds");
-	refused("expect ok\nops t1 tracer_a\nfilter t1 r1_f1 add-and-more-than-16\n",
-		":6: 'add-and-more-than-16...' is too long for filter (at most 15 ");
+	refused("expect ok\nops t1 tracer_a\nfilter t1 r1_f1 "
+		"add-and-more-than-the-sixty-three-characters-the-third-field-holds\n",
+		":6: 'add-and-more-than-the-sixty-three-charac...' is too long for filter "
+		"(at most 63 ");
 	memset(long_line, 'x', sizeof(long_line) - 2);
 	memcpy(long_line, "# ", 2);
 	long_line[sizeof(long_line) - 2] = '\n';

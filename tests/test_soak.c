@@ -2,11 +2,14 @@
  * iterations of every correct scheme from a fixed seed must report
  * nothing. Seed 7 is the seed that found two false alarms: iteration 8 of
  * the tramp scheme (a CPU running a per-ops trampoline still being copied,
- * tramp-fresh-trampoline.scn) and iteration 6 of the mcount scheme (the
+ * tramp-fresh-trampoline.scn; the row runs tramp-tasks, the same
+ * trampolines, since fuzz finds tramp's own func/ops race) and iteration 6 of the mcount scheme (the
  * graph ops counted twice, mcount-graph-alone.scn); the counts below reach
  * both. The jump-label row flips the static-key unit's keys with the
  * correct arch_jump_label_transform_apply(); its mutant is found at once
- * (fuzz_finds_the_historical_mutants), as the BPF image's early free. */
+ * (fuzz_finds_the_historical_mutants), as the BPF image's early free. The
+ * callops row's direct ops are update_ftrace_direct_add/del batches half
+ * the time; their mutant is found at once too. */
 #include "tests/suite.h"
 
 #include <stdio.h>
@@ -19,7 +22,7 @@ static const struct {
 	const char *objects[3]; /* --objects, or the scheme's defaults */
 } soak[] = {
 	{ "arm64", "callops", "4", { NULL } },
-	{ "arm64", "tramp", "9", { NULL } },
+	{ "arm64", "tramp-tasks", "9", { NULL } },
 	{ "arm64", "mcount", "7", { NULL } },
 	{ "arm64", "mcount-ops-tasks", "4", { NULL } },
 	{ "riscv64", "atomic", "4", { NULL } },
@@ -70,7 +73,11 @@ END_TEST
  * labels are patched: a CPU executes the old instruction after
  * static_key_enable() returned), and before e21d2b92354b (a BPF image
  * freed after synchronize_rcu_tasks() alone: a task asleep in the
- * function the fexit image called returns into freed memory). */
+ * function the fexit image called returns into freed memory), and before
+ * 3ebc98c1ae7e (update_ftrace_direct_add/del's ftrace_update_ops() without
+ * ftrace_lock: the batch and the module's ftrace_module_enable() rewrite
+ * the same sites at once, and one of them finds a word it did not expect).
+ * objects NULL: fuzz's default objects. */
 static const struct {
 	const char *mutant, *objects, *iterations, *found, *kinds;
 } mutants[] = {
@@ -78,6 +85,8 @@ static const struct {
 	  "VIOLATION (not-visible)" },
 	{ "bpf-tramp-early-free", "bpf", "23", "iteration 22 (seed 0x3a5487846effa6c8)",
 	  "VIOLATION (fault use-after-free)" },
+	{ "direct-batch-unlocked", NULL, "1", "iteration 0 (seed 0x2c83f301eb3f9c90)",
+	  "VIOLATION (ftrace_bug)" },
 };
 
 START_TEST(fuzz_finds_the_historical_mutants)
@@ -88,10 +97,11 @@ START_TEST(fuzz_finds_the_historical_mutants)
 	ck_assert(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/finding.scn", dir);
 	rc = ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), "fuzz",
-					   "--mutate", (char *)mutants[_i].mutant, "--objects",
-					   (char *)mutants[_i].objects, "--seed", "1",
+					   "--mutate", (char *)mutants[_i].mutant, "--seed", "1",
 					   "--iterations", (char *)mutants[_i].iterations,
-					   "--shrink-budget", "1", "--out", path, NULL },
+					   "--shrink-budget", "1", "--out", path,
+					   mutants[_i].objects ? "--objects" : NULL,
+					   (char *)mutants[_i].objects, NULL },
 			  &out);
 	unlink(path);
 	rmdir(dir);

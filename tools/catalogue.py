@@ -25,8 +25,9 @@ import sys
 
 # name, kernel commit or thread, what went wrong, the ftv mutant or scheme
 # (as the reader types it), kind, fuzz arguments (None: no campaign finds
-# it in a minute from seed 1, said so), verify: (mutant, world) or None,
-# the fix's proof world or None.
+# it in a minute from seed 1, said so), verify: (mutant, world) or None
+# (mutant None: a scheme's world, the race its own code has), the fix's
+# proof world or None.
 BUGS = [
     ("jump-label-no-sync",
      "f6cc0c501649 \"arm64: Avoid calling stop_machine() when patching jump labels\"; "
@@ -105,6 +106,21 @@ BUGS = [
      ["--mutate", "bpf-tramp-early-free", "--objects", "bpf"],
      ("bpf-tramp-early-free", "corpus/scenarios/verify-bpf-tramp.scn"),
      "corpus/scenarios/verify-bpf-tramp.scn"),
+    ("direct-batch-unlocked",
+     "05dc5e9c1fe1 \"ftrace: Add update_ftrace_direct_add function\" and 8d2c1233f371 "
+     "\"ftrace: Add update_ftrace_direct_del function\" (Jiri Olsa, for Linux 7.0); "
+     "fixed by 3ebc98c1ae7e \"ftrace: Add missing ftrace_lock to "
+     "update_ftrace_direct_add/del\" (2026)",
+     "update_ftrace_direct_add/del ran ftrace_update_ops() on the shared direct ops "
+     "under direct_mutex only: another updater under ftrace_lock rewrote the same "
+     "records at the same time, each computing a site's current call from state the "
+     "other was changing (the kernel's splats came from ftrace_get_addr_curr); ftv "
+     "sees one updater's validate-before-write find the other's word",
+     "`--mutate direct-batch-unlocked` (`mutant-direct-batch-unlocked`)",
+     "ftrace_bug",
+     ["--mutate", "direct-batch-unlocked"],
+     ("direct-batch-unlocked", "corpus/scenarios/verify-direct-batch.scn"),
+     "corpus/scenarios/verify-direct-batch.scn"),
     ("mcount-ops",
      "Mark Rutland's ftrace stress test (lib/fstress.c), linux-arm-kernel, March 2024; "
      "no fix in the core (arm64 avoids it with CALL_OPS)",
@@ -114,18 +130,19 @@ BUGS = [
      "`--scheme mcount-ops` (`mcount-ops-func-ops`; candidate fix `mcount-ops-tasks`)",
      "wrong-func",
      ["--scheme", "mcount-ops"],
-     None,
-     None),
+     (None, "corpus/verify/verify-mcount-ops-func-ops.scn"),
+     "corpus/scenarios/verify-mcount-ops-tasks-func-ops.scn"),
     ("tramp-func-ops",
-     "the same race on x86's per-ops trampolines' shared ftrace_caller (found by ftv "
-     "fuzz --scheme tramp --seed 13)",
+     "the same race on x86's per-ops trampolines' shared ftrace_caller (first found by "
+     "ftv fuzz --scheme tramp --seed 13; seed 1 since PCT iterations hold CPUs, "
+     "`tramp-func-ops-held`)",
      "a CPU keeps the function_trace_op it loaded across two updates' IPIs and calls "
      "ftrace_graph_func with t1",
      "`--scheme tramp` (`tramp-func-ops`; candidate fix `--scheme tramp-tasks`)",
      "wrong-func",
      ["--scheme", "tramp"],
-     None,
-     None),
+     (None, "corpus/verify/verify-tramp-func-ops.scn"),
+     "corpus/scenarios/verify-tramp-tasks-func-ops.scn"),
 ]
 
 
@@ -142,7 +159,7 @@ def run(argv):
     return p.returncode, objs, p.stderr.strip()
 
 
-def fuzz_col(ftv, args, secs, out):
+def fuzz_col(ftv, args, secs, out, kind=None):
     if args is None:
         return "—", False
     rc, objs, err = run([ftv, "fuzz"] + args + ["--seed", "1", "--time", str(secs),
@@ -153,8 +170,12 @@ def fuzz_col(ftv, args, secs, out):
         return "error (exit %d): %s" % (rc, err[-80:]), True
     s = summ[-1]
     if find:
-        return "%.1f s (iteration %d, %s)" % (s["elapsed_s"], find[0]["iteration"],
-                                             find[0]["kind"]), False
+        # the row's kind among the finding's, when the shrink kept another
+        also = ""
+        if kind and kind != find[0]["kind"] and kind in find[0].get("kinds", "").split():
+            also = " with %s" % kind
+        return "%.1f s (iteration %d, %s%s)" % (s["elapsed_s"], find[0]["iteration"],
+                                               find[0]["kind"], also), False
     return "not in %d s (%d iterations)" % (secs, s["iterations"]), False
 
 
@@ -162,8 +183,9 @@ def verify_col(ftv, top, v, out):
     if v is None:
         return "—", False
     mutant, world = v
-    rc, objs, err = run([ftv, "verify", "--json", "--out", out, "--mutate", mutant,
-                         os.path.join(top, world)])
+    rc, objs, err = run([ftv, "verify", "--json", "--out", out] +
+                        (["--mutate", mutant] if mutant else []) +
+                        [os.path.join(top, world)])
     if not objs:
         return "error (exit %d): %s" % (rc, err[-80:]), True
     r = objs[-1]
@@ -208,7 +230,8 @@ corrected twin that must not (`corpus/scenarios/`, run by `ftv conform`).
 The model behind the first three rows (jump labels, stop_machine() text
 patching, the `not-visible` contract) is described in
 [text-patching.md](text-patching.md), the BPF trampolines' in
-[bpf-trampoline.md](bpf-trampoline.md). The README's other mutants
+[bpf-trampoline.md](bpf-trampoline.md), the direct-call batches' in
+[direct-batch.md](direct-batch.md). The README's other mutants
 (`bl-before-literal`, `no-range-check`, `no-publish-barrier`,
 `publish-table-early`, ...) are orderings the kernel keeps rather than
 bugs it shipped, and are not listed here.
@@ -232,7 +255,7 @@ def main():
     for name, commit, what, how, kind, fargs, ver, fix in BUGS:
         if a.only and name not in a.only:
             continue
-        f, b1 = fuzz_col(a.ftv, fargs, a.time, os.path.join(work, name + ".scn"))
+        f, b1 = fuzz_col(a.ftv, fargs, a.time, os.path.join(work, name + ".scn"), kind)
         v, b2 = verify_col(a.ftv, a.top, ver, work)
         x, b3 = fix_col(a.ftv, a.top, fix, work)
         bad = bad or b1 or b2 or b3

@@ -32,6 +32,7 @@ MUTANTS = [
     ("patch-text-first-master", "corpus/scenarios/verify-patch-text.scn", 20000, True),
     ("patch-text-no-fence-i", "corpus/scenarios/verify-riscv-patch-text.scn", 20000, True),
     ("bpf-tramp-early-free", "corpus/scenarios/verify-bpf-tramp.scn", 20000, True),
+    ("direct-batch-unlocked", "corpus/scenarios/verify-direct-batch.scn", 20000, True),
 ]
 
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/rng.h"
+#include "verify/fuzz_plan.h"
 
 /* The random units' functions, r<seed>_f<n>, the static-key unit's jl_*
  * and the BPF unit's bpf_*: the ones the workload calls (verify/
@@ -169,12 +170,10 @@ struct gops {
 	char name[8];
 	const char *tracer;
 	int registered, dead, direct, attached;
-	char filter[1024];
+	int batch;       /* a shared direct ops of update_ftrace_direct_add/del */
+	char filter[1024]; /* a batch ops: the functions attached now */
 	unsigned hot;    /* the hot functions its filters take (plan_focus) */
 };
-
-/* A module as the generator tracks it. */
-enum gmod_state { GM_ABSENT, GM_BOOT, GM_LATE, GM_LOADED, GM_UNLOADED };
 
 struct gen {
 	const struct fuzz_gen *g;
@@ -189,6 +188,8 @@ struct gen {
 	 * stream that flips them */
 	int jl_on[FUZZ_MAX_KEYS];
 	struct ftv_rng krng;
+	/* whether a direct ops is a batch one, from a stream of its own */
+	struct ftv_rng brng;
 	/* a focused iteration's hot functions (plan_focus), or none */
 	const char *hot[5];
 	unsigned nhot;
@@ -359,13 +360,76 @@ static void new_ops(struct gen *gn)
 	if (!strcmp(tracer, "graph"))
 		snprintf(o->name, sizeof(o->name), "g%u", ++gn->ngraph);
 	else if (!strcmp(tracer, "direct"))
-		snprintf(o->name, sizeof(o->name), "d%u", ++gn->ndirect), o->direct = 1;
+		snprintf(o->name, sizeof(o->name), "d%u", ++gn->ndirect), o->direct = 1,
+		o->batch = ftv_rng_chance(&gn->brng, 1, 2);
 	else
 		snprintf(o->name, sizeof(o->name), "t%u", ++gn->ntracer);
 	gn->nops++;
 	emit(gn, "ops", o->name, tracer);
 	filter_pick(gn, o, 1, o->filter, sizeof(o->filter));
-	emit(gn, "filter", o->name, o->filter);
+	/* a batch ops' first update_ftrace_direct_add takes these */
+	if (!o->batch)
+		emit(gn, "filter", o->name, o->filter);
+}
+
+/* update_ftrace_direct_add/del on a batch ops (its filter: what is
+ * attached): the first add attaches the functions drawn at its making,
+ * later adds some more (half the time sites another ops traces, so the
+ * batch and ftrace's other updates rewrite the same sites); a del takes
+ * some of them away, all of them with all set (or when it draws them
+ * all: the ops is unregistered then, and stays usable). */
+static void batch_act(struct gen *gn, struct gops *o, int add, int all)
+{
+	char spec[1024], more[1024] = "", cur[1040];
+
+	if (add && !o->attached && o->filter[0]) {
+		/* (the functions of a module unloaded since are gone) */
+		for (char *t = strtok(o->filter, ","); t; t = strtok(NULL, ","))
+			for (unsigned i = 0; i < gn->g->nfuncs; i++)
+				if (!strcmp(gn->g->funcs[i], t) && avail(gn, i))
+					add_func(more, sizeof(more), t);
+		o->filter[0] = 0;
+	}
+	if (add && !more[0]) {
+		filter_for(gn, o, spec, sizeof(spec));
+		snprintf(cur, sizeof(cur), ",%s,", o->filter);
+		for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
+			char want[72];
+
+			snprintf(want, sizeof(want), ",%s,", t);
+			if (!strstr(cur, want))
+				add_func(more, sizeof(more), t);
+		}
+		if (!more[0])
+			add = 0, all = 0;
+	}
+	if (add) {
+		emit(gn, "direct-add", o->name, more);
+		snprintf(gn->s->ops[gn->s->nops - 1].c, sizeof(gn->s->ops[0].c), "%s",
+			 "ftv_direct_tramp");
+		for (char *t = strtok(more, ","); t; t = strtok(NULL, ","))
+			add_func(o->filter, sizeof(o->filter), t);
+		o->attached = 1;
+		return;
+	}
+	if (!o->filter[0])
+		return;
+	if (all)
+		snprintf(spec, sizeof(spec), "%s", o->filter);
+	else
+		subset(gn, 1 + (unsigned)ftv_rng_below(&gn->rng, 3), o->filter, spec, sizeof(spec));
+	emit(gn, "direct-del", o->name, spec);
+	snprintf(cur, sizeof(cur), "%s", o->filter);
+	o->filter[0] = 0;
+	for (char *t = strtok(cur, ","); t; t = strtok(NULL, ",")) {
+		char had[1032], want[72];
+
+		snprintf(had, sizeof(had), ",%s,", spec);
+		snprintf(want, sizeof(want), ",%s,", t);
+		if (!strstr(had, want))
+			add_func(o->filter, sizeof(o->filter), t);
+	}
+	o->attached = !!o->filter[0];
 }
 
 enum act { A_NEW, A_REG, A_UNREG, A_FILTER, A_NOTRACE, A_DIRECT, A_DMOD, A_DREM };
@@ -374,6 +438,11 @@ static void act(struct gen *gn, enum act a, struct gops *o)
 {
 	char spec[1024];
 
+	if (o && o->batch && (a == A_DIRECT || a == A_DMOD || a == A_DREM)) {
+		batch_act(gn, o, a != A_DREM, 0);
+		emit_run(gn);
+		return;
+	}
 	switch (a) {
 	case A_NEW:
 		new_ops(gn);
@@ -537,73 +606,6 @@ static void unload_module(struct gen *gn, unsigned m)
 	emit_run(gn);
 }
 
-/* How an iteration uses its modules, from a stream of its own (mrng), so
- * that an iteration without modules is drawn as it was before modules
- * existed: none, loaded at boot (enabled by the first operation) or late
- * (loaded by one of the first actions, perhaps unloaded later); near the
- * kernel, or beyond call range where the scheme has module PLTs. */
-struct modplan {
-	enum gmod_state mode;
-	int far;
-	unsigned load_at, unload_at; /* action indices; unload_at > nact: never */
-	/* another task flips the static key right after the load (its
-	 * patches then overlap ftrace_module_init's), and before actions */
-	int key_after_load;
-	unsigned key_at[2];
-	unsigned nkeys;
-};
-
-static void plan_modules(const struct fuzz_gen *g, uint64_t iter_seed, unsigned nact,
-			 struct modplan *mp)
-{
-	struct ftv_rng mrng;
-
-	memset(mp, 0, sizeof(*mp));
-	mp->mode = GM_ABSENT;
-	ftv_rng_seed(&mrng, iter_seed ^ 0x6d6f64756c657321ULL);
-	/* jump labels flipped by another task, with or without modules */
-	mp->nkeys = (unsigned)ftv_rng_below(&mrng, 3);
-	for (unsigned k = 0; k < mp->nkeys; k++)
-		mp->key_at[k] = (unsigned)ftv_rng_below(&mrng, nact);
-	mp->key_after_load = ftv_rng_chance(&mrng, 1, 2);
-	if (!g->nmodules)
-		return;
-	switch (ftv_rng_below(&mrng, 3)) {
-	case 0:
-		return;
-	case 1:
-		mp->mode = GM_BOOT;
-		break;
-	default:
-		mp->mode = GM_LATE;
-		break;
-	}
-	mp->far = (ftv_scheme_fuzz_flags(g->scheme) & FTV_SCHEME_FUZZ_FAR_MODULES) &&
-		  ftv_rng_chance(&mrng, 1, 2);
-	mp->load_at = (unsigned)ftv_rng_below(&mrng, 2);
-	mp->unload_at = ftv_rng_chance(&mrng, 1, 2)
-				? mp->load_at + 2 + (unsigned)ftv_rng_below(&mrng, nact)
-				: (unsigned)-1;
-}
-
-/* How long the patcher's buffered stores may be held back
- * (exec_config.drain_hold), from a stream of its own so the rest of the
- * iteration is drawn as without it: a quarter of the iterations drain
- * uniformly (the stores the barriers leave unordered become visible a
- * few steps apart), the others hold half the stores for up to 16 to 1024
- * steps, so that a CPU has time to walk the list, call a site or read a
- * filter table between two stores the barriers leave unordered (the list
- * head and the new ops' fields, a table's pointer and its entries). */
-static unsigned drain_hold(uint64_t iter_seed)
-{
-	struct ftv_rng hrng;
-
-	ftv_rng_seed(&hrng, iter_seed ^ 0x686f6c6420627566ULL);
-	if (ftv_rng_chance(&hrng, 1, 4))
-		return 0;
-	return 16u << ftv_rng_below(&hrng, 7);
-}
-
 /* A focused iteration, from a stream of its own (an unfocused one is
  * drawn as before focus existed): 3/4 of the iterations without a late
  * module (whose functions the CPUs must call once it is loaded) pick 2 to
@@ -700,7 +702,9 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 		break;
 	}
 	s->cfg.exec.seed = ftv_rng_next(&gn.rng) >> 1;
-	s->cfg.exec.drain_hold = drain_hold(iter_seed);
+	s->cfg.exec.drain_hold = fuzz_drain_hold(iter_seed);
+	if (s->cfg.exec.policy == EXEC_PCT)
+		s->cfg.exec.cpu_hold = fuzz_cpu_hold(iter_seed);
 	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
 	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
 	 * thousand steps), and a mutant that sends CPUs astray is cut short
@@ -712,7 +716,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	}
 	s->expect_ok = 1;
 	nact = 4 + (unsigned)ftv_rng_below(&gn.rng, 7);
-	plan_modules(g, iter_seed, nact, &mp);
+	fuzz_plan_modules(g, iter_seed, nact, &mp);
 	for (unsigned m = 0; mp.mode != GM_ABSENT && m < g->nmodules; m++) {
 		snprintf(s->modules[m], sizeof(s->modules[m]), "%s", g->modules[m]);
 		s->cfg.module_late[m] = mp.mode == GM_LATE;
@@ -741,6 +745,7 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	/* the objects' keys: flipped from a stream of their own, so an
 	 * iteration without them is drawn as before */
 	ftv_rng_seed(&gn.krng, iter_seed ^ 0x6a756d706c61626cULL);
+	ftv_rng_seed(&gn.brng, iter_seed ^ 0x6261746368657321ULL);
 	for (unsigned i = 0; i < nact; i++) {
 		for (unsigned k = 0; k < mp.nkeys; k++)
 			if (mp.key_at[k] == i)
@@ -765,6 +770,8 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 
 			if (o->registered)
 				act(&gn, A_UNREG, o);
+			else if (o->direct && o->attached && o->batch)
+				batch_act(&gn, o, 0, 1), emit_run(&gn);
 			else if (o->direct && o->attached)
 				act(&gn, A_DREM, o);
 		}

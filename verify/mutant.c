@@ -29,6 +29,10 @@ static const struct ftv_mutant fixed[] = {
 	  "bpf_tramp_image_put before e21d2b92354b (2021): the old fexit image freed after "
 	  "synchronize_rcu_tasks() alone, with a task asleep in the function it called",
 	  -1, 0, FTRACE_MUT_BPF_EARLY_FREE },
+	{ "direct-batch-unlocked",
+	  "update_ftrace_direct_add/del update the shared direct ops without ftrace_lock "
+	  "(before 3ebc98c1ae7e, 2026): another updater patches the same sites at once",
+	  -1, 0, FTRACE_MUT_DIRECT_BATCH_UNLOCKED },
 };
 
 #define NFIXED (sizeof(fixed) / sizeof(fixed[0]))

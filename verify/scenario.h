@@ -145,7 +145,7 @@ struct ftv_mutant;
  * absent; c is filter's "add"). */
 struct scn_op {
 	char verb[24];
-	char a[64], b[1024], c[16];
+	char a[64], b[1024], c[64];
 	int line;
 };
 

@@ -62,6 +62,9 @@ static const struct scn_keyword keywords[] = {
 	{ "drain-hold", "N", 0, 1, scn_p_drain_hold, scn_w_drain_hold,
 	  "half the patcher's buffered stores are held back for up to N steps each "
 	  "(not under exhaustive)" },
+	{ "cpu-hold", "N", 0, 1, scn_p_cpu_hold, scn_w_cpu_hold,
+	  "after one turn in four a CPU is held back for up to N steps while the "
+	  "others move on (not under exhaustive)" },
 	{ "cachetype", "DIC|IDC...", 1, ANY, scn_p_cachetype, scn_w_cachetype,
 	  "the cores' CTR_EL0.DIC and/or IDC (default neither)" },
 	{ "seed", "N", 0, 1, scn_p_seed, scn_w_seed, "the scheduler's seed (default 1)" },

@@ -175,6 +175,11 @@ int scn_p_drain_hold(struct scn_reader *r)
 	return num32(r, &r->s->cfg.exec.drain_hold);
 }
 
+int scn_p_cpu_hold(struct scn_reader *r)
+{
+	return num32(r, &r->s->cfg.exec.cpu_hold);
+}
+
 int scn_p_cachetype(struct scn_reader *r)
 {
 	for (int i = 1; i < r->n; i++) {

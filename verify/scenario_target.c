@@ -56,6 +56,12 @@ static int w_direct_remove(void *ctx, struct ftrace_ops *ops, struct ftv_err *er
 	return world_direct_remove(ctx, ops, err);
 }
 
+static int w_direct_batch(void *ctx, struct ftrace_ops *ops, const char *spec,
+			  const char *tramp, struct ftv_err *err)
+{
+	return world_direct_batch(ctx, ops, spec, tramp, err);
+}
+
 static int w_enable_modules(void *ctx, const char *module, struct ftv_err *err)
 {
 	return world_enable_modules(ctx, module, err);
@@ -102,6 +108,7 @@ static const struct ftrace_target world_target = {
 	.direct_modify = w_direct_modify,
 	.direct_remove = w_direct_remove,
 	.bpf_update = w_bpf_update,
+	.direct_batch = w_direct_batch,
 	.enable_modules = w_enable_modules,
 	.load_module = w_load_module,
 	.unload_module = w_unload_module,

@@ -133,6 +133,11 @@ void scn_w_drain_hold(FILE *f, const char *kw, const struct scenario *s)
 	u32_line(f, kw, s->cfg.exec.drain_hold);
 }
 
+void scn_w_cpu_hold(FILE *f, const char *kw, const struct scenario *s)
+{
+	u32_line(f, kw, s->cfg.exec.cpu_hold);
+}
+
 void scn_w_cachetype(FILE *f, const char *kw, const struct scenario *s)
 {
 	if (s->cfg.exec.dic || s->cfg.exec.idc)

@@ -222,6 +222,10 @@ int world_bpf_update(struct world *w, struct ftrace_ops *ops, const char *image,
 unsigned world_bpf_images(const struct world *w);
 int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 			struct ftv_err *err);
+/* update_ftrace_direct_add (TRAMP given) / _del (TRAMP NULL) of the
+ * functions in spec on the shared direct ops: see world_direct_batch. */
+int world_direct_batch(struct world *w, struct ftrace_ops *ops, const char *spec,
+		       const char *tramp, struct ftv_err *err);
 /* ftrace_module_enable of the module named (NULL: of every module loaded),
  * as one update. */
 int world_enable_modules(struct world *w, const char *name, struct ftv_err *err);

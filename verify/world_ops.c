@@ -568,6 +568,27 @@ int world_direct_remove(struct world *w, struct ftrace_ops *ops,
 				 "unregister_ftrace_direct", err), n);
 }
 
+/* update_ftrace_direct_add (tramp given) or update_ftrace_direct_del
+ * (tramp NULL) of the functions in spec on the shared direct ops
+ * (patcher/ftrace_direct_batch.c). */
+int world_direct_batch(struct world *w, struct ftrace_ops *ops, const char *spec,
+		       const char *tramp, struct ftv_err *err)
+{
+	uint64_t addr = 0;
+	size_t n = w->nplans;
+	int ret;
+
+	if (tramp && tramp_addr(w, tramp, &addr, err))
+		return -1;
+	ret = ftrace_direct_batch_spec(w->core, ops, spec, addr, &w->scratch, err);
+	if (ret)
+		w->scratch.agent = PLAN_AGENT_FTRACE;
+	return after_named(w, wops_of(w, ops),
+			   after(w, tramp ? wops_of(w, ops) : NULL, ret,
+				 tramp ? "update_ftrace_direct_add" : "update_ftrace_direct_del",
+				 err), n);
+}
+
 int world_enable_modules(struct world *w, const char *name, struct ftv_err *err)
 {
 	int found = 0;
