@@ -1,0 +1,50 @@
+/* A violation as a herd7 litmus test (--litmus FILE of ftv scenario,
+ * ftv fuzz --replay and ftv verify): the events of the recorded
+ * execution that make it, abstracted into an AArch64 test that herd7
+ * (herd7 -variant ifetch) and `ftv litmus` can judge.
+ *
+ *   P0   the patcher: each update's stores to the locations the
+ *        violating CPU observed (STR W of an instruction word, STR X of
+ *        a 64-bit literal or pointer; two STR W when the literal is
+ *        misaligned: not single-copy atomic, Arm ARM B2.2.1), its DC CVAU
+ *        and IC IVAU over those words and its DSB ISH, DMB ISH and ISB,
+ *        in plan order. The rest of a plan (locks, waits, frees, stores
+ *        elsewhere) has no event in the test.
+ *   P1   the violating CPU: its last fetch of each watched word and its
+ *        last load of each watched location before the violation, in the
+ *        order it made them. A fetched word is a code label mK whose
+ *        instruction is the word's first value (NOP) and whose later
+ *        values are branches (B .+N) to a block that records which one
+ *        ran (MOV WrK,#value+1). A load whose address is a value another
+ *        load returned is an address dependency (LDR Xr,[Xp]); the
+ *        pointer's values are then locations.
+ *   exists  the values the CPU saw: the violating outcome.
+ *
+ * Values are abstracted to their rank among the values a location takes
+ * (its first, then each an update writes: 0, 1, 2...), so the same
+ * locations, observer and condition serve the corrected backend's plans
+ * (the "fixed" twin: the same scenario built without the mutant). */
+#ifndef FTV_VERIFY_LITMUS_EXPORT_H
+#define FTV_VERIFY_LITMUS_EXPORT_H
+
+#include "util/err.h"
+
+struct world;
+
+struct litmus_export_opts {
+	const char *path;        /* the counterexample's test */
+	const char *fixed_path;  /* the twin's test, or NULL */
+	const char *name;        /* the test's name (the scenario's) */
+	const char *cmd;         /* what found it, for the doc string */
+};
+
+/* Writes w's violation as opts->path and, when opts->fixed_path and twin
+ * (the world of the same operations without the mutant, built, not run)
+ * are given, the same locations and observer with twin's plans as
+ * opts->fixed_path. -1 with err when the violation has no memory-model
+ * content (no CPU saw a value an update wrote: err says why) or a file
+ * cannot be written. */
+int litmus_export(struct world *w, struct world *twin,
+		  const struct litmus_export_opts *opts, struct ftv_err *err);
+
+#endif
