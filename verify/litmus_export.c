@@ -39,6 +39,9 @@ struct lx {
 	int nloc;
 	int order[LX_OBS];  /* P1's accesses: loc indices in program order */
 	int norder;
+	/* the violation is an old word run after its update returned: P1
+	 * reads the flag `done` P0 sets when it does (in done_reg) */
+	int done, done_reg;
 };
 
 /* 1 if a step of one of w's plans writes the bytes [a, a + n). */
@@ -159,25 +162,31 @@ static int new_loc(struct lx *x, uint64_t addr, int insn, int half, uint64_t fir
 }
 
 /* The violating CPU's last access to each location an update writes,
- * before the violation, in the order it made them. */
+ * from its last fetch of such a word (the call the violation happened in)
+ * to the violation, in the order it made them. */
 static int observer(struct lx *x, struct ftv_err *err)
 {
-	size_t n;
+	size_t n, pick[LX_OBS];
+	int npick = 0;
 	const struct exec_obs *ob = exec_observations(x->w->ex, &n);
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = n; i-- > 0 && npick < LX_OBS;) {
 		const struct exec_obs *o = &ob[i];
-		int later = 0;
-		uint64_t sz = o->kind == EXEC_OBS_FETCH ? 4 : 8;
+		int dup = 0;
 
 		if (o->cpu != x->cpu || o->step > x->step ||
-		    !plan_writes(x->w, o->addr, sz))
+		    !plan_writes(x->w, o->addr, o->kind == EXEC_OBS_FETCH ? 4 : 8))
 			continue;
-		for (size_t k = i + 1; k < n && !later; k++)
-			later = ob[k].cpu == x->cpu && ob[k].step <= x->step &&
-				ob[k].addr == o->addr && ob[k].kind == o->kind;
-		if (later)
+		for (int k = 0; k < npick; k++)
+			dup |= ob[pick[k]].addr == o->addr && ob[pick[k]].kind == o->kind;
+		if (dup)
 			continue;
+		pick[npick++] = i;
+		if (o->kind == EXEC_OBS_FETCH)
+			break;
+	}
+	while (npick-- > 0) {
+		const struct exec_obs *o = &ob[pick[npick]];
 		uint64_t first = first_value(x->w->ex, o->addr, 0);
 
 		if (o->kind == EXEC_OBS_LOAD && (o->addr & 7)) {
@@ -203,6 +212,11 @@ static int observer(struct lx *x, struct ftv_err *err)
 
 			if (!a->insn && !a->half && !b->insn && b->dep < 0 && p &&
 			    b->addr >= p && b->addr < p + LX_PTR_SPAN) {
+				if (a->ptr >= 0)
+					/* herd's locations have no offsets */
+					return ftv_errf(err, "not modelled: cpu%d loaded several "
+							"fields of what one pointer it loaded points "
+							"to (a herd location is one field)", x->cpu);
 				b->dep = x->order[j];
 				a->ptr = x->order[i];
 			}
@@ -278,77 +292,109 @@ static void val_text(const struct lx *x, int i, int j, char *buf, size_t n)
 
 /* P0: the steps of p on the locations, in order; a location's address
  * and value registers are allocated as they are first used. */
-static void patcher(struct lx *x, struct lx_out *o, const struct plan *p,
-		    int *areg, int (*vreg)[LX_VALS], int *any)
-{
-	static const char *const bar[] = { [PLAN_DSB] = "DSB ISH", [PLAN_DMB] = "DMB ISH",
-					   [PLAN_ISB] = "ISB" };
-	char nm[32], vt[48];
+/* Barriers between two events of the test: a run of them orders what a
+ * DSB ISH orders if it holds one, else a DMB ISH; an ISB after it. */
+enum { LX_DMB = 1, LX_DSB = 2, LX_ISB = 4 };
 
+static void flush_barriers(struct lx_out *o, int *pend)
+{
+	if (*pend & LX_DSB)
+		ins(o, 0, "DSB ISH");
+	else if (*pend & LX_DMB)
+		ins(o, 0, "DMB ISH");
+	if (*pend & LX_ISB)
+		ins(o, 0, "ISB");
+	*pend = 0;
+}
+
+struct lx_p0 {
+	int areg[LX_LOCS], vreg[LX_LOCS][LX_VALS];
+	int any, pend;
+};
+
+static void p0_reg(struct lx *x, struct lx_out *o, int *reg, int i, int j)
+{
+	char t[48];
+
+	if (*reg >= 0)
+		return;
+	*reg = o->reg[0]++;
+	if (j < 0)
+		loc_name(x, i, t, sizeof(t));
+	else
+		val_text(x, i, j, t, sizeof(t));
+	init_item(o, 0, "0:X%d=%s;", *reg, t);
+}
+
+/* P0: the steps of p on the locations, in order; a location's address
+ * and value registers are allocated as they are first used. */
+static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct lx_p0 *z)
+{
 	for (size_t k = 0; k < p->n; k++) {
 		const struct plan_step *s = &p->steps[k];
+		int wr = s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64;
 
-		switch (s->op) {
-		case PLAN_DSB:
-		case PLAN_DMB:
-		case PLAN_ISB:
-			/* (a barrier before the first store orders nothing
-			 * of the test's) */
-			if (*any)
-				ins(o, 0, "%s", bar[s->op]);
-			break;
-		case PLAN_WRITE_INSN:
-		case PLAN_WRITE_DATA64:
-		case PLAN_CACHE_CLEAN:
-		case PLAN_ICACHE_INVAL:
-			for (int i = 0; i < x->nloc; i++) {
-				struct lx_loc *l = &x->loc[i];
-				uint64_t base = l->half == 2 ? l->addr - 4 : l->addr;
-				int wr = s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64;
-				uint64_t len = s->len ? s->len : 1;
+		/* (a barrier before the first event orders nothing of the
+		 * test's) */
+		if (s->op == PLAN_DSB || s->op == PLAN_DMB || s->op == PLAN_ISB) {
+			if (z->any)
+				z->pend |= s->op == PLAN_DSB ? LX_DSB : s->op == PLAN_DMB ? LX_DMB
+											: LX_ISB;
+			continue;
+		}
+		if (!wr && s->op != PLAN_CACHE_CLEAN && s->op != PLAN_ICACHE_INVAL)
+			/* locks, waits, frees, stop_machine, the patch window,
+			 * the IPIs (the observer's ISB): no P0 event */
+			continue;
+		for (int i = 0; i < x->nloc; i++) {
+			struct lx_loc *l = &x->loc[i];
+			uint64_t base = l->half == 2 ? l->addr - 4 : l->addr;
+			uint64_t len = s->len ? s->len : 1;
 
-				if (wr ? s->addr != base
-				       : !l->insn || l->addr < s->addr || l->addr >= s->addr + len)
-					continue;
-				if (areg[i] < 0) {
-					areg[i] = o->reg[0]++;
-					loc_name(x, i, nm, sizeof(nm));
-					init_item(o, 0, "0:X%d=%s;", areg[i], nm);
-				}
-				*any = 1;
-				if (!wr) {
-					ins(o, 0, "%s,X%d", s->op == PLAN_CACHE_CLEAN ? "DC CVAU" : "IC IVAU",
-					    areg[i]);
-					continue;
-				}
-				int j = add_val(l, part(l, s->op == PLAN_WRITE_INSN ? (uint32_t)s->new
-										   : s->new));
-
-				if (j < 0)
-					continue;
-				if (vreg[i][j] < 0) {
-					vreg[i][j] = o->reg[0]++;
-					val_text(x, i, j, vt, sizeof(vt));
-					init_item(o, 0, "0:X%d=%s;", vreg[i][j], vt);
-				}
-				ins(o, 0, "STR %c%d,[X%d]", l->insn || l->half ? 'W' : 'X', vreg[i][j],
-				    areg[i]);
+			if (wr ? s->addr != base
+			       : !l->insn || l->addr < s->addr || l->addr >= s->addr + len)
+				continue;
+			flush_barriers(o, &z->pend);
+			p0_reg(x, o, &z->areg[i], i, -1);
+			z->any = 1;
+			if (!wr) {
+				ins(o, 0, "%s,X%d", s->op == PLAN_CACHE_CLEAN ? "DC CVAU" : "IC IVAU",
+				    z->areg[i]);
+				continue;
 			}
-			break;
-		default:
-			/* locks, waits, frees, stop_machine, the patch window:
-			 * no memory event of the test */
-			break;
+			int j = add_val(l, part(l, s->op == PLAN_WRITE_INSN ? (uint32_t)s->new
+									   : s->new));
+
+			if (j < 0)
+				continue;
+			p0_reg(x, o, &z->vreg[i][j], i, j);
+			ins(o, 0, "STR %c%d,[X%d]", l->insn || l->half ? 'W' : 'X', z->vreg[i][j],
+			    z->areg[i]);
 		}
 	}
 }
 
 /* P1: each access in order; a fetched word is a label followed by one
- * block per value, each recording its rank + 1. */
-static void observer_code(struct lx *x, struct lx_out *o)
+ * block per value, each recording its rank + 1. A CPU that must not run
+ * an old word once the update returned (not-visible) first reads the
+ * flag P0 sets when it returns, and takes the context synchronisation
+ * the update's IPI gives (PLAN_SYNC_ALL: kick_all_cpus_sync(), an ISB
+ * after what it read, ordered by CBNZ: Arm ARM B2.3.7 "ctrl; ISB"). */
+static void observer_code(struct lx *x, struct lx_out *o, int sync)
 {
-	char nm[32], vt[48];
+	char nm[32];
 
+	if (x->done) {
+		x->done_reg = o->reg[1]++;
+		int a = o->reg[1]++;
+
+		init_item(o, 1, "1:X%d=done;", a);
+		ins(o, 1, "LDR W%d,[X%d]", x->done_reg, a);
+		if (sync) {
+			ins(o, 1, "CBNZ W%d,sync", x->done_reg);
+			ins(o, 1, "sync: ISB");
+		}
+	}
 	for (int k = 0; k < x->norder; k++) {
 		int i = x->order[k];
 		struct lx_loc *l = &x->loc[i];
@@ -376,60 +422,76 @@ static void observer_code(struct lx *x, struct lx_out *o)
 		init_item(o, 1, "1:X%d=%s;", a, nm);
 		ins(o, 1, "LDR %c%d,[X%d]", l->half ? 'W' : 'X', l->reg, a);
 	}
-	(void)vt;
 }
 
-static void write_test(struct lx *x, struct world *pw, FILE *f, const char *name,
+static int touches(const struct lx *x, const struct plan *p, int *sync)
+{
+	int t = 0;
+
+	for (size_t k = 0; k < p->n; k++) {
+		const struct plan_step *s = &p->steps[k];
+
+		for (int l = 0; l < x->nloc; l++)
+			t |= (s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) &&
+			     s->addr == (x->loc[l].half == 2 ? x->loc[l].addr - 4 : x->loc[l].addr);
+	}
+	for (size_t k = 0; t && k < p->n; k++)
+		*sync |= p->steps[k].op == PLAN_SYNC_ALL;
+	return t;
+}
+
+/* Both threads of the test with pw's plans. */
+static void build_out(struct lx *x, struct world *pw, struct lx_out *o)
+{
+	struct lx_p0 z;
+	int sync = 0;
+
+	memset(o, 0, sizeof(*o));
+	memset(&z, -1, sizeof(z));
+	z.any = z.pend = 0;
+	for (size_t i = 0; i < pw->nplans; i++)
+		touches(x, &pw->plans[i].plan, &sync);
+	observer_code(x, o, sync);
+	for (size_t i = 0; i < pw->nplans; i++)
+		if (touches(x, &pw->plans[i].plan, &sync))
+			patcher(x, o, &pw->plans[i].plan, &z);
+	if (x->done) {
+		/* the update returned */
+		int a = o->reg[0]++, v = o->reg[0]++;
+
+		flush_barriers(o, &z.pend);
+		init_item(o, 0, "0:X%d=done; 0:X%d=1;", a, v);
+		ins(o, 0, "STR W%d,[X%d]", v, a);
+	}
+	flush_barriers(o, &z.pend);
+}
+
+static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 		       const struct litmus_export_opts *opts, int fixed)
 {
-	struct lx_out *o = calloc(1, sizeof(*o));
-	int areg[LX_LOCS], vreg[LX_LOCS][LX_VALS], any = 0;
 	char vt[48], msg[200];
 	const struct exec_config *xc = &x->w->cfg.exec;
+	int w0 = 4, w1 = 4;
 
-	if (!o)
-		return;
-	memset(areg, -1, sizeof(areg));
-	memset(vreg, -1, sizeof(vreg));
-	o->f = f;
-	observer_code(x, o);
-	for (size_t i = 0; i < pw->nplans; i++) {
-		const struct plan *p = &pw->plans[i].plan;
-		int touches = 0;
-
-		for (size_t k = 0; k < p->n && !touches; k++)
-			for (int l = 0; l < x->nloc; l++)
-				touches |= (p->steps[k].op == PLAN_WRITE_INSN ||
-					    p->steps[k].op == PLAN_WRITE_DATA64) &&
-					   p->steps[k].addr ==
-						   (x->loc[l].half == 2 ? x->loc[l].addr - 4
-									: x->loc[l].addr);
-		if (touches)
-			patcher(x, o, p, areg, vreg, &any);
-	}
 	snprintf(msg, sizeof(msg), "%s", x->msg);
 	for (char *c = msg; *c; c++)
 		if (*c == '"')
 			*c = '\'';
-	fprintf(f, "AArch64 %s%s\n", name, fixed ? "+fixed" : "");
+	fprintf(f, "AArch64 %s%s\n", opts->name, fixed ? "+fixed" : "");
 	fprintf(f, "\"%s%s cpu%d: %s\"\n", fixed ? "the corrected plans on the observer of " : "",
 		x->kind, x->cpu, msg);
 	fprintf(f, "Variant=ifetch\n");
 	if (xc->dic || xc->idc)
 		fprintf(f, "CacheType=%s\n", xc->dic ? "DIC" : "IDC");
-	fprintf(f, "(* %s *)\n", opts->cmd ? opts->cmd : "ftv");
+	fprintf(f, "(* ftv: %s, mutant %s *)\n", opts->cmd ? opts->cmd : "ftv",
+		fixed ? "none" : x->w->cfg.mutant_name ? x->w->cfg.mutant_name : "none");
 	fprintf(f, "{\n  %s\n  %s\n", o->init[0], o->init[1]);
-	for (int i = 0; i < x->nloc; i++) {
-		const struct lx_loc *l = &x->loc[i];
-
-		if (l->ptr < 0)
-			continue;
-		val_text(x, i, 0, vt, sizeof(vt));
-		fprintf(f, "  [x%d]=%s;\n", i, vt);
-	}
+	for (int i = 0; i < x->nloc; i++)
+		if (x->loc[i].ptr >= 0) {
+			val_text(x, i, 0, vt, sizeof(vt));
+			fprintf(f, "  [x%d]=%s;\n", i, vt);
+		}
 	fprintf(f, "}\n");
-	int w0 = 4, w1 = 4;
-
 	for (int k = 0; k < o->ncode[0]; k++)
 		if ((int)strlen(o->code[0][k]) > w0)
 			w0 = (int)strlen(o->code[0][k]);
@@ -441,6 +503,8 @@ static void write_test(struct lx *x, struct world *pw, FILE *f, const char *name
 		fprintf(f, " %-*s | %-*s ;\n", w0, k < o->ncode[0] ? o->code[0][k] : "", w1,
 			k < o->ncode[1] ? o->code[1][k] : "");
 	fprintf(f, "exists (");
+	if (x->done)
+		fprintf(f, "1:X%d=1 /\\ ", x->done_reg);
 	for (int k = 0; k < x->norder; k++) {
 		const struct lx_loc *l = &x->loc[x->order[k]];
 
@@ -451,33 +515,74 @@ static void write_test(struct lx *x, struct world *pw, FILE *f, const char *name
 		fprintf(f, "%s1:X%d=%s", k ? " /\\ " : "", l->reg, vt);
 	}
 	fprintf(f, ")\n");
-	free(o);
 }
 
-static int write_file(struct lx *x, struct world *pw, const char *path,
+static int write_file(struct lx *x, const struct lx_out *o, const char *path,
 		      const struct litmus_export_opts *opts, int fixed, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return ftv_errf(err, "%s: cannot write", path);
-	write_test(x, pw, f, opts->name, opts, fixed);
+	print_test(x, o, f, opts, fixed);
 	if (fclose(f))
 		return ftv_errf(err, "%s: cannot write", path);
 	return 0;
+}
+
+/* Why the corrected plans on this observer make no test that tells them
+ * apart by the memory model, or NULL. */
+static const char *no_content(struct lx *x, const struct lx_out *m, const struct lx_out *t,
+			      struct world *twin)
+{
+	if (!memcmp(m->code, t->code, sizeof(m->code)) && !strcmp(m->init[0], t->init[0]) &&
+	    !memcmp(m->ncode, t->ncode, sizeof(m->ncode)))
+		return "the corrected plans make the same stores, barriers and cache "
+		       "maintenance on these locations: they differ in steps with no "
+		       "memory event (waits, frees, locks, stop_machine)";
+	for (int i = 0; i < x->nloc; i++) {
+		struct lx_loc *l = &x->loc[i];
+		int written = !l->seen;
+
+		for (size_t p = 0; p < twin->nplans && !written; p++)
+			for (size_t k = 0; k < twin->plans[p].plan.n; k++) {
+				const struct plan_step *s = &twin->plans[p].plan.steps[k];
+
+				written |= l->insn && s->op == PLAN_WRITE_INSN && s->addr == l->addr &&
+					   (uint32_t)s->new == l->val[l->seen];
+			}
+		if (l->insn && !written)
+			return "the corrected plans never write the instruction the CPU ran: "
+			       "the bug is the word written, not the order of the writes";
+	}
+	return NULL;
 }
 
 int litmus_export(struct world *w, struct world *twin,
 		  const struct litmus_export_opts *opts, struct ftv_err *err)
 {
 	struct lx *x = calloc(1, sizeof(*x));
+	struct lx_out *o = calloc(2, sizeof(*o));
+	const char *why;
 	int ret = -1;
 
-	if (!x)
-		return ftv_errf(err, "out of memory");
+	if (!x || !o) {
+		ftv_errf(err, "out of memory");
+		goto out;
+	}
 	x->w = w;
 	if (find_violation(x, err) || observer(x, err))
 		goto out;
+	if (!strcmp(x->kind, "cmodx")) {
+		/* herd's ifetch model writes B and NOP only, both of the
+		 * concurrent-modification-safe set */
+		ftv_errf(err, "cmodx: cpu%d fetched a word while it was rewritten between two "
+			 "instructions that are not a concurrent-modification-safe pair (Arm "
+			 "ARM B2.2.5): an outcome of the instructions' kind, not of the order "
+			 "of memory events", x->cpu);
+		goto out;
+	}
+	x->done = !strcmp(x->kind, "not-visible");
 	/* the twin's values get their ranks too, so both tests are written
 	 * with the same table */
 	for (int i = 0; twin && i < x->nloc; i++)
@@ -485,12 +590,19 @@ int litmus_export(struct world *w, struct world *twin,
 			ftv_errf(err, "a location takes more than %d values", LX_VALS);
 			goto out;
 		}
-	if (write_file(x, w, opts->path, opts, 0, err) ||
-	    (opts->fixed_path && twin &&
-	     write_file(x, twin, opts->fixed_path, opts, 1, err)))
+	if (twin)
+		build_out(x, twin, &o[1]);
+	build_out(x, w, &o[0]);
+	if (twin && (why = no_content(x, &o[0], &o[1], twin))) {
+		ftv_errf(err, "no memory-model outcome: %s", why);
+		goto out;
+	}
+	if (write_file(x, &o[0], opts->path, opts, 0, err) ||
+	    (opts->fixed_path && twin && write_file(x, &o[1], opts->fixed_path, opts, 1, err)))
 		goto out;
 	ret = 0;
 out:
+	free(o);
 	free(x);
 	return ret;
 }
