@@ -40,11 +40,15 @@ START_TEST(golden_tests_and_verdicts)
 	int rc = ftv_test_run(argv, &out);
 
 	ck_assert_msg(rc == 0, "litmus_mutants.py --check: exit %d:\n%s", rc, out);
-	/* the two with a memory-model outcome, each Allowed by herd7 (the
+	/* those with a memory-model outcome, each Allowed by herd7 (the
 	 * data) and ftv, its twin Forbidden by both */
 	ck_assert_msg(strstr(out, "| `bl-before-literal` | `verify-callops-make-call` | yes | yes | yes | yes |"),
 		      "%s", out);
 	ck_assert_msg(strstr(out, "| `jump-label-no-sync` | `verify-jump-label` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `no-publish-barrier` | `verify-mcount-publish` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `publish-table-early` | `verify-mcount-table` | yes | yes | yes | yes |"),
 		      "%s", out);
 	/* and the others say why there is no test */
 	ck_assert_msg(strstr(out, "| `live-mov-patch` | none: cmodx:"), "%s", out);
@@ -58,20 +62,33 @@ START_TEST(golden_tests_and_verdicts)
 }
 END_TEST
 
-/* The golden files themselves, read back by ftv litmus. */
+/* The golden files themselves, read back by ftv litmus: each mutant of
+ * verdicts.txt (herd7's verdicts on them), its test Allowed and its twin
+ * Forbidden, as herd7 says. */
 START_TEST(golden_files_verdicts)
 {
-	static const char *const mutants[] = { "bl-before-literal", "jump-label-no-sync" };
-	char path[512], rel[256];
+	char path[512], rel[256], line[256], name[128], hm[32], hf[32];
+	size_t n = 0;
+	FILE *f;
 
-	for (size_t i = 0; i < sizeof(mutants) / sizeof(mutants[0]); i++) {
-		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s.litmus", mutants[i]);
+	ftv_test_path(path, sizeof(path), "FTV_TOP", "tests/data/litmus-export/verdicts.txt");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%127s %31s %31s", name, hm, hf) != 3)
+			continue;
+		ck_assert_str_eq(hm, "Allowed");
+		ck_assert_str_eq(hf, "Forbidden");
+		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s.litmus", name);
 		ftv_test_path(path, sizeof(path), "FTV_TOP", rel);
-		ck_assert_str_eq(ftv_verdict(path), "Allowed");
-		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s+fixed.litmus", mutants[i]);
+		ck_assert_str_eq(ftv_verdict(path), hm);
+		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s+fixed.litmus", name);
 		ftv_test_path(path, sizeof(path), "FTV_TOP", rel);
-		ck_assert_str_eq(ftv_verdict(path), "Forbidden");
+		ck_assert_str_eq(ftv_verdict(path), hf);
+		n++;
 	}
+	fclose(f);
+	ck_assert_uint_eq(n, 4);
 }
 END_TEST
 

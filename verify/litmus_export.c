@@ -13,9 +13,11 @@
 #define LX_LOCS 8
 #define LX_VALS 8
 #define LX_OBS 8
-/* A load at p .. p + LX_PTR_SPAN after a load that returned p reads a
- * field of what p points to: an address dependency. */
+/* A load at p - LX_PTR_BELOW .. p + LX_PTR_SPAN after a load that
+ * returned p reads a field of what p points to (or the header before it:
+ * a filter table's count precedes its entries): an address dependency. */
 #define LX_PTR_SPAN 0x200
+#define LX_PTR_BELOW 0x10
 
 struct lx_loc {
 	uint64_t addr;
@@ -24,8 +26,8 @@ struct lx_loc {
 			       misaligned 64-bit literal */
 	uint64_t val[LX_VALS];
 	int nval;           /* val[0] is the first value */
-	int ptr;            /* its values point at loc[ptr] (else -1) */
 	int dep;            /* loaded through loc[dep]'s value (else -1) */
+	int dead;           /* every value written is its first: no event */
 	int seen;           /* the rank of the value the CPU saw */
 	int reg;            /* P1's register holding what it saw */
 };
@@ -153,7 +155,7 @@ static int new_loc(struct lx *x, uint64_t addr, int insn, int half, uint64_t fir
 	l->addr = addr;
 	l->insn = insn;
 	l->half = half;
-	l->ptr = l->dep = -1;
+	l->dep = -1;
 	add_val(l, part(l, first));
 	if (add_plan_vals(l, x->w) < 0 || (l->seen = add_val(l, part(l, seen))) < 0)
 		return ftv_errf(err, "a location takes more than %d values", LX_VALS);
@@ -204,24 +206,44 @@ static int observer(struct lx *x, struct ftv_err *err)
 				"violation (%s): no memory-model outcome to export",
 				x->cpu, x->kind);
 	/* address dependencies: a load of a field of what an earlier load
-	 * returned */
-	for (int i = 0; i < x->norder; i++)
-		for (int j = 0; j < i; j++) {
-			struct lx_loc *a = &x->loc[x->order[j]], *b = &x->loc[x->order[i]];
+	 * returned (the nearest such pointer below it: a table allocated
+	 * just after the struct pointing to it is the table's) */
+	for (int i = 0; i < x->norder; i++) {
+		struct lx_loc *b = &x->loc[x->order[i]];
+		uint64_t best = 0;
+
+		for (int j = 0; j < i && !b->insn; j++) {
+			struct lx_loc *a = &x->loc[x->order[j]];
 			uint64_t p = a->val[a->seen];
 
-			if (!a->insn && !a->half && !b->insn && b->dep < 0 && p &&
-			    b->addr >= p && b->addr < p + LX_PTR_SPAN) {
-				if (a->ptr >= 0)
-					/* herd's locations have no offsets */
-					return ftv_errf(err, "not modelled: cpu%d loaded several "
-							"fields of what one pointer it loaded points "
-							"to (a herd location is one field)", x->cpu);
+			if (!a->insn && !a->half && p > LX_PTR_BELOW && p > best &&
+			    b->addr >= p - LX_PTR_BELOW && b->addr < p + LX_PTR_SPAN) {
+				best = p;
 				b->dep = x->order[j];
-				a->ptr = x->order[i];
 			}
 		}
+	}
 	return 0;
+}
+
+/* A loaded location whose every value written, by the mutant's plans and
+ * the twin's, is its first tells nothing of the order of the stores: it
+ * leaves the test (its stores and its load). */
+static void drop_constant(struct lx *x)
+{
+	int k = 0;
+
+	for (int i = 0; i < x->nloc; i++)
+		x->loc[i].dead = !x->loc[i].insn && x->loc[i].nval == 1;
+	for (int i = 0; i < x->nloc; i++)
+		if (x->loc[i].dep >= 0 && x->loc[x->loc[i].dep].dead)
+			/* the pointer's value is always the same: its
+			 * field's address is a constant */
+			x->loc[i].dep = -1;
+	for (int j = 0; j < x->norder; j++)
+		if (!x->loc[x->order[j]].dead)
+			x->order[k++] = x->order[j];
+	x->norder = k;
 }
 
 /* --- the text -------------------------------------------------------------- */
@@ -269,8 +291,8 @@ static void loc_name(const struct lx *x, int i, char *buf, size_t n)
 		snprintf(buf, n, "x%d", i);
 }
 
-/* Value j of location i as herd writes it: an instruction, a location
- * (a pointer's), a number (its rank). */
+/* Value j of location i as herd writes it: an instruction, or a number
+ * (its rank). */
 static void val_text(const struct lx *x, int i, int j, char *buf, size_t n)
 {
 	const struct lx_loc *l = &x->loc[i];
@@ -280,11 +302,6 @@ static void val_text(const struct lx *x, int i, int j, char *buf, size_t n)
 			snprintf(buf, n, "instr:\"B .+%d\"", 4 + 8 * j);
 		else
 			snprintf(buf, n, "NOP");
-	} else if (l->ptr >= 0) {
-		if (j == l->seen)
-			snprintf(buf, n, "x%d", l->ptr);
-		else
-			snprintf(buf, n, "z%d_%d", i, j);
 	} else {
 		snprintf(buf, n, "%d", j);
 	}
@@ -351,8 +368,9 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 			uint64_t base = l->half == 2 ? l->addr - 4 : l->addr;
 			uint64_t len = s->len ? s->len : 1;
 
-			if (wr ? s->addr != base
-			       : !l->insn || l->addr < s->addr || l->addr >= s->addr + len)
+			if (l->dead || (wr ? s->addr != base
+					   : !l->insn || l->addr < s->addr ||
+						     l->addr >= s->addr + len))
 				continue;
 			flush_barriers(o, &z->pend);
 			p0_reg(x, o, &z->areg[i], i, -1);
@@ -412,14 +430,20 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 			ins(o, 1, "e%d:", i);
 			continue;
 		}
-		if (l->dep >= 0) {
-			ins(o, 1, "LDR %c%d,[X%d]", l->half ? 'W' : 'X', l->reg, x->loc[l->dep].reg);
-			continue;
-		}
 		int a = o->reg[1]++;
 
 		loc_name(x, i, nm, sizeof(nm));
 		init_item(o, 1, "1:X%d=%s;", a, nm);
+		if (l->dep >= 0) {
+			/* the field at an address computed from the pointer:
+			 * herd's address dependency (the catalogue's
+			 * EOR; LDR [Xa,Wt,SXTW]), its locations being whole */
+			int t = o->reg[1]++;
+
+			ins(o, 1, "EOR W%d,W%d,W%d", t, x->loc[l->dep].reg, x->loc[l->dep].reg);
+			ins(o, 1, "LDR %c%d,[X%d,W%d,SXTW]", l->half ? 'W' : 'X', l->reg, a, t);
+			continue;
+		}
 		ins(o, 1, "LDR %c%d,[X%d]", l->half ? 'W' : 'X', l->reg, a);
 	}
 }
@@ -432,7 +456,7 @@ static int touches(const struct lx *x, const struct plan *p, int *sync)
 		const struct plan_step *s = &p->steps[k];
 
 		for (int l = 0; l < x->nloc; l++)
-			t |= (s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) &&
+			t |= !x->loc[l].dead && (s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) &&
 			     s->addr == (x->loc[l].half == 2 ? x->loc[l].addr - 4 : x->loc[l].addr);
 	}
 	for (size_t k = 0; t && k < p->n; k++)
@@ -486,11 +510,6 @@ static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 	fprintf(f, "(* ftv: %s, mutant %s *)\n", opts->cmd ? opts->cmd : "ftv",
 		fixed ? "none" : x->w->cfg.mutant_name ? x->w->cfg.mutant_name : "none");
 	fprintf(f, "{\n  %s\n  %s\n", o->init[0], o->init[1]);
-	for (int i = 0; i < x->nloc; i++)
-		if (x->loc[i].ptr >= 0) {
-			val_text(x, i, 0, vt, sizeof(vt));
-			fprintf(f, "  [x%d]=%s;\n", i, vt);
-		}
 	fprintf(f, "}\n");
 	for (int k = 0; k < o->ncode[0]; k++)
 		if ((int)strlen(o->code[0][k]) > w0)
@@ -590,6 +609,7 @@ int litmus_export(struct world *w, struct world *twin,
 			ftv_errf(err, "a location takes more than %d values", LX_VALS);
 			goto out;
 		}
+	drop_constant(x);
 	if (twin)
 		build_out(x, twin, &o[1]);
 	build_out(x, w, &o[0]);

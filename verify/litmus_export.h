@@ -15,9 +15,12 @@
  *        order it made them. A fetched word is a code label mK whose
  *        instruction is the word's first value (NOP) and whose later
  *        values are branches (B .+N) to a block that records which one
- *        ran (MOV WrK,#value+1). A load whose address is a value another
- *        load returned is an address dependency (LDR Xr,[Xp]); the
- *        pointer's values are then locations.
+ *        ran (MOV WrK,#value+1). A load of a field of what another load
+ *        returned is an address dependency on it (EOR Wt,Wp,Wp;
+ *        LDR Xr,[Xa,Wt,SXTW]: herd's locations have no offsets). A CPU
+ *        that ran an old word after its update returned (not-visible)
+ *        first reads the flag `done` P0 sets at the return, and takes
+ *        the ISB of the update's IPI when the plan holds one.
  *   exists  the values the CPU saw: the violating outcome.
  *
  * Values are abstracted to their rank among the values a location takes
