@@ -58,6 +58,10 @@ START_TEST(golden_tests_and_verdicts)
 				  "corrected plans never write the instruction"), "%s", out);
 	ck_assert_msg(strstr(out, "| `patch-zeroed-entry` | none: no CPU made the violation"),
 		      "%s", out);
+	ck_assert_msg(strstr(out, "| `misaligned-literal` | none: cpu1 saw, at every location it "
+				  "observed, the last value"), "%s", out);
+	ck_assert_msg(strstr(out, "| `skip-literal-on-modify` | none: cpu0 saw no value an update "
+				  "writes"), "%s", out);
 	free(out);
 }
 END_TEST

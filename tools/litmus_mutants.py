@@ -20,7 +20,7 @@ import sys
 MUTANTS = [
     ("bl-before-literal", "corpus/scenarios/verify-callops-make-call.scn"),
     ("live-mov-patch", "corpus/scenarios/verify-callops-make-call.scn"),
-    ("misaligned-literal", "corpus/scenarios/mutant-misaligned-literal.scn"),
+    ("misaligned-literal", "corpus/verify/verify-callops-misaligned.scn"),
     ("no-range-check", "corpus/scenarios/verify-callops-far.scn"),
     ("patch-zeroed-entry", "corpus/verify/verify-callops-weak.scn"),
     ("skip-literal-on-modify", "corpus/scenarios/verify-callops-modify.scn"),

@@ -131,6 +131,37 @@ static int add_plan_vals(struct lx_loc *l, const struct world *w)
 	return 0;
 }
 
+/* 1 if the CPU saw, somewhere, an older value than the last w's plans
+ * write there: else every observation is the newest, an outcome every
+ * order of the stores allows. */
+static int saw_older(const struct lx *x)
+{
+	for (int k = 0; k < x->norder; k++) {
+		const struct lx_loc *l = &x->loc[x->order[k]];
+		uint64_t base = l->half == 2 ? l->addr - 4 : l->addr;
+		int last = 0;
+
+		for (size_t i = 0; i < x->w->nplans; i++) {
+			const struct plan *p = &x->w->plans[i].plan;
+
+			for (size_t j = 0; j < p->n; j++) {
+				const struct plan_step *s = &p->steps[j];
+
+				if ((s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) &&
+				    s->addr == base)
+					for (int v = 0; v < l->nval; v++)
+						if (l->val[v] == part(l, s->op == PLAN_WRITE_INSN
+										? (uint32_t)s->new
+										: s->new))
+							last = v;
+			}
+		}
+		if (l->seen != last)
+			return 1;
+	}
+	return 0;
+}
+
 /* The first value of the location at addr: the executor's record of its
  * initial contents. */
 static uint64_t first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt)
@@ -615,6 +646,11 @@ int litmus_export(struct world *w, struct world *twin,
 	build_out(x, w, &o[0]);
 	if (twin && (why = no_content(x, &o[0], &o[1], twin))) {
 		ftv_errf(err, "no memory-model outcome: %s", why);
+		goto out;
+	}
+	if (!saw_older(x)) {
+		ftv_errf(err, "cpu%d saw, at every location it observed, the last value the "
+			 "updates write there: no older value, no memory-model outcome", x->cpu);
 		goto out;
 	}
 	if (write_file(x, &o[0], opts->path, opts, 0, err) ||
