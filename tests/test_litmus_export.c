@@ -96,6 +96,38 @@ START_TEST(golden_files_verdicts)
 }
 END_TEST
 
+/* ftv scenario --litmus: a file that cannot be written is a one-line
+ * error naming it, exit 2; the test is written where it can be. */
+START_TEST(unwritable_file_is_an_error)
+{
+	char world[512], path[512], *out = NULL;
+	FILE *f;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/verify-callops-make-call.scn");
+	char *bad[] = { (char *)ftv_test_env("FTV"), "scenario", "--mutate", "bl-before-literal",
+			"--litmus", "/nonexistent-dir/x.litmus", world, NULL };
+	int rc = ftv_test_run(bad, &out);
+
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(out, "ftv scenario: --litmus: /nonexistent-dir/x.litmus: cannot write"),
+		      "%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/litmus-export-scenario.litmus", ftv_test_env("FTV_BUILD"));
+	remove(path);
+	char *good[] = { (char *)ftv_test_env("FTV"), "scenario", "--mutate", "bl-before-literal",
+			 "--litmus", path, world, NULL };
+	rc = ftv_test_run(good, &out);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_msg(strstr(out, "litmus: "), "%s", out);
+	free(out);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_str_eq(ftv_verdict(path), "Allowed");
+}
+END_TEST
+
 static Suite *litmus_export_suite(void)
 {
 	Suite *s = suite_create("litmus_export");
@@ -104,6 +136,7 @@ static Suite *litmus_export_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, golden_files_verdicts);
 	tcase_add_test(tc, golden_tests_and_verdicts);
+	tcase_add_test(tc, unwritable_file_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

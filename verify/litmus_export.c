@@ -538,7 +538,7 @@ static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 	fprintf(f, "Variant=ifetch\n");
 	if (xc->dic || xc->idc)
 		fprintf(f, "CacheType=%s\n", xc->dic ? "DIC" : "IDC");
-	fprintf(f, "(* ftv: %s, mutant %s *)\n", opts->cmd ? opts->cmd : "ftv",
+	fprintf(f, "(* exported by ftv from %s, mutant %s *)\n", opts->cmd ? opts->cmd : opts->name,
 		fixed ? "none" : x->w->cfg.mutant_name ? x->w->cfg.mutant_name : "none");
 	fprintf(f, "{\n  %s\n  %s\n", o->init[0], o->init[1]);
 	fprintf(f, "}\n");
@@ -614,10 +614,10 @@ int litmus_export(struct world *w, struct world *twin,
 	struct lx *x = calloc(1, sizeof(*x));
 	struct lx_out *o = calloc(2, sizeof(*o));
 	const char *why;
-	int ret = -1;
+	int ret = 1;
 
 	if (!x || !o) {
-		ftv_errf(err, "out of memory");
+		ret = ftv_errf(err, "out of memory");
 		goto out;
 	}
 	x->w = w;
@@ -653,10 +653,11 @@ int litmus_export(struct world *w, struct world *twin,
 			 "updates write there: no older value, no memory-model outcome", x->cpu);
 		goto out;
 	}
-	if (write_file(x, &o[0], opts->path, opts, 0, err) ||
-	    (opts->fixed_path && twin && write_file(x, &o[1], opts->fixed_path, opts, 1, err)))
-		goto out;
-	ret = 0;
+	ret = write_file(x, &o[0], opts->path, opts, 0, err) ||
+			      (opts->fixed_path && twin &&
+			       write_file(x, &o[1], opts->fixed_path, opts, 1, err))
+		      ? -1
+		      : 0;
 out:
 	free(o);
 	free(x);

@@ -38,15 +38,16 @@ struct litmus_export_opts {
 	const char *path;        /* the counterexample's test */
 	const char *fixed_path;  /* the twin's test, or NULL */
 	const char *name;        /* the test's name (the scenario's) */
-	const char *cmd;         /* what found it, for the doc string */
+	const char *cmd;         /* where it comes from (a comment), or NULL:
+				    the name */
 };
 
 /* Writes w's violation as opts->path and, when opts->fixed_path and twin
  * (the world of the same operations without the mutant, built, not run)
  * are given, the same locations and observer with twin's plans as
- * opts->fixed_path. -1 with err when the violation has no memory-model
- * content (no CPU saw a value an update wrote: err says why) or a file
- * cannot be written. */
+ * opts->fixed_path. 0 if written; 1 with err saying why when the
+ * violation has no memory-model outcome (nothing written); -1 with err
+ * when a file cannot be written or memory runs out. */
 int litmus_export(struct world *w, struct world *twin,
 		  const struct litmus_export_opts *opts, struct ftv_err *err);
 

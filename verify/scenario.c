@@ -208,10 +208,13 @@ static int export_litmus(const struct scenario *s, struct world *w, const char *
 	struct scenario *t = NULL;
 	struct scenario_world *tsw = NULL;
 	struct world *twin = NULL;
+	/* (the file's name, not its path: the test reads the same on every
+	 * machine) */
+	const char *base = strrchr(s->path, '/');
 	struct litmus_export_opts o = { s->cfg.litmus_out, s->cfg.litmus_fixed_out, s->name,
-					s->cfg.mutant_name };
+					base ? base + 1 : s->path };
 	struct ftv_err xerr;
-	int ret = -1;
+	int ret = -1, r;
 
 	if (o.fixed_path) {
 		t = malloc(sizeof(*t));
@@ -232,7 +235,12 @@ static int export_litmus(const struct scenario *s, struct world *w, const char *
 			fprintf(out, "note: --litmus-fixed: no twin: the world without the "
 				"mutant does not build: %s\n", xerr.msg);
 	}
-	if (litmus_export(w, twin, &o, &xerr)) {
+	r = litmus_export(w, twin, &o, &xerr);
+	if (r < 0) {
+		ftv_errf(err, "--litmus: %s", xerr.msg);
+		goto out;
+	}
+	if (r > 0) {
 		if (out)
 			fprintf(out, "note: --litmus: no test written: %s\n", xerr.msg);
 	} else if (out) {
