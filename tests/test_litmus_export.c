@@ -128,6 +128,26 @@ START_TEST(unwritable_file_is_an_error)
 }
 END_TEST
 
+/* --litmus-fixed alone, and fuzz's --litmus without --replay: usage
+ * errors (exit 2) that say what is missing. */
+START_TEST(options_need_their_partners)
+{
+	char world[512], *out = NULL;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/verify-callops-make-call.scn");
+	char *fixed_alone[] = { (char *)ftv_test_env("FTV"), "verify", "--litmus-fixed", "x.litmus",
+				world, NULL };
+	ck_assert_int_eq(ftv_test_run(fixed_alone, &out), 2);
+	ck_assert_msg(strstr(out, "it needs --litmus"), "%s", out);
+	free(out);
+	char *fuzz[] = { (char *)ftv_test_env("FTV"), "fuzz", "--litmus", "x.litmus", NULL };
+	ck_assert_int_eq(ftv_test_run(fuzz, &out), 2);
+	ck_assert_msg(strstr(out, "it needs --replay FILE"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *litmus_export_suite(void)
 {
 	Suite *s = suite_create("litmus_export");
@@ -137,6 +157,7 @@ static Suite *litmus_export_suite(void)
 	tcase_add_test(tc, golden_files_verdicts);
 	tcase_add_test(tc, golden_tests_and_verdicts);
 	tcase_add_test(tc, unwritable_file_is_an_error);
+	tcase_add_test(tc, options_need_their_partners);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -626,6 +626,11 @@ static int cmd_fuzz(int argc, char **argv)
 		return g.exit;
 	if (iters_set && time_set)
 		return ftv_usage_error(g.cmd, "--time and --iterations exclude each other");
+	if ((c.litmus || c.litmus_fixed) && !replay)
+		return ftv_usage_error(g.cmd, "--litmus FILE writes a replay's violation: it "
+				       "needs --replay FILE");
+	if ((r = ftv_litmus_opts_check(g.cmd, c.litmus, c.litmus_fixed)))
+		return r;
 	/* the scheme implies the arch; an arch alone picks its default */
 	if (arch_set && !scheme_set)
 		c.e.g.scheme = ftv_arch_default_scheme(arch);

@@ -217,6 +217,12 @@ static int cmd_scenario(int argc, char **argv)
 		free(calls);
 		return o < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
+	if ((r = ftv_litmus_opts_check(g.cmd, litmus, litmus_fixed))) {
+		free(files);
+		free(objects);
+		free(calls);
+		return r;
+	}
 	/* one process per scenario in the one file */
 	if (trace && !(tj = trace_json_create(trace, &terr))) {
 		ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);

@@ -433,6 +433,9 @@ static int cmd_verify(int argc, char **argv)
 		status = ftv_usage_error(g.cmd, "missing FILE");
 		goto out;
 	}
+	if ((status = ftv_litmus_opts_check(g.cmd, vo.litmus, vo.litmus_fixed))) {
+		goto out;
+	}
 	if (vo.combine) {
 		status = verify_combine(nfiles, files, vo.json);
 		goto out;

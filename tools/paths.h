@@ -82,5 +82,8 @@ const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, c
 	  .help = "with --litmus: the same test with the corrected backend's " \
 		  "plans to FILE",                                             \
 	  .words = FTV_WORDS_FILE }
+/* 0, or the usage error of --litmus-fixed without --litmus. */
+int ftv_litmus_opts_check(const struct ftv_command *c, const char *litmus,
+			  const char *fixed);
 
 #endif
