@@ -426,9 +426,11 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 /* P1: each access in order; a fetched word is a label followed by one
  * block per value, each recording its rank + 1. A CPU that must not run
  * an old word once the update returned (not-visible) first reads the
- * flag P0 sets when it returns, and takes the context synchronisation
- * the update's IPI gives (PLAN_SYNC_ALL: kick_all_cpus_sync(), an ISB
- * after what it read, ordered by CBNZ: Arm ARM B2.3.7 "ctrl; ISB"). */
+ * flag P0 sets when it returns, and, when the plan holds the IPI
+ * (PLAN_SYNC_ALL: kick_all_cpus_sync() in arch_jump_label_transform_apply(),
+ * arch/arm64/kernel/jump_label.c), takes the context synchronisation the
+ * IPI's exception gives as an ISB ordered after that read by CBNZ (herd's
+ * aarch64.cat orders `ctrl; [ISB]`, as the catalogue's ctrl-isb tests). */
 static void observer_code(struct lx *x, struct lx_out *o, int sync)
 {
 	char nm[32];
