@@ -148,6 +148,26 @@ START_TEST(options_need_their_partners)
 }
 END_TEST
 
+/* A riscv64 world's violation: a note (the tests are AArch64 ones), the
+ * run's verdict unchanged, no file. */
+START_TEST(riscv_world_is_a_note)
+{
+	char world[512], path[512], *out = NULL;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/riscv-mutant-jalr-before-literal.scn");
+	snprintf(path, sizeof(path), "%s/litmus-export-riscv.litmus", ftv_test_env("FTV_BUILD"));
+	remove(path);
+	char *argv[] = { (char *)ftv_test_env("FTV"), "scenario", "--litmus", path, world, NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_msg(strstr(out, "note: --litmus: no test written: the tests are AArch64 ones; "
+				  "this world is riscv64's"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(fopen(path, "r"));
+}
+END_TEST
+
 static Suite *litmus_export_suite(void)
 {
 	Suite *s = suite_create("litmus_export");
@@ -158,6 +178,7 @@ static Suite *litmus_export_suite(void)
 	tcase_add_test(tc, golden_tests_and_verdicts);
 	tcase_add_test(tc, unwritable_file_is_an_error);
 	tcase_add_test(tc, options_need_their_partners);
+	tcase_add_test(tc, riscv_world_is_a_note);
 	suite_add_tcase(s, tc);
 	return s;
 }

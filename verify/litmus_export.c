@@ -623,6 +623,12 @@ int litmus_export(struct world *w, struct world *twin,
 		goto out;
 	}
 	x->w = w;
+	if (w->ad->arch != FTV_ARCH_ARM64) {
+		/* (herd7 -variant ifetch is AArch64's model) */
+		ftv_errf(err, "the tests are AArch64 ones; this world is %s's",
+			 ftv_arch_name(w->ad->arch));
+		goto out;
+	}
 	if (find_violation(x, err) || observer(x, err))
 		goto out;
 	if (!strcmp(x->kind, "cmodx")) {
