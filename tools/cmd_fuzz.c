@@ -51,6 +51,7 @@ struct campaign {
 	struct ftv_paths paths;
 	int json, tty, trace;
 	struct trace_json *tj; /* --trace FILE: the finding's timeline */
+	const char *litmus, *litmus_fixed; /* --replay's --litmus FILEs */
 	unsigned shrunk; /* shrink candidates kept so far */
 };
 
@@ -124,7 +125,7 @@ static int scenario_from_text(const char *text, const char *name, struct scenari
 
 /* ftv fuzz --replay FILE [--json]: exit 1 if it reports a violation. */
 static int replay_file(const char *path, const struct ftv_paths *paths, int trace,
-		       struct trace_json *tj, int json)
+		       struct trace_json *tj, int json, const char *const litmus[2])
 {
 	struct scenario *s = malloc(sizeof(*s));
 	struct scn_result res;
@@ -141,6 +142,8 @@ static int replay_file(const char *path, const struct ftv_paths *paths, int trac
 		free(s);
 		return FTV_EXIT_USAGE;
 	}
+	s->cfg.litmus_out = litmus[0];
+	s->cfg.litmus_fixed_out = litmus[0] ? litmus[1] : NULL;
 	r = json ? replay_report_text(s, &text, &res, paths, trace, tj, &err)
 		 : replay_report(s, stdout, &res, paths, trace, tj, &err);
 	if (r) {
@@ -408,7 +411,7 @@ static void summary(struct campaign *c)
 enum {
 	O_SEED = 256, O_CPUS, O_ITERATIONS, O_TIME, O_SCHEME, O_ARCH, O_MUTATE, O_JOBS,
 	O_SHARD, O_REPLAY, O_OUT, O_SHRINK_BUDGET, O_JSON, O_TRACE, O_OBJECTS,
-	O_TRACE_TEXT, O_OBJECT, O_CALL,
+	O_TRACE_TEXT, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED,
 };
 
 static const char *scheme_word(unsigned i)
@@ -466,6 +469,7 @@ static const struct ftv_opt fuzz_opts[] = {
 	  .words = FTV_WORDS_FILE },
 	{ .name = "trace-text", .key = O_TRACE_TEXT,
 	  .help = "after a report, the executor's step trace: who ran, what each fetch saw" },
+	FTV_LITMUS_OPTIONS(O_LITMUS, O_LITMUS_FIXED),
 	FTV_PATHS_OPTION,
 	{ 0 },
 };
@@ -499,6 +503,12 @@ static int cmd_fuzz(int argc, char **argv)
 			break;
 		case O_TRACE:
 			trace = g.val;
+			break;
+		case O_LITMUS:
+			c.litmus = g.val;
+			break;
+		case O_LITMUS_FIXED:
+			c.litmus_fixed = g.val;
 			break;
 		case FTV_OPT_ARG:
 			/* --objects NAME... and --object PATH... take the
@@ -616,6 +626,11 @@ static int cmd_fuzz(int argc, char **argv)
 		return g.exit;
 	if (iters_set && time_set)
 		return ftv_usage_error(g.cmd, "--time and --iterations exclude each other");
+	if ((c.litmus || c.litmus_fixed) && !replay)
+		return ftv_usage_error(g.cmd, "--litmus FILE writes a replay's violation: it "
+				       "needs --replay FILE");
+	if ((r = ftv_litmus_opts_check(g.cmd, c.litmus, c.litmus_fixed)))
+		return r;
 	/* the scheme implies the arch; an arch alone picks its default */
 	if (arch_set && !scheme_set)
 		c.e.g.scheme = ftv_arch_default_scheme(arch);
@@ -629,7 +644,9 @@ static int cmd_fuzz(int argc, char **argv)
 		return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 	if (replay) {
 		use_stderr();
-		r = replay_file(replay, &c.paths, c.trace, c.tj, c.json);
+		const char *litmus[2] = { c.litmus, c.litmus_fixed };
+
+		r = replay_file(replay, &c.paths, c.trace, c.tj, c.json, litmus);
 		if (trace_json_finish(c.tj, &err) && r != FTV_EXIT_USAGE)
 			return ftv_cmd_error(g.cmd, "--trace: %s", err.msg);
 		return r;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT, O_OBJECT,
+enum { O_SEED = 256, O_CPUS, O_ARCH, O_MUTATE, O_PLANS, O_TRACE, O_TRACE_TEXT, O_LITMUS, O_LITMUS_FIXED, O_OBJECT,
        O_CALL, O_JSON };
 
 /* Which of two files' statuses the command's is: OK < INCOMPLETE < USAGE
@@ -52,6 +52,7 @@ static const struct ftv_opt scenario_opts[] = {
 	  .words = FTV_WORDS_FILE },
 	{ .name = "trace-text", .key = O_TRACE_TEXT,
 	  .help = "after each report, the executor's step trace: who ran, what each fetch saw" },
+	FTV_LITMUS_OPTIONS(O_LITMUS, O_LITMUS_FIXED),
 	FTV_PATHS_OPTION,
 	{ 0 },
 };
@@ -131,7 +132,7 @@ static int cmd_scenario(int argc, char **argv)
 	FILE *rep = stdout; /* the report: stdout, or (--json) text */
 	char *text = NULL;
 	size_t tlen = 0;
-	const char *trace = NULL;
+	const char *trace = NULL, *litmus = NULL, *litmus_fixed = NULL;
 	struct trace_json *tj = NULL;
 	struct ftv_err terr;
 	const struct ftv_mutant *mutant = NULL;
@@ -162,6 +163,12 @@ static int cmd_scenario(int argc, char **argv)
 			break;
 		case O_TRACE_TEXT:
 			trace_text = 1;
+			break;
+		case O_LITMUS:
+			litmus = g.val;
+			break;
+		case O_LITMUS_FIXED:
+			litmus_fixed = g.val;
 			break;
 		case O_OBJECT:
 			objects[nobjects++] = g.val;
@@ -210,6 +217,12 @@ static int cmd_scenario(int argc, char **argv)
 		free(calls);
 		return o < 0 ? g.exit : ftv_usage_error(g.cmd, "missing FILE");
 	}
+	if ((r = ftv_litmus_opts_check(g.cmd, litmus, litmus_fixed))) {
+		free(files);
+		free(objects);
+		free(calls);
+		return r;
+	}
 	/* one process per scenario in the one file */
 	if (trace && !(tj = trace_json_create(trace, &terr))) {
 		ftv_cmd_error(g.cmd, "--trace: %s", terr.msg);
@@ -251,6 +264,8 @@ static int cmd_scenario(int argc, char **argv)
 		if (trace_text)
 			s.cfg.trace_out = rep;
 		s.cfg.trace_json = tj;
+		s.cfg.litmus_out = litmus;
+		s.cfg.litmus_fixed_out = litmus ? litmus_fixed : NULL;
 		s.cfg.notes_out = stderr;
 		if (seed_set)
 			s.cfg.exec.seed = seed;

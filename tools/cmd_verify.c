@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE,
-       O_COMBINE, O_TIME, O_OBJECT, O_CALL };
+       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED };
 
 /* The budget of a world whose file and options give none: a user's world
  * can have more executions than a lifetime, and an answer in minutes
@@ -58,6 +58,7 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "one JSON object per file instead of text" },
 	{ .name = "combine", .key = O_COMBINE,
 	  .help = "the FILEs are the --json outputs of shards: one verdict per world" },
+	FTV_LITMUS_OPTIONS(O_LITMUS, O_LITMUS_FIXED),
 	FTV_PATHS_OPTION,
 	{ 0 },
 };
@@ -68,6 +69,7 @@ struct vopts {
 	unsigned shard, nshards;
 	int json, noreduce, first, combine;
 	const char *out;
+	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
 	const char **objects, **calls;
 	int nobjects, ncalls;
@@ -244,6 +246,8 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 			goto done;
 		}
 	ftv_mutant_apply(o->mutant, &s->cfg);
+	s->cfg.litmus_out = o->litmus;
+	s->cfg.litmus_fixed_out = o->litmus ? o->litmus_fixed : NULL;
 	scenario_verify_config(s, &vc);
 	if (!vc.max_executions)
 		vc.max_executions = VERIFY_DEFAULT_EXECUTIONS;
@@ -401,6 +405,12 @@ static int cmd_verify(int argc, char **argv)
 		case O_COMBINE:
 			vo.combine = 1;
 			break;
+		case O_LITMUS:
+			vo.litmus = g.val;
+			break;
+		case O_LITMUS_FIXED:
+			vo.litmus_fixed = g.val;
+			break;
 		case O_OUT:
 			vo.out = g.val;
 			break;
@@ -421,6 +431,9 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (!nfiles) {
 		status = ftv_usage_error(g.cmd, "missing FILE");
+		goto out;
+	}
+	if ((status = ftv_litmus_opts_check(g.cmd, vo.litmus, vo.litmus_fixed))) {
 		goto out;
 	}
 	if (vo.combine) {

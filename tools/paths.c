@@ -170,3 +170,12 @@ const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, c
 	}
 	return path;
 }
+
+int ftv_litmus_opts_check(const struct ftv_command *c, const char *litmus,
+			  const char *fixed)
+{
+	return fixed && !litmus
+		       ? ftv_usage_error(c, "--litmus-fixed FILE writes the twin of the "
+					 "test --litmus FILE writes: it needs --litmus")
+		       : 0;
+}

@@ -72,4 +72,18 @@ const char *ftv_paths_input(const char *dir, const char *arg, const char *ext, c
 	  .help = "the functions of the objects given by path the workload "  \
 		  "calls, as a 'call' line would" }
 
+/* --litmus FILE and --litmus-fixed FILE of scenario, verify and fuzz
+ * --replay (verify/litmus_export.h): the violation as a herd7 test. */
+#define FTV_LITMUS_OPTIONS(LITMUS_KEY, FIXED_KEY)                               \
+	{ .name = "litmus", .key = LITMUS_KEY, .arg = "FILE",                  \
+	  .help = "write the violation as a herd7 AArch64 litmus test to FILE", \
+	  .words = FTV_WORDS_FILE },                                           \
+	{ .name = "litmus-fixed", .key = FIXED_KEY, .arg = "FILE",             \
+	  .help = "with --litmus: the same test with the corrected backend's " \
+		  "plans to FILE",                                             \
+	  .words = FTV_WORDS_FILE }
+/* 0, or the usage error of --litmus-fixed without --litmus. */
+int ftv_litmus_opts_check(const struct ftv_command *c, const char *litmus,
+			  const char *fixed);
+
 #endif

@@ -2,6 +2,8 @@
  * while the CPUs run (or all queued and every execution explored), the
  * outcome judged against its expect line; and a counterexample's replay. */
 #include "verify/scenario_int.h"
+#include "verify/litmus_export.h"
+#include "verify/mutant.h"
 #include "verify/trace_json.h"
 
 #include <stdlib.h>
@@ -196,6 +198,64 @@ static int run_world(const struct scenario *s, struct world *w, FILE *out,
 	return 0;
 }
 
+/* --litmus: w's violation as a litmus test; --litmus-fixed: the same
+ * observer with the plans of s's operations built without the mutant
+ * (queued, not run: the plans are what the corrected backend writes). A
+ * violation with no memory-model outcome is a note, not an error. */
+static int export_litmus(const struct scenario *s, struct world *w, const char *corpus_dir,
+			 const char *tramp_dir, FILE *out, struct ftv_err *err)
+{
+	struct scenario *t = NULL;
+	struct scenario_world *tsw = NULL;
+	struct world *twin = NULL;
+	/* (the file's name, not its path: the test reads the same on every
+	 * machine) */
+	const char *base = strrchr(s->path, '/');
+	struct litmus_export_opts o = { s->cfg.litmus_out, s->cfg.litmus_fixed_out, s->name,
+					base ? base + 1 : s->path };
+	struct ftv_err xerr;
+	int ret = -1, r;
+
+	if (o.fixed_path) {
+		t = malloc(sizeof(*t));
+		tsw = malloc(sizeof(*tsw));
+		if (!t || !tsw) {
+			ftv_errf(err, "out of memory");
+			goto out;
+		}
+		memcpy(t, s, sizeof(*t));
+		ftv_mutant_apply(ftv_mutant_find("none"), &t->cfg);
+		t->cfg.notes_out = t->cfg.plans_out = t->cfg.trace_out = NULL;
+		t->cfg.trace_json = NULL;
+		t->cfg.litmus_out = t->cfg.litmus_fixed_out = NULL;
+		twin = build(t, corpus_dir, tramp_dir, 1, tsw, &xerr);
+		if (!twin && out)
+			/* (the misaligned-literal world: without the mutant
+			 * its one site is skipped, nothing is traceable) */
+			fprintf(out, "note: --litmus-fixed: no twin: the world without the "
+				"mutant does not build: %s\n", xerr.msg);
+	}
+	r = litmus_export(w, twin, &o, &xerr);
+	if (r < 0) {
+		ftv_errf(err, "--litmus: %s", xerr.msg);
+		goto out;
+	}
+	if (r > 0) {
+		if (out)
+			fprintf(out, "note: --litmus: no test written: %s\n", xerr.msg);
+	} else if (out) {
+		fprintf(out, "litmus: %s%s%s\n", o.path, twin ? ", fixed: " : "",
+			twin ? o.fixed_path : "");
+	}
+	ret = 0;
+out:
+	if (twin)
+		world_free(twin);
+	free(tsw);
+	free(t);
+	return ret;
+}
+
 static int run(const struct scenario *s, const char *corpus_dir, const char *tramp_dir,
 	       FILE *out, struct scn_result *res, struct ftv_err *err)
 {
@@ -207,6 +267,8 @@ static int run(const struct scenario *s, const char *corpus_dir, const char *tra
 		return ftv_errf(err, "out of memory");
 	w = build(s, corpus_dir, tramp_dir, s->explore, sw, err);
 	ret = run_world(s, w, out, res, err);
+	if (!ret && res->violated && s->cfg.litmus_out)
+		ret = export_litmus(s, w, corpus_dir, tramp_dir, out, err);
 	if (w)
 		world_free(w);
 	free(sw);

@@ -138,6 +138,10 @@ struct world_config {
 	 * scenario_run adds the world to. Neither: nothing recorded. */
 	int timeline;
 	struct trace_json *trace_json;
+	/* --litmus FILE, --litmus-fixed FILE: a violating run is written as a
+	 * herd7 litmus test, and the corrected backend's plans on the same
+	 * observer (verify/litmus_export.h); NULL: not */
+	const char *litmus_out, *litmus_fixed_out;
 	FILE *notes_out;          /* the kernel's warnings (Misaligned
 				     patch-site: the site is skipped), or NULL */
 	/* Sites from elsewhere than the loaded objects (a captured layout,

@@ -1,0 +1,185 @@
+/* --litmus FILE (verify/litmus_export.h, issue 30): every arm64 mutant's
+ * counterexample from its ftv verify world (tools/litmus_mutants.py's
+ * table) written as a herd7 test, pinned by the golden files of
+ * tests/data/litmus-export/, with herd7's verdicts kept as data
+ * (verdicts.txt: herd7 is not on CI's machines; `make litmus-export
+ * HERD=...` re-runs it). Each exported test is Allowed and its fixed
+ * twin (the same observer, the corrected backend's plans) Forbidden, by
+ * ftv litmus here and by herd7 in the data; the mutants without a
+ * memory-model outcome say why and write nothing. */
+#include "tests/suite.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ftv litmus --herd FILE's verdict: "Allowed" or "Forbidden". */
+static const char *ftv_verdict(const char *file)
+{
+	char *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "litmus", "--herd", (char *)file, NULL };
+	const char *v;
+
+	ftv_test_run(argv, &out);
+	ck_assert_msg(out && strstr(out, "Observation "), "ftv litmus %s: %s", file, out);
+	v = strstr(out, " Never ") ? "Forbidden" : strstr(out, " Sometimes ") ? "Allowed" : "?";
+	free(out);
+	return v;
+}
+
+START_TEST(golden_tests_and_verdicts)
+{
+	char script[512], dir[512], odir[512], *out = NULL;
+	const char *top = ftv_test_env("FTV_TOP");
+
+	snprintf(script, sizeof(script), "%s/tools/litmus_mutants.py", top);
+	ftv_test_path(dir, sizeof(dir), "FTV_TOP", "tests/data/litmus-export");
+	snprintf(odir, sizeof(odir), "%s/litmus-export", ftv_test_env("FTV_BUILD"));
+	char *argv[] = { (char *)ftv_test_env("FTV_PYTHON"), script, "--out", odir, "--check",
+			 dir, NULL };
+	int rc = ftv_test_run(argv, &out);
+
+	ck_assert_msg(rc == 0, "litmus_mutants.py --check: exit %d:\n%s", rc, out);
+	/* those with a memory-model outcome, each Allowed by herd7 (the
+	 * data) and ftv, its twin Forbidden by both */
+	ck_assert_msg(strstr(out, "| `bl-before-literal` | `verify-callops-make-call` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `jump-label-no-sync` | `verify-jump-label` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `no-publish-barrier` | `verify-mcount-publish` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `publish-table-early` | `verify-mcount-table` | yes | yes | yes | yes |"),
+		      "%s", out);
+	/* and the others say why there is no test */
+	ck_assert_msg(strstr(out, "| `live-mov-patch` | none: cmodx:"), "%s", out);
+	ck_assert_msg(strstr(out, "| `free-before-unpatch` | none: no memory-model outcome: the "
+				  "corrected plans make the same stores"), "%s", out);
+	ck_assert_msg(strstr(out, "| `no-range-check` | none: no memory-model outcome: the "
+				  "corrected plans never write the instruction"), "%s", out);
+	ck_assert_msg(strstr(out, "| `patch-zeroed-entry` | none: no CPU made the violation"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `misaligned-literal` | none: cpu1 saw, at every location it "
+				  "observed, the last value"), "%s", out);
+	ck_assert_msg(strstr(out, "| `skip-literal-on-modify` | none: cpu0 saw no value an update "
+				  "writes"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The golden files themselves, read back by ftv litmus: each mutant of
+ * verdicts.txt (herd7's verdicts on them), its test Allowed and its twin
+ * Forbidden, as herd7 says. */
+START_TEST(golden_files_verdicts)
+{
+	char path[512], rel[256], line[256], name[128], hm[32], hf[32];
+	size_t n = 0;
+	FILE *f;
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP", "tests/data/litmus-export/verdicts.txt");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%127s %31s %31s", name, hm, hf) != 3)
+			continue;
+		ck_assert_str_eq(hm, "Allowed");
+		ck_assert_str_eq(hf, "Forbidden");
+		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s.litmus", name);
+		ftv_test_path(path, sizeof(path), "FTV_TOP", rel);
+		ck_assert_str_eq(ftv_verdict(path), hm);
+		snprintf(rel, sizeof(rel), "tests/data/litmus-export/%s+fixed.litmus", name);
+		ftv_test_path(path, sizeof(path), "FTV_TOP", rel);
+		ck_assert_str_eq(ftv_verdict(path), hf);
+		n++;
+	}
+	fclose(f);
+	ck_assert_uint_eq(n, 4);
+}
+END_TEST
+
+/* ftv scenario --litmus: a file that cannot be written is a one-line
+ * error naming it, exit 2; the test is written where it can be. */
+START_TEST(unwritable_file_is_an_error)
+{
+	char world[512], path[512], *out = NULL;
+	FILE *f;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/verify-callops-make-call.scn");
+	char *bad[] = { (char *)ftv_test_env("FTV"), "scenario", "--mutate", "bl-before-literal",
+			"--litmus", "/nonexistent-dir/x.litmus", world, NULL };
+	int rc = ftv_test_run(bad, &out);
+
+	ck_assert_int_eq(rc, 2);
+	ck_assert_msg(strstr(out, "ftv scenario: --litmus: /nonexistent-dir/x.litmus: cannot write"),
+		      "%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/litmus-export-scenario.litmus", ftv_test_env("FTV_BUILD"));
+	remove(path);
+	char *good[] = { (char *)ftv_test_env("FTV"), "scenario", "--mutate", "bl-before-literal",
+			 "--litmus", path, world, NULL };
+	rc = ftv_test_run(good, &out);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_msg(strstr(out, "litmus: "), "%s", out);
+	free(out);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_str_eq(ftv_verdict(path), "Allowed");
+}
+END_TEST
+
+/* --litmus-fixed alone, and fuzz's --litmus without --replay: usage
+ * errors (exit 2) that say what is missing. */
+START_TEST(options_need_their_partners)
+{
+	char world[512], *out = NULL;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/verify-callops-make-call.scn");
+	char *fixed_alone[] = { (char *)ftv_test_env("FTV"), "verify", "--litmus-fixed", "x.litmus",
+				world, NULL };
+	ck_assert_int_eq(ftv_test_run(fixed_alone, &out), 2);
+	ck_assert_msg(strstr(out, "it needs --litmus"), "%s", out);
+	free(out);
+	char *fuzz[] = { (char *)ftv_test_env("FTV"), "fuzz", "--litmus", "x.litmus", NULL };
+	ck_assert_int_eq(ftv_test_run(fuzz, &out), 2);
+	ck_assert_msg(strstr(out, "it needs --replay FILE"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* A riscv64 world's violation: a note (the tests are AArch64 ones), the
+ * run's verdict unchanged, no file. */
+START_TEST(riscv_world_is_a_note)
+{
+	char world[512], path[512], *out = NULL;
+
+	ftv_test_path(world, sizeof(world), "FTV_TOP",
+		      "corpus/scenarios/riscv-mutant-jalr-before-literal.scn");
+	snprintf(path, sizeof(path), "%s/litmus-export-riscv.litmus", ftv_test_env("FTV_BUILD"));
+	remove(path);
+	char *argv[] = { (char *)ftv_test_env("FTV"), "scenario", "--litmus", path, world, NULL };
+
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_msg(strstr(out, "note: --litmus: no test written: the tests are AArch64 ones; "
+				  "this world is riscv64's"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(fopen(path, "r"));
+}
+END_TEST
+
+static Suite *litmus_export_suite(void)
+{
+	Suite *s = suite_create("litmus_export");
+	TCase *tc = tcase_create("export");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, golden_files_verdicts);
+	tcase_add_test(tc, golden_tests_and_verdicts);
+	tcase_add_test(tc, unwritable_file_is_an_error);
+	tcase_add_test(tc, options_need_their_partners);
+	tcase_add_test(tc, riscv_world_is_a_note);
+	suite_add_tcase(s, tc);
+	return s;
+}
+FTV_SUITE(litmus_export, litmus_export_suite)

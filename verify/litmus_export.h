@@ -1,0 +1,54 @@
+/* A violation as a herd7 litmus test (--litmus FILE of ftv scenario,
+ * ftv fuzz --replay and ftv verify): the events of the recorded
+ * execution that make it, abstracted into an AArch64 test that herd7
+ * (herd7 -variant ifetch) and `ftv litmus` can judge.
+ *
+ *   P0   the patcher: each update's stores to the locations the
+ *        violating CPU observed (STR W of an instruction word, STR X of
+ *        a 64-bit literal or pointer; two STR W when the literal is
+ *        misaligned: not single-copy atomic, Arm ARM B2.2.1), its DC CVAU
+ *        and IC IVAU over those words and its DSB ISH, DMB ISH and ISB,
+ *        in plan order. The rest of a plan (locks, waits, frees, stores
+ *        elsewhere) has no event in the test.
+ *   P1   the violating CPU: its last fetch of each watched word and its
+ *        last load of each watched location before the violation, in the
+ *        order it made them. A fetched word is a code label mK whose
+ *        instruction is the word's first value (NOP) and whose later
+ *        values are branches (B .+N) to a block that records which one
+ *        ran (MOV WrK,#value+1). A load of a field of what another load
+ *        returned is an address dependency on it (EOR Wt,Wp,Wp;
+ *        LDR Xr,[Xa,Wt,SXTW]: herd's locations have no offsets). A CPU
+ *        that ran an old word after its update returned (not-visible)
+ *        first reads the flag `done` P0 sets at the return, and takes
+ *        the ISB of the update's IPI when the plan holds one.
+ *   exists  the values the CPU saw: the violating outcome.
+ *
+ * Values are abstracted to their rank among the values a location takes
+ * (its first, then each an update writes: 0, 1, 2...), so the same
+ * locations, observer and condition serve the corrected backend's plans
+ * (the "fixed" twin: the same scenario built without the mutant). */
+#ifndef FTV_VERIFY_LITMUS_EXPORT_H
+#define FTV_VERIFY_LITMUS_EXPORT_H
+
+#include "util/err.h"
+
+struct world;
+
+struct litmus_export_opts {
+	const char *path;        /* the counterexample's test */
+	const char *fixed_path;  /* the twin's test, or NULL */
+	const char *name;        /* the test's name (the scenario's) */
+	const char *cmd;         /* where it comes from (a comment), or NULL:
+				    the name */
+};
+
+/* Writes w's violation as opts->path and, when opts->fixed_path and twin
+ * (the world of the same operations without the mutant, built, not run)
+ * are given, the same locations and observer with twin's plans as
+ * opts->fixed_path. 0 if written; 1 with err saying why when the
+ * violation has no memory-model outcome (nothing written); -1 with err
+ * when a file cannot be written or memory runs out. */
+int litmus_export(struct world *w, struct world *twin,
+		  const struct litmus_export_opts *opts, struct ftv_err *err);
+
+#endif
