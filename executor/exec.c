@@ -129,6 +129,7 @@ void exec_free(struct ftv_exec *ex)
 	xp_free(&ex->plans);
 	xsp_free(&ex->sp);
 	xs_free(&ex->sched);
+	xv_free(&ex->visited);
 	xl_free(&ex->log);
 	free(ex->newpts);
 	free(ex->loadpts);

@@ -211,6 +211,13 @@ struct exec_config {
 	 * a CPU rarely hits, a few hundred is not. 0: none (every drain
 	 * uniform among the candidates). */
 	unsigned drain_hold;
+	/* Exhaustive exploration: a run that reaches a state an earlier run
+	 * of the walk met at a branching point ends there (exec_state.h:
+	 * what is hashed, why it is sound, which executors it skips). The
+	 * value is the most bytes the set of states may take (16 per state,
+	 * at most half full); beyond, states are no longer added and the
+	 * walk goes on unpruned from them. 0: no pruning. */
+	size_t prune_states;
 };
 
 /* From now on (for the process) executors hand their engines, with what
@@ -341,6 +348,9 @@ struct exec_stats {
 	int complete;         /* exhaustive: every choice was explored */
 	uint64_t dropped;     /* events and observations beyond record_max */
 	long peak_rss_kb;     /* getrusage ru_maxrss */
+	/* exec_config.prune_states: the distinct states met at branching
+	 * points, and the runs cut at one met before */
+	uint64_t states, state_cuts;
 };
 
 /* Creates the executor: one engine per CPU over every region mapped in `as`

@@ -505,6 +505,25 @@ static void patcher_turn(struct ftv_exec *ex, int agent)
 	}
 }
 
+/* exec_config.prune_states: 1 if the walk met this state before (the run
+ * ends here), else it is remembered. */
+static int seen_state(struct ftv_exec *ex)
+{
+	uint64_t h[2];
+	int r;
+
+	xst_hash(ex, h);
+	r = xv_add(&ex->visited, h);
+	if (r < 0)
+		ex->oom = 1;
+	if (r == 1)
+		ex->stats.states++;
+	if (r)
+		return 0;
+	ex->stats.state_cuts++;
+	return 1;
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
 	unsigned ready[2 * EXEC_MAX_CPUS + 3];
@@ -566,6 +585,11 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 					     xp_busy(&ex->plans)
 						     ? ex->plans.v[ex->plans.cur].next
 						     : 0);
+			break;
+		}
+		if (nr > 1 && ex->prunable && xs_new_node(&ex->sched) &&
+		    seen_state(ex)) {
+			ex->cut = 1;
 			break;
 		}
 		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
@@ -639,6 +663,14 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		return ftv_errf(err, "exploration needs the exhaustive or the random policy");
 	if (exhaustive)
 		xs_explore_start(&ex->sched);
+	xv_clear(&ex->visited);
+	ex->visited.max_bytes = ex->cfg.prune_states;
+	/* the memory the hash compares with is the snapshot's (exec_run
+	 * would take it at the first run) */
+	if (exhaustive && ex->cfg.prune_states && !ex->cfg.once &&
+	    !xe_has_snapshot(&ex->eng) && xe_snapshot(&ex->eng, err))
+		return -1;
+	ex->prunable = exhaustive && ex->cfg.prune_states && xst_prunable(ex);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
 	ex->explore_stop = 0;

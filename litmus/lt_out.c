@@ -120,6 +120,8 @@ void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_res
 	json_key_u64(&j, "runs", r->runs);
 	json_key_u64(&j, "finished", r->finished);
 	json_key_u64(&j, "witnesses", r->witnesses);
+	json_key_u64(&j, "states_met", r->states_met);
+	json_key_u64(&j, "runs_cut", r->runs_cut);
 	json_key_u64(&j, "elapsed_ms", r->elapsed_ms);
 	/* what stopped an incomplete exploration, as the text line says it */
 	json_key_str(&j, "budget", b[0] == ',' ? b + 2 : b);

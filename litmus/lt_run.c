@@ -713,6 +713,9 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	/* the set of states met: half the memory budget at most */
+	if (!o->no_reduce)
+		cfg.prune_states = (size_t)((o->mem_mb ? o->mem_mb : 1024) << 19);
 	if (lt->unsup)
 		return ftv_errf(err, "%s", lt->unsup_msg);
 	if (check_aliases(lt, err))
@@ -746,6 +749,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	exec_get_stats(ex, &st);
 	res->runs = st.runs;
 	res->complete = st.complete;
+	res->states_met = st.states;
+	res->runs_cut = st.state_cuts;
 	if (st.complete)
 		res->budget = LT_BUDGET_NONE;
 	else if (!res->budget && st.runs >= max_runs) {
