@@ -542,8 +542,13 @@ uint64_t exec_run_step(struct ftv_exec *ex);
  *                     later dependent DC cleans at least;
  *   EXEC_POINT_DC_DEP a DC CVAU whose address depends on a load: it is
  *                     performed after the CPU's last EXEC_POINT_LOAD
- *                     (aarch64.cat: addr; [DC] in dob). */
-enum exec_point { EXEC_POINT_CTRL, EXEC_POINT_LOAD, EXEC_POINT_DC_DEP };
+ *                     (aarch64.cat: addr; [DC] in dob);
+ *   EXEC_POINT_ADDR   a load whose address depends on a load: it is
+ *                     satisfied after it (aarch64.cat: addr in dob), as
+ *                     the CPU's later loads are too (xm_text_load_early:
+ *                     the conservative side, which orders them all). */
+enum exec_point { EXEC_POINT_CTRL, EXEC_POINT_LOAD, EXEC_POINT_DC_DEP,
+		  EXEC_POINT_ADDR };
 int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
 		     struct ftv_err *err);
 

@@ -39,7 +39,7 @@
 enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8,
        SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */,
        SP_LOAD = 32 /* a load of watched data (exec_config.verify) */,
-       SP_LOADSEQ = 64, SP_DCDEP = 128 /* exec_order_point */ };
+       SP_LOADSEQ = 64, SP_DCDEP = 128, SP_ADDR = 256 /* exec_order_point */ };
 
 struct xbreak {
 	exec_break_fn fn;

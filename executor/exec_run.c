@@ -66,6 +66,9 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	case XS_DMB:
 		xm_cpu_barrier(&ex->model, cpu, XM_DMB);
 		break;
+	case XS_DMB_LD:
+		xm_cpu_load_order(&ex->model, cpu);
+		break;
 	case XS_DMB_ST:
 		/* later stores drain after the earlier ones */
 		xb_barrier(&ex->csb[cpu]);
@@ -164,6 +167,8 @@ effects:
 		ex->model.cpu[cpu].load_vseq = ex->model.vseq;
 	if (s->flags & SP_DCDEP)
 		ex->model.cpu[cpu].dc_dep = 1;
+	if (s->flags & SP_ADDR)
+		xm_cpu_load_order(&ex->model, cpu);
 	/* A watched word is whatever this CPU fetched there: it may have
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
@@ -238,9 +243,11 @@ static void on_load(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
 		for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
 			struct winsn *w = xm_insn(&ex->model, a);
 
-			if (w)
+			if (w && xb_holds(&ex->csb[cpu], a, 4))
 				xm_text_load_word(&ex->model, cpu, w,
 						  (uint32_t)xb_read(&ex->csb[cpu], a, 4));
+			else if (w)
+				xm_text_load_early(&ex->model, cpu, w);
 		}
 	} else if (ex->cfg.text_loads) {
 		xm_text_load(&ex->model, cpu, addr, size);

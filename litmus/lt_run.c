@@ -640,6 +640,8 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_CTRL, err)) ||
 			    ((mark[i] & LT_DEP_LOAD) &&
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_LOAD, err)) ||
+			    ((mark[i] & LT_DEP_LOAD) && (mark[i] & LT_DEP_CTRL) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_ADDR, err)) ||
 			    ((mark[i] & LT_DEP_DC) &&
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_DC_DEP, err)))
 				goto bad;

@@ -175,7 +175,9 @@ END_TEST
  * `ins_t *z`: types only, values 0 unless given) and label:"Pn:L" values
  * (code addresses, in the init block and the condition): P1 branches
  * through a code address it loaded (BR, a data dependency into a
- * fetch), to the one P0 published or the initial one, and nowhere else. */
+ * fetch), to the one P0 published or the initial one, and nowhere else.
+ * The header lines herd and diy7 write (Variant, Cycle, Generator, Relax,
+ * Safe, Prefetch, Com, Orig) are read. */
 START_TEST(typed_declarations_and_label_values)
 {
 	static const char text[] =
@@ -183,6 +185,11 @@ START_TEST(typed_declarations_and_label_values)
 		"Variant=ifetch\n"
 		"Cycle=Rfe DpAddrdR Fetch\n"
 		"Generator=diy7 (version 7.58)\n"
+		"Relax=Rfe DpAddrdR\n"
+		"Safe=Fetch\n"
+		"Prefetch=0:x=F,1:x=T\n"
+		"Com=Rf\n"
+		"Orig=Rfe DpAddrdR Fetch\n"
 		"{ [z]=P1:L1; ins_t *z; ins_t *1:X1; void *1:X9;\n"
 		"  1:X3=z; 0:X1=label:\"P1:L2\"; 0:X3=z; }\n"
 		" P0          | P1          ;\n"
