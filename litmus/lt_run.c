@@ -716,7 +716,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 
 	memset(res, 0, sizeof(*res));
 	/* the set of states met: half the memory budget at most */
-	if (!o->no_reduce)
+	if (o->reduce == LT_REDUCE_ON ||
+	    (o->reduce == LT_REDUCE_AUTO && lt->nthreads >= 3))
 		cfg.prune_states = (size_t)((o->mem_mb ? o->mem_mb : 1024) << 19);
 	if (lt->unsup)
 		return ftv_errf(err, "%s", lt->unsup_msg);

@@ -345,7 +345,7 @@ END_TEST
  * grew Unicorn's translations without bound and died inside libunicorn.
  * Each now ends with a verdict line naming the budget that stopped it:
  * the time (the walk and the random search both run: the unreduced walk,
- * --no-reduce, is the one that needs it), and the memory. */
+ * --reduce off, is the one that needs it), and the memory. */
 START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
 {
 	static const char *const files[] = {
@@ -360,7 +360,7 @@ START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
 		snprintf(path, sizeof(path), "%s/tests/data/litmus/%s",
 			 ftv_test_env("FTV_TOP"), files[i]);
 		/* unreduced (reduced, each is decided: test_litmus_reduce) */
-		rc = litmus(path, &out, "--no-reduce", "--time-limit", "2");
+		rc = litmus(path, &out, "--reduce=off", "--time-limit", "2");
 		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 2 s)") &&
 			      strstr(out, "Forbidden expected -"),
 			      "%s: exit %d: %s", files[i], rc, out);

@@ -2,7 +2,7 @@
  * a run reaching a state an earlier run met ends there. It must change
  * nothing but the work: on every shipped test, and on the three-thread
  * shapes of issue 30, the verdict and the set of final states with and
- * without it (--no-reduce) are the same, and the reduced walk takes fewer
+ * without it (--reduce on, off) are the same, and the reduced walk takes fewer
  * runs. */
 #include "tests/suite.h"
 
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `ftv litmus --herd --time-limit 0 [--no-reduce] FILES` (exit 0); the
+/* `ftv litmus --herd --time-limit 0 --reduce on|off FILES` (exit 0); the
  * output reduced to what must not move: each test's name, final states,
  * Ok/No and the observation's word (not the counts of runs). Sums the
  * runs of the finished explorations into *runs from herd's Positive and
@@ -27,8 +27,8 @@ static char *outcome(char **files, size_t n, int reduce, uint64_t *runs)
 	argv[k++] = "--herd";
 	argv[k++] = "--time-limit";
 	argv[k++] = "0";
-	if (!reduce)
-		argv[k++] = "--no-reduce";
+	argv[k++] = "--reduce";
+	argv[k++] = reduce ? "on" : "off";
 	for (size_t i = 0; i < n && k < 127; i++)
 		argv[k++] = files[i];
 	argv[k] = NULL;

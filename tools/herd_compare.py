@@ -36,7 +36,8 @@ disagreement with herd where ftv gives the architecture's verdict is
 counted apart ("for the architecture"), and the agreement is given both
 ways.
 
---unreduced also runs `ftv litmus --no-reduce` on every test (the walk
+--unreduced runs ftv with `--reduce on` (every test reduced, not only
+those of three threads or more) and also with `--reduce off` (the walk
 without its pruning of states met before, exec_state.h) and, where that
 exploration completes too, checks that the verdict and the final states
 are the same as the reduced walk's; the summary counts the tests compared
@@ -128,8 +129,8 @@ def verdict(obs):
 
 
 def compare_unreduced(args, path, name, f, red, details):
-    """ftv litmus --no-reduce on path against the reduced result f."""
-    rc, out, err = run([args.ftv, "litmus", "--herd", "--no-reduce"] + args.ftv_arg + [path],
+    """ftv litmus --reduce off on path against the reduced result f."""
+    rc, out, err = run([args.ftv, "litmus", "--herd"] + args.ftv_arg + ["--reduce", "off", path],
                        args.timeout)
     u = parse_herd_output(out).get(name)
     if not u or u["obs"] is None or u["loop"]:
@@ -162,7 +163,7 @@ def main():
     ap.add_argument("--arch", help="the architecture's verdicts where herd's differ "
                     "(default: tests/data/herd-arch.txt)")
     ap.add_argument("--unreduced", action="store_true",
-                    help="also run ftv litmus --no-reduce and compare its states")
+                    help="also run ftv litmus --reduce off and compare its states")
     ap.add_argument("paths", nargs="*")
     ap.set_defaults(paths=[])
     args = ap.parse_args()
@@ -190,6 +191,8 @@ def main():
         herd_cmd += ["-set-libdir", args.herd_libdir]
     herd_cmd += ["-variant", "ifetch"]
 
+    if args.unreduced:
+        args.ftv_arg = ["--reduce", "on"] + args.ftv_arg
     rows, details, kinds = [], [], []
     red = {"compared": 0, "equal": 0, "unreduced_incomplete": 0}
     all_ok = True
@@ -291,7 +294,7 @@ def main():
               "%d of %d (%.1f%%)" % (tot["agree"] + tot["arch"], tot["tests"],
                                       100.0 * (tot["agree"] + tot["arch"]) / tot["tests"]))
     if args.unreduced:
-        print("reduced against unreduced (--no-reduce): %d compared (both complete), "
+        print("reduced against unreduced (--reduce off): %d compared (both complete), "
               "%d with the same verdict and states; %d unreduced explorations cut by "
               "their budget" % (red["compared"], red["equal"], red["unreduced_incomplete"]))
     for d in details:
