@@ -561,6 +561,10 @@ int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
  * (xe_recycle: Unicorn's translations of rewritten code grow a run at a
  * time, and a long random search crashed inside libunicorn without it). */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
+/* The run just made was cut short by the scheduler (a state met before,
+ * exec_config.prune_states, or exec_verify's reduction): whatever its CPUs
+ * hold is no final state (stores may still wait in their buffers). */
+int exec_run_was_cut(const struct ftv_exec *ex);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);

@@ -655,6 +655,11 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 	return 0;
 }
 
+int exec_run_was_cut(const struct ftv_exec *ex)
+{
+	return ex->cut;
+}
+
 void exec_explore_stop(struct ftv_exec *ex)
 {
 	ex->explore_stop = 1;

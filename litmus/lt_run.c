@@ -429,6 +429,8 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	int sat;
 
 	check_budgets(r, ex, ++r->runs);
+	if (exec_run_was_cut(ex))
+		return;
 	for (int t = 0; t < lt->nthreads; t++)
 		if (!exec_cpu_done(ex, (unsigned)t))
 			return;

@@ -93,6 +93,36 @@ START_TEST(reduction_keeps_ftv_corpus_states)
 }
 END_TEST
 
+/* A run cut where every thread is done but stores still wait in their
+ * buffers reached no final state: the reduced walk once counted it, and
+ * reported [x]=0 here (herd7 and the unreduced walk: [x]=1 or 2 only). */
+START_TEST(reduction_counts_no_cut_run_as_final)
+{
+	static const char text[] =
+		"AArch64 FW.reduce\n"
+		"{ 0:X1=x; 1:X1=x; }\n"
+		" P0          | P1          ;\n"
+		" MOV W0,#1   | MOV W0,#2   ;\n"
+		" STR W0,[X1] | STR W0,[X1] ;\n"
+		"exists ([x]=0)\n";
+	char path[512], *files[1] = { path }, *a, *b;
+	uint64_t ra, rb;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/fw-reduce.litmus", ftv_test_env("FTV_BUILD"));
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	a = outcome(files, 1, 1, &ra);
+	b = outcome(files, 1, 0, &rb);
+	ck_assert_msg(strstr(a, "States 2\n[x]=1;\n[x]=2;\nNo\n"), "%s", a);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* The three-thread regressions of issue 30 (tests/data/litmus/): the
  * unreduced walk takes some 10^6 runs (minutes); reduced, each is
  * decided completely within a few thousand. */
@@ -128,6 +158,7 @@ static Suite *litmus_reduce_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reduction_keeps_herd_corpus_states);
 	tcase_add_test(tc, reduction_keeps_ftv_corpus_states);
+	tcase_add_test(tc, reduction_counts_no_cut_run_as_final);
 	tcase_add_test(tc, reduction_decides_the_three_thread_shapes);
 	suite_add_tcase(s, tc);
 	return s;
