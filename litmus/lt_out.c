@@ -154,6 +154,19 @@ static void print_value(FILE *f, const struct litmus *lt,
 	}
 	if (o->vkind == LV_INSN) {
 		char text[96];
+		struct ftv_err err;
+		uint64_t w;
+
+		/* an instruction the test names, as it writes it (herd
+		 * prints instr:"B .+4", not its disassembly) */
+		for (int i = 0; i < lt->ninit; i++)
+			if (lt->init[i].v.kind == LV_INSN &&
+			    strcasecmp(lt->init[i].v.text, "NOP") &&
+			    !lt_resolve_value(lt, &lt->init[i].v, &w, &err) &&
+			    (uint32_t)w == (uint32_t)v) {
+				fprintf(f, "instr:\"%s\"", lt->init[i].v.text);
+				return;
+			}
 
 		lt->arch->disasm((uint32_t)v, 0, text, sizeof(text));
 		if (!strcmp(text, "nop"))

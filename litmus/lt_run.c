@@ -211,8 +211,8 @@ int lt_check_insns(struct litmus *lt, struct ftv_err *err)
 }
 
 /* Values are resolved after parsing: errors name the line they came from. */
-static int resolve_value(const struct litmus *lt, const struct lt_val *v,
-			 uint64_t *out, struct ftv_err *err)
+int lt_resolve_value(const struct litmus *lt, const struct lt_val *v,
+		     uint64_t *out, struct ftv_err *err)
 {
 	uint64_t pc = 0;
 	uint32_t w;
@@ -515,7 +515,7 @@ static int build_space(const struct litmus *lt, struct sim_aspace *as,
 
 		if (lt->init[i].reg >= 0)
 			continue;
-		if (resolve_value(lt, &lt->init[i].v, &v, err))
+		if (lt_resolve_value(lt, &lt->init[i].v, &v, err))
 			return -1;
 		sim_write64(as, lt_loc_addr(lt, lt->init[i].loc), v);
 	}
@@ -621,7 +621,7 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 				 lt->nthreads);
 			goto bad;
 		}
-		if (resolve_value(lt, &in->v, &v, err))
+		if (lt_resolve_value(lt, &in->v, &v, err))
 			goto bad;
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 	}
@@ -733,7 +733,7 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	for (int i = 0; i < lt->ncond; i++)
 		if ((lt->cond[i].kind == LC_REG || lt->cond[i].kind == LC_MEM ||
 		     lt->cond[i].kind == LC_FETCH) &&
-		    resolve_value(lt, &lt->cond[i].v, &r.cval[i], err))
+		    lt_resolve_value(lt, &lt->cond[i].v, &r.cval[i], err))
 			goto out;
 	ex = setup_exec(lt, &cfg, r.as, err);
 	if (!ex)

@@ -314,6 +314,25 @@ START_TEST(fault_handlers_and_fatal_faults)
 }
 END_TEST
 
+/* A final state holding an instruction the test names prints it as the
+ * test writes it, as herd does (instr:"B .+8", not its disassembly). */
+START_TEST(instruction_values_print_as_written)
+{
+	static const char text[] =
+		"AArch64 insn.print\n"
+		"{ 0:X0=instr:\"B .+8\"; 0:X1=P0:L0; }\n"
+		" P0          ;\n STR W0,[X1] ;\n LDR W6,[X1] ;\n"
+		"L0: ;\n NOP ;\n"
+		"exists 0:X6=instr:\"B .+8\"\n";
+	char *f = write_tmp("insn-print.litmus", text), *out = NULL;
+
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "States 1\n0:X6=instr:\"B .+8\";\nOk\n"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
 /* herd's CacheType line reaches the model: DIC (which herd takes as DIC
  * and IDC) needs no cache maintenance before the ISB. */
 START_TEST(cache_type_line_selects_dic_and_idc)
@@ -387,6 +406,7 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
 	tcase_add_test(tc, fault_handlers_and_fatal_faults);
 	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
+	tcase_add_test(tc, instruction_values_print_as_written);
 	tcase_add_test(tc, budget_bound_three_thread_tests_end_with_a_verdict);
 	suite_add_tcase(s, tc);
 	return s;
