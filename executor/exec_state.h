@@ -24,7 +24,12 @@
  * outcome. Not hashed, so not pruned: executors with plans, breakpoints,
  * held-back drains (exec_config.drain_hold) or an arch fetch-check
  * context (riscv64's pairs), whose state lives where this does not look
- * (xst_prunable says so). The hash is 128 bits (two 64-bit lanes): two
+ * (xst_prunable says so). Unicorn's own hidden state is not hashed
+ * either: its exclusive monitor matters only to LDXR/STXR, which no
+ * executor with pruning runs (the litmus assembler, encoders/a64_asm.c,
+ * has no exclusive; a test naming one is `unsupported`), and its
+ * translations do not change what an instruction does (the executor
+ * drops those of a word it rewrites). The hash is 128 bits (two 64-bit lanes): two
  * different states share one with probability about n^2 / 2^129, below
  * 10^-20 for the 10^9 states no budget reaches. */
 #ifndef FTV_EXECUTOR_EXEC_STATE_H
