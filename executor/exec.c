@@ -129,6 +129,7 @@ void exec_free(struct ftv_exec *ex)
 	xp_free(&ex->plans);
 	xsp_free(&ex->sp);
 	xs_free(&ex->sched);
+	xv_free(&ex->visited);
 	xl_free(&ex->log);
 	free(ex->newpts);
 	free(ex->loadpts);
@@ -319,7 +320,8 @@ int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
 {
 	static const unsigned flag[] = { [EXEC_POINT_CTRL] = SP_BRANCH,
 					 [EXEC_POINT_LOAD] = SP_LOADSEQ,
-					 [EXEC_POINT_DC_DEP] = SP_DCDEP };
+					 [EXEC_POINT_DC_DEP] = SP_DCDEP,
+					 [EXEC_POINT_ADDR] = SP_ADDR };
 	struct xspecial *s = xsp_get(&ex->sp, pc, err);
 
 	if (!s)

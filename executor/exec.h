@@ -218,6 +218,13 @@ struct exec_config {
 	 * move on (whole updates may land meanwhile). A held CPU runs once
 	 * its time is up, or when no other agent can move. 0: none. */
 	unsigned cpu_hold;
+	/* Exhaustive exploration: a run that reaches a state an earlier run
+	 * of the walk met at a branching point ends there (exec_state.h:
+	 * what is hashed, why it is sound, which executors it skips). The
+	 * value is the most bytes the set of states may take (16 per state,
+	 * at most half full); beyond, states are no longer added and the
+	 * walk goes on unpruned from them. 0: no pruning. */
+	size_t prune_states;
 };
 
 /* From now on (for the process) executors hand their engines, with what
@@ -348,6 +355,9 @@ struct exec_stats {
 	int complete;         /* exhaustive: every choice was explored */
 	uint64_t dropped;     /* events and observations beyond record_max */
 	long peak_rss_kb;     /* getrusage ru_maxrss */
+	/* exec_config.prune_states: the distinct states met at branching
+	 * points, and the runs cut at one met before */
+	uint64_t states, state_cuts;
 };
 
 /* Creates the executor: one engine per CPU over every region mapped in `as`
@@ -551,8 +561,13 @@ uint64_t exec_run_step(struct ftv_exec *ex);
  *                     later dependent DC cleans at least;
  *   EXEC_POINT_DC_DEP a DC CVAU whose address depends on a load: it is
  *                     performed after the CPU's last EXEC_POINT_LOAD
- *                     (aarch64.cat: addr; [DC] in dob). */
-enum exec_point { EXEC_POINT_CTRL, EXEC_POINT_LOAD, EXEC_POINT_DC_DEP };
+ *                     (aarch64.cat: addr; [DC] in dob);
+ *   EXEC_POINT_ADDR   a load whose address depends on a load: it is
+ *                     satisfied after it (aarch64.cat: addr in dob), as
+ *                     the CPU's later loads are too (xm_text_load_early:
+ *                     the conservative side, which orders them all). */
+enum exec_point { EXEC_POINT_CTRL, EXEC_POINT_LOAD, EXEC_POINT_DC_DEP,
+		  EXEC_POINT_ADDR };
 int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
 		     struct ftv_err *err);
 
@@ -565,6 +580,10 @@ int exec_order_point(struct ftv_exec *ex, uint64_t pc, enum exec_point kind,
  * (xe_recycle: Unicorn's translations of rewritten code grow a run at a
  * time, and a long random search crashed inside libunicorn without it). */
 typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
+/* The run just made was cut short by the scheduler (a state met before,
+ * exec_config.prune_states, or exec_verify's reduction): whatever its CPUs
+ * hold is no final state (stores may still wait in their buffers). */
+int exec_run_was_cut(const struct ftv_exec *ex);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);

@@ -54,11 +54,18 @@ static enum xsysop a64_sysop(uint32_t w, int *reg)
 		       : ((w >> 8) & 3) == 2 ? XS_DMB_ST : XS_DMB;
 	/* STLR: a Store-Release is observed after every earlier load and
 	 * store of its PE (Arm ARM B2.3.8, herd's aarch64.cat `po; [L]` in
-	 * bob). Loads run in program order here, so what is left is DMB
-	 * ST's: the earlier stores leave the store buffer first. LDAR needs
-	 * nothing: later loads already wait for it. */
+	 * bob). Loads run in program order here (a litmus test's load of a
+	 * watched word may be satisfied early: xm_text_load_early, which
+	 * cannot move it before a point it may not pass, this STLR not
+	 * being one), so what is left is DMB ST's: the earlier stores leave
+	 * the store buffer first. */
 	if (a64_is_stlr(w))
 		return XS_DMB_ST;
+	/* LDAR: a Load-Acquire is observed before every later load and
+	 * store of its PE (Arm ARM B2.3.7, herd's `[A]; po` in bob): later
+	 * loads are ordered after it, as after a DMB LD. */
+	if (a64_is_ldar(w))
+		return XS_DMB_LD;
 	/* DC CVAU, DC CVAC and DC CIVAC all clean to at least the PoU (the
 	 * PoC is at or beyond it); IC IVAU invalidates to the PoU (Arm ARM
 	 * C5.3). Every Xt is canonical, so a64_decode names it; Xt = 31 is

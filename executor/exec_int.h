@@ -15,6 +15,7 @@
  *   exec_sbuf.h     a store buffer
  *   exec_cpu.h      a CPU's run state
  *   exec_plan.h     the patcher agent performing plans
+ *   exec_state.h    the states an exhaustive walk met (prune_states)
  * and, here, the pcs that need attention (exec_special.c), the run loop's
  * hooks (exec_run.c) and the struct holding every part. */
 #ifndef FTV_EXECUTOR_EXEC_INT_H
@@ -29,6 +30,7 @@
 #include "executor/exec_plan.h"
 #include "executor/exec_sbuf.h"
 #include "executor/exec_sched.h"
+#include "executor/exec_state.h"
 
 /* exec_special.c: pcs at which something happens before the instruction
  * runs: a watched fetch, a system instruction the model acts on, a
@@ -37,7 +39,7 @@
 enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8,
        SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */,
        SP_LOAD = 32 /* a load of watched data (exec_config.verify) */,
-       SP_LOADSEQ = 64, SP_DCDEP = 128 /* exec_order_point */,
+       SP_LOADSEQ = 64, SP_DCDEP = 128, SP_ADDR = 512 /* exec_order_point */,
        SP_PROG = 256 /* exec_progress_point */ };
 
 struct xbreak {
@@ -110,6 +112,8 @@ struct ftv_exec {
 	int cut;                 /* the scheduler stopped the run (xs_pick) */
 	int explore_stop;        /* exec_explore_stop was called */
 	struct exec_stats stats;
+	struct xvisited visited; /* exec_config.prune_states */
+	int prunable;            /* xst_prunable, at the walk's start */
 	/* exec_verify: loads of watched data seen at pcs that were not
 	 * scheduling points yet (marked after the run), and the ones made */
 	uint64_t *newpts;

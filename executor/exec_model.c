@@ -92,6 +92,7 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].dc_dep = 0;
 		m->cpu[c].fetch_vseq = 0;
 		m->cpu[c].ctrl_icev = 0;
+		m->cpu[c].rd_vseq = 0;
 	}
 	m->nicev = 0;
 	m->vseq = 0;
@@ -966,6 +967,7 @@ void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind)
 	size_t n = 0;
 
 	m->cpu[cpu].barrier_vseq = m->vseq;
+	m->cpu[cpu].rd_vseq = m->vseq;
 	if (kind == XM_ORDER)
 		return;
 	if (kind == XM_DSB) {
@@ -1003,6 +1005,34 @@ void xm_text_load_word(struct xmodel *m, unsigned cpu, struct winsn *w,
 		memcpy(p, &v, 4);
 	w->view_ok[cpu] = 0;
 	w->dread[cpu] = w->coh[w->ncoh - 1].vseq;
+}
+
+void xm_cpu_load_order(struct xmodel *m, unsigned cpu)
+{
+	m->cpu[cpu].rd_vseq = m->vseq;
+}
+
+void xm_text_load_early(struct xmodel *m, unsigned cpu, struct winsn *w)
+{
+	const struct xmcpu *c = &m->cpu[cpu];
+	uint64_t bound = c->rd_vseq;
+	size_t lo, k;
+
+	/* coherence: not older than what this CPU read there last */
+	if (w->dread[cpu] > bound)
+		bound = w->dread[cpu];
+	for (lo = w->ncoh - 1; lo > 0; lo--)
+		if (w->coh[lo].vseq <= bound)
+			break;
+	/* ... nor than its own writes there */
+	for (k = w->ncoh - 1; k > lo; k--)
+		if (m->log->wr[w->coh[k].wid].cpu == (int)cpu) {
+			lo = k;
+			break;
+		}
+	k = lo + xs_choose(m->sched, XCH_FETCH, (unsigned)(w->ncoh - lo));
+	xm_text_load_word(m, cpu, w, (uint32_t)m->log->wr[w->coh[k].wid].val);
+	w->dread[cpu] = w->coh[k].vseq;
 }
 
 void xm_text_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size)

@@ -100,6 +100,8 @@ struct xmcpu {
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
 	size_t ctrl_icev;        /* IC completions at its last control
 				    dependency or DSB (xm_cpu_ctrl) */
+	uint64_t rd_vseq;        /* vseq at its last point that orders its
+				    later loads (xm_text_load_early) */
 };
 
 /* A range a queued plan frees (exec_verify): CPUs' loads in it are
@@ -259,6 +261,19 @@ void xm_text_load(struct xmodel *m, unsigned cpu, uint64_t addr, int size);
  * buffers: the coherent value under the CPU's own buffered stores). */
 void xm_text_load_word(struct xmodel *m, unsigned cpu, struct winsn *w,
 		       uint32_t v);
+/* With CPU store buffers (litmus tests): cpu loads the watched word w,
+ * which its buffer holds no store to, and the load may have been
+ * satisfied early: it reads a write the scheduler picks among those
+ * visible from the CPU's last load-ordering point (rd_vseq: a barrier, an
+ * acquire, DMB LD, a load with a dependent address) on, not
+ * older than what it read or wrote there before (coherence). Arm ARM
+ * B2.3 (Dependency-ordered-before has no control dependency to a read;
+ * herd's aarch64.cat: ctrl orders only [W] in dob, and a read is ordered
+ * after an earlier one by addr, DMB, DSB, acquire, or ctrl; ISB). */
+void xm_text_load_early(struct xmodel *m, unsigned cpu, struct winsn *w);
+/* cpu's later loads are ordered after this point (DMB LD, LDAR: Arm ARM
+ * B2.3.7 barrier- and acquire-ordered-before). */
+void xm_cpu_load_order(struct xmodel *m, unsigned cpu);
 /* The same over every watched word (IC IALLU). */
 void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic);
 

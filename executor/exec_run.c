@@ -66,6 +66,9 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	case XS_DMB:
 		xm_cpu_barrier(&ex->model, cpu, XM_DMB);
 		break;
+	case XS_DMB_LD:
+		xm_cpu_load_order(&ex->model, cpu);
+		break;
 	case XS_DMB_ST:
 		/* later stores drain after the earlier ones */
 		xb_barrier(&ex->csb[cpu]);
@@ -188,6 +191,8 @@ effects:
 		ex->model.cpu[cpu].load_vseq = ex->model.vseq;
 	if (s->flags & SP_DCDEP)
 		ex->model.cpu[cpu].dc_dep = 1;
+	if (s->flags & SP_ADDR)
+		xm_cpu_load_order(&ex->model, cpu);
 	/* A watched word is whatever this CPU fetched there: it may have
 	 * become a system instruction (a store of an ISB over a branch). */
 	if (s->flags & (SP_SYSOP | SP_WATCH))
@@ -262,9 +267,11 @@ static void on_load(void *ctx, unsigned cpu, uint64_t pc, uint64_t addr,
 		for (uint64_t a = addr & ~3ULL; a < addr + (uint64_t)size; a += 4) {
 			struct winsn *w = xm_insn(&ex->model, a);
 
-			if (w)
+			if (w && xb_holds(&ex->csb[cpu], a, 4))
 				xm_text_load_word(&ex->model, cpu, w,
 						  (uint32_t)xb_read(&ex->csb[cpu], a, 4));
+			else if (w)
+				xm_text_load_early(&ex->model, cpu, w);
 		}
 	} else if (ex->cfg.text_loads) {
 		xm_text_load(&ex->model, cpu, addr, size);
@@ -529,6 +536,25 @@ static void patcher_turn(struct ftv_exec *ex, int agent)
 	}
 }
 
+/* exec_config.prune_states: 1 if the walk met this state before (the run
+ * ends here), else it is remembered. */
+static int seen_state(struct ftv_exec *ex)
+{
+	uint64_t h[2];
+	int r;
+
+	xst_hash(ex, h);
+	r = xv_add(&ex->visited, h);
+	if (r < 0)
+		ex->oom = 1;
+	if (r == 1)
+		ex->stats.states++;
+	if (r)
+		return 0;
+	ex->stats.state_cuts++;
+	return 1;
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
 	unsigned ready[2 * EXEC_MAX_CPUS + 3];
@@ -602,6 +628,11 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 						     : 0);
 			break;
 		}
+		if (nr > 1 && ex->prunable && xs_new_node(&ex->sched) &&
+		    seen_state(ex)) {
+			ex->cut = 1;
+			break;
+		}
 		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
 		if (pick < 0) {
 			ex->cut = 1;
@@ -666,6 +697,11 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 	return 0;
 }
 
+int exec_run_was_cut(const struct ftv_exec *ex)
+{
+	return ex->cut;
+}
+
 void exec_explore_stop(struct ftv_exec *ex)
 {
 	ex->explore_stop = 1;
@@ -681,6 +717,14 @@ int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		return ftv_errf(err, "exploration needs the exhaustive or the random policy");
 	if (exhaustive)
 		xs_explore_start(&ex->sched);
+	xv_clear(&ex->visited);
+	ex->visited.max_bytes = ex->cfg.prune_states;
+	/* the memory the hash compares with is the snapshot's (exec_run
+	 * would take it at the first run) */
+	if (exhaustive && ex->cfg.prune_states && !ex->cfg.once &&
+	    !xe_has_snapshot(&ex->eng) && xe_snapshot(&ex->eng, err))
+		return -1;
+	ex->prunable = exhaustive && ex->cfg.prune_states && xst_prunable(ex);
 	ex->stats.complete = 0;
 	ex->truncated = 0;
 	ex->explore_stop = 0;

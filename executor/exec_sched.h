@@ -113,6 +113,13 @@ unsigned xs_choose(struct xsched *s, enum xchoice_kind kind, unsigned n);
 /* Exhaustive exploration: xs_explore_start before the first run, then after
  * each run xs_dfs_next: 0, another run to do; 1, every path was taken. */
 void xs_explore_start(struct xsched *s);
+/* The exhaustive walk's next choice makes a new node of the tree (the
+ * run has left the prefix it replays). */
+static inline int xs_new_node(const struct xsched *s)
+{
+	return s->policy == EXEC_EXHAUSTIVE && !s->dpor && !s->force &&
+	       s->dfs_depth >= s->dfs_len;
+}
 int xs_dfs_next(struct xsched *s);
 
 /* The current step reads (XA_R) or writes (XA_W) loc (XLOC(kind, id),

@@ -81,6 +81,13 @@ struct litmus_opts {
 	int want_witness;       /* keep the trace of the first witness run */
 	/* CTR_EL0 DIC/IDC for every test: -1 as the test says, else 0/1 */
 	int dic, idc;
+	/* The pruning of runs that reach a state an earlier run met
+	 * (exec_config.prune_states, its set of states taking half of mem_mb
+	 * at most): LT_REDUCE_AUTO for tests of three threads or more (whose
+	 * plain walk takes 10^5 to 10^7 runs; a two-thread test's takes a
+	 * few thousand at most, and its counts of runs stay those of every
+	 * schedule), LT_REDUCE_ON, LT_REDUCE_OFF. */
+	enum lt_reduce { LT_REDUCE_AUTO, LT_REDUCE_ON, LT_REDUCE_OFF } reduce;
 	/* Called about every 100 ms of exploration (e.g. a progress line). */
 	void (*progress)(const struct litmus *lt, uint64_t runs,
 			 uint64_t elapsed_ms, void *arg);
@@ -103,6 +110,9 @@ struct litmus_result {
 	uint64_t elapsed_ms;
 	long peak_rss_mb;
 	uint64_t budget_limit;  /* the limit that ran out: runs, ms or MiB */
+	/* the reduction (exec_state.h): distinct states met at branching
+	 * points, runs cut at a state met before */
+	uint64_t states_met, runs_cut;
 	char *witness;      /* with want_witness: the first witness run's
 			     * trace (exec_trace_print), malloc'd, or NULL */
 	struct litmus_state *states; /* distinct final states, sorted */

@@ -211,6 +211,10 @@ int lt_check_insns(struct litmus *lt, struct ftv_err *err);
 
 /* Layout of a test in the address space (lt_run.c). */
 uint64_t lt_block_base(int thread, int handler);
+/* A value of the init block or the condition: a number, a location's or
+ * a label's address, an instruction's word. */
+int lt_resolve_value(const struct litmus *lt, const struct lt_val *v,
+		     uint64_t *out, struct ftv_err *err);
 int lt_find_label(const struct litmus *lt, int thread, const char *name,
 		  uint64_t *addr);
 uint64_t lt_loc_addr(const struct litmus *lt, const char *name);

@@ -120,6 +120,8 @@ void litmus_print_json(FILE *f, const struct litmus *lt, const struct litmus_res
 	json_key_u64(&j, "runs", r->runs);
 	json_key_u64(&j, "finished", r->finished);
 	json_key_u64(&j, "witnesses", r->witnesses);
+	json_key_u64(&j, "states_met", r->states_met);
+	json_key_u64(&j, "runs_cut", r->runs_cut);
 	json_key_u64(&j, "elapsed_ms", r->elapsed_ms);
 	/* what stopped an incomplete exploration, as the text line says it */
 	json_key_str(&j, "budget", b[0] == ',' ? b + 2 : b);
@@ -152,6 +154,19 @@ static void print_value(FILE *f, const struct litmus *lt,
 	}
 	if (o->vkind == LV_INSN) {
 		char text[96];
+		struct ftv_err err;
+		uint64_t w;
+
+		/* an instruction the test names, as it writes it (herd
+		 * prints instr:"B .+4", not its disassembly) */
+		for (int i = 0; i < lt->ninit; i++)
+			if (lt->init[i].v.kind == LV_INSN &&
+			    strcasecmp(lt->init[i].v.text, "NOP") &&
+			    !lt_resolve_value(lt, &lt->init[i].v, &w, &err) &&
+			    (uint32_t)w == (uint32_t)v) {
+				fprintf(f, "instr:\"%s\"", lt->init[i].v.text);
+				return;
+			}
 
 		lt->arch->disasm((uint32_t)v, 0, text, sizeof(text));
 		if (!strcmp(text, "nop"))

@@ -211,8 +211,8 @@ int lt_check_insns(struct litmus *lt, struct ftv_err *err)
 }
 
 /* Values are resolved after parsing: errors name the line they came from. */
-static int resolve_value(const struct litmus *lt, const struct lt_val *v,
-			 uint64_t *out, struct ftv_err *err)
+int lt_resolve_value(const struct litmus *lt, const struct lt_val *v,
+		     uint64_t *out, struct ftv_err *err)
 {
 	uint64_t pc = 0;
 	uint32_t w;
@@ -429,6 +429,8 @@ static void outcome(struct ftv_exec *ex, void *arg)
 	int sat;
 
 	check_budgets(r, ex, ++r->runs);
+	if (exec_run_was_cut(ex))
+		return;
 	for (int t = 0; t < lt->nthreads; t++)
 		if (!exec_cpu_done(ex, (unsigned)t))
 			return;
@@ -513,7 +515,7 @@ static int build_space(const struct litmus *lt, struct sim_aspace *as,
 
 		if (lt->init[i].reg >= 0)
 			continue;
-		if (resolve_value(lt, &lt->init[i].v, &v, err))
+		if (lt_resolve_value(lt, &lt->init[i].v, &v, err))
 			return -1;
 		sim_write64(as, lt_loc_addr(lt, lt->init[i].loc), v);
 	}
@@ -619,7 +621,7 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 				 lt->nthreads);
 			goto bad;
 		}
-		if (resolve_value(lt, &in->v, &v, err))
+		if (lt_resolve_value(lt, &in->v, &v, err))
 			goto bad;
 		exec_cpu_set_reg(ex, (unsigned)in->thread, in->reg, v);
 	}
@@ -640,6 +642,8 @@ static struct ftv_exec *setup_exec(const struct litmus *lt,
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_CTRL, err)) ||
 			    ((mark[i] & LT_DEP_LOAD) &&
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_LOAD, err)) ||
+			    ((mark[i] & LT_DEP_LOAD) && (mark[i] & LT_DEP_CTRL) &&
+			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_ADDR, err)) ||
 			    ((mark[i] & LT_DEP_DC) &&
 			     exec_order_point(ex, base + 4ULL * i, EXEC_POINT_DC_DEP, err)))
 				goto bad;
@@ -713,6 +717,10 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	int rc = -1;
 
 	memset(res, 0, sizeof(*res));
+	/* the set of states met: half the memory budget at most */
+	if (o->reduce == LT_REDUCE_ON ||
+	    (o->reduce == LT_REDUCE_AUTO && lt->nthreads >= 3))
+		cfg.prune_states = (size_t)((o->mem_mb ? o->mem_mb : 1024) << 19);
 	if (lt->unsup)
 		return ftv_errf(err, "%s", lt->unsup_msg);
 	if (check_aliases(lt, err))
@@ -725,7 +733,7 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	for (int i = 0; i < lt->ncond; i++)
 		if ((lt->cond[i].kind == LC_REG || lt->cond[i].kind == LC_MEM ||
 		     lt->cond[i].kind == LC_FETCH) &&
-		    resolve_value(lt, &lt->cond[i].v, &r.cval[i], err))
+		    lt_resolve_value(lt, &lt->cond[i].v, &r.cval[i], err))
 			goto out;
 	ex = setup_exec(lt, &cfg, r.as, err);
 	if (!ex)
@@ -746,6 +754,8 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 	exec_get_stats(ex, &st);
 	res->runs = st.runs;
 	res->complete = st.complete;
+	res->states_met = st.states;
+	res->runs_cut = st.state_cuts;
 	if (st.complete)
 		res->budget = LT_BUDGET_NONE;
 	else if (!res->budget && st.runs >= max_runs) {

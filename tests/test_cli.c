@@ -339,7 +339,7 @@ START_TEST(bash_completion_completes_commands_options_and_values)
 	ck_assert_msg(!strncmp(out, "fuzz fuzz-merge\n--scheme\ncallops tramp mcount mcount-ops "
 				    "mcount-ops-tasks tramp-tasks pair atomic kernel\n"
 				    "bl-before-literal\n-v --verbose --herd --json --kinds --max-runs "
-				    "--time-limit --max-mem -h --help\n"
+				    "--time-limit --max-mem --reduce -h --help\n"
 				    "scenario\n", 200), "%s", out);
 	free(out);
 }

@@ -5,7 +5,10 @@
  * it decoded with masks of its own: the reference below is that earlier
  * decoder, kept here only as the specification being pinned (Arm ARM C6.2
  * ISB/DSB/DMB/DC/IC, C4.1 "Loads and Stores"), with what herd's catalogue
- * added to it: the barriers' access types, IC IALLU and ERET. */
+ * added to it: the barriers' access types, IC IALLU, ERET, and STLR and
+ * LDAR, taken as DMB ST and DMB LD (the release's earlier stores leave the
+ * buffer first; the acquire orders the CPU's later loads, Arm ARM
+ * B2.3.7). */
 #include "executor/exec_arch.h"
 #include "tests/suite.h"
 #include "util/rng.h"
@@ -27,6 +30,10 @@ static enum xsysop reference(uint32_t w, unsigned *rt)
 		return XS_IC_ALL;
 	if (w == 0xd69f03e0u) /* eret (C6.2.101) */
 		return XS_ERET;
+	if ((w & 0xbffffc00u) == 0x889ffc00u) /* stlr (C6.2.357) */
+		return XS_DMB_ST;
+	if ((w & 0xbffffc00u) == 0x88dffc00u) /* ldar (C6.2.158) */
+		return XS_DMB_LD;
 	switch (w & 0xffffffe0u) {
 	case 0xd50b7b20u: /* dc cvau */
 	case 0xd50b7a20u: /* dc cvac */

@@ -175,7 +175,9 @@ END_TEST
  * `ins_t *z`: types only, values 0 unless given) and label:"Pn:L" values
  * (code addresses, in the init block and the condition): P1 branches
  * through a code address it loaded (BR, a data dependency into a
- * fetch), to the one P0 published or the initial one, and nowhere else. */
+ * fetch), to the one P0 published or the initial one, and nowhere else.
+ * The header lines herd and diy7 write (Variant, Cycle, Generator, Relax,
+ * Safe, Prefetch, Com, Orig) are read. */
 START_TEST(typed_declarations_and_label_values)
 {
 	static const char text[] =
@@ -183,6 +185,11 @@ START_TEST(typed_declarations_and_label_values)
 		"Variant=ifetch\n"
 		"Cycle=Rfe DpAddrdR Fetch\n"
 		"Generator=diy7 (version 7.58)\n"
+		"Relax=Rfe DpAddrdR\n"
+		"Safe=Fetch\n"
+		"Prefetch=0:x=F,1:x=T\n"
+		"Com=Rf\n"
+		"Orig=Rfe DpAddrdR Fetch\n"
 		"{ [z]=P1:L1; ins_t *z; ins_t *1:X1; void *1:X9;\n"
 		"  1:X3=z; 0:X1=label:\"P1:L2\"; 0:X3=z; }\n"
 		" P0          | P1          ;\n"
@@ -307,6 +314,25 @@ START_TEST(fault_handlers_and_fatal_faults)
 }
 END_TEST
 
+/* A final state holding an instruction the test names prints it as the
+ * test writes it, as herd does (instr:"B .+8", not its disassembly). */
+START_TEST(instruction_values_print_as_written)
+{
+	static const char text[] =
+		"AArch64 insn.print\n"
+		"{ 0:X0=instr:\"B .+8\"; 0:X1=P0:L0; }\n"
+		" P0          ;\n STR W0,[X1] ;\n LDR W6,[X1] ;\n"
+		"L0: ;\n NOP ;\n"
+		"exists 0:X6=instr:\"B .+8\"\n";
+	char *f = write_tmp("insn-print.litmus", text), *out = NULL;
+
+	ck_assert_int_eq(litmus(f, &out, "--herd", NULL, NULL), 0);
+	ck_assert_msg(strstr(out, "States 1\n0:X6=instr:\"B .+8\";\nOk\n"), "%s", out);
+	free(out);
+	free(f);
+}
+END_TEST
+
 /* herd's CacheType line reaches the model: DIC (which herd takes as DIC
  * and IDC) needs no cache maintenance before the ISB. */
 START_TEST(cache_type_line_selects_dic_and_idc)
@@ -337,7 +363,8 @@ END_TEST
  * walk runs out of time and hands over to the random search, which once
  * grew Unicorn's translations without bound and died inside libunicorn.
  * Each now ends with a verdict line naming the budget that stopped it:
- * the time (the walk and the random search both run), and the memory. */
+ * the time (the walk and the random search both run: the unreduced walk,
+ * --reduce off, is the one that needs it), and the memory. */
 START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
 {
 	static const char *const files[] = {
@@ -351,7 +378,8 @@ START_TEST(budget_bound_three_thread_tests_end_with_a_verdict)
 
 		snprintf(path, sizeof(path), "%s/tests/data/litmus/%s",
 			 ftv_test_env("FTV_TOP"), files[i]);
-		rc = litmus(path, &out, "--time-limit", "2", "--max-runs=100000000");
+		/* unreduced (reduced, each is decided: test_litmus_reduce) */
+		rc = litmus(path, &out, "--reduce=off", "--time-limit", "2");
 		ck_assert_msg(rc == 0 && strstr(out, "INCOMPLETE (budget: 2 s)") &&
 			      strstr(out, "Forbidden expected -"),
 			      "%s: exit %d: %s", files[i], rc, out);
@@ -378,6 +406,7 @@ static Suite *litmus_herd_suite(void)
 	tcase_add_test(tc, unmodelled_constructs_name_file_line_and_construct);
 	tcase_add_test(tc, fault_handlers_and_fatal_faults);
 	tcase_add_test(tc, cache_type_line_selects_dic_and_idc);
+	tcase_add_test(tc, instruction_values_print_as_written);
 	tcase_add_test(tc, budget_bound_three_thread_tests_end_with_a_verdict);
 	suite_add_tcase(s, tc);
 	return s;

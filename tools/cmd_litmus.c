@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_MAX_RUNS = 256, O_HERD, O_KINDS, O_TIME_LIMIT, O_MAX_MEM, O_JSON };
+enum { O_MAX_RUNS = 256, O_HERD, O_KINDS, O_TIME_LIMIT, O_MAX_MEM, O_JSON,
+       O_REDUCE };
 
 static const struct ftv_opt litmus_opts[] = {
 	{ .name = "verbose", .key = 'v',
@@ -29,6 +30,9 @@ static const struct ftv_opt litmus_opts[] = {
 	  .help = "stop a test after S seconds of exploration (default 10; 0: none)" },
 	{ .name = "max-mem", .key = O_MAX_MEM, .arg = "MIB",
 	  .help = "stop a test whose memory passes MIB MiB (default 1024)" },
+	{ .name = "reduce", .key = O_REDUCE, .arg = "WHEN",
+	  .help = "end a run at a state an earlier run met: auto (tests of 3 threads or more, the default), on, off",
+	  .words = "auto on off" },
 	{ 0 },
 };
 
@@ -91,6 +95,18 @@ static int cmd_litmus(int argc, char **argv)
 		case O_MAX_MEM:
 			if (ftv_opt_u64(&g, 1, 1 << 20, &lo.mem_mb))
 				o = -1;
+			break;
+		case O_REDUCE:
+			if (!strcmp(g.val, "auto"))
+				lo.reduce = LT_REDUCE_AUTO;
+			else if (!strcmp(g.val, "on"))
+				lo.reduce = LT_REDUCE_ON;
+			else if (!strcmp(g.val, "off"))
+				lo.reduce = LT_REDUCE_OFF;
+			else {
+				ftv_opt_bad_choice(&g);
+				o = -1;
+			}
 			break;
 		case FTV_OPT_ARG:
 			files[nfiles++] = g.val;

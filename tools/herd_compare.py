@@ -36,6 +36,13 @@ disagreement with herd where ftv gives the architecture's verdict is
 counted apart ("for the architecture"), and the agreement is given both
 ways.
 
+--unreduced runs ftv with `--reduce on` (every test reduced, not only
+those of three threads or more) and also with `--reduce off` (the walk
+without its pruning of states met before, exec_state.h) and, where that
+exploration completes too, checks that the verdict and the final states
+are the same as the reduced walk's; the summary counts the tests compared
+and any difference (listed).
+
 Nothing of herdtools7 is kept: herd7 is run, its output read and dropped.
 Exit status: 0 when every test ran under both, 1 otherwise.
 """
@@ -121,6 +128,25 @@ def verdict(obs):
     return None if obs is None else ("Forbidden" if obs == "Never" else "Allowed")
 
 
+def compare_unreduced(args, path, name, f, red, details):
+    """ftv litmus --reduce off on path against the reduced result f."""
+    rc, out, err = run([args.ftv, "litmus", "--herd"] + args.ftv_arg + ["--reduce", "off", path],
+                       args.timeout)
+    u = parse_herd_output(out).get(name)
+    if not u or u["obs"] is None or u["loop"]:
+        red["unreduced_incomplete"] += 1
+        return
+    if f["loop"]:
+        details.append("%s: the unreduced walk completes, the reduced one does not" % name)
+        return
+    red["compared"] += 1
+    if u["obs"] == f["obs"] and u["states"] == f["states"]:
+        red["equal"] += 1
+    else:
+        details.append("%s: REDUCED %s %s, UNREDUCED %s %s" % (
+            name, f["obs"], sorted(f["states"]), u["obs"], sorted(u["states"])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--herd", help="the herd7 binary")
@@ -136,6 +162,8 @@ def main():
     ap.add_argument("--kinds-out", help="write herd's verdicts as a kinds file")
     ap.add_argument("--arch", help="the architecture's verdicts where herd's differ "
                     "(default: tests/data/herd-arch.txt)")
+    ap.add_argument("--unreduced", action="store_true",
+                    help="also run ftv litmus --reduce off and compare its states")
     ap.add_argument("paths", nargs="*")
     ap.set_defaults(paths=[])
     args = ap.parse_args()
@@ -163,7 +191,10 @@ def main():
         herd_cmd += ["-set-libdir", args.herd_libdir]
     herd_cmd += ["-variant", "ifetch"]
 
+    if args.unreduced:
+        args.ftv_arg = ["--reduce", "on"] + args.ftv_arg
     rows, details, kinds = [], [], []
+    red = {"compared": 0, "equal": 0, "unreduced_incomplete": 0}
     all_ok = True
     for gname, files in groups:
         row = {"tests": 0, "agree": 0, "unproven": 0, "h_allow_f_forbid": 0,
@@ -199,6 +230,8 @@ def main():
                 details.append("%s: ftv: %s" % (path, (err or out).strip()[:300]))
                 continue
             fv = verdict(f["obs"])
+            if args.unreduced:
+                compare_unreduced(args, path, name, f, red, details)
             if f["loop"]:
                 row["incomplete"] += 1
             if h["states"] is None:
@@ -260,6 +293,10 @@ def main():
         print("with the architecture's verdict where herd's model departs from it: "
               "%d of %d (%.1f%%)" % (tot["agree"] + tot["arch"], tot["tests"],
                                       100.0 * (tot["agree"] + tot["arch"]) / tot["tests"]))
+    if args.unreduced:
+        print("reduced against unreduced (--reduce off): %d compared (both complete), "
+              "%d with the same verdict and states; %d unreduced explorations cut by "
+              "their budget" % (red["compared"], red["equal"], red["unreduced_incomplete"]))
     for d in details:
         print(d)
     if args.kinds_out:
