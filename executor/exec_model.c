@@ -672,6 +672,7 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 	int wid;
 
 	xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_R);
+	xs_access(m->sched, XLOC_FLOOR_OF(w->id, cpu), XA_R);
 	/* Any write from the CPU's floor to the newest may be fetched
 	 * (SM.B+isb, coFF: allowed). */
 	if (w->ncoh - 1 > lo)
@@ -829,17 +830,17 @@ static int ic_would_raise(const struct xmodel *m, unsigned cpu,
 
 void xm_context_sync_all(struct xmodel *m)
 {
-	/* Every CPU's floors: what each may fetch next. A word whose floor
-	 * this raises for no CPU is not touched: every fetch of it has the
-	 * choices it had (a fetch applies the IC completions before the
-	 * write it sees itself, ic_apply), so the step commutes with them. */
-	for (size_t i = 0; i < m->nwi && xs_recording(m->sched); i++)
+	/* Every CPU's floors: what each may fetch next. Only the floors this
+	 * raises are written: a CPU's fetch of a word whose floor stays has
+	 * the choices it had (a fetch applies the IC completions before the
+	 * write it sees itself, ic_apply), so the step commutes with it. */
+	if (m->coarse)
+		touch_all_insns(m, XA_W);
+	for (size_t i = 0; i < m->nwi && xs_recording(m->sched) && !m->coarse; i++)
 		for (unsigned c = 0; c < m->ncpus; c++)
-			if (ic_would_raise(m, c, m->wi[i])) {
-				xs_access(m->sched, XLOC(XLOC_INSN, m->wi[i]->id),
+			if (ic_would_raise(m, c, m->wi[i]))
+				xs_access(m->sched, XLOC_FLOOR_OF(m->wi[i]->id, c),
 					  XA_W);
-				break;
-			}
 	for (unsigned c = 0; c < m->ncpus; c++)
 		xm_context_sync(m, c);
 }
@@ -932,6 +933,8 @@ void xm_dsb(struct xmodel *m, struct xpendv *pend)
 	/* DSB waits for the issuer's cache maintenance to complete: what it
 	 * changes for the other agents is the IC completions (set_ic) and
 	 * the PoU (set_pou), each recorded where it changes. */
+	if (m->coarse && pend->n)
+		xs_access(m->sched, XLOC(XLOC_IC, 0), XA_W);
 	for (size_t i = 0; i < pend->n; i++) {
 		struct winsn *w = xm_insn(m, pend->v[i].addr);
 
