@@ -15,6 +15,13 @@ unreduced walk completed (or found a violation), and the pruning ratio
 (exact when the unreduced walk completed, else a lower bound). Exit 1 if a
 verdict differs.
 
+With --proofs FILE...: each of issue 31's bigger proof worlds (3 CPUs, two
+updates, corpus/verify/*-3cpus.scn) verified once to its end or --proof-max
+executions, one line each (verdict, executions, sleep-set blocked runs,
+CPU seconds) and, with $FTV_BENCH_TARGETS, a target line per world:
+complete in under 60 CPU seconds (an incomplete walk is short, its figure
+inf).
+
 With $FTV_BENCH_TARGETS set (make bench), the figures are appended there as
 bench_block's lines (bench/targets.h's format): executions/s per core
 (target 10,000, issue 31) and the pruning ratio (target: at least 97%, the
@@ -29,6 +36,7 @@ import tempfile
 
 EXEC_TARGET = 10000.0
 PRUNE_TARGET = 97.0
+PROOF_TARGET = 60.0
 
 
 def cpu_children():
@@ -82,6 +90,25 @@ def worlds(a):
     return 1 if bad else 0
 
 
+def proofs(a):
+    """Each proof world to its end or the budget: time and completeness."""
+    print("ftv verify, issue 31's proof worlds (budget %d executions)" % a.proof_max)
+    for scn in a.proofs:
+        r = verify(a.ftv, a.build, scn, "--max-executions", str(a.proof_max),
+                   "--time", str(a.proof_time))
+        world = os.path.basename(scn).rsplit(".", 1)[0]
+        print("%-40s %s%s, %d executions, %d sleep-set blocked, %.1f s CPU"
+              % (world, r["verdict"], "" if r["complete"] else " (incomplete)",
+                 r["executions"], r["blocked"], r["cpu"]))
+        sys.stdout.flush()
+        target("verify %s" % world, r["cpu"] if r["complete"] else float("inf"),
+               "s CPU", "<=", PROOF_TARGET,
+               "%s, %d executions" % (r["verdict"], r["executions"]) if r["complete"]
+               else "incomplete after %d executions, %.0f s CPU" % (r["executions"],
+                                                                   r["cpu"]))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ftv", required=True)
@@ -94,9 +121,15 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="one reduced walk, an unreduced budget of 2000")
     ap.add_argument("--out")
+    ap.add_argument("--proofs", nargs="+", metavar="FILE")
+    ap.add_argument("--proof-max", type=int, default=1000000)
+    ap.add_argument("--proof-time", type=int, default=3600,
+                    help="verify's --time for each proof world (wall seconds)")
     a = ap.parse_args()
     if a.worlds:
         return worlds(a)
+    if a.proofs:
+        return proofs(a)
     if not a.scenario or not a.out:
         ap.error("--scenario and --out, or --worlds")
     if a.quick:

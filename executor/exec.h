@@ -496,6 +496,11 @@ struct exec_verify_config {
 	uint64_t max_executions;  /* 0: no limit */
 	uint64_t max_steps;       /* per execution */
 	int reduce;               /* 1: source sets + sleep sets */
+	/* 1: the cache maintenance's footprints as they were before they
+	 * were refined (issue 31: a DSB wrote what every context
+	 * synchronisation reads, a sync of every CPU every watched word):
+	 * the reference the finer reduction is checked against */
+	int coarse;
 	unsigned shard, nshards;  /* 0, 1 (or 0): the whole tree */
 	unsigned discovery;       /* random runs before the walk (0: 32) */
 };

@@ -57,6 +57,8 @@ struct xdstep {
 	uint32_t seq;             /* its place among its agent's steps, from 1 */
 	int norm;                 /* footprint sorted and merged */
 	int vis;                  /* touches a visible location */
+	uint64_t rd, wr;          /* locations read / written, hashed to
+				     one bit each (a quick no-conflict test) */
 };
 
 struct xdpor {
@@ -151,12 +153,24 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Sorts a footprint by location and merges the modes of each location;
- * returns the new length. */
+ * returns the new length. (Footprints are short: insertion sort below 32
+ * entries, which qsort's calls through cmp_u64 cost more than.) */
 static size_t fp_norm(uint64_t *v, size_t n)
 {
 	size_t k = 0;
 
-	qsort(v, n, sizeof(*v), cmp_u64);
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			uint64_t x = v[i];
+			size_t j = i;
+
+			for (; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	} else {
+		qsort(v, n, sizeof(*v), cmp_u64);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (k && v[k - 1] >> 2 == v[i] >> 2)
 			v[k - 1] |= v[i] & 3;
@@ -196,8 +210,16 @@ static void norm_step(struct xdpor *d, size_t k)
 	if (!s->norm) {
 		s->len = fp_norm(d->pool + s->off, s->len);
 		s->vis = 0;
-		for (size_t i = 0; i < s->len && !s->vis; i++)
-			s->vis = xloc_visible((uint32_t)(d->pool[s->off + i] >> 2));
+		s->rd = s->wr = 0;
+		for (size_t i = 0; i < s->len; i++) {
+			uint64_t e = d->pool[s->off + i];
+			uint64_t h = 1ULL << ((e >> 2) * 0x9e3779b97f4a7c15ULL >> 58);
+
+			s->vis |= xloc_visible((uint32_t)(e >> 2));
+			s->rd |= h;
+			if (e & XA_W)
+				s->wr |= h;
+		}
 	}
 	s->norm = 1;
 }
@@ -206,8 +228,12 @@ static int step_dep(const struct xdpor *d, size_t i, size_t j)
 {
 	const struct xdstep *a = &d->st[i], *b = &d->st[j];
 
-	return a->agent == b->agent ||
-	       fp_conflict(d->pool + a->off, a->len, d->pool + b->off, b->len);
+	if (a->agent == b->agent)
+		return 1;
+	/* a conflict needs a location both touch, one writing */
+	if (!(a->wr & b->rd) && !(a->rd & b->wr))
+		return 0;
+	return fp_conflict(d->pool + a->off, a->len, d->pool + b->off, b->len);
 }
 
 /* --- nodes ----------------------------------------------------------------- */
@@ -405,7 +431,7 @@ int xd_pick(struct xdpor *d, uint64_t ready)
 		return -1;
 	}
 	s = &d->st[k];
-	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0, 0 };
+	*s = (struct xdstep){ (unsigned)a, 0, 1, 0, ready, d->npool, 0, 0, 0, 0, 0, 0 };
 	d->nst = k + 1;
 	if (n->kind == N_SPLIT)
 		d->split_seen = 1;

@@ -42,8 +42,9 @@ enum xloc_kind {
 	XLOC_FREE,      /* the i-th range a queued plan frees */
 	XLOC_PLANS,     /* which plans are done (written when one completes,
 			   read by checks that depend on it) */
-	XLOC_IC,        /* what IC IVAU has made fetchable (DSB writes it,
-			   context synchronisation reads it) */
+	XLOC_IC,        /* what IC IVAU has made fetchable (written when an
+			   IC completion is added, read by context
+			   synchronisation) */
 	XLOC_SM,        /* stop_machine() and the CPUs it parked */
 	XLOC_MEM,       /* memory nothing else names (a freed range holding
 			   unwatched text): read by every CPU step */
@@ -56,9 +57,18 @@ enum xloc_kind {
 			   mapping (written by map and unmap, read by the
 			   stores through it) */
 	XLOC_LOCK,      /* the sleeping locks the patchers take (text_mutex) */
+	XLOC_POU,       /* watched word id's point of unification: what its
+			   DCs completed (a DSB or DMB writes it when it
+			   moves, the IC IVAUs of the word read it) */
+	XLOC_FLOOR,     /* one CPU's floor of one watched word (the oldest
+			   write it may fetch there): read by its fetches,
+			   written by a context synchronisation of every CPU
+			   that raises it (XLOC_FLOOR_OF); the CPU's own
+			   steps that raise it are its own agent's */
 };
 #define XLOC(kind, id) ((uint32_t)(kind) << 24 | ((uint32_t)(id) & 0xffffff))
 #define XLOC_KIND(loc) ((loc) >> 24)
+#define XLOC_FLOOR_OF(word, cpu) XLOC(XLOC_FLOOR, (word) * 64 + (cpu))
 #define XLOC_ID(loc) ((loc) & 0xffffff)
 enum { XA_R = 1, XA_W = 2 };
 /* A location a CPU observes, or whose change decides what a CPU or a check

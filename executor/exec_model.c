@@ -276,6 +276,9 @@ static void set_ic(struct xmodel *m, struct winsn *w, size_t idx)
 	if (idx <= w->ic)
 		return;
 	w->ic = idx;
+	/* What a context synchronisation applies changed (a DSB that
+	 * completes no IC, or only DCs, changes nothing it reads). */
+	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_W);
 	if (VEC_RESERVE(m->icev, m->capicev, m->nicev + 1)) {
 		*m->oom = 1;
 		return;
@@ -285,8 +288,11 @@ static void set_ic(struct xmodel *m, struct winsn *w, size_t idx)
 
 static void set_pou(struct xmodel *m, struct winsn *w, size_t idx)
 {
-	if (idx > w->pou)
+	if (idx > w->pou) {
 		w->pou = idx;
+		/* read by the IC IVAUs of w (ic_pou) */
+		xs_access(m->sched, XLOC(XLOC_POU, w->id), XA_W);
+	}
 	/* DIC: instruction fetch is coherent with the PoU, no IC needed */
 	if (m->dic)
 		set_ic(m, w, w->pou);
@@ -667,6 +673,7 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 	int wid;
 
 	xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_R);
+	xs_access(m->sched, XLOC_FLOOR_OF(w->id, cpu), XA_R);
 	/* Any write from the CPU's floor to the newest may be fetched
 	 * (SM.B+isb, coFF: allowed). */
 	if (w->ncoh - 1 > lo)
@@ -811,10 +818,30 @@ void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
 	m->cpu[cpu].ctrl_icev = m->nicev;
 }
 
+/* A context synchronisation of cpu would raise its floor of w: an IC
+ * completion of w it has not applied is newer than the floor. */
+static int ic_would_raise(const struct xmodel *m, unsigned cpu,
+			  const struct winsn *w)
+{
+	for (size_t k = m->cpu[cpu].ic_applied; k < m->nicev; k++)
+		if (m->icev[k].w == w && m->icev[k].idx > w->floor[cpu])
+			return 1;
+	return 0;
+}
+
 void xm_context_sync_all(struct xmodel *m)
 {
-	/* every CPU's floors: what each may fetch next */
-	touch_all_insns(m, XA_W);
+	/* Every CPU's floors: what each may fetch next. Only the floors this
+	 * raises are written: a CPU's fetch of a word whose floor stays has
+	 * the choices it had (a fetch applies the IC completions before the
+	 * write it sees itself, ic_apply), so the step commutes with it. */
+	if (m->coarse)
+		touch_all_insns(m, XA_W);
+	for (size_t i = 0; i < m->nwi && xs_recording(m->sched) && !m->coarse; i++)
+		for (unsigned c = 0; c < m->ncpus; c++)
+			if (ic_would_raise(m, c, m->wi[i]))
+				xs_access(m->sched, XLOC_FLOOR_OF(m->wi[i]->id, c),
+					  XA_W);
 	for (unsigned c = 0; c < m->ncpus; c++)
 		xm_context_sync(m, c);
 }
@@ -883,6 +910,7 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 			continue;
 		xs_access(m->sched, XLOC(XLOC_INSN, w->id), XA_R);
 		xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
+		xs_access(m->sched, XLOC(XLOC_POU, w->id), XA_R);
 		if (VEC_RESERVE(pend->v, pend->cap, pend->n + 1)) {
 			*m->oom = 1;
 			return;
@@ -903,8 +931,10 @@ void xm_cache_op_all(struct xmodel *m, struct xpendv *pend, int ic)
 
 void xm_dsb(struct xmodel *m, struct xpendv *pend)
 {
-	/* DSB waits for the issuer's cache maintenance to complete. */
-	if (pend->n)
+	/* DSB waits for the issuer's cache maintenance to complete: what it
+	 * changes for the other agents is the IC completions (set_ic) and
+	 * the PoU (set_pou), each recorded where it changes. */
+	if (m->coarse && pend->n)
 		xs_access(m->sched, XLOC(XLOC_IC, 0), XA_W);
 	for (size_t i = 0; i < pend->n; i++) {
 		struct winsn *w = xm_insn(m, pend->v[i].addr);

@@ -113,6 +113,10 @@ struct xfree {
 };
 
 struct xmodel {
+	/* verify's reference footprints (exec_verify_config.coarse): every
+	 * DSB with maintenance pending writes XLOC_IC, a context
+	 * synchronisation of every CPU writes every watched word */
+	int coarse;
 	struct sim_aspace *as;
 	const struct xarch *arch;
 	void *arch_ctx;          /* the arch's fetch checks (xarch.ctx_new) */

@@ -268,6 +268,7 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	/* every load of a CPU is seen once data is watched (xe_watch_loads
 	 * hooks them all): stores to data no CPU reads are no steps */
 	ex->model.rd_known = ex->model.nwd > 0;
+	ex->model.coarse = cfg->coarse;
 	/* CPUs, the patcher and the store buffer's channels */
 	d = xd_new(XD_MAX_AGENTS, cfg->reduce,
 		   nshards > 1 ? split_levels(nshards) : 0, cfg->shard, nshards);

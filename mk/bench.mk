@@ -108,6 +108,8 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
 		--out $(BENCH_RESULTS)/verify.txt
+	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
+		--proofs $(BENCH_PROOFS) --proof-max 1000000 | tee $(BENCH_RESULTS)/verify-proofs.txt
 	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_TARGETS) "targets (issue 18), make bench"
@@ -118,6 +120,9 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 # whole replay's time projected from them: its setup once, their time
 # scaled).
 BENCH_QUICK_TARGETS := $(BUILD)/bench/targets-quick.txt
+# issue 31's bigger proof worlds (3 CPUs, two updates): one line each, complete
+# in under 60 s of CPU (bench-quick: to 20,000 executions, short unless done)
+BENCH_PROOFS := $(wildcard corpus/verify/*-3cpus.scn)
 .PHONY: bench-quick
 bench-quick: $(BENCH_TARGET_BINS) $(CHECK_DEPS)
 	@rm -f $(BENCH_QUICK_TARGETS)
@@ -127,6 +132,8 @@ bench-quick: $(BENCH_TARGET_BINS) $(CHECK_DEPS)
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) 15 1 1
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(PYTHON) bench/verify_bench.py --quick --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --out $(BUILD)/bench/verify-quick.txt
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
+		--proofs $(BENCH_PROOFS) --proof-max 20000
 	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_QUICK_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_QUICK_TARGETS) "targets (issue 18), make bench-quick: small runs, noisy"

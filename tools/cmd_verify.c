@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_OUT, O_FIRST, O_MUTATE,
+enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
        O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED };
 
 /* The budget of a world whose file and options give none: a user's world
@@ -45,6 +45,9 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "explore only shard I (0..N-1) of N of the schedule tree" },
 	{ .name = "unreduced", .key = O_NOREDUCE,
 	  .help = "explore every interleaving (no partial-order reduction)" },
+	{ .name = "coarse-deps", .key = O_COARSE,
+	  .help = "the cache maintenance's dependencies as before issue 31 refined them "
+		  "(the reference the reduction is checked against)" },
 	{ .name = "mutate", .key = O_MUTATE, .arg = "NAME",
 	  .help = "inject the known bug NAME into the patcher",
 	  .word = ftv_mutant_word },
@@ -67,7 +70,7 @@ struct vopts {
 	uint64_t max_exec, max_steps;
 	double time_s;
 	unsigned shard, nshards;
-	int json, noreduce, first, combine;
+	int json, noreduce, coarse, first, combine;
 	const char *out;
 	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
@@ -261,6 +264,7 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	if (o->max_steps)
 		vc.max_steps = o->max_steps;
 	vc.reduce = !o->noreduce;
+	vc.coarse = o->coarse;
 	vc.shard = o->shard;
 	vc.nshards = o->nshards;
 	vc.first = o->first;
@@ -388,6 +392,9 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_NOREDUCE:
 			vo.noreduce = 1;
+			break;
+		case O_COARSE:
+			vo.coarse = 1;
 			break;
 		case O_FIRST:
 			vo.first = 1;

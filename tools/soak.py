@@ -72,7 +72,10 @@ def campaign(ftv, scheme, arch, seed, secs, jobs, out):
 
 def proof(ftv, scn, max_exec, out):
     """One proof world: (its --json object, CPU seconds), or None."""
-    argv = [ftv, "verify", "--json", "--max-executions", str(max_exec), "--out", out, scn]
+    # (verify's own --time, 600 s of wall clock, would cut a world that
+    # completes on a crowded machine: the budget is the executions)
+    argv = [ftv, "verify", "--json", "--max-executions", str(max_exec), "--time", "7200",
+            "--out", out, scn]
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors="replace")

@@ -29,6 +29,7 @@ struct verify_config {
 	uint64_t max_executions;  /* 0: no limit */
 	uint64_t max_steps;       /* per execution */
 	int reduce;               /* 1: source sets and sleep sets */
+	int coarse;               /* exec_verify_config.coarse */
 	unsigned shard, nshards;  /* 0 and 1: the whole tree */
 	int first;                /* stop at the first counterexample */
 	/* The restore test's (tests/test_world_run.c): when non-zero, every

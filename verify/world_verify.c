@@ -270,6 +270,7 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 		.max_executions = cfg->max_executions,
 		.max_steps = cfg->max_steps,
 		.reduce = cfg->reduce,
+		.coarse = cfg->coarse,
 		.shard = cfg->shard,
 		.nshards = cfg->nshards,
 	};
