@@ -353,11 +353,39 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	return steps(b, vname[v], p, lit_w, pl, e);
 }
 
+/* Whether the core takes the site: the kernel's own ftrace_call_adjust
+ * (arch/arm64/kernel/ftrace.c, called by ftrace_process_locs in
+ * kernel/trace/ftrace.c) on the kernel copy's __patchable_function_entries
+ * value, the first pre-function NOP (the literal). 0 is its refusal ("Misaligned
+ * patch-site", a WARN): the record is skipped, as the core does; any other
+ * answer must be the patched word the world made the site of. */
 static int k_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
 {
 	struct kback *b = ctx;
+	const struct kback_pair *p = pair(b, s->ip);
+	uint64_t fn = kern_sym(b->k, "ftrace_call_adjust"), arg, ret = 0;
 
-	return arm64_site_usable(&b->model, s, e);
+	if (s->kind != FTV_SITE_CALL_OPS || !s->literal || !p || !fn)
+		return arm64_site_usable(&b->model, s, e);
+	arg = to_k(p, s->literal);
+	kev_clear(&b->k->log);
+	if (kern_call(b->k, fn, &arg, 1, &ret, e))
+		return -1;
+	if (ret == p->ip_k)
+		return 0;
+	/* the kernel's own words, without their arguments: "Misaligned
+	 * patch-site" (the site is named by the caller) */
+	for (size_t i = 0; i < b->k->log.n; i++)
+		if (b->k->log.v[i].kind == KEV_PRINT && b->k->log.v[i].text) {
+			size_t n = strcspn(b->k->log.v[i].text, "%\n");
+
+			while (n && b->k->log.v[i].text[n - 1] == ' ')
+				n--;
+			return ftv_errf(e, "%.*s", (int)n, b->k->log.v[i].text);
+		}
+	return ftv_errf(e, "ftrace_call_adjust(0x%llx) = 0x%llx, not the site's 0x%llx",
+			(unsigned long long)arg, (unsigned long long)ret,
+			(unsigned long long)p->ip_k);
 }
 
 static int k_init_nop(void *ctx, const struct ftrace_site *s, uint64_t lit,
