@@ -195,6 +195,30 @@ static uint64_t line_point(const struct kback_pair *p, uint64_t line_k, uint64_t
 	return line_k < lo ? lo : line_k >= hi ? hi - 4 : line_k;
 }
 
+/* The ops literal the kernel stores must land on the site's pre-function
+ * NOPs, which belong to no function. ftrace_rec_set_ops
+ * (arch/arm64/kernel/ftrace.c) writes ALIGN_DOWN(rec->ip - 12, 8): for a
+ * site whose NOPs start at 4 mod 8, which ftrace_call_adjust refuses
+ * ("Misaligned patch-site"), that is the word before them, the last
+ * instruction of the function placed before. A kernel that takes such a
+ * site overwrites it; ftv names the store rather than run the corrupted
+ * function. */
+static int literal_on_code(struct kback *b, const char *verb, const struct kev *v,
+			   const char *what, struct ftv_err *e)
+{
+	for (uint64_t a = v->addr; a < v->addr + 8; a += 4) {
+		const struct sim_symbol *f = sim_sym_at(b->k->as, a);
+		char at[200];
+
+		if (f && f->type == SIM_SYM_FUNC && a >= f->addr && a < f->addr + f->size)
+			return ftv_errf(e, "%s: the ops literal overwrites %s, an instruction of "
+					"%s, not a NOP of the site",
+					text(b, verb, v, what),
+					sim_symbolize(b->k->as, a, at, sizeof(at), 0), f->name);
+	}
+	return 0;
+}
+
 /* The events of the last run as plan steps (one per visible event). */
 static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 		 uint64_t lit_w, struct plan *pl, struct ftv_err *e)
@@ -228,6 +252,8 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 				continue;
 			s.addr = to_w(p, v->addr);
 			if (v->size == 8) {
+				if (literal_on_code(b, verb, v, what, e))
+					return -1;
 				s.op = PLAN_WRITE_DATA64;
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
 				 * (arch/arm64/kernel/ftrace.c): the kernel's own

@@ -288,19 +288,8 @@ int world_calibrate(struct world *w, struct ftv_exec *ex, struct ftv_err *err)
 	if (world_start_cpus(w, ex, 1, 1, err) || exec_run(ex, 50000000, err))
 		return -1;
 	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
-		if (!exec_cpu_done(ex, c)) {
-			size_t n = 0;
-			const struct exec_violation *v = exec_violations(ex, &n);
-
-			/* what stopped it (a fault on a word the boot plan
-			 * wrote, say), before any update ran */
-			for (size_t i = 0; i < n; i++)
-				if (v[i].cpu == (int)c)
-					return ftv_errf(err, "cpu%u did not finish its calibration "
-							"round: %s: %s", c, exec_viol_name(v[i].kind),
-							v[i].msg);
+		if (!exec_cpu_done(ex, c))
 			return ftv_errf(err, "cpu%u did not finish its calibration round", c);
-		}
 	return 0;
 }
 
