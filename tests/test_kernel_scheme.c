@@ -227,6 +227,24 @@ START_TEST(far_modules_and_mutants_are_refused)
 }
 END_TEST
 
+/* The core is ftv's model in every scheme: its mutants (the ops freed
+ * before the sites stop using it, kernel/trace/ftrace.c's side) run with
+ * the kernel's backend as they are, and are found as with the model's. */
+START_TEST(the_cores_mutants_run_on_the_kernels_backend)
+{
+	char s[512], k[512], *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "verify", s, "--kernel", k,
+			 "--mutate=free-before-unpatch", "--out=/tmp", NULL };
+
+	ftv_test_path(s, sizeof(s), "FTV_TOP", "corpus/scenarios/verify-kernel-disable.scn");
+	ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_msg(strstr(out, "VIOLATION use-after-free ") &&
+		      strstr(out, "mutate free-before-unpatch"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *kernel_scheme_suite(void)
 {
 	Suite *s = suite_create("kernel_scheme");
@@ -243,6 +261,7 @@ static Suite *kernel_scheme_suite(void)
 	tcase_add_test(t, the_misaligned_twin_overwrites_the_word_before_the_site);
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
 	tcase_add_test(t, far_modules_and_mutants_are_refused);
+	tcase_add_test(t, the_cores_mutants_run_on_the_kernels_backend);
 	suite_add_tcase(s, t);
 	return s;
 }
