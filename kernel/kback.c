@@ -196,25 +196,31 @@ static uint64_t line_point(const struct kback_pair *p, uint64_t line_k, uint64_t
 }
 
 /* The ops literal the kernel stores must land on the site's pre-function
- * NOPs, which belong to no function. ftrace_rec_set_ops
- * (arch/arm64/kernel/ftrace.c) writes ALIGN_DOWN(rec->ip - 12, 8): for a
- * site whose NOPs start at 4 mod 8, which ftrace_call_adjust refuses
- * ("Misaligned patch-site"), that is the word before them, the last
- * instruction of the function placed before. A kernel that takes such a
- * site overwrites it; ftv names the store rather than run the corrupted
- * function. */
-static int literal_on_code(struct kback *b, const char *verb, const struct kev *v,
-			   const char *what, struct ftv_err *e)
+ * NOPs. ftrace_rec_set_ops (arch/arm64/kernel/ftrace.c) writes
+ * ALIGN_DOWN(rec->ip - 12, 8): for a site whose NOPs start at 4 mod 8,
+ * which ftrace_call_adjust refuses ("Misaligned patch-site"), that is the
+ * word before them, the last instruction of the function placed before. A
+ * kernel that takes such a site overwrites it; ftv names the store rather
+ * than run the corrupted function. Judged on the window as compiled (the
+ * pair's words), not on symbol sizes (an overridden weak function's may
+ * cover the next function's NOPs). */
+static int literal_on_code(struct kback *b, const char *verb, const struct kback_pair *p,
+			   const struct kev *v, const char *what, struct ftv_err *e)
 {
+	uint64_t base = p->ip_k + 4 - KBACK_WINDOW;
+
 	for (uint64_t a = v->addr; a < v->addr + 8; a += 4) {
-		const struct sim_symbol *f = sim_sym_at(b->k->as, a);
+		uint32_t w;
 		char at[200];
 
-		if (f && f->type == SIM_SYM_FUNC && a >= f->addr && a < f->addr + f->size)
-			return ftv_errf(e, "%s: the ops literal overwrites %s, an instruction of "
-					"%s, not a NOP of the site",
-					text(b, verb, v, what),
-					sim_symbolize(b->k->as, a, at, sizeof(at), 0), f->name);
+		if (a < base || a >= base + KBACK_WINDOW)
+			continue;
+		w = p->orig[(a - base) / 4];
+		if (w != a64_gen_nop())
+			return ftv_errf(e, "%s: the ops literal overwrites %08x at %s, not a NOP of "
+					"the site: an instruction of the function before it",
+					text(b, verb, v, what), w,
+					sim_symbolize(b->k->as, a, at, sizeof(at), 0));
 	}
 	return 0;
 }
@@ -252,7 +258,7 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 				continue;
 			s.addr = to_w(p, v->addr);
 			if (v->size == 8) {
-				if (literal_on_code(b, verb, v, what, e))
+				if (literal_on_code(b, verb, p, v, what, e))
 					return -1;
 				s.op = PLAN_WRITE_DATA64;
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
