@@ -182,6 +182,17 @@ START_TEST(the_misaligned_twin_overwrites_the_word_before_the_site)
 	ck_assert_msg(strstr(out, "13 sites skipped, as the kernel does: Misaligned patch-site ("),
 		      "%s", out);
 	free(out);
+	/* verify's world of the twin (r1_f13's site, 4 mod 8) stops there
+	 * too; on 6.12 the site is not traceable and the world is refused */
+	ck_assert_int_eq(run("verify", "corpus/verify/verify-kernel-misaligned.scn",
+			     "kernel-mut/call-adjust-misaligned", "--out=/tmp", &out), 2);
+	ck_assert_msg(strstr(out, "init_nop: ftrace_init_nop+0x") &&
+		      strstr(out, " not a NOP of the site"), "%s", out);
+	free(out);
+	ck_assert_int_eq(run("verify", "corpus/verify/verify-kernel-misaligned.scn", "kernel/6.12",
+			     "--out=/tmp", &out), 2);
+	ck_assert_msg(strstr(out, "r1_f13: no traced function"), "%s", out);
+	free(out);
 	/* every literal of 6.12 lands on NOPs, those of the weak functions'
 	 * overriders included (fuzz's objects: rand1 rand2 weak hooks, rand3) */
 	ftv_test_path(fz, sizeof(fz), "FTV_BUILD", "kernel/6.12");
