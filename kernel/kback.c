@@ -195,6 +195,36 @@ static uint64_t line_point(const struct kback_pair *p, uint64_t line_k, uint64_t
 	return line_k < lo ? lo : line_k >= hi ? hi - 4 : line_k;
 }
 
+/* The ops literal the kernel stores must land on the site's pre-function
+ * NOPs. ftrace_rec_set_ops (arch/arm64/kernel/ftrace.c) writes
+ * ALIGN_DOWN(rec->ip - 12, 8): for a site whose NOPs start at 4 mod 8,
+ * which ftrace_call_adjust refuses ("Misaligned patch-site"), that is the
+ * word before them, the last instruction of the function placed before. A
+ * kernel that takes such a site overwrites it; ftv names the store rather
+ * than run the corrupted function. Judged on the window as compiled (the
+ * pair's words), not on symbol sizes (an overridden weak function's may
+ * cover the next function's NOPs). */
+static int literal_on_code(struct kback *b, const char *verb, const struct kback_pair *p,
+			   const struct kev *v, const char *what, struct ftv_err *e)
+{
+	uint64_t base = p->ip_k + 4 - KBACK_WINDOW;
+
+	for (uint64_t a = v->addr; a < v->addr + 8; a += 4) {
+		uint32_t w;
+		char at[200];
+
+		if (a < base || a >= base + KBACK_WINDOW)
+			continue;
+		w = p->orig[(a - base) / 4];
+		if (w != a64_gen_nop())
+			return ftv_errf(e, "%s: the ops literal overwrites %08x at %s, not a NOP of "
+					"the site: an instruction of the function before it",
+					text(b, verb, v, what), w,
+					sim_symbolize(b->k->as, a, at, sizeof(at), 0));
+	}
+	return 0;
+}
+
 /* The events of the last run as plan steps (one per visible event). */
 static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 		 uint64_t lit_w, struct plan *pl, struct ftv_err *e)
@@ -228,6 +258,8 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 				continue;
 			s.addr = to_w(p, v->addr);
 			if (v->size == 8) {
+				if (literal_on_code(b, verb, p, v, what, e))
+					return -1;
 				s.op = PLAN_WRITE_DATA64;
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
 				 * (arch/arm64/kernel/ftrace.c): the kernel's own
@@ -353,11 +385,39 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	return steps(b, vname[v], p, lit_w, pl, e);
 }
 
+/* Whether the core takes the site: the kernel's own ftrace_call_adjust
+ * (arch/arm64/kernel/ftrace.c, called by ftrace_process_locs in
+ * kernel/trace/ftrace.c) on the kernel copy's __patchable_function_entries
+ * value, the first pre-function NOP (the literal). 0 is its refusal ("Misaligned
+ * patch-site", a WARN): the record is skipped, as the core does; any other
+ * answer must be the patched word the world made the site of. */
 static int k_usable(void *ctx, const struct ftrace_site *s, struct ftv_err *e)
 {
 	struct kback *b = ctx;
+	const struct kback_pair *p = pair(b, s->ip);
+	uint64_t fn = kern_sym(b->k, "ftrace_call_adjust"), arg, ret = 0;
 
-	return arm64_site_usable(&b->model, s, e);
+	if (s->kind != FTV_SITE_CALL_OPS || !s->literal || !p || !fn)
+		return arm64_site_usable(&b->model, s, e);
+	arg = to_k(p, s->literal);
+	kev_clear(&b->k->log);
+	if (kern_call(b->k, fn, &arg, 1, &ret, e))
+		return -1;
+	if (ret == p->ip_k)
+		return 0;
+	/* the kernel's own words, without their arguments: "Misaligned
+	 * patch-site" (the site is named by the caller) */
+	for (size_t i = 0; i < b->k->log.n; i++)
+		if (b->k->log.v[i].kind == KEV_PRINT && b->k->log.v[i].text) {
+			size_t n = strcspn(b->k->log.v[i].text, "%\n");
+
+			while (n && b->k->log.v[i].text[n - 1] == ' ')
+				n--;
+			return ftv_errf(e, "%.*s", (int)n, b->k->log.v[i].text);
+		}
+	return ftv_errf(e, "ftrace_call_adjust(0x%llx) = 0x%llx, not the site's 0x%llx",
+			(unsigned long long)arg, (unsigned long long)ret,
+			(unsigned long long)p->ip_k);
 }
 
 static int k_init_nop(void *ctx, const struct ftrace_site *s, uint64_t lit,

@@ -41,10 +41,13 @@ $(KERNEL_CHECK_OUT)/.built: build/kernel-src/.unpacked-6.12 $(KERNEL_FRAGMENT) t
 
 CHECK_DEPS += $(KERNEL_CHECK_OUT)/.built
 
-# The mutated kernels make check runs kernel-diff on (tools/kernel-mutate.py:
-# a store dropped or reordered in ftrace_make_call, ftrace_modify_call and
-# aarch64_insn_write_literal_u64), each built with make kernel
-# KERNEL_SRC=<hard-linked copy with one file replaced> (tools/kernel-mutants.sh).
+# The mutated kernels make check runs kernel-diff and the kernel scheme on
+# (tools/kernel-mutate.py: a store dropped, moved or reordered in
+# ftrace_make_call, ftrace_init_nop, ftrace_modify_call and
+# aarch64_insn_write_literal_u64, a check dropped from ftrace_call_adjust and
+# ftrace_find_callable_addr: the twins of the model's arm64 mutants), each
+# built with make kernel KERNEL_SRC=<hard-linked copy with one file replaced>
+# (tools/kernel-mutants.sh).
 KERNEL_DIFF_OBJS := $(filter-out kernel/trace/ftrace.o,$(KERNEL_OBJS))
 KERNEL_MUT_DIR := build/kernel-mut
 .PHONY: kernel-mutants

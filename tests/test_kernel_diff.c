@@ -85,13 +85,20 @@ END_TEST
 
 static const struct {
 	const char *mutant, *kind, *what;
+	const char *also; /* in the output too, or NULL */
 } mutants[] = {
 	/* the BL (after its validating read) comes before the ops */
-	{ "make-call-bl-before-ops", "make_call", "access 1: kernel read32" },
+	{ "make-call-bl-before-ops", "make_call", "access 1: kernel read32", NULL },
 	/* the ops literal's store is gone */
-	{ "modify-call-keeps-ops", "modify_call", "access 1: kernel read32" },
+	{ "modify-call-keeps-ops", "modify_call", "access 1: kernel read32", NULL },
 	/* the literal is stored through a cleared fixmap: -EFAULT, no store */
-	{ "literal-store-after-unmap", "init_nop", "no fixmap mapping there" },
+	{ "literal-store-after-unmap", "init_nop", "no fixmap mapping there", NULL },
+	/* MOV X9, LR left to ftrace_make_call: init_nop writes no word */
+	{ "make-call-writes-mov", "init_nop", "access 2: kernel (nothing)", NULL },
+	/* no range check in ftrace_find_callable_addr: the encoder refuses
+	 * the far BL (aarch64_insn_gen_branch_imm) and a BRK is written */
+	{ "callable-addr-no-range-check", "direct_out_of_range", "offset out of range",
+	  "= 0xd4202000; fixmap clear" /* BRK #0x100: AARCH64_BREAK_FAULT */ },
 };
 
 START_TEST(each_mutated_kernel_is_reported_at_its_transition)
@@ -105,6 +112,8 @@ START_TEST(each_mutated_kernel_is_reported_at_its_transition)
 	ck_assert_msg(kind_line(out, mutants[_i].kind, line, sizeof(line)), "%s", out);
 	ck_assert_msg(strstr(line, "DIFFERENT") && strstr(line, mutants[_i].what),
 		      "%s: %s", mutants[_i].mutant, line);
+	ck_assert_msg(!mutants[_i].also || strstr(out, mutants[_i].also), "%s: %s",
+		      mutants[_i].mutant, out);
 	/* both sequences are shown */
 	ck_assert_msg(strstr(out, "\n    kernel: ") && strstr(out, "\n    model:  str64"),
 		      "%s", out);

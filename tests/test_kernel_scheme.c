@@ -100,6 +100,9 @@ static const struct {
 	/* skip-literal-on-modify's twin: the second tracer never called */
 	{ "modify-call-keeps-ops", "corpus/scenarios/verify-kernel-modify.scn",
 	  "VIOLATION count", NULL },
+	/* live-mov-patch's twin: NOP -> MOV X9, LR fetched while written */
+	{ "make-call-writes-mov", "corpus/scenarios/verify-kernel-make-call.scn",
+	  "VIOLATION cmodx", "\"make_call: ftrace_make_call+0x" },
 };
 
 START_TEST(each_kernel_twin_is_found_by_verify_with_its_models_kind)
@@ -117,6 +120,85 @@ START_TEST(each_kernel_twin_is_found_by_verify_with_its_models_kind)
 			      strstr(out, "> __aarch64_insn_write+0x") &&
 			      strstr(out, "(arch/arm64/kernel/patching.c:"),
 			      "%s: %s", twins[_i].mutant, out);
+	free(out);
+}
+END_TEST
+
+/* corpus/kernel-mutants: each twin's scenario (the model mutant's world,
+ * scheme kernel) reports the model mutant's kind on its mutated kernel,
+ * and nothing on Debian's 6.12 */
+static const struct {
+	const char *mutant, *kind;
+	int at_line; /* a step of the kernel's is named (a dropped store is none) */
+} scn_twins[] = {
+	{ "make-call-bl-before-ops", "nop-ops", 1 },       /* mutant-bl-before-literal */
+	{ "modify-call-keeps-ops", "use-after-free", 0 },  /* mutant-skip-literal-on-modify */
+	{ "make-call-writes-mov", "cmodx", 1 },            /* mutant-live-mov-patch */
+};
+
+START_TEST(each_kernel_mutant_scenario_has_its_models_kind_and_6_12_none)
+{
+	char *out = NULL, kdir[128], scn[160], want[64];
+
+	snprintf(kdir, sizeof(kdir), "kernel-mut/%s", scn_twins[_i].mutant);
+	snprintf(scn, sizeof(scn), "corpus/kernel-mutants/kernel-mutant-%s.scn",
+		 scn_twins[_i].mutant);
+	snprintf(want, sizeof(want), "VIOLATION %s ", scn_twins[_i].kind);
+	ck_assert_msg(run("scenario", scn, kdir, NULL, &out) == 1, "%s: %s", scn, out);
+	ck_assert_msg(strstr(out, want), "%s: %s", scn, out);
+	ck_assert_msg(!scn_twins[_i].at_line || strstr(out, " (arch/arm64/kernel/ftrace.c:"),
+		      "%s: %s", scn, out);
+	free(out);
+	ck_assert_msg(run("scenario", scn, "kernel/6.12", NULL, &out) == 0, "%s: %s", scn, out);
+	ck_assert_msg(strstr(out, "no violation (0 violations)"), "%s: %s", scn, out);
+	free(out);
+}
+END_TEST
+
+/* misaligned-literal's twin (ftrace_call_adjust without its alignment
+ * check) cannot tear the ops: the kernel writes and ftrace_caller reads the
+ * literal 8-byte aligned down, so the store lands on the instruction before
+ * the site's NOPs: named at the kernel's line, at boot. 6.12 skips those
+ * sites with its own WARN, decided by its ftrace_call_adjust. */
+START_TEST(the_misaligned_twin_overwrites_the_word_before_the_site)
+{
+	char fz[128];
+	char *argv[] = { (char *)ftv_test_env("FTV"), "fuzz", "--scheme", "kernel", "--kernel",
+			 fz, "--seed", "1", "--iterations", "1", "--out", "/tmp/ftv-kfuzz-none.scn",
+			 NULL };
+	const char *scn = "corpus/kernel-mutants/kernel-mutant-call-adjust-misaligned.scn";
+	char *out = NULL;
+	int rc = run("scenario", scn, "kernel-mut/call-adjust-misaligned", NULL, &out);
+
+	ck_assert_msg(rc == 2, "exit %d: %s", rc, out);
+	ck_assert_msg(strstr(out, "init_nop: ftrace_init_nop+0x") &&
+		      strstr(out, "(arch/arm64/kernel/ftrace.c:") &&
+		      strstr(out, "> aarch64_insn_write_literal_u64+0x") &&
+		      strstr(out, ": the ops literal overwrites ") &&
+		      strstr(out, " at r1_entry+0x8/0xc, not a NOP of the site") &&
+		      !strstr(out, "bad-ops-literal"), "%s", out);
+	free(out);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &out), 0);
+	ck_assert_msg(strstr(out, "13 sites skipped, as the kernel does: Misaligned patch-site ("),
+		      "%s", out);
+	free(out);
+	/* verify's world of the twin (r1_f13's site, 4 mod 8) stops there
+	 * too; on 6.12 the site is not traceable and the world is refused */
+	ck_assert_int_eq(run("verify", "corpus/verify/verify-kernel-misaligned.scn",
+			     "kernel-mut/call-adjust-misaligned", "--out=/tmp", &out), 2);
+	ck_assert_msg(strstr(out, "init_nop: ftrace_init_nop+0x") &&
+		      strstr(out, " not a NOP of the site"), "%s", out);
+	free(out);
+	ck_assert_int_eq(run("verify", "corpus/verify/verify-kernel-misaligned.scn", "kernel/6.12",
+			     "--out=/tmp", &out), 2);
+	ck_assert_msg(strstr(out, "r1_f13: no traced function"), "%s", out);
+	free(out);
+	/* every literal of 6.12 lands on NOPs, those of the weak functions'
+	 * overriders included (fuzz's objects: rand1 rand2 weak hooks, rand3) */
+	ftv_test_path(fz, sizeof(fz), "FTV_BUILD", "kernel/6.12");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+	ck_assert_msg(strstr(out, "1 iterations") && strstr(out, " 0 violating iterations") &&
+		      strstr(out, "weak hooks"), "%s", out);
 	free(out);
 }
 END_TEST
@@ -167,6 +249,24 @@ START_TEST(far_modules_and_mutants_are_refused)
 }
 END_TEST
 
+/* The core is ftv's model in every scheme: its mutants (the ops freed
+ * before the sites stop using it, kernel/trace/ftrace.c's side) run with
+ * the kernel's backend as they are, and are found as with the model's. */
+START_TEST(the_cores_mutants_run_on_the_kernels_backend)
+{
+	char s[512], k[512], *out = NULL;
+	char *argv[] = { (char *)ftv_test_env("FTV"), "verify", s, "--kernel", k,
+			 "--mutate=free-before-unpatch", "--out=/tmp", NULL };
+
+	ftv_test_path(s, sizeof(s), "FTV_TOP", "corpus/scenarios/verify-kernel-disable.scn");
+	ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+	ck_assert_int_eq(ftv_test_run(argv, &out), 1);
+	ck_assert_msg(strstr(out, "VIOLATION use-after-free ") &&
+		      strstr(out, "mutate free-before-unpatch"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *kernel_scheme_suite(void)
 {
 	Suite *s = suite_create("kernel_scheme");
@@ -178,8 +278,12 @@ static Suite *kernel_scheme_suite(void)
 	tcase_add_test(t, the_patcher_track_names_the_kernel_function_and_line);
 	tcase_add_loop_test(t, each_kernel_twin_is_found_by_verify_with_its_models_kind, 0,
 			    sizeof(twins) / sizeof(twins[0]));
+	tcase_add_loop_test(t, each_kernel_mutant_scenario_has_its_models_kind_and_6_12_none, 0,
+			    sizeof(scn_twins) / sizeof(scn_twins[0]));
+	tcase_add_test(t, the_misaligned_twin_overwrites_the_word_before_the_site);
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
 	tcase_add_test(t, far_modules_and_mutants_are_refused);
+	tcase_add_test(t, the_cores_mutants_run_on_the_kernels_backend);
 	suite_add_tcase(s, t);
 	return s;
 }
