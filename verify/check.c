@@ -151,7 +151,7 @@ static void walk_cut_short(struct world *w, unsigned cpu, uint64_t since, char *
 		for (size_t i = 0; i < w->nops; i++) {
 			const struct exec_write *nw;
 
-			if (o->addr != w->ops[i].addr + FTV_OPS_NEXT)
+			if (o->addr != w->ops[i].addr + ftrace_core_ops_layout(w->core)->next)
 				continue;
 			for (int wid = o->wid[0] + 1; (nw = exec_write_get(w->ex, wid)); wid++)
 				if (nw->addr == o->addr && nw->val && nw->cpu < 0 &&

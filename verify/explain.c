@@ -29,8 +29,9 @@ static const char *freed_ops(struct world *w, char *buf, size_t n)
  * before the ops' initialisation was visible to it. 1 if explained. */
 static int explain_unpublished(struct world *w, const struct exec_violation *v)
 {
-	static const struct { uint64_t off; const char *name; } fields[] = {
-		{ FTV_OPS_FUNC, "func" }, { FTV_OPS_DIRECT_CALL, "direct_call" },
+	const struct ftrace_ops_layout *l = ftrace_core_ops_layout(w->core);
+	const struct { uint64_t off; const char *name; } fields[] = {
+		{ l->func, "func" }, { l->direct_call, "direct_call" },
 	};
 	size_t n;
 	const struct exec_obs *ob = exec_observations(w->ex, &n);
