@@ -123,6 +123,7 @@ int kern_event(struct kern *k, enum kev_kind kind, uint64_t addr,
 /* kimage.c: the build's ftv-layout.txt */
 int kern_layout_read(struct kern_layout *l, const char *path,
 		     struct ftv_err *err);
+void kern_layout_free(struct kern_layout *l);
 /* kcore.c: the __bug_table entry of the BRK at pc, or NULL */
 const struct kern_bug *kern_bug_at(const struct kern *k, uint64_t pc);
 

@@ -92,6 +92,15 @@ int kern_layout_read(struct kern_layout *l, const char *path,
 	return 0;
 }
 
+void kern_layout_free(struct kern_layout *l)
+{
+	for (size_t i = 0; i < l->nfacts; i++)
+		free(l->facts[i].name);
+	free(l->facts);
+	l->facts = NULL;
+	l->nfacts = l->capfacts = 0;
+}
+
 int kern_fact(const struct kern_layout *l, const char *name, uint64_t *v,
 	      struct ftv_err *err)
 {
@@ -251,9 +260,7 @@ void kern_close(struct kern *k)
 	sim_image_free(k->img);
 	sim_aspace_free(k->as);
 	kev_free(&k->log);
-	for (size_t i = 0; i < k->lay.nfacts; i++)
-		free(k->lay.facts[i].name);
-	free(k->lay.facts);
+	kern_layout_free(&k->lay);
 	for (size_t i = 0; i < k->nbugs; i++)
 		free(k->bugs[i].where);
 	free(k->bugs);

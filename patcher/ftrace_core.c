@@ -101,8 +101,14 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 					     : core_alloc(c, 16, 8, err);
 	if (!c->list_head)
 		goto fail;
+	/* (beside a list head of its own; a given one's neighbour is
+	 * not the core's: the kernel's CALL_OPS ftrace_caller has no
+	 * function_trace_op, and the list head's is another variable) */
 	c->trace_op = c->cfg.trace_op_addr ? c->cfg.trace_op_addr
-					   : c->list_head + 8;
+		      : c->cfg.list_head_addr ? core_alloc(c, 8, 8, err)
+					      : c->list_head + 8;
+	if (!c->trace_op)
+		goto fail;
 	core_name(c, c->list_ops, c->cfg.ops_layout->size, "ftrace_list_ops");
 	core_name(c, c->nop_ops, c->cfg.ops_layout->size, "ftrace_nop_ops");
 	if (!c->cfg.list_head_addr)

@@ -646,9 +646,7 @@ static void on_held_op(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 
 static int install(struct world *w, struct ftv_err *err)
 {
-	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
-
-	if (op_loaded && exec_break(w->ex, op_loaded, on_preempt_point, w, err))
+	if (w->op_loaded && exec_break(w->ex, w->op_loaded, on_preempt_point, w, err))
 		return -1;
 	for (size_t i = 0; i < sizeof(w->sd->preempt) / sizeof(w->sd->preempt[0]) &&
 			   w->sd->preempt[i]; i++) {

@@ -83,7 +83,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 	uint64_t pc = v->addr;
 	uint64_t link = exec_cpu_reg(ex, c, w->ad->reg_link);
 	uint64_t opv = exec_cpu_reg(ex, c, w->ad->reg_ops);
-	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
+	uint64_t op_loaded = w->op_loaded;
 	char b1[160], b2[160], b3[256];
 
 	if (pc == POISON_FREE64 || (pc >> 32) == (POISON_FREE64 >> 32)) {

@@ -92,6 +92,10 @@ struct world_schemedesc {
 	 * the kernel scheme's, verify/world_kernel.c. */
 	int (*backend_ctx)(struct world *w, struct ftv_err *err);
 	void (*backend_free)(void *ctx);
+	/* Adds trampolines that are not in the arch's trampoline dir (the
+	 * kernel scheme's ftrace_caller, from the kernel build), after
+	 * tramps; NULL: none. */
+	int (*add_tramps)(struct world *w, struct ftv_err *err);
 };
 
 /* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
@@ -269,6 +273,14 @@ struct world {
 		prepare_return, return_handler, quiescent, workload,
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
+	/* where ftrace_caller holds the ops it loaded from the site's literal
+	 * and has not yet loaded its func or direct_call: ftv's
+	 * ftrace_caller_op_loaded label, or found in the kernel's code
+	 * (verify/world_kernel.c); 0: none */
+	uint64_t op_loaded;
+	/* the ops' layout when it is not ftv's (size 0: ftv's), the kernel
+	 * scheme's: patcher/ftrace_layout.h */
+	struct ftrace_ops_layout ops_layout;
 	int static_key_on;
 	/* the objects' static keys, jump labels and text poke sites, read
 	 * when first used (verify/world_text.c) */
