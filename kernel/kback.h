@@ -52,11 +52,12 @@ struct kback_site {
 };
 
 /* Opens the build in dir with the world's kernel objects (objs, in the
- * world's order); sites: the world's sites of those objects, in the same
+ * world's order, its last nmods its modules, placed far as the world's
+ * when far); sites: the world's sites of those objects, in the same
  * order; caller: the world's ftrace_caller. NULL with err set. */
 struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			const struct kback_site *sites, size_t nsites,
-			uint64_t caller, struct ftv_err *err);
+			uint64_t caller, size_t nmods, int far, struct ftv_err *err);
 void kback_free(struct kback *b);
 /* Kernel instructions run so far (the patcher CPU's cost). */
 uint64_t kback_insns(const struct kback *b);

@@ -177,12 +177,6 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 
 	if (c->backend_mutant)
 		return ftv_errf(err, "scheme kernel: mutate the kernel's source instead (make kernel KERNEL_SRC=...)");
-	/* The kernel's copy loads every object as kernel text: a far
-	 * module's out-of-range call needs the module PLT the kernel finds
-	 * with __module_text_address (arch/arm64/kernel/ftrace.c
-	 * ftrace_find_callable_addr): not done yet. */
-	if (c->far_modules)
-		return ftv_errf(err, "scheme kernel: no far modules yet (the kernel's module PLT is not loaded)");
 	if (layouts(w, dir, err) || find_op_loaded(w, err))
 		return -1;
 	for (unsigned i = 0; i < c->nobjects; i++)
@@ -202,7 +196,8 @@ static int backend_ctx(struct world *w, struct ftv_err *err)
 			sites[n++].name = s->funcname;
 		}
 	}
-	w->arch_ctx = kback_new(dir, objs, nobjs, sites, n, w->caller, err);
+	w->arch_ctx = kback_new(dir, objs, nobjs, sites, n, w->caller, c->nmodules,
+				c->far_modules, err);
 	free(sites);
 	return w->arch_ctx ? 0 : -1;
 }
@@ -225,5 +220,5 @@ const struct world_schemedesc world_scheme_kernel = {
 	.backend = &kback_ftrace,
 	.backend_ctx = backend_ctx,
 	.backend_free = backend_free,
-	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT,
+	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };
