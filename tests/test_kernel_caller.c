@@ -123,6 +123,66 @@ START_TEST(ops_and_fregs_are_laid_out_as_the_builds)
 }
 END_TEST
 
+/* graph entries and returns in cpu c's tracer log */
+static void graph_log(struct world *w, unsigned c, uint64_t *entries, uint64_t *rets)
+{
+	uint64_t head = 0, kind = 0;
+
+	*entries = *rets = 0;
+	ck_assert(!sim_read64(w->as, w->cpu[c].pcpu + FTV_PCPU_LOG_HEAD, &head));
+	for (uint64_t i = 0; i < head && i < WORLD_LOG_CAP; i++) {
+		ck_assert(!sim_read64(w->as, w->cpu[c].log + i * FTV_LOG_SIZE + FTV_LOG_KIND, &kind));
+		*entries += kind == FTV_LOG_GRAPH_ENTRY;
+		*rets += kind == FTV_LOG_GRAPH_RET;
+	}
+}
+
+/* The graph ops' func is the build's ftrace_graph_func, whose
+ * prepare_ftrace_return reads current->tracing_graph_pause through SP_EL0
+ * and hooks fregs->lr; the hooked functions return through the build's
+ * return_to_handler. A CPU whose `current` is paused makes no entry: the
+ * kernel's code decides, not ftv's. */
+START_TEST(graph_entries_go_through_the_builds_ftrace_graph_func)
+{
+	struct world *w = kworld("kernel-graph");
+	const struct sim_object_info *k = object_ending(w, "/kernel/6.12/arch/arm64/kernel/ftrace.o");
+	struct kern_layout kl = { 0 };
+	struct ftv_err err;
+	struct ftrace_ops *g;
+	uint64_t text = 0, end = 0, pause = 0, e0, r0, e1, r1;
+	char path[4096];
+
+	ck_assert_msg(k, "the build's ftrace.o is not in the world");
+	for (size_t s = 0; s < k->nsections; s++)
+		if (!strcmp(k->sections[s].name, ".text")) {
+			text = k->sections[s].addr;
+			end = text + k->sections[s].size;
+		}
+	ck_assert(w->graph_func >= text && w->graph_func < end);
+	ftv_test_path(path, sizeof(path), "FTV_BUILD", "kernel/6.12/ftv-layout.txt");
+	ck_assert_msg(!kern_layout_read(&kl, path, &err), "%s", err.msg);
+	ck_assert(!kern_fact(&kl, "task_struct.tracing_graph_pause", &pause, &err));
+	kern_layout_free(&kl);
+	/* cpu1 paused (atomic_read(&current->tracing_graph_pause) != 0) */
+	ck_assert(w->kcurrent);
+	ck_assert(!sim_write32(w->as, w->kcurrent + 1 * w->kcurrent_size + pause, 1));
+	ck_assert_msg((g = world_ops(w, "g", "graph", &err)) != NULL, "%s", err.msg);
+	ck_assert_msg(!world_set_filter(w, g, "r1_f9,r1_f3,r2_f4", &err), "%s", err.msg);
+	ck_assert_msg(!world_register(w, g, &err), "%s", err.msg);
+	ck_assert_msg(!world_run(w, 150, &err), "%s", err.msg);
+	ck_assert_msg(!world_unregister(w, g, &err), "%s", err.msg);
+	ck_assert_msg(!world_finish(w, 10000000, &err), "%s", err.msg);
+	ck_assert_uint_eq(world_nviolations(w), 0);
+	graph_log(w, 0, &e0, &r0);
+	graph_log(w, 1, &e1, &r1);
+	ck_assert_uint_gt(e0, 0);
+	ck_assert_uint_eq(e0, r0);
+	ck_assert_uint_eq(e1, 0);
+	ck_assert_uint_eq(r1, 0);
+	world_free(w);
+}
+END_TEST
+
 static Suite *kernel_caller_suite(void)
 {
 	Suite *s = suite_create("kernel_caller");
@@ -131,6 +191,7 @@ static Suite *kernel_caller_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, the_cpus_enter_the_builds_ftrace_caller);
 	tcase_add_test(t, ops_and_fregs_are_laid_out_as_the_builds);
+	tcase_add_test(t, graph_entries_go_through_the_builds_ftrace_graph_func);
 	suite_add_tcase(s, t);
 	return s;
 }

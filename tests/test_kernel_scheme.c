@@ -76,7 +76,7 @@ END_TEST
 
 START_TEST(debian_6_12_proves_the_kernel_proof_worlds)
 {
-	static const char *const scn[] = { "make-call", "disable", "far", "direct-far" };
+	static const char *const scn[] = { "make-call", "disable", "far", "direct-far", "graph" };
 	char *out = NULL, path[128];
 
 	for (size_t i = 0; i < sizeof(scn) / sizeof(scn[0]); i++) {

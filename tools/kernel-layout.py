@@ -27,6 +27,8 @@ STRUCTS = {"dyn_ftrace": ["ip", "flags"],
            "module_memory": ["base", "size"],
            "mod_arch_specific": ["ftrace_trampolines",
                                  "init_ftrace_trampolines"],
+           # prepare_ftrace_return: current->tracing_graph_pause
+           "task_struct": ["tracing_graph_pause"],
            # the core's (kernel/trace/trace.h, include/linux/ftrace.h):
            # what make bench's ops and filter hashes are made of
            "ftrace_ops_hash": ["notrace_hash", "filter_hash"],

@@ -200,6 +200,7 @@ __attribute__((noinline)) void ftv_prepare_return(u64 parent_slot, u64 ip, u64 o
 	FIELD(parent_slot, 0) = (u64)return_to_handler;
 }
 
+#ifndef FTV_KERNEL_LAYOUT
 /* The func of the function-graph ops in the CALL_OPS / ARGS schemes: the
  * traced function's return address is fregs->lr. */
 void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
@@ -208,6 +209,25 @@ void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 	if (fregs)
 		ftv_prepare_return(fregs + FREGS_LR, ip, op);
 }
+#else
+/* With the kernel's own ftrace_graph_func (arch/arm64/kernel/ftrace.c,
+ * loaded into the world): what its prepare_ftrace_return calls, fgraph's
+ * function_graph_enter(ret, func, frame_pointer, retp)
+ * (kernel/trace/fgraph.c): push the return address on ftv's graph stack
+ * and log the entry; 0 when pushed (the caller then points fregs->lr at
+ * return_to_handler), -EBUSY (-16) when the stack is full, as fgraph's
+ * ftrace_push_return_trace refuses. The graph ops is not passed (fgraph
+ * keeps its own list): the entry logs none. */
+int function_graph_enter(u64 ret, u64 func, u64 frame_pointer, u64 retp)
+{
+	volatile u64 slot = ret;
+
+	(void)frame_pointer;
+	(void)retp;
+	ftv_prepare_return((u64)&slot, func, 0);
+	return slot == ret ? -16 : 0;
+}
+#endif
 
 /* The 2014 arm64 -pg scheme: ftrace_graph_caller enters the graph tracer
  * for every call that reaches ftrace_caller, whichever ops enabled the

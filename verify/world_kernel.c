@@ -50,25 +50,27 @@ static const char *kdir(const struct world *w, char *buf, size_t n)
 	return w->cfg.kernel_dir ? w->cfg.kernel_dir : world_kernel_dir(w->cfg.tramp_dir, buf, n);
 }
 
-/* The kernel's entry-ftrace.o as the world's ftrace_caller. */
+/* The kernel's entry-ftrace.o as the world's ftrace_caller (with
+ * ftrace_stub, ftrace_stub_direct_tramp, return_to_handler), and its
+ * ftrace.o for ftrace_graph_func / prepare_ftrace_return, the graph ops'
+ * func (the backend's verbs in it are never called by the world's CPUs:
+ * the patcher CPU runs its own copy, kernel/kback.c). */
 static int add_tramps(struct world *w, struct ftv_err *err)
 {
+	static const char *const objs[] = { "arch/arm64/kernel/entry-ftrace.o",
+					    "arch/arm64/kernel/ftrace.o" };
 	char buf[4200], path[4400];
 	const char *dir = kdir(w, buf, sizeof(buf));
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/arch/arm64/kernel/entry-ftrace.o", dir);
-	if (stat(path, &st))
-		return ftv_errf(err, "%s: missing (build it with: make kernel KERNEL_OUT=%s)", path,
-				dir);
-	return sim_image_add_file(w->img, path, 0, err);
-}
-
-static int listed(const char *const *v, unsigned n, const char *path)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(v[i], path))
-			return 1;
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, objs[i]);
+		if (stat(path, &st))
+			return ftv_errf(err, "%s: missing (build it with: make kernel KERNEL_OUT=%s)",
+					path, dir);
+		if (sim_image_add_file(w->img, path, 0, err))
+			return -1;
+	}
 	return 0;
 }
 
@@ -77,6 +79,42 @@ static int fact(const struct kern_layout *l, const char *name, uint64_t *v, cons
 {
 	if (kern_fact(l, name, v, err))
 		return ftv_err_prefix(err, "%s", dir);
+	return 0;
+}
+
+/* Each CPU's `current` (prepare_ftrace_return reads
+ * current->tracing_graph_pause): a zeroed task_struct of the build's size
+ * per CPU, none paused. */
+static int tasks(struct world *w, const struct kern_layout *l, const char *path,
+		 struct ftv_err *err)
+{
+	uint64_t size, pause;
+
+	if (fact(l, "sizeof.task_struct", &size, path, err) ||
+	    fact(l, "task_struct.tracing_graph_pause", &pause, path, err))
+		return -1;
+	w->kcurrent_size = (size + 63) & ~63ull;
+	w->kcurrent = sim_region_alloc(w->data, w->kcurrent_size * w->cfg.exec.ncpus, 64, err);
+	if (!w->kcurrent)
+		return -1;
+	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++)
+		if (sim_write32(w->as, w->kcurrent + c * w->kcurrent_size + pause, 0))
+			return ftv_errf(err, "task_struct: unwritable");
+	return 0;
+}
+
+static void start_cpu(struct world *w, struct ftv_exec *ex, unsigned cpu)
+{
+	if (w->kcurrent)
+		exec_cpu_set_reg(ex, cpu, w->ad->reg_current,
+				 w->kcurrent + cpu * w->kcurrent_size);
+}
+
+static int listed(const char *const *v, unsigned n, const char *path)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(v[i], path))
+			return 1;
 	return 0;
 }
 
@@ -109,7 +147,8 @@ static int layouts(struct world *w, const char *dir, struct ftv_err *err)
 	for (size_t i = 0; i < sizeof(kl) / sizeof(kl[0]); i++)
 		if (fact(&l, kl[i].name, &v[kl[i].kl], path, err))
 			goto out;
-	if (fact(&l, "ftrace_ops.private", &priv, path, err) ||
+	if (tasks(w, &l, path, err) ||
+	    fact(&l, "ftrace_ops.private", &priv, path, err) ||
 	    fact(&l, "sizeof.ftrace_ops", &size, path, err) ||
 	    fact(&l, "FTRACE_OPS_FUNC", &asm_func, path, err) ||
 	    fact(&l, "FTRACE_OPS_DIRECT_CALL", &asm_direct, path, err))
@@ -216,6 +255,7 @@ const struct world_schemedesc world_scheme_kernel = {
 	 * CALL_OPS) are not loaded */
 	.tramps = { "direct.o", "tracers-kernel.o", "workload.o" },
 	.add_tramps = add_tramps,
+	.start_cpu = start_cpu,
 	.name = "kernel",
 	.backend = &kback_ftrace,
 	.backend_ctx = backend_ctx,
