@@ -372,7 +372,8 @@ int exec_cpu_setup(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 		   uint64_t sp, const uint64_t *args, unsigned nargs,
 		   uint64_t exit_pc, struct ftv_err *err);
 /* arm64: x0..x30 (reg 0..30), 31 = sp, 32 = pc, 33 = TPIDR_EL1 (the
- * per-CPU area base, as the kernel keeps it).
+ * per-CPU area base, as the kernel keeps it), 34 = SP_EL0 (`current`,
+ * as the kernel keeps it at EL1: arch/arm64/include/asm/current.h).
  * riscv64: x0..x31 (reg 0..31; 2 = sp, 4 = tp, the per-CPU pointer as the
  * kernel keeps it, 10..17 = a0..a7), 32 = pc. Writes to x0 are ignored.
  * exec_cpu_setup's sp and args go to sp and x0.. (arm64) or a0.. (riscv64).

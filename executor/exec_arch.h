@@ -13,8 +13,9 @@
 #include "encoders/memread.h"
 #include "util/arch.h"
 
-/* The most registers of any arch: arm64's x0..x30, sp, pc, tpidr_el1. */
-#define EXEC_NREGS 34
+/* The most registers of any arch: arm64's x0..x30, sp, pc, tpidr_el1,
+ * sp_el0. */
+#define EXEC_NREGS 35
 
 struct xengine;
 struct xmodel;

@@ -24,6 +24,7 @@ static const int a64_regs[] = {
 	UC_ARM64_REG_X28, UC_ARM64_REG_X29, UC_ARM64_REG_X30, UC_ARM64_REG_SP,
 	UC_ARM64_REG_PC,
 	UC_ARM64_REG_TPIDR_EL1,
+	UC_ARM64_REG_SP_EL0,
 };
 
 _Static_assert(sizeof(a64_regs) / sizeof(a64_regs[0]) <= EXEC_NREGS,

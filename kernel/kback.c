@@ -40,7 +40,7 @@ static int from_kernel_dir(const struct kern *k, const struct sim_site *s)
 
 struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			const struct kback_site *sites, size_t nsites,
-			uint64_t caller, struct ftv_err *err)
+			uint64_t caller, size_t nmods, int far, struct ftv_err *err)
 {
 	struct kback *b = calloc(1, sizeof(*b));
 	size_t j = 0;
@@ -50,7 +50,7 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 		ftv_errf(err, "out of memory");
 		return NULL;
 	}
-	if (!(b->k = kern_open(dir, (char *const *)objs, nobjs, err)))
+	if (!(b->k = kern_open_modules(dir, (char *const *)objs, nobjs, nmods, far, err)))
 		goto fail;
 	b->caller_w = b->model.ftrace_caller = caller;
 	b->caller_k = kern_sym(b->k, "ftrace_caller");
@@ -325,6 +325,71 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 	return 0;
 }
 
+/* where the far module's struct module is built (after the record) */
+#define KBACK_MODULE_OFF 0x1000
+
+/* The copy's text section that holds a_k: a module's MOD_TEXT. */
+static int copy_text(const struct kback *b, uint64_t a_k, uint64_t *base, uint64_t *size)
+{
+	for (size_t o = 0; o < sim_image_nobjects(b->k->img); o++) {
+		const struct sim_object_info *ob = sim_image_object(b->k->img, o);
+
+		for (size_t s = 0; s < ob->nsections; s++) {
+			const struct sim_loaded_section *sec = &ob->sections[s];
+
+			if (a_k >= sec->addr && a_k < sec->addr + sec->size) {
+				*base = sec->addr;
+				*size = sec->size;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+/* A module's site: the struct module __module_text_address answers for
+ * it, as the module loader leaves it (kernel/module/main.c, and
+ * module_init_ftrace_plt in arch/arm64/kernel/module.c): mem[MOD_TEXT]
+ * its text, arch.ftrace_trampolines its ftrace PLT, the world's PLT
+ * (plt_w) at the same offset from the copy's site as from the world's.
+ * ftrace_find_callable_addr looks it up only when the target is out of
+ * BL range (a far module); get_ftrace_plt then returns &plt[FTRACE_PLT_IDX]
+ * (0), which word_to_w maps back to the world's PLT. Offsets from the
+ * build's DWARF (tools/kernel-layout.py). */
+static int far_module(struct kback *b, const struct kback_pair *p, uint64_t plt_w,
+		      struct ftv_err *e)
+{
+	struct kern *k = b->k;
+	uint64_t mem, base, size, msize, text, arch, tramps, modsize, m, tb, ts;
+	static const uint8_t zero[64];
+
+	k->module = 0;
+	if (!plt_w)
+		return 0;
+	if (kern_fact(&k->lay, "module.mem", &mem, e) ||
+	    kern_fact(&k->lay, "module_memory.base", &base, e) ||
+	    kern_fact(&k->lay, "module_memory.size", &size, e) ||
+	    kern_fact(&k->lay, "sizeof.module_memory", &msize, e) ||
+	    kern_fact(&k->lay, "MOD_TEXT", &text, e) ||
+	    kern_fact(&k->lay, "module.arch", &arch, e) ||
+	    kern_fact(&k->lay, "mod_arch_specific.ftrace_trampolines", &tramps, e) ||
+	    kern_fact(&k->lay, "sizeof.module", &modsize, e))
+		return -1;
+	if (copy_text(b, p->ip_k, &tb, &ts))
+		return ftv_errf(e, "no text of the kernel copy holds 0x%llx",
+				(unsigned long long)p->ip_k);
+	m = k->scratch + KBACK_MODULE_OFF;
+	for (uint64_t o = 0; o < modsize; o += sizeof(zero))
+		if (sim_write(k->as, m + o, zero, modsize - o < sizeof(zero) ? modsize - o : sizeof(zero), e))
+			return -1;
+	if (sim_write64(k->as, m + mem + text * msize + base, tb) ||
+	    sim_write64(k->as, m + mem + text * msize + size, ts) ||
+	    sim_write64(k->as, m + arch + tramps, to_k(p, plt_w)))
+		return ftv_errf(e, "struct module: unwritable");
+	k->module = m;
+	return 0;
+}
+
 enum kverb { V_INIT, V_CALL, V_NOP, V_MODIFY };
 
 static const char *const vname[] = {
@@ -360,6 +425,8 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_ip, p->ip_k);
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_flags, k->lay.fl_call_ops_en);
 	k->unique_ops = lit_w;
+	if (far_module(b, p, fs->plt, e))
+		return -1;
 	switch (v) {
 	case V_INIT: args[1] = b->rec; n = 2; break;
 	case V_CALL: args[0] = b->rec; args[1] = to_k(p, new_w); n = 2; break;

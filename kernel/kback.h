@@ -31,7 +31,12 @@
  * world's; the kernel's own ftrace_caller (chosen for an out-of-range
  * target) is the world's ftrace_caller, and the kernel's ftrace_nop_ops /
  * ftrace_list_ops literal values are the ops literal the core passed.
- * Events are mapped back by the same offsets. Each step's text names the
+ * Events are mapped back by the same offsets. The world's modules are
+ * modules of the copy too, far from its kernel text when the world's are,
+ * so an out-of-range call takes the kernel's own path: __module_text_address
+ * answers a struct module laid out from the DWARF whose
+ * arch.ftrace_trampolines is the world's module PLT, and get_ftrace_plt's
+ * choice maps back to the world's PLT. Each step's text names the
  * kernel function and source line the patcher CPU was at:
  * "ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342): str32 ...". */
 #ifndef FTV_KERNEL_KBACK_H
@@ -52,11 +57,12 @@ struct kback_site {
 };
 
 /* Opens the build in dir with the world's kernel objects (objs, in the
- * world's order); sites: the world's sites of those objects, in the same
+ * world's order, its last nmods its modules, placed far as the world's
+ * when far); sites: the world's sites of those objects, in the same
  * order; caller: the world's ftrace_caller. NULL with err set. */
 struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			const struct kback_site *sites, size_t nsites,
-			uint64_t caller, struct ftv_err *err);
+			uint64_t caller, size_t nmods, int far, struct ftv_err *err);
 void kback_free(struct kback *b);
 /* Kernel instructions run so far (the patcher CPU's cost). */
 uint64_t kback_insns(const struct kback *b);

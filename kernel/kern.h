@@ -77,8 +77,9 @@ struct kern {
 	struct kern_layout lay;
 	char *dir;
 	struct kev_log log;
-	/* the loaded kernel objects' text (what core_kernel_text answers) */
-	uint64_t text_lo, text_hi;
+	/* the loaded kernel objects' text (what core_kernel_text answers),
+	 * and the modules' (kern_open_modules) */
+	uint64_t text_lo, text_hi, mtext_lo, mtext_hi;
 	uint64_t task;            /* the fake current (SP_EL0) */
 	uint64_t scratch;         /* 1 MiB of data for records and ops */
 	uint64_t kimage_voffset;  /* the booted values, kernel/kdata.c */
@@ -91,6 +92,9 @@ struct kern {
 	/* What the core's lookups answer (kernel/kshim.c): the ops
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;
+	/* The struct module __module_text_address answers (a far module's,
+	 * built by whoever drives the call: kernel/kback.c), 0: none. */
+	uint64_t module;
 	uint64_t pc;              /* the call of the running shim */
 	/* where the outermost function of the running call was when the
 	 * runner logs an event at pc (kernel/kevent.h kev.outer), set by
@@ -107,6 +111,11 @@ struct kern {
  * and suggesting `make kernel`. */
 struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 		       struct ftv_err *err);
+/* The same with the last nmods extra objects loaded as modules, in the
+ * module regions (beyond BL range of the kernel text when far, as the
+ * world places them: sim/image.h). */
+struct kern *kern_open_modules(const char *dir, char *const *extra, size_t nextra,
+			       size_t nmods, int far, struct ftv_err *err);
 void kern_close(struct kern *k);
 /* kcore.c: a linked global's address (0 when none). */
 uint64_t kern_sym(struct kern *k, const char *name);
@@ -123,6 +132,7 @@ int kern_event(struct kern *k, enum kev_kind kind, uint64_t addr,
 /* kimage.c: the build's ftv-layout.txt */
 int kern_layout_read(struct kern_layout *l, const char *path,
 		     struct ftv_err *err);
+void kern_layout_free(struct kern_layout *l);
 /* kcore.c: the __bug_table entry of the BRK at pc, or NULL */
 const struct kern_bug *kern_bug_at(const struct kern *k, uint64_t pc);
 

@@ -92,6 +92,15 @@ int kern_layout_read(struct kern_layout *l, const char *path,
 	return 0;
 }
 
+void kern_layout_free(struct kern_layout *l)
+{
+	for (size_t i = 0; i < l->nfacts; i++)
+		free(l->facts[i].name);
+	free(l->facts);
+	l->facts = NULL;
+	l->nfacts = l->capfacts = 0;
+}
+
 int kern_fact(const struct kern_layout *l, const char *name, uint64_t *v,
 	      struct ftv_err *err)
 {
@@ -146,14 +155,14 @@ static int read_bugs(struct kern *k, struct ftv_err *err)
 	return 0;
 }
 
-static int add(struct kern *k, const char *path, struct ftv_err *err)
+static int add(struct kern *k, const char *path, int module, struct ftv_err *err)
 {
 	struct stat st;
 
 	if (stat(path, &st))
 		return ftv_errf(err, "%s: missing (build it with: make kernel KERNEL_OUT=%s)",
 				path, k->dir);
-	return sim_image_add_file(k->img, path, 0, err);
+	return sim_image_add_file(k->img, path, module, err);
 }
 
 /* The text of the loaded objects: kernel.text from its base to what the
@@ -161,9 +170,12 @@ static int add(struct kern *k, const char *path, struct ftv_err *err)
 static void text_range(struct kern *k)
 {
 	struct sim_region *r = sim_region_named(k->as, "kernel.text");
+	struct sim_region *m = sim_region_named(k->as, "module.text");
 
 	k->text_lo = r ? r->base : 0;
 	k->text_hi = r ? r->base + r->used : 0;
+	k->mtext_lo = m ? m->base : 0;
+	k->mtext_hi = m ? m->base + m->used : 0;
 }
 
 static int fake_task(struct kern *k, struct ftv_err *err)
@@ -203,8 +215,15 @@ static void ops_funcs(struct kern *k)
 struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 		       struct ftv_err *err)
 {
+	return kern_open_modules(dir, extra, nextra, 0, 0, err);
+}
+
+struct kern *kern_open_modules(const char *dir, char *const *extra, size_t nextra,
+			       size_t nmods, int far, struct ftv_err *err)
+{
 	struct kern *k = calloc(1, sizeof(*k));
-	struct sim_load_opts o = { .stub_undefined = 1, .no_modules = 1 };
+	struct sim_load_opts o = { .stub_undefined = 1, .no_modules = !nmods,
+				   .far_modules = far };
 	char path[4096];
 
 	if (!k || !(k->dir = strdup(dir)) || !(k->as = sim_aspace_new())) {
@@ -220,7 +239,7 @@ struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 	}
 	for (size_t i = 0; kern_objects[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, kern_objects[i]);
-		if (add(k, path, err))
+		if (add(k, path, 0, err))
 			goto fail;
 	}
 	/* (read after the objects, whose absence is the likelier mistake;
@@ -229,7 +248,7 @@ struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 	if (kern_layout_read(&k->lay, path, err))
 		goto fail;
 	for (size_t i = 0; i < nextra; i++)
-		if (add(k, extra[i], err))
+		if (add(k, extra[i], i + nmods >= nextra, err))
 			goto fail;
 	if (sim_image_link(k->img, err) || read_bugs(k, err) || fake_task(k, err))
 		goto fail;
@@ -251,9 +270,7 @@ void kern_close(struct kern *k)
 	sim_image_free(k->img);
 	sim_aspace_free(k->as);
 	kev_free(&k->log);
-	for (size_t i = 0; i < k->lay.nfacts; i++)
-		free(k->lay.facts[i].name);
-	free(k->lay.facts);
+	kern_layout_free(&k->lay);
 	for (size_t i = 0; i < k->nbugs; i++)
 		free(k->bugs[i].where);
 	free(k->bugs);

@@ -139,18 +139,23 @@ static int unlock(struct kern *k, const uint64_t *x, uint64_t *ret,
 	return kern_event(k, KEV_UNLOCK, x[0], 0, 0, "_raw_spin_unlock_irqrestore");
 }
 
-/* core_kernel_text(addr), kernel/extable.c: the loaded objects' text. */
+/* core_kernel_text(addr), kernel/extable.c: the loaded objects' text.
+ * Module text (kern_open_modules) is answered as text too: for patch_map
+ * (arch/arm64/kernel/patching.c, is_image_text = core_kernel_text) the
+ * only difference is how the page's physical address is found
+ * (__pa_symbol instead of vmalloc_to_page + page_to_phys); the fixmap
+ * mapping, its barriers and the store through it are the same. */
 static int core_text(struct kern *k, const uint64_t *x, uint64_t *ret,
 		     struct ftv_err *err)
 {
 	(void)err;
-	*ret = x[0] >= k->text_lo && x[0] < k->text_hi;
+	*ret = (x[0] >= k->text_lo && x[0] < k->text_hi) ||
+	       (x[0] >= k->mtext_lo && x[0] < k->mtext_hi);
 	return 0;
 }
 
-/* Module text (vmalloc_to_page, __module_text_address): every object is
- * loaded as kernel text, so there is none; patch_map's BUG_ON(!page)
- * and ftrace_find_callable_addr's WARN_ON(!mod) report what would
+/* Module text's page (vmalloc_to_page): every object is loaded as kernel
+ * text, so there is none; patch_map's BUG_ON(!page) reports what would
  * follow. */
 static int no_module(struct kern *k, const uint64_t *x, uint64_t *ret,
 		     struct ftv_err *err)
@@ -159,6 +164,19 @@ static int no_module(struct kern *k, const uint64_t *x, uint64_t *ret,
 	(void)x;
 	(void)err;
 	*ret = 0;
+	return 0;
+}
+
+/* __module_text_address(addr), kernel/module/main.c: the struct module
+ * whoever drives the call built for a far module's site (its MOD_TEXT
+ * and ftrace PLT, for ftrace_find_callable_addr / get_ftrace_plt in
+ * arch/arm64/kernel/ftrace.c), else NULL (WARN_ON(!mod) follows). */
+static int module_of(struct kern *k, const uint64_t *x, uint64_t *ret,
+		     struct ftv_err *err)
+{
+	(void)x;
+	(void)err;
+	*ret = k->module;
 	return 0;
 }
 
@@ -267,7 +285,7 @@ static const struct kshim shims[] = {
 	{ "vmalloc_to_page", "the page of module text (mm/vmalloc.c)",
 	  "query: NULL, no module text is loaded (BUG_ON follows)", no_module },
 	{ "__module_text_address", "the module holding addr (kernel/module/main.c)",
-	  "query: NULL, no modules", no_module },
+	  "query: the far module's struct module its driver built, else NULL", module_of },
 	{ "ftrace_find_unique_ops", "the one ops of a CALL_OPS_EN record "
 	  "(kernel/trace/ftrace.c)", "query: ftv's core model's answer", unique_ops },
 	{ "_printk", "printk", "message to the report", print },

@@ -7,7 +7,7 @@ TRAMP_CC    := $(CROSS_AARCH64)gcc
 TRAMP_FLAGS := -I. -O2 -ffreestanding -fno-stack-protector -mgeneral-regs-only \
 	-fno-asynchronous-unwind-tables -fno-pic -mbranch-protection=none -Wall -Werror
 TRAMP_OBJS  := $(addprefix $(TRAMP_DIR)/,entry-callops.o entry-args.o entry-mcount.o \
-	graph.o ops-tramp.o direct.o tracers.o workload.o)
+	graph.o ops-tramp.o direct.o tracers.o tracers-kernel.o workload.o)
 
 .PHONY: trampolines
 trampolines: $(TRAMP_OBJS)
@@ -18,6 +18,11 @@ $(TRAMP_DIR)/entry-callops.o: trampolines/entry-ftrace.S patcher/ftrace_abi.h
 $(TRAMP_DIR)/entry-args.o: trampolines/entry-ftrace.S patcher/ftrace_abi.h
 	@mkdir -p $(dir $@)
 	$(TRAMP_CC) $(TRAMP_FLAGS) -c $< -o $@
+# the tracers for the kernel's own ftrace_caller (scheme kernel): the
+# kernel's struct ftrace_ops and ftrace_regs offsets read at run time
+$(TRAMP_DIR)/tracers-kernel.o: trampolines/tracers.c patcher/ftrace_abi.h
+	@mkdir -p $(dir $@)
+	$(TRAMP_CC) $(TRAMP_FLAGS) -DFTV_KERNEL_LAYOUT -c $< -o $@
 $(TRAMP_DIR)/%.o: trampolines/%.S patcher/ftrace_abi.h
 	@mkdir -p $(dir $@)
 	$(TRAMP_CC) $(TRAMP_FLAGS) -c $< -o $@

@@ -54,6 +54,21 @@
 #define FTV_FREGS_DIRECT_TRAMP 0x68
 #define FTV_FREGS_SIZE         0x70
 
+/* The tracers built for the kernel's own ftrace_caller (tracers-kernel.o,
+ * scheme kernel: issue 26) read the kernel's struct ftrace_ops fields and
+ * ftrace_regs where the build put them: u64 ftv_klayout[FTV_KL_N], indexed
+ * by these, which the world fills from the build's ftv-layout.txt
+ * (verify/world_kernel.c) before any CPU runs. */
+#define FTV_KL_OPS_FUNC         0
+#define FTV_KL_OPS_NEXT         1
+#define FTV_KL_OPS_FLAGS        2
+#define FTV_KL_OPS_DIRECT_CALL  3
+#define FTV_KL_FREGS_X0         4
+#define FTV_KL_FREGS_FP         5
+#define FTV_KL_FREGS_LR         6
+#define FTV_KL_FREGS_DIRECT_TRAMP 7
+#define FTV_KL_N                8
+
 /* The riscv64 ftrace_caller (trampolines/riscv/entry-ftrace.S) fills the
  * same layout, so tracers read fregs alike on both arches: a0-a7 in the
  * x0-x7 slots, s0 (fp) in FP, ra (the traced function's return address,

@@ -43,13 +43,13 @@ static uint64_t core_alloc(struct ftrace_core *c, uint64_t size,
 /* The core's static ops (ftrace_list_ops, ftrace_nop_ops): STUB ops whose
  * func is the list walker or a function that does nothing (Linux 6.3,
  * "ftrace: Add DYNAMIC_FTRACE_WITH_CALL_OPS"). */
-static int write_stub_ops(uint64_t addr, uint64_t func, int id,
-			  struct plan *p)
+static int write_stub_ops(const struct ftrace_ops_layout *l, uint64_t addr,
+			  uint64_t func, int id, struct plan *p)
 {
-	return emu_w64(p, addr + FTV_OPS_FUNC, func, "init: stub ops func") ||
-	       emu_w64(p, addr + FTV_OPS_FLAGS, FTV_OPS_FL_STUB,
+	return emu_w64(p, addr + l->func, func, "init: stub ops func") ||
+	       emu_w64(p, addr + l->flags, FTV_OPS_FL_STUB,
 		       "init: stub ops flags") ||
-	       emu_w64(p, addr + FTV_OPS_ID, (uint64_t)id, "init: stub ops id");
+	       emu_w64(p, addr + l->id, (uint64_t)id, "init: stub ops id");
 }
 
 struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
@@ -85,12 +85,14 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 		c->cfg.mutants |= FTRACE_MUT_DROP_QUIESCE;
 	if (!c->cfg.assist_func)
 		c->cfg.assist_func = c->cfg.list_func;
+	if (!c->cfg.ops_layout)
+		c->cfg.ops_layout = &ftrace_ops_layout_ftv;
 	c->next_id = 1;
 	/* ids 1 and 2 name the list and nop ops in tracer logs. */
-	c->list_ops = core_alloc(c, FTV_OPS_SIZE, FTV_OPS_ALIGN, err);
+	c->list_ops = core_alloc(c, c->cfg.ops_layout->size, c->cfg.ops_layout->align, err);
 	if (!c->list_ops)
 		goto fail;
-	c->nop_ops = core_alloc(c, FTV_OPS_SIZE, FTV_OPS_ALIGN, err);
+	c->nop_ops = core_alloc(c, c->cfg.ops_layout->size, c->cfg.ops_layout->align, err);
 	if (!c->nop_ops)
 		goto fail;
 	/* The trampolines' own variables when the caller names them (the
@@ -99,16 +101,22 @@ struct ftrace_core *ftrace_core_new(const struct ftrace_core_config *cfg,
 					     : core_alloc(c, 16, 8, err);
 	if (!c->list_head)
 		goto fail;
+	/* (beside a list head of its own; a given one's neighbour is
+	 * not the core's: the kernel's CALL_OPS ftrace_caller has no
+	 * function_trace_op, and the list head's is another variable) */
 	c->trace_op = c->cfg.trace_op_addr ? c->cfg.trace_op_addr
-					   : c->list_head + 8;
-	core_name(c, c->list_ops, FTV_OPS_SIZE, "ftrace_list_ops");
-	core_name(c, c->nop_ops, FTV_OPS_SIZE, "ftrace_nop_ops");
+		      : c->cfg.list_head_addr ? core_alloc(c, 8, 8, err)
+					      : c->list_head + 8;
+	if (!c->trace_op)
+		goto fail;
+	core_name(c, c->list_ops, c->cfg.ops_layout->size, "ftrace_list_ops");
+	core_name(c, c->nop_ops, c->cfg.ops_layout->size, "ftrace_nop_ops");
 	if (!c->cfg.list_head_addr)
 		core_name(c, c->list_head, 8, "ftrace_ops_list");
 	if (!c->cfg.trace_op_addr)
 		core_name(c, c->trace_op, 8, "function_trace_op");
-	if (write_stub_ops(c->list_ops, c->cfg.list_func, c->next_id++, p) ||
-	    write_stub_ops(c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
+	if (write_stub_ops(c->cfg.ops_layout, c->list_ops, c->cfg.list_func, c->next_id++, p) ||
+	    write_stub_ops(c->cfg.ops_layout, c->nop_ops, c->cfg.nop_func, c->next_id++, p) ||
 	    emu_w64(p, c->list_head, 0, "init: ftrace_ops_list = empty") ||
 	    emu_w64(p, c->trace_op, c->list_ops, "init: function_trace_op")) {
 		core_oom(err);
@@ -804,6 +812,11 @@ int ftrace_core_find_rec(const struct ftrace_core *c, uint64_t ip)
 uint64_t ftrace_core_list_ops(const struct ftrace_core *c)
 {
 	return c->list_ops;
+}
+
+const struct ftrace_ops_layout *ftrace_core_ops_layout(const struct ftrace_core *c)
+{
+	return c->cfg.ops_layout;
 }
 
 uint64_t ftrace_core_nop_ops(const struct ftrace_core *c)

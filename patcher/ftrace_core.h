@@ -64,6 +64,7 @@
 #include <stdio.h>
 
 #include "patcher/ftrace_arch.h"
+#include "patcher/ftrace_layout.h"
 #include "patcher/plan.h"
 #include "util/err.h"
 
@@ -177,6 +178,10 @@ struct ftrace_core_config {
 	/* Optional: the core names what it allocates there ("ftrace_list_ops",
 	 * "ops:t1", "ops:t1:filter", ...) so reports symbolize them. */
 	struct sim_aspace *as;
+	/* Where the ops' fields are (patcher/ftrace_layout.h); NULL: ftv's
+	 * struct ftv_ops. The kernel scheme's: the build's struct
+	 * ftrace_ops. */
+	const struct ftrace_ops_layout *ops_layout;
 };
 
 /* A record, read-only for users (ftrace_core_rec). */
@@ -342,6 +347,8 @@ struct ftrace_ops *ftrace_find_unique_ops(const struct ftrace_core *c,
 /* Emulated addresses of the core's objects. */
 uint64_t ftrace_core_list_ops(const struct ftrace_core *c);
 uint64_t ftrace_core_nop_ops(const struct ftrace_core *c);
+/* The ops layout in use (never NULL). */
+const struct ftrace_ops_layout *ftrace_core_ops_layout(const struct ftrace_core *c);
 uint64_t ftrace_core_list_head(const struct ftrace_core *c);
 uint64_t ftrace_core_function_trace_op(const struct ftrace_core *c);
 /* The function ftrace_call calls now (global scheme), and whether

@@ -119,7 +119,7 @@ int ftrace_modify_direct(struct ftrace_core *c, struct ftrace_ops *ops,
 		return 0;
 	set_rec_direct(c, ops, addr);
 	ops->direct_call = addr;
-	if (emu_w64(p, ops->addr + FTV_OPS_DIRECT_CALL, addr,
+	if (emu_w64(p, ops->addr + c->cfg.ops_layout->direct_call, addr,
 		    "WRITE_ONCE(ops->direct_call)"))
 		return core_oom(err);
 	return ftrace_unregister_ops(c, t, p, err);

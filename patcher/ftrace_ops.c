@@ -24,8 +24,8 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 		core_oom(err);
 		return NULL;
 	}
-	o->addr = c->cfg.alloc(c->cfg.alloc_ctx, FTV_OPS_SIZE, FTV_OPS_ALIGN,
-			       err);
+	o->addr = c->cfg.alloc(c->cfg.alloc_ctx, c->cfg.ops_layout->size,
+			       c->cfg.ops_layout->align, err);
 	if (!o->addr) {
 		if (err && !err->msg[0])
 			ftv_errf(err, "ftrace: no emulated memory for ops %s",
@@ -34,7 +34,7 @@ struct ftrace_ops *ftrace_ops_new(struct ftrace_core *c,
 		free(o);
 		return NULL;
 	}
-	core_name(c, o->addr, FTV_OPS_SIZE, "ops:%s", o->name);
+	core_name(c, o->addr, c->cfg.ops_layout->size, "ops:%s", o->name);
 	o->core = c;
 	o->id = c->next_id++;
 	o->func = d->func;
@@ -113,26 +113,27 @@ static uint64_t emu_flags(const struct ftrace_ops *ops)
 
 int ops_write_struct(struct ftrace_ops *ops, uint64_t next, struct plan *p)
 {
+	const struct ftrace_ops_layout *l = ops->core->cfg.ops_layout;
 	uint64_t a = ops->addr;
 
-	return emu_w64(p, a + FTV_OPS_FUNC, ops->func, "ops->func") ||
-	       emu_w64(p, a + FTV_OPS_DIRECT_CALL, ops->direct_call,
+	return emu_w64(p, a + l->func, ops->func, "ops->func") ||
+	       emu_w64(p, a + l->direct_call, ops->direct_call,
 		       "ops->direct_call") ||
-	       emu_w64(p, a + FTV_OPS_FLAGS, emu_flags(ops), "ops->flags") ||
-	       emu_w64(p, a + FTV_OPS_PRIVATE, ops->private_data,
+	       emu_w64(p, a + l->flags, emu_flags(ops), "ops->flags") ||
+	       emu_w64(p, a + l->private_data, ops->private_data,
 		       "ops->private") ||
-	       emu_w64(p, a + FTV_OPS_FILTER, ops->filter_tbl.ptr,
+	       emu_w64(p, a + l->filter, ops->filter_tbl.ptr,
 		       "ops->filter") ||
-	       emu_w64(p, a + FTV_OPS_NFILTER, ops->filter_tbl.n,
+	       emu_w64(p, a + l->nfilter, ops->filter_tbl.n,
 		       "ops->nfilter") ||
-	       emu_w64(p, a + FTV_OPS_NOTRACE, ops->notrace_tbl.ptr,
+	       emu_w64(p, a + l->notrace, ops->notrace_tbl.ptr,
 		       "ops->notrace") ||
-	       emu_w64(p, a + FTV_OPS_NNOTRACE, ops->notrace_tbl.n,
+	       emu_w64(p, a + l->nnotrace, ops->notrace_tbl.n,
 		       "ops->nnotrace") ||
-	       emu_w64(p, a + FTV_OPS_TRAMP, ops->trampoline,
+	       emu_w64(p, a + l->tramp, ops->trampoline,
 		       "ops->trampoline") ||
-	       emu_w64(p, a + FTV_OPS_ID, (uint64_t)ops->id, "ops->id") ||
-	       emu_w64(p, a + FTV_OPS_NEXT, next, "ops->next");
+	       emu_w64(p, a + l->id, (uint64_t)ops->id, "ops->id") ||
+	       emu_w64(p, a + l->next, next, "ops->next");
 }
 
 /* add_ftrace_ops(): the new ops goes at the head; its fields (next
@@ -173,7 +174,7 @@ int ops_unlink(struct ftrace_core *c, struct ftrace_ops *ops, struct plan *p)
 	if (emu_publish_barrier(c, p))
 		return -1;
 	if (prev)
-		return emu_w64(p, prev->addr + FTV_OPS_NEXT, next,
+		return emu_w64(p, prev->addr + c->cfg.ops_layout->next, next,
 			       "prev->next = ops->next");
 	return emu_w64(p, c->list_head, next, "ftrace_ops_list = ops->next");
 }
@@ -190,7 +191,7 @@ int ops_queue_release(struct ftrace_core *c, struct ftrace_ops *ops)
 	     queue_table_free(c, &ops->notrace_tbl, "free ops notrace table")))
 		return -1;
 	if (ops->flags & FTRACE_OPS_FL_DYNAMIC) {
-		if (core_queue_free(c, ops->addr, FTV_OPS_SIZE, "free ops"))
+		if (core_queue_free(c, ops->addr, c->cfg.ops_layout->size, "free ops"))
 			return -1;
 		ops->dead = 1;
 	}
@@ -346,9 +347,9 @@ static int set_hash(struct ftrace_core *c, struct ftrace_ops *ops,
 		goto out;
 	early = !!(c->cfg.mutants & FTRACE_MUT_PUBLISH_TABLE_EARLY);
 	if ((!early && plan_append(p, &tp)) || emu_publish_barrier(c, p) ||
-	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NOTRACE : FTV_OPS_FILTER),
+	    emu_w64(p, ops->addr + (notrace ? c->cfg.ops_layout->notrace : c->cfg.ops_layout->filter),
 		    nt.ptr, notrace ? "ops->notrace" : "ops->filter") ||
-	    emu_w64(p, ops->addr + (notrace ? FTV_OPS_NNOTRACE : FTV_OPS_NFILTER),
+	    emu_w64(p, ops->addr + (notrace ? c->cfg.ops_layout->nnotrace : c->cfg.ops_layout->nfilter),
 		    nt.n, notrace ? "ops->nnotrace" : "ops->nfilter") ||
 	    (early && plan_append(p, &tp)) ||
 	    queue_table_free(c, tbl, notrace ? "free old notrace table"

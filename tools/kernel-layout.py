@@ -19,16 +19,31 @@ import sys
 from elftools.elf.elffile import ELFFile
 
 STRUCTS = {"dyn_ftrace": ["ip", "flags"],
-           "ftrace_ops": ["func", "next", "flags", "func_hash", "direct_call"],
+           "ftrace_ops": ["func", "next", "flags", "private", "func_hash",
+                          "direct_call"],
+           # arch/arm64/kernel/ftrace.c get_ftrace_plt: a far module's
+           # ftrace PLT (mod->mem[MOD_TEXT], mod->arch.ftrace_trampolines)
+           "module": ["mem", "arch"],
+           "module_memory": ["base", "size"],
+           "mod_arch_specific": ["ftrace_trampolines",
+                                 "init_ftrace_trampolines"],
+           # prepare_ftrace_return: current->tracing_graph_pause
+           "task_struct": ["tracing_graph_pause"],
            # the core's (kernel/trace/trace.h, include/linux/ftrace.h):
            # what make bench's ops and filter hashes are made of
            "ftrace_ops_hash": ["notrace_hash", "filter_hash"],
            "ftrace_hash": ["size_bits", "buckets", "count", "flags"],
            "ftrace_func_entry": ["hlist", "ip"]}
 ENUMS = ["FTRACE_FL_CALL_OPS_EN", "FTRACE_FL_CALL_OPS", "FTRACE_OPS_FL_ENABLED",
-         "FTRACE_OPS_FL_DYNAMIC"]
+         "FTRACE_OPS_FL_DYNAMIC", "MOD_TEXT", "MOD_INIT_TEXT"]
 ASM_OFFSETS = ["TSK_STACK_CANARY", "TSK_TI_PREEMPT", "TSK_TI_CPU",
-               "TSK_TI_FLAGS"]
+               "TSK_TI_FLAGS",
+               # what the kernel's ftrace_caller (entry-ftrace.S) was
+               # assembled with: the ftrace_regs it saves and the ops
+               # fields it reads (none before WITH_ARGS / CALL_OPS)
+               "FREGS_X0", "FREGS_FP", "FREGS_LR", "FREGS_SP", "FREGS_PC",
+               "FREGS_DIRECT_TRAMP", "FREGS_SIZE", "FTRACE_OPS_FUNC",
+               "FTRACE_OPS_DIRECT_CALL"]
 
 
 def member_offset(die):
@@ -94,7 +109,7 @@ def main():
     facts.update(from_asm_offsets(hdr))
     need = ["sizeof.dyn_ftrace", "dyn_ftrace.ip", "dyn_ftrace.flags",
             "sizeof.ftrace_ops", "ftrace_ops.func"] + \
-        [n for n in ASM_OFFSETS if n != "TSK_TI_FLAGS"]
+        ["TSK_STACK_CANARY", "TSK_TI_PREEMPT", "TSK_TI_CPU"]
     missing = [n for n in need if n not in facts]
     if missing:
         sys.exit("kernel-layout: %s: not found: %s" % (obj, " ".join(missing)))

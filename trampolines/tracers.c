@@ -14,6 +14,28 @@ typedef unsigned long u64;
 
 #define FIELD(base, off) (*(volatile u64 *)((u64)(base) + (off)))
 
+#ifdef FTV_KERNEL_LAYOUT
+/* tracers-kernel.o, for the kernel's own ftrace_caller (scheme kernel):
+ * the kernel's struct ftrace_ops and ftrace_regs offsets, written by the
+ * world from the build's ftv-layout.txt (patcher/ftrace_abi.h FTV_KL_*) */
+u64 ftv_klayout[FTV_KL_N];
+#define OPS_FUNC ftv_klayout[FTV_KL_OPS_FUNC]
+#define OPS_NEXT ftv_klayout[FTV_KL_OPS_NEXT]
+#define OPS_FLAGS ftv_klayout[FTV_KL_OPS_FLAGS]
+#define OPS_DIRECT_CALL ftv_klayout[FTV_KL_OPS_DIRECT_CALL]
+#define FREGS_X0 ftv_klayout[FTV_KL_FREGS_X0]
+#define FREGS_FP ftv_klayout[FTV_KL_FREGS_FP]
+#define FREGS_LR ftv_klayout[FTV_KL_FREGS_LR]
+#define FREGS_DIRECT_TRAMP ftv_klayout[FTV_KL_FREGS_DIRECT_TRAMP]
+#else
+#define OPS_FUNC FTV_OPS_FUNC
+#define OPS_NEXT FTV_OPS_NEXT
+#define OPS_FLAGS FTV_OPS_FLAGS
+#define OPS_DIRECT_CALL FTV_OPS_DIRECT_CALL
+#define FREGS_LR FTV_FREGS_LR
+#define FREGS_DIRECT_TRAMP FTV_FREGS_DIRECT_TRAMP
+#endif
+
 /* Head of the registered ops list that the list func walks (the kernel's
  * ftrace_ops_list); written by the patcher through plan steps. */
 u64 ftv_ops_list;
@@ -132,12 +154,12 @@ typedef void (*ftrace_func_t)(u64 ip, u64 parent_ip, u64 op, u64 fregs);
 void ftrace_ops_list_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 {
 	(void)op;
-	for (u64 o = ftv_ops_list; o; o = FIELD(o, FTV_OPS_NEXT)) {
-		if (FIELD(o, FTV_OPS_FLAGS) & FTV_OPS_FL_STUB)
+	for (u64 o = ftv_ops_list; o; o = FIELD(o, OPS_NEXT)) {
+		if (FIELD(o, OPS_FLAGS) & FTV_OPS_FL_STUB)
 			continue;
 		if (!ops_test(o, ip))
 			continue;
-		((ftrace_func_t)FIELD(o, FTV_OPS_FUNC))(ip, parent_ip, o, fregs);
+		((ftrace_func_t)FIELD(o, OPS_FUNC))(ip, parent_ip, o, fregs);
 	}
 }
 
@@ -148,7 +170,7 @@ void ftv_call_direct_funcs(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 	(void)ip;
 	(void)parent_ip;
 	if (fregs)
-		FIELD(fregs, FTV_FREGS_DIRECT_TRAMP) = FIELD(op, FTV_OPS_DIRECT_CALL);
+		FIELD(fregs, FREGS_DIRECT_TRAMP) = FIELD(op, OPS_DIRECT_CALL);
 }
 
 void ftv_direct_log(u64 ip, u64 parent_ip)
@@ -178,14 +200,34 @@ __attribute__((noinline)) void ftv_prepare_return(u64 parent_slot, u64 ip, u64 o
 	FIELD(parent_slot, 0) = (u64)return_to_handler;
 }
 
+#ifndef FTV_KERNEL_LAYOUT
 /* The func of the function-graph ops in the CALL_OPS / ARGS schemes: the
  * traced function's return address is fregs->lr. */
 void ftrace_graph_func(u64 ip, u64 parent_ip, u64 op, u64 fregs)
 {
 	(void)parent_ip;
 	if (fregs)
-		ftv_prepare_return(fregs + FTV_FREGS_LR, ip, op);
+		ftv_prepare_return(fregs + FREGS_LR, ip, op);
 }
+#else
+/* With the kernel's own ftrace_graph_func (arch/arm64/kernel/ftrace.c,
+ * loaded into the world): what its prepare_ftrace_return calls, fgraph's
+ * function_graph_enter(ret, func, frame_pointer, retp)
+ * (kernel/trace/fgraph.c): push the return address on ftv's graph stack
+ * and log the entry; 0 when pushed (the caller then points fregs->lr at
+ * return_to_handler), -EBUSY (-16) when the stack is full, as fgraph's
+ * ftrace_push_return_trace refuses. The graph ops is not passed (fgraph
+ * keeps its own list): the entry logs none. */
+int function_graph_enter(u64 ret, u64 func, u64 frame_pointer, u64 retp)
+{
+	volatile u64 slot = ret;
+
+	(void)frame_pointer;
+	(void)retp;
+	ftv_prepare_return((u64)&slot, func, 0);
+	return slot == ret ? -16 : 0;
+}
+#endif
 
 /* The 2014 arm64 -pg scheme: ftrace_graph_caller enters the graph tracer
  * for every call that reaches ftrace_caller, whichever ops enabled the
@@ -222,3 +264,14 @@ u64 ftv_return_to_handler(u64 retval, u64 fp)
 	ftv_log_record(FTV_LOG_GRAPH_RET, func, ret, 0, 0, retval);
 	return ret;
 }
+
+#ifdef FTV_KERNEL_LAYOUT
+/* What the kernel's return_to_handler (arch/arm64/kernel/entry-ftrace.S)
+ * calls with the ftrace_regs it saved: fgraph's
+ * ftrace_return_to_handler(fregs) (kernel/trace/fgraph.c), here ftv's
+ * graph stack: the return value is fregs->regs[0]. */
+u64 ftrace_return_to_handler(u64 fregs)
+{
+	return ftv_return_to_handler(FIELD(fregs, FREGS_X0), FIELD(fregs, FREGS_FP));
+}
+#endif

@@ -151,7 +151,7 @@ static void walk_cut_short(struct world *w, unsigned cpu, uint64_t since, char *
 		for (size_t i = 0; i < w->nops; i++) {
 			const struct exec_write *nw;
 
-			if (o->addr != w->ops[i].addr + FTV_OPS_NEXT)
+			if (o->addr != w->ops[i].addr + ftrace_core_ops_layout(w->core)->next)
 				continue;
 			for (int wid = o->wid[0] + 1; (nw = exec_write_get(w->ex, wid)); wid++)
 				if (nw->addr == o->addr && nw->val && nw->cpu < 0 &&
@@ -650,9 +650,7 @@ static void on_held_op(struct ftv_exec *ex, int cpu, uint64_t pc, void *arg)
 
 static int install(struct world *w, struct ftv_err *err)
 {
-	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
-
-	if (op_loaded && exec_break(w->ex, op_loaded, on_preempt_point, w, err))
+	if (w->op_loaded && exec_break(w->ex, w->op_loaded, on_preempt_point, w, err))
 		return -1;
 	for (size_t i = 0; i < sizeof(w->sd->preempt) / sizeof(w->sd->preempt[0]) &&
 			   w->sd->preempt[i]; i++) {

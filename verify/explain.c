@@ -29,8 +29,9 @@ static const char *freed_ops(struct world *w, char *buf, size_t n)
  * before the ops' initialisation was visible to it. 1 if explained. */
 static int explain_unpublished(struct world *w, const struct exec_violation *v)
 {
-	static const struct { uint64_t off; const char *name; } fields[] = {
-		{ FTV_OPS_FUNC, "func" }, { FTV_OPS_DIRECT_CALL, "direct_call" },
+	const struct ftrace_ops_layout *l = ftrace_core_ops_layout(w->core);
+	const struct { uint64_t off; const char *name; } fields[] = {
+		{ l->func, "func" }, { l->direct_call, "direct_call" },
 	};
 	size_t n;
 	const struct exec_obs *ob = exec_observations(w->ex, &n);
@@ -82,7 +83,7 @@ static void explain_fault(struct world *w, const struct exec_violation *v)
 	uint64_t pc = v->addr;
 	uint64_t link = exec_cpu_reg(ex, c, w->ad->reg_link);
 	uint64_t opv = exec_cpu_reg(ex, c, w->ad->reg_ops);
-	uint64_t op_loaded = sim_image_lookup(w->img, "ftrace_caller_op_loaded");
+	uint64_t op_loaded = w->op_loaded;
 	char b1[160], b2[160], b3[256];
 
 	if (pc == POISON_FREE64 || (pc >> 32) == (POISON_FREE64 >> 32)) {

@@ -82,27 +82,6 @@ static const char *ops_name(struct world *w, uint64_t addr)
 	return NULL;
 }
 
-/* The fields of an ops as the trampolines read them (patcher/ftrace_abi.h). */
-static const char *ops_field(uint64_t off)
-{
-	static const struct {
-		uint64_t off;
-		const char *name;
-	} f[] = {
-		{ FTV_OPS_FUNC, "func" }, { FTV_OPS_DIRECT_CALL, "direct_call" },
-		{ FTV_OPS_FLAGS, "flags" }, { FTV_OPS_PRIVATE, "private" },
-		{ FTV_OPS_NEXT, "next" }, { FTV_OPS_FILTER, "filter" },
-		{ FTV_OPS_NFILTER, "nfilter" }, { FTV_OPS_NOTRACE, "notrace" },
-		{ FTV_OPS_NNOTRACE, "nnotrace" }, { FTV_OPS_TRAMP, "trampoline" },
-		{ FTV_OPS_ID, "id" },
-	};
-
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (f[i].off == off)
-			return f[i].name;
-	return NULL;
-}
-
 /* func+off/size [module]; a CALL_OPS literal, which lies before its
  * function, as "the ops literal of func"; a field of an ops as "t1->func". */
 static char *where(struct world *w, uint64_t addr, char *buf, size_t n)
@@ -118,8 +97,10 @@ static char *where(struct world *w, uint64_t addr, char *buf, size_t n)
 	for (size_t i = 0; i < w->nops; i++) {
 		const struct wops *o = &w->ops[i];
 
-		if (addr >= o->addr && addr < o->addr + FTV_OPS_SIZE && o->addr) {
-			const char *fl = ops_field(addr - o->addr);
+		const struct ftrace_ops_layout *l = ftrace_core_ops_layout(w->core);
+
+		if (addr >= o->addr && addr < o->addr + l->size && o->addr) {
+			const char *fl = ftrace_ops_field_name(l, addr - o->addr);
 
 			if (fl)
 				snprintf(buf, n, "%s->%s", o->name, fl);

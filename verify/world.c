@@ -30,7 +30,7 @@ int world_add_trampolines(struct world *w, struct ftv_err *err)
 		if (sim_image_add_file(w->img, path, 0, err))
 			return -1;
 	}
-	return 0;
+	return w->sd->add_tramps ? w->sd->add_tramps(w, err) : 0;
 }
 
 static int load(struct world *w, struct ftv_err *err)
@@ -68,6 +68,10 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 	/* an arch's trampolines may lack the graph tracer and the per-ops
 	 * trampoline template: those tracers are refused there */
 	int graph = w->ad->graph_tracer;
+	/* the per-ops trampoline's template: required where the scheme
+	 * gives every ops its own trampoline (the kernel scheme does not
+	 * load it: its ftrace_caller has no ftrace_caller_ops_known) */
+	int tmpl = graph && w->sd->ops_trampolines;
 	struct {
 		const char *name;
 		uint64_t *out;
@@ -90,10 +94,11 @@ static int find_symbols(struct world *w, struct ftv_err *err)
 		{ "ftv_direct_log", &w->direct_log, 1 },
 		{ "ftrace_stub_direct_tramp", &w->stub_direct_tramp, 0 },
 		{ "ftrace_caller_ops_known", &w->ops_known, 0 },
-		{ "ftrace_ops_tramp_template", &w->tramp_template, graph },
-		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, graph },
-		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, graph },
-		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, graph },
+		{ "ftrace_ops_tramp_template", &w->tramp_template, tmpl },
+		{ "ftrace_ops_tramp_template_end", &w->tramp_template_end, tmpl },
+		{ "ftrace_ops_tramp_template_ops", &w->tramp_ops_slot, tmpl },
+		{ "ftrace_ops_tramp_template_body", &w->tramp_body_slot, tmpl },
+		{ "ftrace_caller_op_loaded", &w->op_loaded, 0 },
 		{ "ftv_static_key", &w->static_key, 0 },
 	};
 

@@ -124,6 +124,7 @@ const struct world_archdesc world_arm64 = {
 	.tramp_subdir = "",
 	.graph_tracer = 1,
 	.reg_pcpu = 33,     /* TPIDR_EL1, as the kernel's per-CPU offset */
+	.reg_current = 34,  /* SP_EL0 (arch/arm64/include/asm/current.h) */
 	.reg_arg0 = 0,      /* x0..x7 (AAPCS64) */
 	.reg_ra = 30,       /* LR */
 	.reg_sp = 31,       /* SP, as exec_cpu_reg numbers it */

@@ -209,6 +209,8 @@ int world_make_core(struct world *w, struct ftv_err *err)
 	if ((w->sd->backend_ctx ? w->sd->backend_ctx : w->ad->backend_ctx)(w, err))
 		return -1;
 	cc.arch_ctx = w->arch_ctx;
+	if (w->ops_layout.size)
+		cc.ops_layout = &w->ops_layout;
 	plan_reset(&w->scratch);
 	w->core = ftrace_core_new(&cc, &w->scratch, err);
 	if (!w->core)

@@ -278,6 +278,8 @@ int world_start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int 
 			return -1;
 		/* the tracers' this_cpu base: TPIDR_EL1 on arm64, tp on riscv */
 		exec_cpu_set_reg(ex, c, w->ad->reg_pcpu, cpu->pcpu);
+		if (w->sd->start_cpu)
+			w->sd->start_cpu(w, ex, c);
 		if (exec_cpu_quiescent(ex, c, w->quiescent, err) ||
 		    world_bpf_start(w, ex, c, err))
 			return -1;

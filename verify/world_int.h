@@ -21,6 +21,9 @@ struct world_archdesc {
 	/* The trampolines have the function-graph tracer and the per-ops
 	 * trampoline template (their symbols are required). */
 	int graph_tracer;
+	int reg_current;          /* exec register the kernel's code finds
+				     `current` in (arm64: SP_EL0); only the
+				     kernel scheme sets it */
 	int reg_pcpu;             /* exec register the tracers find their per-CPU
 				     block in */
 	int reg_arg0;             /* first C argument register; the next ones
@@ -92,6 +95,13 @@ struct world_schemedesc {
 	 * the kernel scheme's, verify/world_kernel.c. */
 	int (*backend_ctx)(struct world *w, struct ftv_err *err);
 	void (*backend_free)(void *ctx);
+	/* Adds trampolines that are not in the arch's trampoline dir (the
+	 * kernel scheme's ftrace_caller, from the kernel build), after
+	 * tramps; NULL: none. */
+	int (*add_tramps)(struct world *w, struct ftv_err *err);
+	/* What a CPU needs beyond its per-CPU base when (re)started on ex
+	 * (the kernel scheme's `current` in SP_EL0); NULL: nothing. */
+	void (*start_cpu)(struct world *w, struct ftv_exec *ex, unsigned cpu);
 };
 
 /* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
@@ -272,6 +282,17 @@ struct world {
 		prepare_return, return_handler, quiescent, workload,
 		workload_done, direct_log, ops_known, tramp_template,
 		tramp_template_end, tramp_ops_slot, tramp_body_slot, static_key;
+	/* where ftrace_caller holds the ops it loaded from the site's literal
+	 * and has not yet loaded its func or direct_call: ftv's
+	 * ftrace_caller_op_loaded label, or found in the kernel's code
+	 * (verify/world_kernel.c); 0: none */
+	uint64_t op_loaded;
+	/* the ops' layout when it is not ftv's (size 0: ftv's), the kernel
+	 * scheme's: patcher/ftrace_layout.h */
+	struct ftrace_ops_layout ops_layout;
+	/* the kernel scheme's per-CPU task_struct (SP_EL0: `current`), cpu c's
+	 * at kcurrent + c * kcurrent_size; 0: none */
+	uint64_t kcurrent, kcurrent_size;
 	int static_key_on;
 	/* the BPF trampoline images handed out so far (never twice) */
 #define WORLD_BPF_IMAGES 4

@@ -409,9 +409,9 @@ struct ftrace_ops *world_ops(struct world *w, const char *name,
 	/* Watch the fields trampolines and the list func load, so a CPU can
 	 * be preempted between loading the literal and using the ops: the
 	 * window in which freeing without a quiescent point bites. */
-	if (exec_watch_data64(w->ex, o->addr + FTV_OPS_FUNC, err) ||
-	    exec_watch_data64(w->ex, o->addr + FTV_OPS_DIRECT_CALL, err) ||
-	    exec_watch_data64(w->ex, o->addr + FTV_OPS_NEXT, err)) {
+	if (exec_watch_data64(w->ex, o->addr + ftrace_core_ops_layout(w->core)->func, err) ||
+	    exec_watch_data64(w->ex, o->addr + ftrace_core_ops_layout(w->core)->direct_call, err) ||
+	    exec_watch_data64(w->ex, o->addr + ftrace_core_ops_layout(w->core)->next, err)) {
 		free(o->ever);
 		return NULL;
 	}
