@@ -91,6 +91,12 @@ struct kern {
 	/* What the core's lookups answer (kernel/kshim.c): the ops
 	 * ftrace_find_unique_ops returns, set by whoever drives the call. */
 	uint64_t unique_ops;
+	/* What the code's reads of memory others write return (the patcher
+	 * CPU's reads of the world: kernel/kback.c), set by whoever drives
+	 * the call: 1 with *v set to answer copy_from_kernel_nofault's read
+	 * of n bytes at addr, 0 to read the kernel's memory. */
+	int (*answer)(void *ctx, uint64_t addr, unsigned n, uint64_t *v);
+	void *answer_ctx;
 	uint64_t pc;              /* the call of the running shim */
 	/* where the outermost function of the running call was when the
 	 * runner logs an event at pc (kernel/kevent.h kev.outer), set by

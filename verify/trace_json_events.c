@@ -370,7 +370,7 @@ void tj_write_plan_step(struct tjw *t, const struct item *it, uint64_t *prev_ste
 	int id = (int)(e->a >> 32);
 	size_t k = (uint32_t)e->a;
 	const struct wplan *wp = wplan_of(w, id);
-	const struct plan_step *s = wp && k < wp->plan.n ? &wp->plan.steps[k] : NULL;
+	const struct plan_step *s = world_plan_step(w, id, wp, k);
 	struct json *j = t->j;
 	char name[300], b[200];
 

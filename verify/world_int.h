@@ -239,6 +239,12 @@ struct wplan {
 	struct plan plan;  /* a copy, for failure reports */
 };
 
+/* Step k of plan id (wp: its wplan, or NULL) as the executor performed
+ * it: a live plan's steps follow its reads (patcher/plan.h), wp's copy
+ * is the plan as made. NULL if none. */
+const struct plan_step *world_plan_step(struct world *w, int id, const struct wplan *wp,
+					size_t k);
+
 /* A CPU as built: its per-CPU data and call table (what its run changes:
  * world_run.cpu). */
 struct wcpu {
