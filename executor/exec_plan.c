@@ -347,7 +347,7 @@ static int live_read(struct xplans *ps, int a, struct xplan *xp, int id, size_t 
 	size_t from = idx, to = idx + 1, nr = 0, k;
 	struct plan np, tail;
 	struct ftv_err err = { "" };
-	int bad;
+	int bad, rec;
 
 	if (s->rsize < 8)
 		v &= (1ull << (8 * s->rsize)) - 1;
@@ -368,6 +368,7 @@ static int live_read(struct xplans *ps, int a, struct xplan *xp, int id, size_t 
 	plan_init(&np);
 	plan_init(&tail);
 	k = idx - from;
+	rec = xp->p.steps[from].rec;
 	bad = !l || l->rerun(l, reads, nr, &np, &err) || np.n <= k ||
 	      np.steps[k].rsize != s->rsize || np.steps[k].rval != v;
 	if (!bad) {
@@ -375,8 +376,13 @@ static int live_read(struct xplans *ps, int a, struct xplan *xp, int id, size_t 
 		for (size_t i = to; i < xp->p.n && !bad; i++)
 			bad = plan_push(&tail, &xp->p.steps[i]);
 		xp->p.n = idx;
-		for (size_t i = k; i < np.n && !bad; i++)
+		for (size_t i = k; i < np.n && !bad; i++) {
+			/* the record the run serves, as the core set it on
+			 * the run's steps (the code knows no record numbers) */
+			if (np.steps[i].rec < 0)
+				np.steps[i].rec = rec;
 			bad = plan_push(&xp->p, &np.steps[i]);
+		}
 		for (size_t i = 0; i < tail.n && !bad; i++)
 			bad = plan_push(&xp->p, &tail.steps[i]);
 	}

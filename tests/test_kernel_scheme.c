@@ -167,6 +167,42 @@ START_TEST(far_modules_and_mutants_are_refused)
 }
 END_TEST
 
+/* The patcher CPU reads the site when it runs (kernel/kback.c): another
+ * task's write of the word before ftrace_modify_code reads it makes the
+ * real code return -EINVAL at its own line (its rerun from the read),
+ * where the recorded plans of before (FTV_KERNEL_RECORDED=1) blamed a
+ * store the code never reaches; the same run twice is the same trace; the
+ * twin writing the word ftrace expects passes. */
+START_TEST(the_patcher_cpu_reads_the_world_when_it_runs)
+{
+	char *out = NULL, *again = NULL;
+	const char *scn = "corpus/scenarios/kernel-unreserved-write.scn";
+
+	ck_assert_msg(run("scenario", scn, "kernel/6.12", NULL, &out) == 1, "%s", out);
+	ck_assert_msg(strstr(out, "VIOLATION ftrace_bug") &&
+		      strstr(out, "make_call: ftrace_make_call+0x") &&
+		      strstr(out, "(arch/arm64/kernel/ftrace.c:") &&
+		      strstr(out, "> aarch64_insn_read+0x") &&
+		      strstr(out, "returned -22 after reading 0x14000001 (expected 0xd503201f)") &&
+		      !strstr(out, "__aarch64_insn_write"), "%s", out);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
+	ck_assert_str_eq(strstr(out, "trace "), strstr(again, "trace "));
+	free(again);
+	setenv("FTV_KERNEL_RECORDED", "1", 1);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
+	unsetenv("FTV_KERNEL_RECORDED");
+	ck_assert_msg(strstr(again, "VIOLATION ftrace_bug") &&
+		      strstr(again, "> __aarch64_insn_write+0x") && !strstr(again, "returned -22"),
+		      "%s", again);
+	free(again);
+	free(out);
+	ck_assert_int_eq(run("scenario", "corpus/scenarios/kernel-text-write-same.scn",
+			     "kernel/6.12", NULL, &out), 0);
+	ck_assert_msg(strstr(out, "no violation") && !strstr(out, " 0 tracer calls"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *kernel_scheme_suite(void)
 {
 	Suite *s = suite_create("kernel_scheme");
@@ -180,6 +216,7 @@ static Suite *kernel_scheme_suite(void)
 			    sizeof(twins) / sizeof(twins[0]));
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
 	tcase_add_test(t, far_modules_and_mutants_are_refused);
+	tcase_add_test(t, the_patcher_cpu_reads_the_world_when_it_runs);
 	suite_add_tcase(s, t);
 	return s;
 }
