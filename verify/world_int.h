@@ -92,6 +92,8 @@ struct world_schemedesc {
 	 * the kernel scheme's, verify/world_kernel.c. */
 	int (*backend_ctx)(struct world *w, struct ftv_err *err);
 	void (*backend_free)(void *ctx);
+	/* the Perfetto track of ftrace's updates (NULL: "patcher") */
+	const char *patcher_track;
 };
 
 /* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
