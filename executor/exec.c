@@ -370,6 +370,11 @@ const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan)
 	return &ex->plans.v[plan].res;
 }
 
+const struct plan_step *exec_plan_step(struct ftv_exec *ex, int plan, size_t step)
+{
+	return plan < 0 ? NULL : xp_step_at(&ex->plans, (size_t)plan, step);
+}
+
 /* --- what a run leaves --------------------------------------------------- */
 
 const struct exec_violation *exec_violations(struct ftv_exec *ex, size_t *n)

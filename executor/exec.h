@@ -436,6 +436,9 @@ int exec_break_flags(struct ftv_exec *ex, uint64_t pc, exec_break_fn fn,
 int exec_submit(struct ftv_exec *ex, const struct plan *p, exec_plan_fn done,
 		void *arg, struct ftv_err *err);
 const struct exec_plan_result *exec_plan_result(struct ftv_exec *ex, int plan);
+/* Step `step` of a plan as this execution performed it: a live plan's
+ * steps are the ones its reads led to (patcher/plan.h); NULL if none. */
+const struct plan_step *exec_plan_step(struct ftv_exec *ex, int plan, size_t step);
 
 /* Performs a plan at once, before any run, with no CPU running (a
  * scenario's settled prefix, `settle`): its writes land in memory and in

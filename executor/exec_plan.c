@@ -2,6 +2,7 @@
  * and what each does to the model. */
 #include "executor/exec_plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,10 @@ void xp_init(struct xplans *ps, struct ftv_exec *ex, struct xmodel *m,
 
 void xp_free(struct xplans *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
+	for (size_t i = 0; i < ps->n; i++) {
 		plan_free(&ps->v[i].p);
+		plan_free(&ps->v[i].orig);
+	}
 	free(ps->v);
 	for (int a = 0; a < PLAN_AGENTS; a++)
 		free(ps->pend[a].v);
@@ -59,6 +62,12 @@ void xp_reset(struct xplans *ps)
 							  0 };
 		ps->v[i].next = 0;
 		ps->v[i].waiting = 0;
+		ps->v[i].read_done = 0;
+		/* a live plan's steps as its code made them at first */
+		if (ps->v[i].live) {
+			plan_reset(&ps->v[i].p);
+			plan_append(&ps->v[i].p, &ps->v[i].orig);
+		}
 	}
 	for (int a = 0; a < PLAN_AGENTS; a++) {
 		set_cur(ps, a, 0);
@@ -82,6 +91,11 @@ int xp_submit(struct xplans *ps, const struct plan *p, exec_plan_fn fn,
 	plan_init(&xp->p);
 	if (plan_append(&xp->p, p))
 		return -1;
+	plan_init(&xp->orig);
+	for (size_t i = 0; i < p->n && !xp->live; i++)
+		xp->live = p->steps[i].live != NULL;
+	if (xp->live && plan_append(&xp->orig, p))
+		return -1;
 	xp->fn = fn;
 	xp->arg = arg;
 	xp->res.status = EXEC_PLAN_QUEUED;
@@ -99,6 +113,13 @@ const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step)
 {
 	if (plan < ps->n && step < ps->v[plan].p.n)
 		return ps->v[plan].p.steps[step].what;
+	return NULL;
+}
+
+const struct plan_step *xp_step_at(const struct xplans *ps, size_t plan, size_t step)
+{
+	if (plan < ps->n && step < ps->v[plan].p.n)
+		return &ps->v[plan].p.steps[step];
 	return NULL;
 }
 
@@ -317,6 +338,73 @@ static void stop_plan(struct xplans *ps, int a, struct xplan *xp, int id,
 	set_cur(ps, a, (size_t)id + 1);
 }
 
+/* reads of one live run the executor passes back (ftrace_modify_code
+ * makes one) */
+#define XP_LIVE_READS 16
+
+/* The read the code of live step idx made before it (patcher/plan.h):
+ * made now, through the store buffer as a validate. Another value than
+ * the one the code ran with: the code's rerun from those reads gives the
+ * run's steps from here on, in place of the rest of the run. 0, or -1
+ * when the rerun failed (the plan stopped). */
+static int live_read(struct xplans *ps, int a, struct xplan *xp, int id, size_t idx)
+{
+	const struct plan_step *s = &xp->p.steps[idx];
+	const struct plan_live *l = s->live;
+	uint64_t v = xb_read(ps->sb, s->raddr, s->rsize), reads[XP_LIVE_READS];
+	size_t from = idx, to = idx + 1, nr = 0, k;
+	struct plan np, tail;
+	struct ftv_err err = { "" };
+	int bad, rec;
+
+	if (s->rsize < 8)
+		v &= (1ull << (8 * s->rsize)) - 1;
+	xm_touch(ps->m, s->raddr, s->rsize, XA_R);
+	xp->read_done = 1;
+	xp->found = v;
+	if (v == s->rval)
+		return 0;
+	/* the run's steps: adjacent, the same live */
+	while (from > 0 && xp->p.steps[from - 1].live == l)
+		from--;
+	while (to < xp->p.n && xp->p.steps[to].live == l)
+		to++;
+	for (size_t i = from; i < idx && nr < XP_LIVE_READS - 1; i++)
+		if (xp->p.steps[i].rsize)
+			reads[nr++] = xp->p.steps[i].rval;
+	reads[nr++] = v;
+	plan_init(&np);
+	plan_init(&tail);
+	k = idx - from;
+	rec = xp->p.steps[from].rec;
+	bad = !l || l->rerun(l, reads, nr, &np, &err) || np.n <= k ||
+	      np.steps[k].rsize != s->rsize || np.steps[k].rval != v;
+	if (!bad) {
+		/* steps idx.. of the run are the rerun's k.. */
+		for (size_t i = to; i < xp->p.n && !bad; i++)
+			bad = plan_push(&tail, &xp->p.steps[i]);
+		xp->p.n = idx;
+		for (size_t i = k; i < np.n && !bad; i++) {
+			/* the record the run serves, as the core set it on
+			 * the run's steps (the code knows no record numbers) */
+			if (np.steps[i].rec < 0)
+				np.steps[i].rec = rec;
+			bad = plan_push(&xp->p, &np.steps[i]);
+		}
+		for (size_t i = 0; i < tail.n && !bad; i++)
+			bad = plan_push(&xp->p, &tail.steps[i]);
+	}
+	plan_free(&np);
+	plan_free(&tail);
+	if (!bad)
+		return 0;
+	fprintf(stderr, "ftv: plan %d step %zu: the patcher's code, rerun after reading 0x%llx at "
+		"0x%llx: %s\n", id, idx, (unsigned long long)v, (unsigned long long)s->raddr,
+		err.msg[0] ? err.msg : "no such step");
+	stop_plan(ps, a, xp, id, EXEC_PLAN_FAULT, idx, v);
+	return -1;
+}
+
 void xp_step(struct xplans *ps, int a)
 {
 	struct xplan *xp = cur_plan(ps, a);
@@ -328,6 +416,17 @@ void xp_step(struct xplans *ps, int a)
 	uint64_t at = s->addr;
 	int wid, k;
 
+	if (s->rsize && !xp->read_done) {
+		/* the code before the step ran now: its read, and what it
+		 * did with the value */
+		if (live_read(ps, a, xp, id, idx))
+			return;
+		s = &xp->p.steps[idx];
+		size = s->op == PLAN_WRITE_INSN ? 4 : 8;
+		at = s->addr;
+		if (!xp_ready(ps, a))
+			return; /* it waits at the step, the read made */
+	}
 	xp->res.status = EXEC_PLAN_RUNNING;
 	xl_event(m->log, a ? XL_AGENT_PATCHER_TEXT : XL_AGENT_PATCHER, EXEC_EV_PLAN,
 		 (uint64_t)id << 32 | idx, s->op);
@@ -425,6 +524,11 @@ void xp_step(struct xplans *ps, int a)
 			}
 		xm_context_sync_all(m);
 		break;
+	case PLAN_FAIL:
+		/* the code returned an error (ftrace_modify_code's -EINVAL on
+		 * the word it read): ftrace_bug, nothing more of the plan */
+		stop_plan(ps, a, xp, id, EXEC_PLAN_MISMATCH, idx, xp->found);
+		return;
 	case PLAN_LOCK:
 		xs_access(m->sched, XLOC(XLOC_LOCK, 0), XA_W);
 		if (lock_slot(ps, s->addr) < 0)
@@ -460,5 +564,6 @@ void xp_step(struct xplans *ps, int a)
 		break;
 	}
 	xp->next++;
+	xp->read_done = 0;
 	cur_plan(ps, a);
 }

@@ -28,6 +28,12 @@ struct xplan {
 	size_t next;             /* next step to perform */
 	int waiting;             /* QUIESCE requested */
 	uint64_t qs_snap[EXEC_MAX_CPUS];
+	/* Live plans (patcher/plan.h): p as submitted, which p is put back
+	 * to at a reset after a rerun changed it; the read of the next
+	 * step made (it waits for its turn) */
+	struct plan orig;
+	int live, read_done;
+	uint64_t found;          /* the last value a live read returned */
 };
 
 #define XP_LOCKS 4
@@ -82,5 +88,8 @@ int xp_waits_for_sbuf(struct xplans *ps);
 void xp_step(struct xplans *ps, int a);
 /* A step's "what", or NULL. */
 const char *xp_step_what(const struct xplans *ps, size_t plan, size_t step);
+/* Step `step` of a plan as this execution performs it (a live plan's
+ * steps are the ones its reads led to), or NULL. */
+const struct plan_step *xp_step_at(const struct xplans *ps, size_t plan, size_t step);
 
 #endif

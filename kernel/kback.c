@@ -14,6 +14,8 @@
 /* the site's window: its literal (func - 8, func - 12 with BTI) to the
  * patched word */
 #define KBACK_WINDOW 20
+/* in-window reads of one verb (ftrace_modify_code makes one) */
+#define KBACK_READS 8
 
 struct kback {
 	struct kern *k;
@@ -31,6 +33,37 @@ struct kback {
 	/* step texts: they live as long as the backend (plan_step.what) */
 	char **texts;
 	size_t ntexts, captexts;
+	/* the runs that made live steps (plan_step.live): as long too */
+	struct kback_run **runs;
+	size_t nruns, capruns;
+	int recorded;   /* FTV_KERNEL_RECORDED: the recorded plans of before */
+};
+
+/* The kernel's verbs (the core's names and the kernel functions). */
+enum kverb { V_INIT, V_CALL, V_NOP, V_MODIFY };
+
+/* One verb the core asked: what a rerun needs (plan_live, patcher/plan.h).
+ * The copy's window when the core asked, and what its reads returned at
+ * first: the run is a function of the values its reads return. */
+struct kback_run {
+	struct plan_live live;  /* first: the steps' live */
+	struct kback *b;
+	enum kverb v;
+	size_t pair;
+	uint64_t old_w, new_w, lit_w;
+	uint64_t plt_w;          /* a far module's PLT (ftrace_site.plt), or 0 */
+	uint32_t window[KBACK_WINDOW / 4];
+	uint64_t first[KBACK_READS];
+	size_t nfirst;
+	int ran;
+};
+
+/* The reads a run's answer gives (world words) and where it is. */
+struct kback_answers {
+	const struct kback *b;
+	const struct kback_pair *p;
+	const uint64_t *reads;
+	size_t n, i;
 };
 
 static int from_kernel_dir(const struct kern *k, const struct sim_site *s)
@@ -57,6 +90,8 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 	b->nop_k = kern_sym(b->k, "ftrace_nop_ops");
 	b->list_k = kern_sym(b->k, "ftrace_list_ops");
 	b->rec = b->k->scratch;
+	/* the recorded plans of before (docs/kernel.md), for comparison */
+	b->recorded = getenv("FTV_KERNEL_RECORDED") && *getenv("FTV_KERNEL_RECORDED") == '1';
 	if (!b->caller_k || !b->nop_k || !b->list_k) {
 		ftv_errf(err, "%s: no ftrace_caller, ftrace_nop_ops or ftrace_list_ops (not a CALL_OPS build?)",
 			 dir);
@@ -99,6 +134,9 @@ void kback_free(struct kback *b)
 	for (size_t i = 0; i < b->ntexts; i++)
 		free(b->texts[i]);
 	free(b->texts);
+	for (size_t i = 0; i < b->nruns; i++)
+		free(b->runs[i]);
+	free(b->runs);
 	kline_free(b->lines);
 	kern_close(b->k);
 	free(b->pairs);
@@ -225,14 +263,82 @@ static int literal_on_code(struct kback *b, const char *verb, const struct kback
 	return 0;
 }
 
-/* The events of the last run as plan steps (one per visible event). */
-static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
-		 uint64_t lit_w, struct plan *pl, struct ftv_err *e)
+/* A world word of the site's window as the kernel's copy holds it (the
+ * inverse of word_to_w): a BL to the world's ftrace_caller calls the
+ * kernel's. */
+static uint64_t word_to_k(const struct kback *b, const struct kback_pair *p, uint64_t a_k,
+			  uint64_t v, unsigned n)
 {
+	uint64_t t;
+	uint32_t w = (uint32_t)v;
+
+	if (n != 4 || !a64_is_bl(w) || a64_branch_target(w, to_w(p, a_k), &t))
+		return v;
+	if (a64_gen_branch(a_k, t == b->caller_w ? b->caller_k : to_k(p, t), 1, &w, NULL))
+		return v;
+	return w;
+}
+
+static int in_window(const struct kback_pair *p, uint64_t a_k)
+{
+	return a_k >= p->ip_k + 4 - KBACK_WINDOW && a_k < p->ip_k + 4;
+}
+
+/* kern.answer during a run: its i-th read of the window returns reads[i]
+ * (later ones: the copy, as the core left it) */
+static int answer(void *ctx, uint64_t addr, unsigned n, uint64_t *v)
+{
+	struct kback_answers *a = ctx;
+
+	if (!in_window(a->p, addr))
+		return 0;
+	if (a->i >= a->n) {
+		a->i++;
+		return 0;
+	}
+	*v = word_to_k(a->b, a->p, addr, a->reads[a->i++], n);
+	return 1;
+}
+
+/* The world's value of what read event v read in the window. */
+static int read_world(const struct kback *b, const struct kback_pair *p, const struct kev *v,
+		      uint64_t *out, struct ftv_err *e)
+{
+	uint32_t w;
+
+	*out = v->value;
+	if (v->size != 4)
+		return 0;
+	if (word_to_w(b, p, v->addr, (uint32_t)v->value, &w, e))
+		return -1;
+	*out = w;
+	return 0;
+}
+
+/* s is made after the read v (plan_step.rsize: the executor makes it). */
+static int set_read(const struct kback *b, const struct kback_pair *p, const struct kev *v,
+		    struct plan_step *s, struct ftv_err *e)
+{
+	s->rsize = v->size;
+	s->raddr = to_w(p, v->addr);
+	return read_world(b, p, v, &s->rval, e);
+}
+
+/* The events of the last run as plan steps (one per visible event). A
+ * read of the window is the next step's read (live: plan_step.rsize), or,
+ * recorded, the validate of the store to the same word. ret: what the
+ * verb returned; an error after a read (a rerun's ftrace_modify_code
+ * finding another word: -EINVAL) ends the steps with PLAN_FAIL. */
+static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_t ret,
+		 struct plan *pl, struct ftv_err *e)
+{
+	const struct kback_pair *p = &b->pairs[r->pair];
 	const struct kev_log *l = &b->k->log;
 	/* the site's window: its literal (func - 8) to the patched word */
 	uint64_t lo = p->ip_k + 4 - KBACK_WINDOW, hi = p->ip_k + 4;
 	uint64_t read_a = 0, read_v = 0;
+	const struct kev *read_e = NULL;
+	size_t nreads = 0;
 	int have_read = 0;
 	char what[160];
 
@@ -245,9 +351,18 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 		switch (v->kind) {
 		case KEV_READ:
 			if (in) {
+				if (have_read && !b->recorded)
+					return ftv_errf(e, "%s: two reads of the site before one "
+							"visible event (not modelled)",
+							text(b, verb, v, what));
 				read_a = v->addr;
 				read_v = v->value;
+				read_e = v;
 				have_read = 1;
+				if (!r->ran && nreads < KBACK_READS &&
+				    read_world(b, p, v, &r->first[nreads], e))
+					return -1;
+				nreads++;
 			}
 			continue;
 		case KEV_STORE:
@@ -264,7 +379,7 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
 				 * (arch/arm64/kernel/ftrace.c): the kernel's own
 				 * ops are the core's literal */
-				s.new = v->value == b->nop_k || v->value == b->list_k ? lit_w : v->value;
+				s.new = v->value == b->nop_k || v->value == b->list_k ? r->lit_w : v->value;
 			} else if (v->size == 4) {
 				uint32_t w;
 
@@ -276,7 +391,7 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, verb, v, what),
 						v->size);
 			}
-			if (have_read && read_a == v->addr) {
+			if (b->recorded && have_read && read_a == v->addr) {
 				uint32_t w;
 
 				if (word_to_w(b, p, read_a, (uint32_t)read_v, &w, e))
@@ -318,9 +433,40 @@ static int steps(struct kback *b, const char *verb, const struct kback_pair *p,
 			 * slot or takes the lock in a world) */
 			continue;
 		}
+		if (!b->recorded) {
+			/* the step a live CPU makes: after the code between
+			 * its previous visible event and this one, with the
+			 * read that code made */
+			s.live = &r->live;
+			if (have_read && set_read(b, p, read_e, &s, e))
+				return -1;
+			have_read = 0;
+		}
 		s.what = text(b, verb, v, what);
 		if (plan_push(pl, &s))
 			return ftv_errf(e, "out of memory");
+	}
+	if (!b->recorded && have_read) {
+		/* the code read the window and returned: its error */
+		struct plan_step s = { .op = PLAN_FAIL, .rec = -1, .live = &r->live };
+		char msg[200];
+
+		if (!ret)
+			return ftv_errf(e, "%s: the site read after the last visible event",
+					text(b, verb, read_e, what));
+		if (set_read(b, p, read_e, &s, e))
+			return -1;
+		s.addr = s.raddr;
+		s.old = nreads - 1 < r->nfirst ? r->first[nreads - 1] : s.rval;
+		snprintf(msg, sizeof(msg), "returned %d after reading 0x%llx (expected 0x%llx)",
+			 (int)ret, (unsigned long long)s.rval, (unsigned long long)s.old);
+		s.what = text(b, verb, read_e, msg);
+		if (plan_push(pl, &s))
+			return ftv_errf(e, "out of memory");
+	}
+	if (!r->ran) {
+		r->ran = 1;
+		r->nfirst = nreads < KBACK_READS ? nreads : KBACK_READS;
 	}
 	return 0;
 }
@@ -390,8 +536,6 @@ static int far_module(struct kback *b, const struct kback_pair *p, uint64_t plt_
 	return 0;
 }
 
-enum kverb { V_INIT, V_CALL, V_NOP, V_MODIFY };
-
 static const char *const vname[] = {
 	[V_INIT] = "init_nop", [V_CALL] = "make_call", [V_NOP] = "make_nop",
 	[V_MODIFY] = "modify_call",
@@ -401,42 +545,50 @@ static const char *const kfn[] = {
 	[V_NOP] = "ftrace_make_nop", [V_MODIFY] = "ftrace_modify_call",
 };
 
-/* Runs one verb on the patcher CPU and turns its events into steps. The
- * record has FTRACE_FL_CALL_OPS_EN and ftrace_find_unique_ops answers the
- * core's literal, so arm64_rec_get_ops stores exactly that literal. */
-static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
-		uint64_t old_w, uint64_t new_w, uint64_t lit_w, struct plan *pl,
-		struct ftv_err *e)
+/* Runs r's verb on the patcher CPU, its window as when the core asked and
+ * its reads of the window returning reads[0..nreads) (then the copy's
+ * words), and turns its events into steps. The record has
+ * FTRACE_FL_CALL_OPS_EN and ftrace_find_unique_ops answers the core's
+ * literal, so arm64_rec_get_ops stores exactly that literal. A rerun
+ * (reads given) leaves the copy's window as it found it, and an error the
+ * code returns is the steps' PLAN_FAIL; the first run's is the core's. */
+static int run(struct kback_run *r, const uint64_t *reads, size_t nreads, struct plan *pl,
+	       struct ftv_err *e)
 {
-	const struct kback_pair *p = pair(b, fs->ip);
+	struct kback *b = r->b;
+	const struct kback_pair *p = &b->pairs[r->pair];
 	struct kern *k = b->k;
-	uint64_t args[3] = { 0 }, ret = 0, fn = kern_sym(k, kfn[v]);
-	int n = 3;
+	struct kback_answers ans = { b, p, reads, nreads, 0 };
+	uint64_t args[3] = { 0 }, ret = 0, fn = kern_sym(k, kfn[r->v]);
+	uint32_t now[KBACK_WINDOW / 4];
+	int n = 3, rc;
 
-	if (!p)
-		return ftv_errf(e, "%s: no kernel copy of the site at 0x%llx", kfn[v],
-				(unsigned long long)fs->ip);
-	/* ftrace_init_nop runs on text as the compiler left it (boot, or a
-	 * module's load: ftrace_module_init), whatever an earlier load and
-	 * unload of the module left in the copy */
-	if (v == V_INIT)
-		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
-			sim_write32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, p->orig[w]);
+	for (unsigned w = 0; w < KBACK_WINDOW / 4; w++) {
+		sim_read32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, &now[w]);
+		sim_write32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, r->window[w]);
+	}
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_ip, p->ip_k);
 	sim_write64(k->as, b->rec + k->lay.dyn_ftrace_flags, k->lay.fl_call_ops_en);
-	k->unique_ops = lit_w;
-	if (far_module(b, p, fs->plt, e))
+	k->unique_ops = r->lit_w;
+	if (far_module(b, p, r->plt_w, e))
 		return -1;
-	switch (v) {
+	switch (r->v) {
 	case V_INIT: args[1] = b->rec; n = 2; break;
-	case V_CALL: args[0] = b->rec; args[1] = to_k(p, new_w); n = 2; break;
-	case V_NOP: args[1] = b->rec; args[2] = to_k(p, old_w); break;
-	case V_MODIFY: args[0] = b->rec; args[1] = to_k(p, old_w); args[2] = to_k(p, new_w); break;
+	case V_CALL: args[0] = b->rec; args[1] = to_k(p, r->new_w); n = 2; break;
+	case V_NOP: args[1] = b->rec; args[2] = to_k(p, r->old_w); break;
+	case V_MODIFY: args[0] = b->rec; args[1] = to_k(p, r->old_w); args[2] = to_k(p, r->new_w); break;
 	}
 	kev_clear(&k->log);
-	if (kern_call(k, fn, args, n, &ret, e))
+	k->answer = b->recorded ? NULL : answer;
+	k->answer_ctx = &ans;
+	rc = kern_call(k, fn, args, n, &ret, e);
+	k->answer = NULL;
+	if (reads)
+		for (unsigned w = 0; w < KBACK_WINDOW / 4; w++)
+			sim_write32(k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, now[w]);
+	if (rc)
 		return -1;
-	if (ret) {
+	if (ret && !reads) {
 		/* what refused, in the kernel's terms (a store through no
 		 * fixmap mapping, a WARN), when the log says */
 		for (size_t i = 0; i < k->log.n; i++) {
@@ -444,12 +596,49 @@ static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
 			char what[160];
 
 			if (x->kind == KEV_FAULT || x->kind == KEV_BUG)
-				return ftv_errf(e, "%s returned %d: %s", kfn[v], (int)ret,
-						text(b, vname[v], x, kev_format(x, what, sizeof(what))));
+				return ftv_errf(e, "%s returned %d: %s", kfn[r->v], (int)ret,
+						text(b, vname[r->v], x, kev_format(x, what, sizeof(what))));
 		}
-		return ftv_errf(e, "%s returned %d", kfn[v], (int)ret);
+		return ftv_errf(e, "%s returned %d", kfn[r->v], (int)ret);
 	}
-	return steps(b, vname[v], p, lit_w, pl, e);
+	return steps(b, vname[r->v], r, ret, pl, e);
+}
+
+/* plan_live.rerun: the verb again, its reads returning reads[] */
+static int rerun(const struct plan_live *l, const uint64_t *reads, size_t nreads,
+		 struct plan *out, struct ftv_err *e)
+{
+	struct kback_run *r = (struct kback_run *)l;
+
+	return run(r, reads, nreads, out, e);
+}
+
+/* One verb the core asked, run on the patcher CPU: its steps. */
+static int verb(struct kback *b, enum kverb v, const struct ftrace_site *fs,
+		uint64_t old_w, uint64_t new_w, uint64_t lit_w, struct plan *pl,
+		struct ftv_err *e)
+{
+	const struct kback_pair *p = pair(b, fs->ip);
+	struct kback_run *r;
+
+	if (!p)
+		return ftv_errf(e, "%s: no kernel copy of the site at 0x%llx", kfn[v],
+				(unsigned long long)fs->ip);
+	if (!(r = calloc(1, sizeof(*r))) || VEC_PUSH(b->runs, b->nruns, b->capruns, r)) {
+		free(r);
+		return ftv_errf(e, "out of memory");
+	}
+	*r = (struct kback_run){ { rerun }, b, v, (size_t)(p - b->pairs), old_w, new_w, lit_w,
+				 fs->plt, { 0 }, { 0 }, 0, 0 };
+	/* ftrace_init_nop runs on text as the compiler left it (boot, or a
+	 * module's load: ftrace_module_init), whatever an earlier load and
+	 * unload of the module left in the copy */
+	for (unsigned w = 0; w < KBACK_WINDOW / 4; w++) {
+		if (v == V_INIT)
+			sim_write32(b->k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, p->orig[w]);
+		sim_read32(b->k->as, p->ip_k + 4 - KBACK_WINDOW + 4 * w, &r->window[w]);
+	}
+	return run(r, NULL, 0, pl, e);
 }
 
 /* Whether the core takes the site: the kernel's own ftrace_call_adjust

@@ -14,14 +14,20 @@
  * between the other CPUs' instructions through the same store buffer and
  * fetch model as the model's plans: it never decides what to patch.
  *
- * Why a recorded run is the patcher CPU's run: the backend reads only its
- * arguments, the record, its own data and the site's words; the other CPUs
- * never store to any of them (they execute the site and read the literal),
- * and every ftrace update holds ftrace_lock (kernel/trace/ftrace.c), so the
- * values it reads cannot change between its events. Its validating read
- * (aarch64_insn_read in ftrace_modify_code) becomes the step's validate,
- * compared when the executor applies the store: the understood difference
- * validate-unlocked of kernel-diff.
+ * The patcher CPU is live where the world reaches it (docs/kernel.md). The
+ * backend reads its arguments, the record, its own data and the site's
+ * words; only the site's words can be written by another agent. So a run
+ * is a function of what its reads of the site return: the first run's are
+ * answered by the kernel's copy (what ftrace's own updates left), and each
+ * read is made again by the executor at the step that follows it
+ * (plan_step.rsize: the code between two visible events runs at the
+ * second's scheduling point). A different value reruns the verb with the
+ * values read so far (plan_live.rerun: the copy's window as the core left
+ * it, the reads answered through kern.answer) and its steps replace the
+ * rest of the run; an error the code returns after the read
+ * (ftrace_modify_code's -EINVAL) is the plan's PLAN_FAIL, ftrace_bug at the
+ * kernel's line. FTV_KERNEL_RECORDED=1 folds the read into the store's
+ * validate instead, as the recorded plans before did (for comparison).
  *
  * Addresses. The kernel objects and a copy of the world's objects are
  * loaded by kern_open in the kernel's own address space, so a world site

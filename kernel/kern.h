@@ -95,6 +95,12 @@ struct kern {
 	/* The struct module __module_text_address answers (a far module's,
 	 * built by whoever drives the call: kernel/kback.c), 0: none. */
 	uint64_t module;
+	/* What the code's reads of memory others write return (the patcher
+	 * CPU's reads of the world: kernel/kback.c), set by whoever drives
+	 * the call: 1 with *v set to answer copy_from_kernel_nofault's read
+	 * of n bytes at addr, 0 to read the kernel's memory. */
+	int (*answer)(void *ctx, uint64_t addr, unsigned n, uint64_t *v);
+	void *answer_ctx;
 	uint64_t pc;              /* the call of the running shim */
 	/* where the outermost function of the running call was when the
 	 * runner logs an event at pc (kernel/kevent.h kev.outer), set by

@@ -98,7 +98,7 @@ static int copy_from(struct kern *k, const uint64_t *x, uint64_t *ret,
 		     struct ftv_err *err)
 {
 	uint8_t b[64];
-	uint64_t n = x[2];
+	uint64_t n = x[2], v;
 
 	if (n > sizeof(b))
 		return ftv_errf(err, "copy_from_kernel_nofault: %llu bytes",
@@ -108,6 +108,10 @@ static int copy_from(struct kern *k, const uint64_t *x, uint64_t *ret,
 		return kern_event(k, KEV_FAULT, x[1], 0, 0,
 				  "copy_from_kernel_nofault: unmapped");
 	}
+	/* a word of the world, as the patcher CPU reads it now */
+	if (k->answer && k->answer(k->answer_ctx, x[1], (unsigned)n, &v))
+		for (uint64_t i = 0; i < n && i < 8; i++)
+			b[i] = (uint8_t)(v >> (8 * i));
 	if (sim_write(k->as, x[0], b, n, err))
 		return ftv_err_prefix(err, "copy_from_kernel_nofault: destination");
 	*ret = 0;

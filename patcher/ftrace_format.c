@@ -43,6 +43,10 @@ void ftrace_plan_format(FILE *out, const struct plan *p, size_t from,
 				fprintf(out, " 0x%" PRIx64 " ->", s->old);
 			fprintf(out, " 0x%" PRIx64, s->new);
 			break;
+		case PLAN_FAIL:
+			fprintf(out, " 0x%016" PRIx64 " %-28s expected 0x%08" PRIx64, s->addr,
+				where(as, s->addr, sym, sizeof(sym)), s->old);
+			break;
 		case PLAN_CACHE_CLEAN:
 		case PLAN_ICACHE_INVAL:
 		case PLAN_FREE:
@@ -53,6 +57,9 @@ void ftrace_plan_format(FILE *out, const struct plan *p, size_t from,
 		default:
 			break;
 		}
+		if (s->rsize)
+			fprintf(out, "  [after reading 0x%" PRIx64 " at 0x%016" PRIx64 "]",
+				s->rval, s->raddr);
 		if (s->rec >= 0)
 			fprintf(out, "  [rec %d]", s->rec);
 		if (s->what)

@@ -134,6 +134,13 @@ static int v_text_poke(const struct ftrace_target *t, void *ctx, char *const *av
 	return t->text_poke(ctx, av[0], err);
 }
 
+static int v_text_write(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
+			struct ftv_err *err)
+{
+	(void)ac;
+	return t->text_write(ctx, av[0], av[1], err);
+}
+
 static int v_run(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
 		 struct ftv_err *err)
 {
@@ -199,6 +206,10 @@ static const struct ftrace_verb verbs[] = {
 	{ "text-poke", NULL, "SYMBOL", 1, 1, v_text_poke, M(text_poke),
 	  "not ftrace: SYMBOL's word swapped with SYMBOL_alt's by the arch's stop_machine() "
 	  "patch_text (aarch64_insn_patch_text, riscv patch_text)", 1 },
+	{ "text-write", NULL, "SYMBOL+OFF WORD", 2, 2, v_text_write, M(text_write),
+	  "not ftrace: another task writes the instruction WORD over a word ftrace owns (a "
+	  "site's patched word) with aarch64_insn_patch_text_nosync, without ftrace_lock "
+	  "(what ftrace_text_reserved() refuses in the kernel); arm64", 1 },
 	{ "run", NULL, "STEPS", 1, 1, v_run, M(run),
 	  "let the CPUs and the queued updates run for STEPS scheduler steps (no steps "
 	  "under policy exhaustive)", 1 },

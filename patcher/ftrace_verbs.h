@@ -37,6 +37,11 @@
  *   text-poke SYMBOL           not ftrace: the word at SYMBOL swapped with
  *                              SYMBOL_alt's under stop_machine (the
  *                              arch's patch_text)
+ *   text-write SYM+OFF WORD    not ftrace: another task writes WORD over
+ *                              a word ftrace owns (a site's patched word)
+ *                              with aarch64_insn_patch_text_nosync,
+ *                              without ftrace_lock: what
+ *                              ftrace_text_reserved() is there to refuse
  *   run STEPS                  let the CPUs and the queued plans run
  *
  * SPEC is ftrace_set_filter's comma list of function names and addresses;
@@ -86,6 +91,7 @@ struct ftrace_target {
 	/* key NULL: the workload's own static branch (ftv_static_key) */
 	int (*static_key)(void *ctx, int on, const char *key, struct ftv_err *err);
 	int (*text_poke)(void *ctx, const char *site, struct ftv_err *err);
+	int (*text_write)(void *ctx, const char *at, const char *word, struct ftv_err *err);
 	int (*run)(void *ctx, uint64_t steps, struct ftv_err *err);
 };
 

@@ -112,6 +112,7 @@ const char *plan_op_name(enum plan_op op)
 		[PLAN_UNMAP_WINDOW] = "unmap-window",
 		[PLAN_STOP_REQUEST] = "stop-request",
 		[PLAN_WAIT_ZERO] = "wait-zero",
+		[PLAN_FAIL] = "fail",
 	};
 
 	return (unsigned)op < sizeof(names) / sizeof(names[0]) && names[op]

@@ -72,6 +72,24 @@
  *   kernel's copy_to_kernel_nofault returns -EFAULT: "ftrace faulted on
  *   modifying").
  *
+ *   PLAN_FAIL         the code that made the plan returned an error here
+ *                     (ftrace_modify_code's -EINVAL when the word it read
+ *                     was not `old`): nothing more of the plan is
+ *                     performed, as for a failed validate (ftrace_bug);
+ *                     addr/old: the word read and the one expected.
+ *
+ * Live steps (a patcher CPU running the kernel's code: kernel/kcpu.c). A
+ * step with rsize set is preceded by a read the code made between its
+ * previous visible event and this one: rsize bytes at raddr, which were
+ * rval when the code ran to make the plan. The executor makes the read
+ * when it performs the step (a coherent data read under the patchers'
+ * store buffer, as a validate). When it finds another value, the code
+ * would have gone on differently from there: the executor asks the step's
+ * live->rerun for the steps of that run given the values its reads
+ * returned, and performs those in place of the run's remaining steps
+ * (live is the same for every step of one run, which are adjacent in a
+ * plan). What to write stays the code's decision, never the executor's.
+ *
  * Agents. Every plan names the agent (a task) that applies it: the
  * executor runs one patcher agent per agent number, each applying its own
  * plans in submission order, concurrently with the other agents and the
@@ -84,6 +102,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/err.h"
 
 enum plan_op {
 	PLAN_WRITE_INSN,
@@ -104,6 +124,7 @@ enum plan_op {
 	PLAN_UNMAP_WINDOW,
 	PLAN_STOP_REQUEST,
 	PLAN_WAIT_ZERO,
+	PLAN_FAIL,
 };
 
 /* The patching agents (struct plan.agent). */
@@ -112,6 +133,9 @@ enum {
 	PLAN_AGENT_TEXT = 1,     /* another task patching text (jump labels) */
 	PLAN_AGENTS = 2,
 };
+
+struct plan;
+struct plan_live;
 
 struct plan_step {
 	enum plan_op op;
@@ -122,6 +146,19 @@ struct plan_step {
 	int window;        /* WRITE_*: through the patch window */
 	int rec;           /* the ftrace record this step serves, or -1 */
 	const char *what;  /* static text for reports: "make_call: BL" */
+	/* live steps (above): the read before the step, and its run */
+	unsigned rsize;    /* 0: no read */
+	uint64_t raddr, rval;
+	const struct plan_live *live;
+};
+
+/* The run that made live steps. rerun: the run's steps, from its first,
+ * when its reads return reads[0..nreads) in order (later reads: as they
+ * were), appended to out; -1 with err set when the run fails abnormally.
+ * Deterministic: the same reads give the same steps. */
+struct plan_live {
+	int (*rerun)(const struct plan_live *l, const uint64_t *reads, size_t nreads,
+		     struct plan *out, struct ftv_err *err);
 };
 
 struct plan {

@@ -46,31 +46,39 @@ START_TEST(debian_6_12_passes_the_kernel_scenarios)
 }
 END_TEST
 
-/* the Perfetto trace's patcher track names each step in kernel terms */
-START_TEST(the_patcher_track_names_the_kernel_function_and_line)
+/* The Perfetto trace of `ftv scenario SCN --kernel BUILD/kernel/6.12`;
+ * *rc: its exit status. */
+static char *trace_of(const char *scn, int *rc)
 {
 	char *out = NULL, *json = NULL, trace[] = "/tmp/ftv-ktrace-XXXXXX";
+	char s[512], k[512], t[600];
+	char *a[] = { (char *)ftv_test_env("FTV"), "scenario", s, "--kernel", k, t, NULL };
+	char *cat[] = { "/bin/cat", trace, NULL };
 	int fd = mkstemp(trace);
-	char *argv[] = { "/bin/cat", trace, NULL };
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	{
-		char s[512], k[512], t[600];
-		char *a[] = { (char *)ftv_test_env("FTV"), "scenario", s, "--kernel", k, t, NULL };
+	ftv_test_path(s, sizeof(s), "FTV_TOP", scn);
+	ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+	snprintf(t, sizeof(t), "--trace=%s", trace);
+	*rc = ftv_test_run(a, &out);
+	free(out);
+	ck_assert_int_eq(ftv_test_run(cat, &json), 0);
+	unlink(trace);
+	return json;
+}
 
-		ftv_test_path(s, sizeof(s), "FTV_TOP", "corpus/scenarios/kernel-make-call.scn");
-		ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
-		snprintf(t, sizeof(t), "--trace=%s", trace);
-		ck_assert_int_eq(ftv_test_run(a, &out), 0);
-		free(out);
-	}
-	ck_assert_int_eq(ftv_test_run(argv, &json), 0);
-	ck_assert_msg(strstr(json, "\"name\":\"patcher\"") &&
+/* the Perfetto trace's patcher CPU track names each step in kernel terms */
+START_TEST(the_patcher_track_names_the_kernel_function_and_line)
+{
+	int rc;
+	char *json = trace_of("corpus/scenarios/kernel-make-call.scn", &rc);
+
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(json, "\"name\":\"patcher CPU (the kernel's code)\"") &&
 		      strstr(json, ": make_call: ftrace_make_call+0x") &&
 		      strstr(json, "(arch/arm64/kernel/patching.c:"), "%.2000s", json);
 	free(json);
-	unlink(trace);
 }
 END_TEST
 
@@ -258,6 +266,54 @@ START_TEST(the_cores_mutants_run_on_the_kernels_backend)
 }
 END_TEST
 
+/* The patcher CPU reads the site when it runs (kernel/kback.c): another
+ * task's write of the word before ftrace_modify_code reads it makes the
+ * real code return -EINVAL at its own line (its rerun from the read),
+ * where the recorded plans of before (FTV_KERNEL_RECORDED=1) blamed a
+ * store the code never reaches; the same run twice is the same trace; the
+ * twin writing the word ftrace expects passes. */
+START_TEST(the_patcher_cpu_reads_the_world_when_it_runs)
+{
+	char *out = NULL, *again = NULL;
+	const char *scn = "corpus/scenarios/kernel-unreserved-write.scn";
+	int rc;
+
+	ck_assert_msg(run("scenario", scn, "kernel/6.12", NULL, &out) == 1, "%s", out);
+	ck_assert_msg(strstr(out, "VIOLATION ftrace_bug") &&
+		      strstr(out, "make_call: ftrace_make_call+0x") &&
+		      strstr(out, "(arch/arm64/kernel/ftrace.c:") &&
+		      strstr(out, "> aarch64_insn_read+0x") &&
+		      strstr(out, "returned -22 after reading 0x14000001 (expected 0xd503201f)") &&
+		      !strstr(out, "__aarch64_insn_write"), "%s", out);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
+	ck_assert_str_eq(strstr(out, "trace "), strstr(again, "trace "));
+	free(again);
+	setenv("FTV_KERNEL_RECORDED", "1", 1);
+	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
+	unsetenv("FTV_KERNEL_RECORDED");
+	ck_assert_msg(strstr(again, "VIOLATION ftrace_bug") &&
+		      strstr(again, "> __aarch64_insn_write+0x") && !strstr(again, "returned -22"),
+		      "%s", again);
+	free(again);
+	free(out);
+	/* the other task's steps on a track of their own; the patcher CPU's
+	 * last step, where the code returned */
+	out = trace_of(scn, &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_msg(strstr(out, "\"name\":\"text patcher (another task)\"") &&
+		      strstr(out, "\"name\":\"write-insn: text-write: aarch64_insn_patch_text_nosync, "
+			     "no ftrace_lock\",\"cat\":\"plan-step\",\"pid\":1,\"tid\":1002") &&
+		      strstr(out, "\"name\":\"fail: make_call: ftrace_make_call+0x"), "%.3000s", out);
+	ck_assert_msg(strstr(strstr(out, "\"name\":\"fail: make_call: "), "\"tid\":1000,"),
+		      "%.3000s", out);
+	free(out);
+	ck_assert_int_eq(run("scenario", "corpus/scenarios/kernel-text-write-same.scn",
+			     "kernel/6.12", NULL, &out), 0);
+	ck_assert_msg(strstr(out, "no violation") && !strstr(out, " 0 tracer calls"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *kernel_scheme_suite(void)
 {
 	Suite *s = suite_create("kernel_scheme");
@@ -275,6 +331,7 @@ static Suite *kernel_scheme_suite(void)
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
 	tcase_add_test(t, the_cores_mutants_run_on_the_kernels_backend);
 	tcase_add_test(t, mutants_and_missing_builds_are_refused);
+	tcase_add_test(t, the_patcher_cpu_reads_the_world_when_it_runs);
 	suite_add_tcase(s, t);
 	return s;
 }

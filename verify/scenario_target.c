@@ -82,6 +82,11 @@ static int w_static_key(void *ctx, int on, const char *key, struct ftv_err *err)
 	return key ? world_jump_label_key(ctx, key, on, err) : world_static_key(ctx, on, err);
 }
 
+static int w_text_write(void *ctx, const char *at, const char *word, struct ftv_err *err)
+{
+	return world_text_write(ctx, at, word, err);
+}
+
 static int w_text_poke(void *ctx, const char *site, struct ftv_err *err)
 {
 	return world_text_poke(ctx, site, err);
@@ -114,6 +119,7 @@ static const struct ftrace_target world_target = {
 	.unload_module = w_unload_module,
 	.static_key = w_static_key,
 	.text_poke = w_text_poke,
+	.text_write = w_text_write,
 	.run = w_run,
 };
 

@@ -242,16 +242,22 @@ static void write_meta(struct tjw *t, const char *name)
 		tj_meta(t, "thread_name", cpu_tid((int)c), "name", b, 0);
 		tj_meta(t, "thread_sort_index", cpu_tid((int)c), "sort_index", NULL, c);
 	}
-	tj_meta(t, "thread_name", TID_PATCHER, "name", "patcher", 0);
+	tj_meta(t, "thread_name", TID_PATCHER, "name",
+		w->sd->patcher_track ? w->sd->patcher_track : "patcher", 0);
 	tj_meta(t, "thread_sort_index", TID_PATCHER, "sort_index", NULL, 100);
 	tj_meta(t, "thread_name", TID_SBUF, "name", "store buffer", 0);
 	tj_meta(t, "thread_sort_index", TID_SBUF, "sort_index", NULL, 101);
+	for (size_t i = 0; i < w->nplans; i++)
+		if (w->plans[i].agent == PLAN_AGENT_TEXT) {
+			tj_meta(t, "thread_name", TID_TEXT, "name", "text patcher (another task)", 0);
+			tj_meta(t, "thread_sort_index", TID_TEXT, "sort_index", NULL, 102);
+			break;
+		}
 }
 
 int trace_json_world(struct trace_json *tj, struct world *w, const char *name)
 {
 	struct tjw t;
-	uint64_t prev_step = 0;
 	int ret = -1;
 
 	memset(&t, 0, sizeof(t));
@@ -259,7 +265,8 @@ int trace_json_world(struct trace_json *tj, struct world *w, const char *name)
 	t.j = &tj->j;
 	t.w = w;
 	t.pid = ++tj->npid;
-	t.plan_open = -1;
+	for (int a = 0; a < PLAN_AGENTS; a++)
+		t.plan_open[a] = -1;
 	if (collect(&t))
 		goto out;
 	place(&t);
@@ -278,7 +285,7 @@ int trace_json_world(struct trace_json *tj, struct world *w, const char *name)
 			break;
 		case S_EV:
 			if (t.ev[it->idx].kind == EXEC_EV_PLAN)
-				tj_write_plan_step(&t, it, &prev_step);
+				tj_write_plan_step(&t, it);
 			else
 				tj_write_drain(&t, it);
 			break;

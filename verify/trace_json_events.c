@@ -146,6 +146,27 @@ static void write_desc(struct world *w, int wid, char *buf, size_t n)
 
 /* An arrow from the plan step that made write wid, through its drain, to
  * the slice at ts on the CPU's track: the first time this CPU sees it. */
+static const struct wplan *wplan_of(struct world *w, int id)
+{
+	for (size_t i = 0; i < w->nplans; i++)
+		if (w->plans[i].id == id)
+			return &w->plans[i];
+	return NULL;
+}
+
+static int agent_tid(int a)
+{
+	return a == PLAN_AGENT_TEXT ? TID_TEXT : TID_PATCHER;
+}
+
+/* the agent of plan id (its track) */
+static int plan_agent(struct world *w, int id)
+{
+	const struct wplan *wp = wplan_of(w, id);
+
+	return wp && wp->agent == PLAN_AGENT_TEXT ? PLAN_AGENT_TEXT : PLAN_AGENT_FTRACE;
+}
+
 static void flow(struct tjw *t, int wid, int cpu, uint64_t ts)
 {
 	const struct exec_write *wr = exec_write_get(t->w->ex, wid);
@@ -160,7 +181,7 @@ static void flow(struct tjw *t, int wid, int cpu, uint64_t ts)
 		return;
 	t->seen[wid] |= 1u << cpu;
 	id = ++t->tj->flows;
-	tj_begin_event(t, "s", "write", "flow", TID_PATCHER, from);
+	tj_begin_event(t, "s", "write", "flow", agent_tid(plan_agent(t->w, wr->plan)), from);
 	json_key_u64(j, "id", id);
 	json_end_object(j);
 	if (t->drain[wid]) {
@@ -308,21 +329,19 @@ void tj_write_tl(struct tjw *t, const struct item *it)
 	}
 }
 
-static const struct wplan *wplan_of(struct world *w, int id)
+static void close_plan(struct tjw *t, int a)
 {
-	for (size_t i = 0; i < w->nplans; i++)
-		if (w->plans[i].id == id)
-			return &w->plans[i];
-	return NULL;
+	if (t->plan_open[a] < 0)
+		return;
+	tj_begin_event(t, "E", NULL, NULL, agent_tid(a), t->plan_end[a] + 1);
+	json_end_object(t->j);
+	t->plan_open[a] = -1;
 }
 
 void tj_close_plan(struct tjw *t)
 {
-	if (t->plan_open < 0)
-		return;
-	tj_begin_event(t, "E", NULL, NULL, TID_PATCHER, t->plan_end + 1);
-	json_end_object(t->j);
-	t->plan_open = -1;
+	for (int a = 0; a < PLAN_AGENTS; a++)
+		close_plan(t, a);
 }
 
 static void word_text(struct world *w, const struct plan_step *s, uint64_t v, char *buf,
@@ -344,23 +363,25 @@ static void word_text(struct world *w, const struct plan_step *s, uint64_t v, ch
 	}
 }
 
-void tj_write_plan_step(struct tjw *t, const struct item *it, uint64_t *prev_step)
+void tj_write_plan_step(struct tjw *t, const struct item *it)
 {
 	struct world *w = t->w;
 	const struct exec_event *e = &t->ev[it->idx];
 	int id = (int)(e->a >> 32);
 	size_t k = (uint32_t)e->a;
 	const struct wplan *wp = wplan_of(w, id);
-	const struct plan_step *s = wp && k < wp->plan.n ? &wp->plan.steps[k] : NULL;
+	const struct plan_step *s = world_plan_step(w, id, wp, k);
+	int a = plan_agent(w, id), tid = agent_tid(a);
+	uint64_t *prev_step = &t->prev_step[a];
 	struct json *j = t->j;
 	char name[300], b[200];
 
-	if (t->plan_open != id) {
-		tj_close_plan(t);
+	if (t->plan_open[a] != id) {
+		close_plan(t, a);
 		snprintf(name, sizeof(name), "plan %d: %s%s%s", id, wp ? wp->what : "?",
 			 wp && wp->ops ? " " : "", wp && wp->ops ? wp->ops : "");
 		/* just before its first step's slice, which it contains */
-		tj_begin_event(t, "B", name, "plan", TID_PATCHER, it->ts ? it->ts - 1 : 0);
+		tj_begin_event(t, "B", name, "plan", tid, it->ts ? it->ts - 1 : 0);
 		json_key(j, "args");
 		json_begin_object(j);
 		json_key_u64(j, "plan", (uint64_t)id);
@@ -368,12 +389,12 @@ void tj_write_plan_step(struct tjw *t, const struct item *it, uint64_t *prev_ste
 			json_key_u64(j, "steps", wp->plan.n);
 		json_end_object(j);
 		json_end_object(j);
-		t->plan_open = id;
+		t->plan_open[a] = id;
 		*prev_step = it->step;
 	}
 	snprintf(name, sizeof(name), "%s%s%s", plan_op_name((enum plan_op)e->b),
 		 s && s->what ? ": " : "", s && s->what ? s->what : "");
-	x_event(t, it, name, "plan-step", TID_PATCHER);
+	x_event(t, it, name, "plan-step", tid);
 	json_key_u64(j, "plan_step", k);
 	/* the patcher's turns between: other agents ran, or it waited (for
 	 * the store buffer to drain, for every CPU to pass a quiescent
@@ -397,11 +418,12 @@ void tj_write_plan_step(struct tjw *t, const struct item *it, uint64_t *prev_ste
 	}
 	end_x(t, it);
 	*prev_step = it->step;
-	t->plan_end = it->ts + it->dur;
-	if (t->plan_end + 1 > t->last_ts)
-		t->last_ts = t->plan_end + 1;
-	if (wp && k + 1 >= wp->plan.n)
-		tj_close_plan(t);
+	t->plan_end[a] = it->ts + it->dur;
+	if (t->plan_end[a] + 1 > t->last_ts)
+		t->last_ts = t->plan_end[a] + 1;
+	/* its last step as performed (a live plan's steps follow its reads) */
+	if (wp && !world_plan_step(w, id, NULL, k + 1))
+		close_plan(t, a);
 }
 
 void tj_write_drain(struct tjw *t, const struct item *it)

@@ -16,7 +16,10 @@
 
 /* Track ids: CPU n is thread n + 1; then the patcher and the store
  * buffer. */
-enum { TID_PATCHER = 1000, TID_SBUF = 1001 };
+/* tracks: the CPUs, ftrace's patcher (with the kernel scheme: the patcher
+ * CPU running the kernel's code), the store buffer, another task patching
+ * text (PLAN_AGENT_TEXT) */
+enum { TID_PATCHER = 1000, TID_SBUF = 1001, TID_TEXT = 1002 };
 
 static inline int cpu_tid(int cpu)
 {
@@ -66,8 +69,11 @@ struct tjw {
 	 * arrow goes to the first fetch only */
 	uint32_t *seen;
 	unsigned depth[EXEC_MAX_CPUS]; /* open function slices */
-	int plan_open;                 /* the plan whose slice is open, or -1 */
-	uint64_t plan_end;             /* ts where that plan's last step ends */
+	/* per patcher agent (its own track): the plan whose slice is open
+	 * or -1, the ts where that plan's last step ends, the step of its
+	 * previous plan step */
+	int plan_open[PLAN_AGENTS];
+	uint64_t plan_end[PLAN_AGENTS], prev_step[PLAN_AGENTS];
 	uint64_t last_ts;
 };
 
@@ -79,7 +85,7 @@ void tj_meta(struct tjw *t, const char *what, int tid, const char *key, const ch
 		 uint64_t sort);
 void tj_write_obs(struct tjw *t, const struct item *it);
 void tj_write_tl(struct tjw *t, const struct item *it);
-void tj_write_plan_step(struct tjw *t, const struct item *it, uint64_t *prev_step);
+void tj_write_plan_step(struct tjw *t, const struct item *it);
 void tj_write_drain(struct tjw *t, const struct item *it);
 void tj_write_violation(struct tjw *t, const struct item *it);
 void tj_close_plan(struct tjw *t);

@@ -259,6 +259,11 @@ int world_jump_label_key(struct world *w, const char *key, int on, struct ftv_er
  * patcher, as one plan of the text patcher agent that promises every CPU
  * executes the new word once it returns (verify/world_text.c). */
 int world_text_poke(struct world *w, const char *site, struct ftv_err *err);
+/* `text-write SYM+OFF WORD`: another task writes the instruction WORD over
+ * the patched word of an ftrace site at SYM+OFF, without ftrace_lock
+ * (arm64: aarch64_insn_patch_text_nosync's store and cache maintenance). */
+int world_text_write(struct world *w, const char *at, const char *word,
+		     struct ftv_err *err);
 /* The poke sites the loaded objects define and the backend can patch
  * (up to max names written); how many there are. */
 size_t world_text_poke_sites(struct world *w, const char **names, size_t max);

@@ -102,6 +102,8 @@ struct world_schemedesc {
 	/* What a CPU needs beyond its per-CPU base when (re)started on ex
 	 * (the kernel scheme's `current` in SP_EL0); NULL: nothing. */
 	void (*start_cpu)(struct world *w, struct ftv_exec *ex, unsigned cpu);
+	/* the Perfetto track of ftrace's updates (NULL: "patcher") */
+	const char *patcher_track;
 };
 
 /* The callops world (arm64 CALL_OPS sites, ftv's CALL_OPS trampolines):
@@ -251,6 +253,12 @@ struct wplan {
 	int agent;         /* PLAN_AGENT_*: who applies it */
 	struct plan plan;  /* a copy, for failure reports */
 };
+
+/* Step k of plan id (wp: its wplan, or NULL) as the executor performed
+ * it: a live plan's steps follow its reads (patcher/plan.h), wp's copy
+ * is the plan as made. NULL if none. */
+const struct plan_step *world_plan_step(struct world *w, int id, const struct wplan *wp,
+					size_t k);
 
 /* A CPU as built: its per-CPU data and call table (what its run changes:
  * world_run.cpu). */

@@ -260,5 +260,6 @@ const struct world_schemedesc world_scheme_kernel = {
 	.backend = &kback_ftrace,
 	.backend_ctx = backend_ctx,
 	.backend_free = backend_free,
+	.patcher_track = "patcher CPU (the kernel's code)",
 	.fuzz = FTV_SCHEME_FUZZ_GRAPH | FTV_SCHEME_FUZZ_DIRECT | FTV_SCHEME_FUZZ_FAR_MODULES,
 };

@@ -24,6 +24,14 @@ static int cpu_stopped(struct ftv_exec *ex, unsigned cpu)
 	return 0;
 }
 
+const struct plan_step *world_plan_step(struct world *w, int id, const struct wplan *wp,
+					size_t k)
+{
+	const struct plan_step *s = w->ex ? exec_plan_step(w->ex, id, k) : NULL;
+
+	return s ? s : wp && k < wp->plan.n ? &wp->plan.steps[k] : NULL;
+}
+
 static void plan_done(struct ftv_exec *ex, int id,
 		      const struct exec_plan_result *res, void *arg)
 {
@@ -46,7 +54,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 		w->run.rec[wp->recs[i]].settled_step = st.steps;
 	if (res->status == EXEC_PLAN_MISMATCH) {
 		/* ftrace_bug(): validate-before-write found another word */
-		const struct plan_step *s = res->step < wp->plan.n ? &wp->plan.steps[res->step] : NULL;
+		const struct plan_step *s = world_plan_step(w, id, wp, res->step);
 		char where[160], dis[96] = "";
 
 		if (s)
@@ -67,7 +75,7 @@ static void plan_done(struct ftv_exec *ex, int id,
 	}
 	if (res->status == EXEC_PLAN_FAULT) {
 		/* the write through the patch window faulted (-EFAULT) */
-		const struct plan_step *s = res->step < wp->plan.n ? &wp->plan.steps[res->step] : NULL;
+		const struct plan_step *s = world_plan_step(w, id, wp, res->step);
 		char where[160];
 
 		world_add_violation(w, "ftrace_bug", -1, st.steps,

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
 #include "util/vec.h"
 
 #define JUMP_ENTRY_SIZE 16
@@ -331,4 +332,40 @@ void world_text_free(struct world *w)
 	free(w->text->k);
 	free(w->text);
 	w->text = NULL;
+}
+
+/* Another task writing a word ftrace owns, without ftrace_lock: in the
+ * kernel, aarch64_insn_patch_text_nosync() (arch/arm64/kernel/patching.c)
+ * is the store and caches_clean_inval_pou(); text_mutex, jump labels and
+ * kprobes refuse ftrace's words through ftrace_text_reserved()
+ * (kernel/trace/ftrace.c), which is what this writer skips. */
+int world_text_write(struct world *w, const char *at, const char *word,
+		     struct ftv_err *err)
+{
+	char sym[128];
+	const char *plus = strchr(at, '+');
+	size_t n = plus ? (size_t)(plus - at) : strlen(at);
+	uint64_t off = 0, v, addr;
+
+	if (w->sd->arch != FTV_ARCH_ARM64)
+		return ftv_errf(err, "text-write: arm64 only");
+	if (n >= sizeof(sym) || (plus && ftv_parse_u64(plus + 1, &off)) ||
+	    ftv_parse_u64(word, &v) || v > 0xffffffffu)
+		return ftv_errf(err, "usage: text-write SYMBOL+OFF WORD (a 32-bit instruction)");
+	memcpy(sym, at, n);
+	sym[n] = 0;
+	if (!(addr = sim_image_lookup(w->img, sym)))
+		return ftv_errf(err, "text-write: no symbol %s", sym);
+	addr += off;
+	if (world_rec_at_ip(w, addr) < 0)
+		return ftv_errf(err, "text-write: %s is no ftrace site's patched word", at);
+	w->scratch.agent = PLAN_AGENT_TEXT;
+	if (plan_write_insn(&w->scratch, addr, 0, (uint32_t)v, 0, -1,
+			    "text-write: aarch64_insn_patch_text_nosync, no ftrace_lock") ||
+	    plan_cache_sync(&w->scratch, addr, 4, -1)) {
+		plan_reset(&w->scratch);
+		w->scratch.agent = PLAN_AGENT_FTRACE;
+		return ftv_errf(err, "out of memory");
+	}
+	return world_submit(w, "text_write", err);
 }
