@@ -98,7 +98,8 @@ def proofs(a):
                    "--time", str(a.proof_time))
         world = os.path.basename(scn).rsplit(".", 1)[0]
         print("%-40s %s%s, %d executions, %d sleep-set blocked, %.1f s CPU"
-              % (world, r["verdict"], "" if r["complete"] else " (incomplete)",
+              % (world, r["verdict"],
+                 "" if r["complete"] or r["verdict"] == "incomplete" else " (incomplete)",
                  r["executions"], r["blocked"], r["cpu"]))
         sys.stdout.flush()
         target("verify %s" % world, r["cpu"] if r["complete"] else float("inf"),

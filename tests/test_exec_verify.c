@@ -247,7 +247,7 @@ START_TEST(shortest_counterexample_replays)
 	struct exec_verify_config vc = { .max_steps = 200, .reduce = 1 };
 	struct exec_verify_hooks h = { NULL, on_done, NULL, &o };
 	struct ftv_err err;
-	size_t before, at;
+	size_t at;
 
 	memset(&o, 0, sizeof(o));
 	o.ncpus = 2;
@@ -256,12 +256,16 @@ START_TEST(shortest_counterexample_replays)
 	ck_assert_uint_gt(o.stale, 0);
 	ck_assert_uint_gt(o.ncx, 2);
 	ck_assert_uint_le(o.ncx, 12);
-	before = count_stale(w.ex);
+	vw_free(&w);
+	/* replayed in a fresh world (the walk's last run may have left a
+	 * stale-data report of its own at the same CPU and address) */
+	vw_build(&w, 2, 0, 0, 1);
+	ck_assert_uint_eq(count_stale(w.ex), 0);
 	ck_assert_int_eq(exec_set_schedule(w.ex, o.cx, o.ncx), 0);
 	ck_assert_int_eq(exec_reset(w.ex, &err), 0);
 	ck_assert_int_eq(exec_run(w.ex, 200, &err), 0);
 	ck_assert_uint_eq(exec_schedule_diverged(w.ex, &at), 0);
-	ck_assert_uint_gt(count_stale(w.ex), before);
+	ck_assert_uint_gt(count_stale(w.ex), 0);
 	vw_free(&w);
 }
 END_TEST
