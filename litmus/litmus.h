@@ -84,8 +84,9 @@ struct litmus_opts {
 	/* The pruning of runs that reach a state an earlier run met
 	 * (exec_config.prune_states, its set of states taking half of mem_mb
 	 * at most): LT_REDUCE_AUTO for tests of three threads or more (whose
-	 * plain walk takes 10^5 to 10^7 runs; a two-thread test's takes a
-	 * few thousand at most, and its counts of runs stay those of every
+	 * plain walk takes 10^5 to 10^7 runs) and for smaller ones whose
+	 * plain walk takes more than 20,000 runs (it starts over reduced,
+	 * with the time left; the others keep the counts of every
 	 * schedule), LT_REDUCE_ON, LT_REDUCE_OFF. */
 	enum lt_reduce { LT_REDUCE_AUTO, LT_REDUCE_ON, LT_REDUCE_OFF } reduce;
 	/* Called about every 100 ms of exploration (e.g. a progress line). */

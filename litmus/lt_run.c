@@ -701,8 +701,8 @@ out:
 	return rc;
 }
 
-int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
-	       struct litmus_result *res, struct ftv_err *err)
+static int run_walk(const struct litmus *lt, const struct litmus_opts *o,
+		    struct litmus_result *res, struct ftv_err *err)
 {
 	struct exec_config cfg = { .arch = lt->arch->arch,
 				   .ncpus = (unsigned)lt->nthreads,
@@ -718,8 +718,7 @@ int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
 
 	memset(res, 0, sizeof(*res));
 	/* the set of states met: half the memory budget at most */
-	if (o->reduce == LT_REDUCE_ON ||
-	    (o->reduce == LT_REDUCE_AUTO && lt->nthreads >= 3))
+	if (o->reduce == LT_REDUCE_ON)
 		cfg.prune_states = (size_t)((o->mem_mb ? o->mem_mb : 1024) << 19);
 	if (lt->unsup)
 		return ftv_errf(err, "%s", lt->unsup_msg);
@@ -783,6 +782,42 @@ out:
 	if (rc)
 		litmus_result_free(res);
 	return rc;
+}
+
+/* LT_REDUCE_AUTO: a test of three threads or more is reduced from the
+ * start; a smaller one is walked plainly (its counts are those of every
+ * schedule) unless that takes more than LT_AUTO_PLAIN_RUNS runs, when the
+ * reduced walk takes over with the time left. */
+#define LT_AUTO_PLAIN_RUNS 20000
+
+int litmus_run(const struct litmus *lt, const struct litmus_opts *o,
+	       struct litmus_result *res, struct ftv_err *err)
+{
+	struct litmus_opts p = *o;
+	uint64_t max_runs = o->max_runs ? o->max_runs : 1000000;
+	uint64_t spent;
+
+	if (o->reduce != LT_REDUCE_AUTO)
+		return run_walk(lt, o, res, err);
+	p.reduce = lt->nthreads >= 3 ? LT_REDUCE_ON : LT_REDUCE_OFF;
+	if (lt->nthreads >= 3 || max_runs <= LT_AUTO_PLAIN_RUNS)
+		return run_walk(lt, &p, res, err);
+	p.max_runs = LT_AUTO_PLAIN_RUNS;
+	if (run_walk(lt, &p, res, err))
+		return -1;
+	/* done, or out of time or memory: that is the answer */
+	if (res->complete || res->budget != LT_BUDGET_RUNS)
+		return 0;
+	spent = res->elapsed_ms;
+	litmus_result_free(res);
+	p = *o;
+	p.reduce = LT_REDUCE_ON;
+	if (o->time_ms)
+		p.time_ms = o->time_ms > spent ? o->time_ms - spent : 1;
+	if (run_walk(lt, &p, res, err))
+		return -1;
+	res->elapsed_ms += spent;
+	return 0;
 }
 
 void litmus_result_free(struct litmus_result *res)

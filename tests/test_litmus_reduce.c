@@ -123,6 +123,37 @@ START_TEST(reduction_counts_no_cut_run_as_final)
 }
 END_TEST
 
+/* --reduce auto (the default): a two-thread test whose plain walk takes
+ * more than 20,000 runs starts over reduced (SB-bnop-cachesyncs: 31,266
+ * runs plain); one that takes fewer keeps the plain walk's counts. */
+START_TEST(reduction_auto_takes_over_from_a_long_plain_walk)
+{
+	static const struct { const char *file; int reduced; } t[] = {
+		{ "corpus/litmus/SB-bnop-cachesyncs.litmus", 1 },
+		{ "corpus/litmus/MP.FF+dmb.st+cachesync-isb.litmus", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char path[512], *out = NULL, *p;
+		char *argv[] = { (char *)ftv_test_env("FTV"), "litmus", "--time-limit", "0",
+				 path, NULL };
+		unsigned long long runs = 0;
+
+		ftv_test_path(path, sizeof(path), "FTV_TOP", t[i].file);
+		ck_assert_int_eq(ftv_test_run(argv, &out), 0);
+		p = strstr(out, "Forbidden ok       (");
+		ck_assert_msg(p && sscanf(p + 20, "%llu runs", &runs) == 1 &&
+			      strstr(out, " complete)"), "%s", out);
+		/* plain: MP.FF+dmb.st+cachesync-isb's 4,591 runs, every one */
+		if (t[i].reduced)
+			ck_assert_msg(runs < 20000, "%s", out);
+		else
+			ck_assert_msg(runs == 4591, "%s", out);
+		free(out);
+	}
+}
+END_TEST
+
 /* The three-thread regressions of issue 30 (tests/data/litmus/): the
  * unreduced walk takes some 10^6 runs (minutes); reduced, each is
  * decided completely within a few thousand. */
@@ -159,6 +190,7 @@ static Suite *litmus_reduce_suite(void)
 	tcase_add_test(tc, reduction_keeps_herd_corpus_states);
 	tcase_add_test(tc, reduction_keeps_ftv_corpus_states);
 	tcase_add_test(tc, reduction_counts_no_cut_run_as_final);
+	tcase_add_test(tc, reduction_auto_takes_over_from_a_long_plain_walk);
 	tcase_add_test(tc, reduction_decides_the_three_thread_shapes);
 	suite_add_tcase(s, tc);
 	return s;

@@ -31,7 +31,7 @@ static const struct ftv_opt litmus_opts[] = {
 	{ .name = "max-mem", .key = O_MAX_MEM, .arg = "MIB",
 	  .help = "stop a test whose memory passes MIB MiB (default 1024)" },
 	{ .name = "reduce", .key = O_REDUCE, .arg = "WHEN",
-	  .help = "end a run at a state an earlier run met: auto (tests of 3 threads or more, the default), on, off",
+	  .help = "end a run at a state an earlier run met: auto (3 threads or more, or a plain walk past 20000 runs; the default), on, off",
 	  .words = "auto on off" },
 	{ 0 },
 };
