@@ -27,25 +27,33 @@
 
 static const struct target {
 	const char *mutant, *arch, *scheme; /* mutant NULL: the scheme's own */
+	const char *objects;                /* NULL: fuzz's default objects */
 } targets[] = {
-	{ "bl-before-literal", "arm64", "callops" },
-	{ "skip-literal-on-modify", "arm64", "callops" },
-	{ "misaligned-literal", "arm64", "callops" },
-	{ "live-mov-patch", "arm64", "callops" },
-	{ "no-range-check", "arm64", "callops" },
-	{ "free-without-quiescence", "arm64", "callops" },
-	{ "free-before-unpatch", "arm64", "callops" },
-	{ "patch-zeroed-entry", "arm64", "callops" },
-	{ "publish-table-early", "arm64", "callops" },
-	{ "no-publish-barrier", "arm64", "callops" },
-	{ "publish-table-early", "arm64", "mcount" },
-	{ "no-publish-barrier", "arm64", "mcount" },
-	{ "atomic-rewrite-auipc", "riscv64", "atomic" },
-	{ "jalr-before-literal", "riscv64", "atomic" },
-	{ "free-without-quiescence", "riscv64", "atomic" },
-	{ "unlocked-init-literal", "riscv64", "atomic" },
-	{ NULL, "arm64", "mcount-ops" },
-	{ NULL, "riscv64", "pair" },
+	{ "bl-before-literal", "arm64", "callops", NULL },
+	{ "skip-literal-on-modify", "arm64", "callops", NULL },
+	{ "misaligned-literal", "arm64", "callops", NULL },
+	{ "live-mov-patch", "arm64", "callops", NULL },
+	{ "no-range-check", "arm64", "callops", NULL },
+	{ "free-without-quiescence", "arm64", "callops", NULL },
+	{ "free-before-unpatch", "arm64", "callops", NULL },
+	{ "patch-zeroed-entry", "arm64", "callops", NULL },
+	{ "publish-table-early", "arm64", "callops", NULL },
+	{ "no-publish-barrier", "arm64", "callops", NULL },
+	{ "publish-table-early", "arm64", "mcount", NULL },
+	{ "no-publish-barrier", "arm64", "mcount", NULL },
+	{ "atomic-rewrite-auipc", "riscv64", "atomic", NULL },
+	{ "jalr-before-literal", "riscv64", "atomic", NULL },
+	{ "free-without-quiescence", "riscv64", "atomic", NULL },
+	{ "unlocked-init-literal", "riscv64", "atomic", NULL },
+	{ NULL, "arm64", "mcount-ops", NULL },
+	{ NULL, "arm64", "tramp", NULL },
+	{ NULL, "riscv64", "pair", NULL },
+	/* the historical bugs beyond ftrace callsites (docs/catalogue.md) */
+	{ "jump-label-no-sync", "arm64", "callops", "jumplabel" },
+	{ "patch-text-first-master", "arm64", "callops", "jumplabel" },
+	{ "patch-text-no-fence-i", "riscv64", "atomic", "jumplabel" },
+	{ "bpf-tramp-early-free", "arm64", "callops", "bpf" },
+	{ "direct-batch-unlocked", "arm64", "callops", NULL },
 };
 
 int main(int argc, char **argv)
@@ -92,6 +100,10 @@ int main(int argc, char **argv)
 			if (tg->mutant) {
 				args[na++] = "--mutate";
 				args[na++] = (char *)tg->mutant;
+			}
+			if (tg->objects) {
+				args[na++] = "--objects";
+				args[na++] = (char *)tg->objects;
 			}
 			args[na] = NULL;
 			snprintf(seed_s, sizeof(seed_s), "%u", seed);

@@ -115,6 +115,12 @@ static const struct {
 	 * module's PLT (get_ftrace_plt) seen before the ops literal */
 	{ "make-call-bl-before-ops", "corpus/scenarios/verify-kernel-far.scn",
 	  "VIOLATION nop-ops", "\"make_call: ftrace_make_call+0x" },
+	/* no-range-check's twin on a far module: ftrace_find_callable_addr
+	 * keeps the far ftrace_caller, aarch64_insn_gen_branch_imm refuses
+	 * the offset and the site gets AARCH64_BREAK_FAULT (not the model's
+	 * bad-branch: the kernel's encoder still checks) */
+	{ "callable-addr-no-range-check", "corpus/scenarios/verify-kernel-far.scn",
+	  "executing d4202000 (brk #0x100)", NULL },
 };
 
 START_TEST(each_kernel_twin_is_found_by_verify_with_its_models_kind)

@@ -84,7 +84,7 @@ static const struct {
 	{ "jump-label-no-sync", "jumplabel", "1", "iteration 0 (seed 0x2c83f301eb3f9c90)",
 	  "VIOLATION (not-visible)" },
 	{ "bpf-tramp-early-free", "bpf", "10", "iteration 9 (seed 0xc6c3859bb051ada8)",
-	  "VIOLATION (fault use-after-free)" },
+	  "VIOLATION (fault unfinished use-after-free)" },
 	{ "direct-batch-unlocked", NULL, "1", "iteration 0 (seed 0x2c83f301eb3f9c90)",
 	  "VIOLATION (ftrace_bug)" },
 };
