@@ -356,10 +356,33 @@ static int take_undef(struct ftv_exec *ex, unsigned cpu, uint64_t pc,
 	return 1;
 }
 
+/* Who wrote the word a CPU faulted executing, when it is a watched word a
+ * plan wrote: the CPU's last fetch of pc and the write it returned (a
+ * kernel-scheme step's what names the kernel function and line), so the
+ * fault is reported where the patcher made it. "" otherwise. */
+static const char *fault_writer(struct ftv_exec *ex, unsigned cpu, uint64_t pc, uint32_t w,
+				char *buf, size_t len)
+{
+	for (size_t i = ex->log.nobs; i-- > 0;) {
+		const struct exec_obs *o = &ex->log.obs[i];
+		const struct exec_write *wr;
+
+		if (o->kind != EXEC_OBS_FETCH || o->cpu != (int)cpu || o->addr != pc)
+			continue;
+		wr = xl_write_get(&ex->log, o->wid[0]);
+		if (!wr || wr->plan < 0 || !wr->what || (uint32_t)o->val != w)
+			return "";
+		snprintf(buf, len, "; the word written by \"%s\" (plan %d step %d)", wr->what,
+			 wr->plan, wr->step);
+		return buf;
+	}
+	return "";
+}
+
 static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 		      const struct xe_stop *st)
 {
-	char where[128], insn[128];
+	char where[128], insn[128], by[320];
 	const char *why = st->why;
 	uint64_t pc = st->fault_pc;
 	uint8_t *p = xe_copy_ptr(&ex->eng, cpu, pc);
@@ -376,8 +399,9 @@ static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 	ex->cpu[cpu].st = XCPU_FAULT;
 	xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 	xl_violation(&ex->log, EXEC_V_FAULT, (int)cpu, pc,
-		     "cpu%u step %llu: fault at %s executing %s: %s", cpu,
-		     (unsigned long long)ex->log.step, where, insn, why);
+		     "cpu%u step %llu: fault at %s executing %s: %s%s", cpu,
+		     (unsigned long long)ex->log.step, where, insn, why,
+		     fault_writer(ex, cpu, pc, w, by, sizeof(by)));
 }
 
 /* One turn of a CPU: perform the pending fetch of a watched word, then run up

@@ -118,9 +118,10 @@ static const struct {
 	/* no-range-check's twin on a far module: ftrace_find_callable_addr
 	 * keeps the far ftrace_caller, aarch64_insn_gen_branch_imm refuses
 	 * the offset and the site gets AARCH64_BREAK_FAULT (not the model's
-	 * bad-branch: the kernel's encoder still checks) */
+	 * bad-branch: the kernel's encoder still checks), the fault naming
+	 * the store that wrote it */
 	{ "callable-addr-no-range-check", "corpus/scenarios/verify-kernel-far.scn",
-	  "executing d4202000 (brk #0x100)", NULL },
+	  "executing d4202000 (brk #0x100)", "the word written by \"make_call: ftrace_make_call+0x" },
 };
 
 START_TEST(each_kernel_twin_is_found_by_verify_with_its_models_kind)
