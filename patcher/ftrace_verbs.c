@@ -63,32 +63,20 @@ OPS_VERB(v_direct_remove, direct_remove)
 OPS_VERB(v_graph, register_graph)
 OPS_VERB(v_ungraph, unregister_graph)
 
-static int v_direct(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
-		    struct ftv_err *err)
-{
-	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
-
-	(void)ac;
-	return o ? t->direct(ctx, o, av[1], err) : -1;
-}
-
-static int v_direct_modify(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
-			   struct ftv_err *err)
-{
-	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
-
-	(void)ac;
-	return o ? t->direct_modify(ctx, o, av[1], err) : -1;
-}
-
-static int v_bpf_update(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
-			struct ftv_err *err)
-{
-	struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);
-
-	(void)ac;
-	return o ? t->bpf_update(ctx, o, av[1], err) : -1;
-}
+/* The verbs whose arguments are an ops and one word (a trampoline, an
+ * image). */
+#define OPS_WORD_VERB(FN, METHOD)                                                     \
+	static int FN(const struct ftrace_target *t, void *ctx, char *const *av, int ac, \
+		      struct ftv_err *err)                                            \
+	{                                                                             \
+		struct ftrace_ops *o = ops_arg(t, ctx, av[0], err);                   \
+                                                                                      \
+		(void)ac;                                                             \
+		return o ? t->METHOD(ctx, o, av[1], err) : -1;                        \
+	}
+OPS_WORD_VERB(v_direct, direct)
+OPS_WORD_VERB(v_direct_modify, direct_modify)
+OPS_WORD_VERB(v_bpf_update, bpf_update)
 
 /* update_ftrace_direct_add NAME SPEC TRAMP, or _del NAME SPEC */
 static int v_direct_batch(const struct ftrace_target *t, void *ctx, char *const *av, int ac,
