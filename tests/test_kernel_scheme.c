@@ -293,7 +293,11 @@ START_TEST(the_patcher_cpu_reads_the_world_when_it_runs)
 		      strstr(out, "returned -22 after reading 0x14000001 (expected 0xd503201f)") &&
 		      !strstr(out, "__aarch64_insn_write"), "%s", out);
 	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
-	ck_assert_str_eq(strstr(out, "trace "), strstr(again, "trace "));
+	/* the same trace hash (", trace 0123456789abcdef,"; the peak RSS
+	 * after it may differ) */
+	ck_assert_ptr_nonnull(strstr(out, ", trace "));
+	ck_assert_ptr_nonnull(strstr(again, ", trace "));
+	ck_assert(!strncmp(strstr(out, ", trace "), strstr(again, ", trace "), 24));
 	free(again);
 	setenv("FTV_KERNEL_RECORDED", "1", 1);
 	ck_assert_int_eq(run("scenario", scn, "kernel/6.12", NULL, &again), 1);
