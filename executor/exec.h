@@ -114,6 +114,11 @@ enum exec_policy {
 	EXEC_EXHAUSTIVE, /* every interleaving and every fetch choice */
 };
 
+/* exec_config.turn_insns's default: 4 Mi instructions, where a turn
+ * between two scheduling points of a world runs hundreds (a CPU looping
+ * on `b .` spends it in some 50 ms, one block per instruction). */
+#define EXEC_TURN_INSNS (4ULL << 20)
+
 struct exec_config {
 	/* The architecture (util/arch.h); 0, the default, is arm64. */
 	enum ftv_arch arch;
@@ -124,10 +129,19 @@ struct exec_config {
 	 * watched fetch, quiescent point or exit (fastest: no per-instruction
 	 * counting hook; the code must reach one of those). */
 	unsigned quantum;
-	/* With quantum 0: a turn running longer than this (in microseconds:
-	 * this long on the wall clock, then this much CPU time of its thread,
-	 * exec_watchdog.c) is a CPU gone astray, reported and stopped; 0 = no
-	 * limit. */
+	/* With quantum 0: a turn whose blocks execute more than this many
+	 * instructions without reaching a scheduling point is a CPU gone
+	 * astray, reported (stuck) and stopped. Counted per translated
+	 * block (exec_engine.c block_hook), so the verdict and the trace
+	 * never depend on the machine's speed or load. 0: the default,
+	 * EXEC_TURN_INSNS; UINT64_MAX: no budget. */
+	uint64_t turn_insns;
+	/* With quantum 0: the time guard of a turn (in microseconds: this
+	 * long on the wall clock, then this much CPU time of its thread,
+	 * exec_watchdog.c; 0 = none). It only ends a turn that has not
+	 * spent its instruction budget in that time, and that ends the run
+	 * unjudged: exec_run_guarded, the run counted truncated, never a
+	 * verdict of its own. */
 	uint64_t turn_timeout_us;
 	unsigned pct_depth;      /* PCT's d: number of priority change points */
 	uint64_t pct_length;     /* PCT's estimate of the run length in steps */
@@ -593,6 +607,16 @@ typedef void (*exec_outcome_fn)(struct ftv_exec *ex, void *arg);
  * exec_config.prune_states, or exec_verify's reduction): whatever its CPUs
  * hold is no final state (stores may still wait in their buffers). */
 int exec_run_was_cut(const struct ftv_exec *ex);
+/* The run (since exec_reset) was ended by a turn's time guard
+ * (exec_config.turn_timeout_us) before that turn spent its instruction
+ * budget: 0, or 1 with why (if non-NULL) saying which CPU and the limits.
+ * Such a run is not judged (its end depends on the clock); it counts as
+ * truncated, and exec_run takes no step in it any more. */
+int exec_run_guarded(const struct ftv_exec *ex, char *why, size_t n);
+/* Sets exec_config.turn_timeout_us for the runs to come; returns the one
+ * before (a setup run that must not end unjudged, such as a world's
+ * calibration, runs on the instruction budget alone). */
+uint64_t exec_set_turn_guard(struct ftv_exec *ex, uint64_t us);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);

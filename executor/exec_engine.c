@@ -58,6 +58,28 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	e->ops->pc(e->ctx, c->idx, pc);
 }
 
+/* Before every block of translated code, on every engine from its opening
+ * (a hook added later would reach only code translated later, and an
+ * engine from the pool must count as a fresh one): the instruction budget
+ * of a free-running turn (xe_run's insns). A block counts its bytes / 4
+ * (riscv64's compressed instructions count half), at least one, so what
+ * a turn has spent depends only on the blocks it executed, never on the
+ * clock; the block past the budget is stopped (uc_emu_stop: at the latest
+ * before the next block), at the same place on every run. */
+static void block_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
+{
+	struct xecpu *c = ((struct xhook *)user)->c;
+
+	(void)pc;
+	if (!c->budget)
+		return;
+	c->spent += size >= 4 ? size / 4 : 1;
+	if (c->spent > c->budget && !c->over_budget) {
+		c->over_budget = 1;
+		uc_emu_stop(uc);
+	}
+}
+
 /* A load by a CPU whose translated code calls read hooks. Each engine has
  * one such hook over the whole address space, added by the first
  * xe_watch_loads (when the engine had one hook per watched location,
@@ -228,6 +250,14 @@ static int engine_open(struct xengine *e, struct xecpu *c, struct ftv_err *err)
 	}
 	if (code_hooks_open(e, c))
 		return ftv_errf(err, "cpu%u: code hook", c->idx);
+	{
+		uc_hook h;
+
+		/* Begin > end: every address. */
+		if (uc_hook_add(c->uc, &h, UC_HOOK_BLOCK, (void *)block_hook, c->hk, 1, 0) !=
+		    UC_ERR_OK)
+			return ftv_errf(err, "cpu%u: block hook", c->idx);
+	}
 	if (e->arch->fault_pc) {
 		uc_hook h;
 
@@ -786,7 +816,7 @@ static uint64_t hook_failed(struct xengine *e, int own, uint64_t pc,
 }
 
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
-		uint64_t timeout_us, size_t count, struct xe_stop *st)
+		uint64_t insns, uint64_t timeout_us, size_t count, struct xe_stop *st)
 {
 	struct xecpu *c = &e->cpu[cpu];
 	size_t timed_out = 0;
@@ -805,6 +835,9 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		e->all_for_good = 1;
 	c->count = count;
 	c->counted = 0;
+	c->budget = insns;
+	c->spent = 0;
+	c->over_budget = 0;
 	/* The load gate open: every instruction must reach ops->pre_insn
 	 * (its count only changes between turns). When a load's pc matters,
 	 * the hook stays: only it keeps xecpu.pc_now exact. */
@@ -848,6 +881,8 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, 0);
 	if (own)
 		timed_out = (size_t)xw_disarm(e->wd);
+	c->budget = 0;
+	st->out_of_insns = c->over_budget;
 	pc = xe_pc(e, cpu);
 	if (ue != UC_ERR_OK) {
 		uint64_t at = pc;
@@ -871,6 +906,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	if (timeout_us && !own &&
 	    uc_query(c->uc, UC_QUERY_TIMEOUT, &timed_out) != UC_ERR_OK)
 		timed_out = 0;
-	st->timed_out = timed_out != 0;
+	/* (the budget reached first decides: the clock only guards) */
+	st->timed_out = timed_out != 0 && !st->out_of_insns;
 	return pc;
 }

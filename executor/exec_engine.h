@@ -97,6 +97,11 @@ struct xecpu {
 	/* A turn's instruction count (xe_run's count; 0: none) and the
 	 * instructions that reached the code hook in it so far. */
 	size_t count, counted;
+	/* A free-running turn's instruction budget (xe_run's insns; 0:
+	 * none), what its blocks spent of it so far, and whether they
+	 * went past it (block_hook in exec_engine.c). */
+	uint64_t budget, spent;
+	int over_budget;
 	/* Where the turn ends, when code_hook stops it there (xe_run), or
 	 * XE_NO_STOP. */
 	uint64_t stop_at;
@@ -168,7 +173,8 @@ struct xengine {
 struct xe_stop {
 	int fault;               /* the CPU took an exception or a memory fault */
 	int exception;           /* ... an exception (UDF, illegal instruction) */
-	int timed_out;           /* the wall-clock limit stopped it */
+	int out_of_insns;        /* it ran past its instruction budget */
+	int timed_out;           /* the time guard stopped it first */
 	const char *why;         /* the engine's words for a fault */
 	/* The faulting instruction: the engine's pc corrected for the
 	 * arch's skew (xarch.fault_pc_skew, xarch.fault_pc); the CPU's pc is
@@ -245,11 +251,14 @@ int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
 	      int write);
 
 /* Runs cpu from pc until it reaches until, count instructions ran (0: no
- * limit) or a hook stops it, for at most timeout_us of wall-clock time (0:
- * no limit); returns the pc the engine stopped at (after a fault, before
- * the correction to st->fault_pc). */
+ * limit), its blocks spent more than insns instructions (0: no limit;
+ * st->out_of_insns: deterministic, see block_hook) or a hook stops it,
+ * and at most for timeout_us of time (0: no limit; st->timed_out, only
+ * when the budget was not reached: exec_watchdog.c); returns the pc the
+ * engine stopped at (after a fault, before the correction to
+ * st->fault_pc). */
 uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
-		uint64_t timeout_us, size_t count, struct xe_stop *st);
+		uint64_t insns, uint64_t timeout_us, size_t count, struct xe_stop *st);
 
 /* Closes and reopens every engine over the same memory and hooks, with no
  * translations (Unicorn's code buffer only grows); between runs, before a

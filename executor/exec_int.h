@@ -109,6 +109,7 @@ struct ftv_exec {
 	struct xspecials sp;
 	struct xcpu cpu[EXEC_MAX_CPUS];
 	int truncated;           /* a run stopped at its step budget */
+	int guarded;             /* ... by a turn's time guard: cpu + 1 */
 	int cut;                 /* the scheduler stopped the run (xs_pick) */
 	int explore_stop;        /* exec_explore_stop was called */
 	struct exec_stats stats;

@@ -404,6 +404,13 @@ static void cpu_fault(struct ftv_exec *ex, unsigned cpu,
 		     fault_writer(ex, cpu, pc, w, by, sizeof(by)));
 }
 
+static uint64_t turn_insns(const struct ftv_exec *ex)
+{
+	if (!ex->cfg.turn_insns)
+		return EXEC_TURN_INSNS;
+	return ex->cfg.turn_insns == UINT64_MAX ? 0 : ex->cfg.turn_insns;
+}
+
 /* One turn of a CPU: perform the pending fetch of a watched word, then run up
  * to the next scheduling point. */
 static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
@@ -431,31 +438,38 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;
 		/* Free-running turns have no instruction count; a CPU sent
 		 * astray by a bad patch could run forever without reaching a
-		 * scheduling point. The wall-clock limit only ever ends a run
-		 * that has already gone wrong. */
+		 * scheduling point. The instruction budget ends such a turn,
+		 * at the same instruction on every run; the time guard only
+		 * ends a run it has not reached in time (a slow machine),
+		 * unjudged. */
 		uint64_t timeout = count ? 0 : ex->cfg.turn_timeout_us;
+		uint64_t insns = count ? 0 : turn_insns(ex);
 		struct xe_stop st;
 
-		pc = xe_run(&ex->eng, cpu, pc, c->exit_pc, timeout, count, &st);
+		pc = xe_run(&ex->eng, cpu, pc, c->exit_pc, insns, timeout, count, &st);
 		if (st.fault) {
 			/* The turn's trace event keeps the engine's pc. */
 			cpu_fault(ex, cpu, &st);
 			break;
 		}
-		if (st.timed_out) {
+		if (st.out_of_insns) {
 			char where[128];
 
 			c->st = XCPU_FAULT;
 			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 			xl_violation(&ex->log, EXEC_V_STUCK, (int)cpu, pc,
-				     "cpu%u step %llu: ran %llu ms without reaching a watched "
-				     "word, a quiescent point or its exit; now at %s (a branch "
-				     "or return sent it astray)", cpu,
-				     (unsigned long long)ex->log.step,
-				     (unsigned long long)(timeout / 1000),
+				     "cpu%u step %llu: ran %llu instructions without reaching a "
+				     "watched word, a quiescent point or its exit; now at %s (a "
+				     "branch or return sent it astray)", cpu,
+				     (unsigned long long)ex->log.step, (unsigned long long)insns,
 				     sim_symbolize(ex->eng.as, pc, where,
 						   sizeof(where), 0));
 			break;
+		}
+		if (st.timed_out) {
+			/* No verdict, no event: the run ends here (exec_run). */
+			ex->guarded = (int)cpu + 1;
+			return;
 		}
 		if (pc == c->exit_pc) {
 			c->st = XCPU_DONE;
@@ -588,6 +602,12 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	if (!ex->cfg.once && !xe_has_snapshot(&ex->eng) &&
 	    xe_snapshot(&ex->eng, err))
 		return -1;
+	/* A run a time guard ended stays ended until exec_reset: going on
+	 * would make a trace of the clock's choosing. */
+	if (ex->guarded) {
+		ex->truncated = 1;
+		return 0;
+	}
 	xs_start_run(&ex->sched);
 	ex->cut = 0;
 	if (ex->cfg.verify)
@@ -666,6 +686,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			uint64_t h;
 
 			cpu_turn(ex, ready[pick]);
+			if (ex->guarded)
+				break;
 			h = xs_cpu_hold(&ex->sched);
 			if (h)
 				ex->cpu[ready[pick]].held_until = ex->log.step + 1 + h;
@@ -683,7 +705,7 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		ex->log.step++;
 		ex->stats.steps++;
 	}
-	if (s == max_steps && !all_settled(ex) && !ex->cut)
+	if ((s == max_steps && !all_settled(ex) && !ex->cut) || ex->guarded)
 		ex->truncated = 1;
 	if (ex->oom)
 		return ftv_errf(err, "out of memory while running");
@@ -698,6 +720,7 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		return 0;
 	if (xe_reset(&ex->eng, err))
 		return -1;
+	ex->guarded = 0;
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++) {
 		struct xcpu *c = &ex->cpu[i];
 
@@ -724,6 +747,26 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 int exec_run_was_cut(const struct ftv_exec *ex)
 {
 	return ex->cut;
+}
+
+int exec_run_guarded(const struct ftv_exec *ex, char *why, size_t n)
+{
+	if (!ex->guarded)
+		return 0;
+	if (why && n)
+		snprintf(why, n, "cpu%d's turn ran past its time guard (%llu ms) before its "
+			 "instruction budget (%llu): a slow machine, the run is not judged",
+			 ex->guarded - 1, (unsigned long long)(ex->cfg.turn_timeout_us / 1000),
+			 (unsigned long long)turn_insns(ex));
+	return 1;
+}
+
+uint64_t exec_set_turn_guard(struct ftv_exec *ex, uint64_t us)
+{
+	uint64_t was = ex->cfg.turn_timeout_us;
+
+	ex->cfg.turn_timeout_us = us;
+	return was;
 }
 
 void exec_explore_stop(struct ftv_exec *ex)

@@ -1,4 +1,10 @@
-/* The time limit of a free-running turn (exec_config.turn_timeout_us).
+/* The time guard of a free-running turn (exec_config.turn_timeout_us).
+ *
+ * It decides nothing a run reports: the instruction budget
+ * (exec_config.turn_insns, counted per block in exec_engine.c) ends a CPU
+ * gone astray at the same instruction on every run; the guard only ends
+ * a turn that has not spent that budget in its time, and the run with it,
+ * unjudged (exec_run_guarded; docs/determinism.md).
  *
  * The limit is on CPU time, so that a loaded machine (the turn's thread
  * waiting for a core) does not end a turn that would have reached its

@@ -1,6 +1,6 @@
-/* The wall-clock limit of a free-running turn (exec_watchdog.c): one thread
+/* The time guard of a free-running turn (exec_watchdog.c): one thread
  * per executor that calls stop(arg) when an armed turn runs past its
- * deadline. */
+ * deadline (a last resort: the instruction budget decides a turn). */
 #ifndef FTV_EXECUTOR_EXEC_WATCHDOG_H
 #define FTV_EXECUTOR_EXEC_WATCHDOG_H
 

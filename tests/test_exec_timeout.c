@@ -1,8 +1,9 @@
-/* The wall-clock limit of a free-running turn (exec_config.turn_timeout_us,
- * executor/exec_watchdog.c): a CPU looping for ever without a scheduling
- * point is stopped and reported, the other CPUs run to their exits, and the
- * executor goes on to further runs. The outcome does not depend on timing:
- * the loop never ends by itself, and the other CPU's turns are short. */
+/* The limits of a free-running turn: a CPU looping for ever without a
+ * scheduling point is stopped by its instruction budget (exec_config.
+ * turn_insns) and reported, at the same instruction whatever the clock
+ * says, and the other CPUs run to their exits; the time guard
+ * (exec_config.turn_timeout_us, executor/exec_watchdog.c) only ends a run
+ * unjudged when the budget is not spent in time. */
 #include "tests/suite.h"
 #include "executor/exec.h"
 
@@ -12,15 +13,12 @@
 #define W_B_SELF 0x14000000u /* b . */
 #define W_NOP 0xd503201fu
 
-START_TEST(a_turn_looping_past_its_time_limit_is_stuck_and_stopped)
+/* Two CPUs: cpu0 loops on `b .` for ever, cpu1 runs four NOPs to its exit;
+ * a run of the executor under cfg. */
+static struct ftv_exec *looping(struct sim_aspace *as, struct exec_config *cfg)
 {
-	struct sim_aspace *as = sim_aspace_new();
-	struct exec_config cfg = { .ncpus = 2, .policy = EXEC_QUANTUM,
-				   .seed = 1, .turn_timeout_us = 20000 };
 	struct ftv_err err;
 	struct ftv_exec *ex;
-	const struct exec_violation *v;
-	size_t n;
 
 	ck_assert_ptr_nonnull(sim_map(as, "text", T, 0x4000, SIM_R | SIM_X,
 				      SIM_REGION_TEXT, NULL));
@@ -29,7 +27,7 @@ START_TEST(a_turn_looping_past_its_time_limit_is_stuck_and_stopped)
 	sim_write32(as, T, W_B_SELF);
 	for (unsigned i = 0; i < 4; i++)
 		sim_write32(as, T + 0x100 + 4 * i, W_NOP);
-	ex = exec_new(as, &cfg, &err);
+	ex = exec_new(as, cfg, &err);
 	ck_assert_msg(ex != NULL, "%s", err.msg);
 	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000,
 					NULL, 0, T + 4, &err), 0);
@@ -37,14 +35,64 @@ START_TEST(a_turn_looping_past_its_time_limit_is_stuck_and_stopped)
 					SIM_STACK_BASE + 0x2000, NULL, 0,
 					T + 0x110, &err), 0);
 	ck_assert_int_eq(exec_run(ex, 100, &err), 0);
+	return ex;
+}
 
-	v = exec_violations(ex, &n);
-	ck_assert_uint_eq(n, 1);
-	ck_assert_int_eq(v[0].kind, EXEC_V_STUCK);
-	ck_assert_int_eq(v[0].cpu, 0);
-	ck_assert_ptr_nonnull(strstr(v[0].msg, "ran 20 ms without reaching"));
+/* The instruction budget decides, whatever the time guard: a huge one
+ * and none at all give the same violation, at the same step, and the
+ * same trace. */
+START_TEST(a_turn_looping_past_its_instruction_budget_is_stuck_and_stopped)
+{
+	static const uint64_t guard_us[] = { 0, 60000000 };
+	char first[sizeof(((struct exec_violation *)0)->msg)] = "";
+	uint64_t hash0 = 0;
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct sim_aspace *as = sim_aspace_new();
+		struct exec_config cfg = { .ncpus = 2, .policy = EXEC_QUANTUM, .seed = 1,
+					   .turn_insns = 100000,
+					   .turn_timeout_us = guard_us[k] };
+		struct ftv_exec *ex = looping(as, &cfg);
+		size_t n;
+		const struct exec_violation *v = exec_violations(ex, &n);
+
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(v[0].kind, EXEC_V_STUCK);
+		ck_assert_int_eq(v[0].cpu, 0);
+		ck_assert_msg(strstr(v[0].msg, "ran 100000 instructions without reaching"), "%s",
+			      v[0].msg);
+		ck_assert_int_eq(exec_run_guarded(ex, NULL, 0), 0);
+		ck_assert_int_eq(exec_cpu_done(ex, 0), 0);
+		ck_assert_int_eq(exec_cpu_done(ex, 1), 1);
+		if (!k) {
+			snprintf(first, sizeof(first), "%s", v[0].msg);
+			hash0 = exec_trace_hash(ex);
+		} else {
+			ck_assert_str_eq(v[0].msg, first);
+			ck_assert_uint_eq(exec_trace_hash(ex), hash0);
+		}
+		exec_free(ex);
+		sim_aspace_free(as);
+	}
+}
+END_TEST
+
+/* With no budget to reach, the time guard ends the loop: the run is cut,
+ * unjudged (no violation), and says why. */
+START_TEST(a_turn_past_its_time_guard_ends_the_run_unjudged)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = 2, .policy = EXEC_QUANTUM, .seed = 1,
+				   .turn_insns = UINT64_MAX, .turn_timeout_us = 20000 };
+	struct ftv_exec *ex = looping(as, &cfg);
+	char why[256];
+	size_t n;
+
+	exec_violations(ex, &n);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(exec_run_guarded(ex, why, sizeof(why)), 1);
+	ck_assert_msg(strstr(why, "cpu0's turn ran past its time guard (20 ms)"), "%s", why);
 	ck_assert_int_eq(exec_cpu_done(ex, 0), 0);
-	ck_assert_int_eq(exec_cpu_done(ex, 1), 1);
 	exec_free(ex);
 	sim_aspace_free(as);
 }
@@ -55,7 +103,8 @@ static Suite *exec_timeout_suite(void)
 	Suite *s = suite_create("exec_timeout");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, a_turn_looping_past_its_time_limit_is_stuck_and_stopped);
+	tcase_add_test(tc, a_turn_looping_past_its_instruction_budget_is_stuck_and_stopped);
+	tcase_add_test(tc, a_turn_past_its_time_guard_ends_the_run_unjudged);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -19,7 +19,7 @@
 /* A function body longer than this is not scanned for its returns. */
 #define TL_SCAN_MAX (1u << 20)
 /* Events kept per CPU: a CPU sent astray may call functions in a loop
- * until the executor's watchdog stops it (seconds of wall clock); its
+ * until the executor's instruction budget stops it (millions); its
  * timeline is cut there (tl_cut says where) and the other CPUs' goes on. */
 #define TL_CPU_MAX (1u << 17)
 

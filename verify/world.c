@@ -164,13 +164,16 @@ int world_setup(struct world *w, struct ftv_err *err)
 	if (!ec.expect_pcs)
 		ec.expect_pcs = w->nrecs;
 	/* A CPU sent astray by a bad patch may loop forever without reaching
-	 * a watched word: bound every free-running turn so the run ends.
-	 * 100 ms of CPU time is a million emulated instructions or more, where a
-	 * turn between two scheduling points of a world runs hundreds; it
-	 * was 2 s of wall clock, which a fuzz campaign's shrink paid per
-	 * run that sent a CPU astray (live-mov-patch, seed 3). */
+	 * a watched word: the executor's instruction budget ends such a turn
+	 * (exec_config.turn_insns, the same instruction on every run). The
+	 * time guard is the last resort where the machine cannot spend the
+	 * budget in time: it was 100 ms of CPU time and decided alone, and a
+	 * correct turn of a sanitized build on a loaded machine reached it
+	 * (a different trace hash: tests/test_exec_pool.c). It now ends the
+	 * run unjudged (world_finish: budget exhausted, exit 3) and is far
+	 * above the budget's cost (docs/determinism.md). */
 	if (!ec.quantum && !ec.turn_timeout_us)
-		ec.turn_timeout_us = 100000;
+		ec.turn_timeout_us = world_turn_guard_us();
 	if (world_calibrate_late(w, &ec, err))
 		return -1;
 	w->ex = exec_new(w->as, &ec, err);
@@ -182,6 +185,15 @@ int world_setup(struct world *w, struct ftv_err *err)
 	    world_start_cpus(w, w->ex, cfg->rounds ? cfg->rounds : 20, 0, err))
 		return -1;
 	return 0;
+}
+
+uint64_t world_turn_guard_us(void)
+{
+	const char *v = getenv("FTV_TURN_TIME_SCALE");
+	double k = v && *v ? strtod(v, NULL) : 1.0;
+	double us = WORLD_TURN_GUARD_US * (k > 0 ? k : 1.0);
+
+	return us < 1 ? 1 : us > 1e15 ? (uint64_t)1e15 : (uint64_t)us;
 }
 
 int world_new(const struct world_config *cfg, struct world **out,

@@ -189,6 +189,15 @@ const char *world_kernel_dir(const char *tramp_dir, char *buf, size_t n);
 
 int world_new(const struct world_config *cfg, struct world **out,
 	      struct ftv_err *err);
+/* The time guard of a world's free-running turns (exec_config.
+ * turn_timeout_us, when the config gives none): WORLD_TURN_GUARD_US times
+ * the environment's FTV_TURN_TIME_SCALE (a positive number; default 1).
+ * The instruction budget decides a turn; the guard only makes a run
+ * unjudged on a machine too slow to spend it (docs/determinism.md), so
+ * any scale gives the same trace or "budget exhausted", never another
+ * verdict. */
+#define WORLD_TURN_GUARD_US 10000000ULL
+uint64_t world_turn_guard_us(void);
 void world_free(struct world *w);
 
 /* Ops: name is how scenarios and reports refer to it; tracer is
@@ -291,6 +300,8 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
  * what was left, e.g. "cpu19 completed 518 of its 580 rounds (and 3 more
  * CPUs short)". */
 int world_budget_exhausted(const struct world *w, char *why, size_t n);
+/* (A run a turn's time guard ended, exec_run_guarded, is budget exhausted
+ * too: why says so.) */
 
 /* Whether the run verified nothing (a vacuous verdict): an ops that was
  * registered but never had a site ftrace patches (its filter matched only

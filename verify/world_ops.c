@@ -711,6 +711,8 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 	 * well before: a fault, a CPU that cannot move). The checks that need
 	 * a finished run are not made, the rest are (world_budget_exhausted). */
 	w->run.budget_out = used_all && left_undone(w);
+	if (exec_run_guarded(w->ex, w->run.budget_why, sizeof(w->run.budget_why)))
+		w->run.budget_out = 1;
 	for (size_t i = 0; i < w->nplans && !w->run.budget_out; i++)
 		if (!w->run.plan[i].done)
 			world_add_violation(w, "stuck", -1, world_step(w),
