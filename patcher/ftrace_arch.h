@@ -1,4 +1,4 @@
-/* The narrow interface between the ftrace core model (ftrace_core.c) and an
+/* The narrow interface between the ftrace core model (ftrace_core.h) and an
  * architecture backend, modelled on the split between Linux's
  * kernel/trace/ftrace.c and arch/<arch>/kernel/ftrace.c: the core owns every
  * piece of accounting (records, ref counts, filters, which ops a site needs,

@@ -8,7 +8,7 @@
  * kernel they live in the global direct_functions hash, which
  * ftrace_get_addr_new/curr (ftrace_find_rec_direct) read while
  * ftrace_replace_code rewrites the sites; here they are the records'
- * `direct` fields, which the same two functions read (ftrace_core.c).
+ * `direct` fields, which the same two functions read (ftrace_addr.c).
  *
  * add: the entries go into direct_functions first (rcu_assign_pointer),
  * then the ops' filter grows by the new ips: the first add registers the

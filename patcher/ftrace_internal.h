@@ -77,14 +77,22 @@ enum { GRAPH_KEEP, GRAPH_START, GRAPH_STOP };
 
 /* ftrace_core.c */
 int core_check_alive(struct ftrace_core *c, struct ftv_err *err);
+int core_oom(struct ftv_err *err);
+void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ftrace_bug(): r (may be NULL) is left FAILED|DISABLED and ftrace is
+ * killed (the first bug is kept). */
+void core_bug(struct ftrace_core *c, struct ftrace_rec *r,
+	      const char *verb, const char *msg);
+
+/* ftrace_update.c */
 int core_update(struct ftrace_core *c, int graph_cmd, struct plan *p,
 		struct ftv_err *err);
 int core_queue_free(struct ftrace_core *c, uint64_t addr, uint64_t len,
 		    const char *what);
 int core_finish_frees(struct ftrace_core *c, struct plan *p);
-int core_oom(struct ftv_err *err);
-void core_name(struct ftrace_core *c, uint64_t addr, uint64_t size,
-	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ftrace_addr.c */
 int ops_traces(const struct ftrace_ops *op, uint64_t ip);
 
 /* ftrace_ops.c */
