@@ -617,6 +617,16 @@ int exec_run_guarded(const struct ftv_exec *ex, char *why, size_t n);
  * before (a setup run that must not end unjudged, such as a world's
  * calibration, runs on the instruction budget alone). */
 uint64_t exec_set_turn_guard(struct ftv_exec *ex, uint64_t us);
+/* The patchers' store buffer's channels (the N of a schedule's sbuf:N,
+ * exec_choice.value of a drain): their addresses, numbered in the order
+ * the executor first saw a store to each, over all its runs (a walk's
+ * discovery runs included). A replay in another process numbers them in
+ * its own run's order unless it is given the walk's: exec_drain_channels
+ * copies up to max of them to out and returns how many there are;
+ * exec_set_drain_channels, before the first run, numbers addr[0..n) so
+ * (0, or -1: more than the buffer has channels). */
+size_t exec_drain_channels(const struct ftv_exec *ex, uint64_t *out, size_t max);
+int exec_set_drain_channels(struct ftv_exec *ex, const uint64_t *addr, size_t n);
 int exec_explore(struct ftv_exec *ex, uint64_t max_runs,
 		 uint64_t steps_per_run, exec_outcome_fn fn, void *arg,
 		 struct ftv_err *err);

@@ -360,6 +360,14 @@ static int live_read(struct xplans *ps, int a, struct xplan *xp, int id, size_t 
 	if (s->rsize < 8)
 		v &= (1ull << (8 * s->rsize)) - 1;
 	xm_touch(ps->m, s->raddr, s->rsize, XA_R);
+	/* The read sees the stores still in the buffer (xb_read forwards
+	 * them, another patcher's too): it depends on every store pushed,
+	 * which each patcher step marks by writing XLOC_PATCH. The step
+	 * writes it too when it goes on, but not when the read's rerun
+	 * makes it wait (a DSB with stores buffered, xp_step): then only
+	 * this keeps another patcher's store before the read from
+	 * commuting with it. */
+	xs_access(ps->m->sched, XLOC(XLOC_PATCH, 0), XA_R);
 	xp->read_done = 1;
 	xp->found = v;
 	if (v == s->rval)

@@ -769,6 +769,23 @@ uint64_t exec_set_turn_guard(struct ftv_exec *ex, uint64_t us)
 	return was;
 }
 
+size_t exec_drain_channels(const struct ftv_exec *ex, uint64_t *out, size_t max)
+{
+	for (size_t i = 0; i < ex->sb.nchan && i < max; i++)
+		out[i] = ex->sb.chan[i];
+	return ex->sb.nchan;
+}
+
+int exec_set_drain_channels(struct ftv_exec *ex, const uint64_t *addr, size_t n)
+{
+	if (n > XB_MAX_CHAN)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		ex->sb.chan[i] = addr[i];
+	ex->sb.nchan = (unsigned)n;
+	return 0;
+}
+
 void exec_explore_stop(struct ftv_exec *ex)
 {
 	ex->explore_stop = 1;

@@ -325,6 +325,45 @@ START_TEST(the_patcher_cpu_reads_the_world_when_it_runs)
 }
 END_TEST
 
+/* verify's world of kernel-unreserved-write (the patcher CPU's live read
+ * of the site, another task's store to it): the walk finds the ftrace_bug
+ * in its first execution, and its counterexample (the steps the violation
+ * depends on) replays as it was found. The walk numbers the store
+ * buffer's channels (a schedule's sbuf:N) in the order it first saw each
+ * address over all its runs, its random discovery runs first; a replay
+ * numbering them in its own run's order drained other stores ("the
+ * schedule diverged" at step 15), so verify fell back to the whole
+ * execution. The replay file now carries the walk's numbering
+ * (`channels`). */
+START_TEST(a_foreign_write_under_the_live_read_is_found_and_replays)
+{
+	const char *scn = "corpus/verify/verify-kernel-unreserved-write.scn";
+	char dir[] = "/tmp/ftv-kuw-XXXXXX", outarg[64], s[512], k[512], cx[640];
+	char *argv[] = { (char *)ftv_test_env("FTV"), "verify", "--first", outarg, s,
+			 "--kernel", k, NULL };
+	char *out = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(outarg, sizeof(outarg), "--out=%s", dir);
+	ftv_test_path(s, sizeof(s), "FTV_TOP", scn);
+	ftv_test_path(k, sizeof(k), "FTV_BUILD", "kernel/6.12");
+	ck_assert_msg(ftv_test_run(argv, &out) == 1, "%s", out);
+	ck_assert_msg(strstr(out, "VIOLATION ftrace_bug") &&
+		      strstr(out, "found after 1 executions") &&
+		      strstr(out, "returned -22 after reading 0x14000001") &&
+		      !strstr(out, "did not reproduce") && !strstr(out, "diverged"), "%s", out);
+	free(out);
+	snprintf(cx, sizeof(cx), "%s/verify-kernel-unreserved-write.cx.scn", dir);
+	ck_assert_msg(run("scenario", cx, "kernel/6.12", NULL, &out) == 1, "%s", out);
+	ck_assert_msg(strstr(out, "VIOLATION ftrace_bug") &&
+		      strstr(out, "returned -22 after reading 0x14000001") &&
+		      !strstr(out, "diverged"), "%s", out);
+	free(out);
+	unlink(cx);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *kernel_scheme_suite(void)
 {
 	Suite *s = suite_create("kernel_scheme");
@@ -343,6 +382,7 @@ static Suite *kernel_scheme_suite(void)
 	tcase_add_test(t, the_cores_mutants_run_on_the_kernels_backend);
 	tcase_add_test(t, mutants_and_missing_builds_are_refused);
 	tcase_add_test(t, the_patcher_cpu_reads_the_world_when_it_runs);
+	tcase_add_test(t, a_foreign_write_under_the_live_read_is_found_and_replays);
 	suite_add_tcase(s, t);
 	return s;
 }

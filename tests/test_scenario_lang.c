@@ -101,7 +101,8 @@ START_TEST(every_keyword_is_read_and_written)
 		"seed     9\nrounds   2\ncalls    3\nworkload r1_f3 r1_f5\nmax-executions 10\n"
 		"steps    500\nmutate   bl-before-literal\nexpect   violation nop-ops count\n"
 		"ops      t1 tracer_a\nfilter   t1 r1_f3\nregister t1\nsettle\nunregister t1\n"
-		"preempt  ftrace_caller+0x10\nobserve  0x10 0x20\nschedule cpu0 patcher sbuf:1\n";
+		"preempt  ftrace_caller+0x10\nobserve  0x10 0x20\nchannels 0x30 0x40\n"
+		"schedule cpu0 patcher sbuf:1\n";
 	char path[4096];
 	struct scenario *a = malloc(sizeof(*a));
 	const struct scn_keyword *k;

@@ -176,6 +176,11 @@ static int run_world(const struct scenario *s, struct world *w, FILE *out,
 		if (s->nsched && !s->nobserve)
 			/* a replay: the walk's record of observed data */
 			exec_observe_none(ex);
+		/* and its numbering of the store buffer's channels: a
+		 * channel is numbered when first seen over every run of the
+		 * walk, the discovery's random ones included */
+		if (exec_set_drain_channels(ex, s->channels, s->nchannels))
+			return ftv_errf(err, "%s: too many channels", s->path);
 		if (exec_snapshot(ex, err) || exec_set_schedule(ex, s->sched, s->nsched) ||
 		    world_finish(w, s->steps, err))
 			return ftv_err_prefix(err, "%s", s->path);
@@ -386,6 +391,10 @@ static void counterexample(const struct scenario *s, struct world *w,
 	cx->nobserve = (unsigned)exec_observed(world_exec(w), cx->observe, SCN_MAX_OBSERVE);
 	if (cx->nobserve > SCN_MAX_OBSERVE)
 		cx->nobserve = SCN_MAX_OBSERVE;
+	cx->nchannels = (unsigned)exec_drain_channels(world_exec(w), cx->channels,
+						     SCN_MAX_CHANNELS);
+	if (cx->nchannels > SCN_MAX_CHANNELS)
+		cx->nchannels = SCN_MAX_CHANNELS;
 }
 
 /* Replays the counterexample (its steps that the violation depends on,

@@ -69,6 +69,10 @@
  *                                    data (8 bytes) that the patcher
  *                                    writes; its other stores to data are
  *                                    no steps (ftv verify writes them)
+ *   channels 0xffff800011c30140      exhaustive replay: the addresses of
+ *                                    the store buffer's channels in the
+ *                                    walk's order (sbuf:N is the N-th;
+ *                                    ftv verify writes them)
  *   schedule cpu0 patcher sbuf:1 ... exhaustive: replay this one
  *                                    execution (each step's agent: cpuN,
  *                                    patcher, text (the text_poke
@@ -135,6 +139,7 @@ struct ftv_mutant;
 #define SCN_MAX_SCHED 4096
 #define SCN_MAX_PREEMPT 64
 #define SCN_MAX_OBSERVE 256
+#define SCN_MAX_CHANNELS 64 /* (executor/exec_sbuf.h XB_MAX_CHAN) */
 #define SCN_MAX_USER 16       /* `object PATH` lines */
 #define SCN_CALLS_MAX 4096    /* the `call` lists, joined */
 #define SCN_MAX_ROUNDS 1000000u            /* `rounds`: some 23 M steps per CPU */
@@ -181,6 +186,9 @@ struct scenario {
 	unsigned npreempt;
 	uint64_t observe[SCN_MAX_OBSERVE];
 	unsigned nobserve;
+	/* the walk's store buffer channels, in its order (exec_drain_channels) */
+	uint64_t channels[SCN_MAX_CHANNELS];
+	unsigned nchannels;
 	struct exec_choice sched[SCN_MAX_SCHED];
 	size_t nsched;
 	/* `settle`: 1 + the number of operations before it, which are

@@ -97,6 +97,9 @@ static const struct scn_keyword keywords[] = {
 	{ "observe", "0xADDR...", 1, ANY, scn_p_observe, scn_w_observe,
 	  "exhaustive replay: the CPUs read these 8 bytes the patcher writes; its "
 	  "other stores to data are no steps" },
+	{ "channels", "0xADDR...", 1, ANY, scn_p_channels, scn_w_channels,
+	  "exhaustive replay: the store buffer's channels in the walk's order (the "
+	  "N of sbuf:N is the address N-th here)" },
 	{ "schedule", "STEP...", 1, ANY, scn_p_schedule, scn_w_schedule,
 	  "exhaustive: replay this one execution, each step's agent cpuN, patcher, "
 	  "text or sbuf (after ':' the write a fetch saw, or the channel that "
@@ -201,8 +204,9 @@ static int check(struct scenario *s, const char *path, struct ftv_err *err)
 		if (s->sched[i].agent >= (int)s->cfg.exec.ncpus)
 			return ftv_errf(err, "%s: schedule: cpu%d, but the scenario has %u CPUs",
 					path, s->sched[i].agent, s->cfg.exec.ncpus);
-	if ((s->nsched || s->npreempt || s->nobserve) && !s->explore)
-		return ftv_errf(err, "%s: schedule, preempt and observe need policy exhaustive", path);
+	if ((s->nsched || s->npreempt || s->nobserve || s->nchannels) && !s->explore)
+		return ftv_errf(err, "%s: schedule, preempt, observe and channels need policy "
+				"exhaustive", path);
 	if (!s->steps_set)
 		s->steps = scenario_default_steps(&s->cfg);
 	if (!s->name[0])

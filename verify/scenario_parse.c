@@ -304,20 +304,32 @@ int scn_p_preempt(struct scn_reader *r)
 	return 0;
 }
 
-int scn_p_observe(struct scn_reader *r)
+/* The line's addresses (0x...), appended to v[*n] (at most max: what
+ * they are, in the message). */
+static int addresses(struct scn_reader *r, uint64_t *v, unsigned *n, unsigned max,
+		     const char *what)
 {
-	struct scenario *s = r->s;
-
 	for (int i = 1; i < r->n; i++) {
 		char *end;
 
-		if (s->nobserve >= SCN_MAX_OBSERVE)
-			return ftv_errf(r->err, "observe: at most %d granules", SCN_MAX_OBSERVE);
-		s->observe[s->nobserve++] = strtoull(r->w[i], &end, 16);
+		if (*n >= max)
+			return ftv_errf(r->err, "%s: at most %u %s", r->w[0], max, what);
+		v[(*n)++] = strtoull(r->w[i], &end, 16);
 		if (strncmp(r->w[i], "0x", 2) || *end)
-			return ftv_errf(r->err, "observe: %s is not an address (0x...)", r->w[i]);
+			return ftv_errf(r->err, "%s: %s is not an address (0x...)", r->w[0],
+					r->w[i]);
 	}
 	return 0;
+}
+
+int scn_p_observe(struct scn_reader *r)
+{
+	return addresses(r, r->s->observe, &r->s->nobserve, SCN_MAX_OBSERVE, "granules");
+}
+
+int scn_p_channels(struct scn_reader *r)
+{
+	return addresses(r, r->s->channels, &r->s->nchannels, SCN_MAX_CHANNELS, "channels");
 }
 
 int scn_p_schedule(struct scn_reader *r)

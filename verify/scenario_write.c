@@ -229,14 +229,25 @@ void scn_w_preempt(FILE *f, const char *kw, const struct scenario *s)
 		line(f, kw, "%s", s->preempt[i]);
 }
 
-void scn_w_observe(FILE *f, const char *kw, const struct scenario *s)
+/* Addresses, four a line. */
+static void addresses(FILE *f, const char *kw, const uint64_t *v, unsigned n)
 {
-	for (unsigned i = 0; i < s->nobserve; i += 4) {
+	for (unsigned i = 0; i < n; i += 4) {
 		fprintf(f, "%-8s", kw);
-		for (unsigned k = i; k < s->nobserve && k < i + 4; k++)
-			fprintf(f, " 0x%llx", (unsigned long long)s->observe[k]);
+		for (unsigned k = i; k < n && k < i + 4; k++)
+			fprintf(f, " 0x%llx", (unsigned long long)v[k]);
 		fputc('\n', f);
 	}
+}
+
+void scn_w_observe(FILE *f, const char *kw, const struct scenario *s)
+{
+	addresses(f, kw, s->observe, s->nobserve);
+}
+
+void scn_w_channels(FILE *f, const char *kw, const struct scenario *s)
+{
+	addresses(f, kw, s->channels, s->nchannels);
 }
 
 void scn_w_schedule(FILE *f, const char *kw, const struct scenario *s)
