@@ -224,6 +224,46 @@ static void norm_step(struct xdpor *d, size_t k)
 	s->norm = 1;
 }
 
+/* Step j waited for step i: j reads a store i drained or pushed
+ * (XLOC_SBNEED), or ends a grace period i's CPU held up (XLOC_QSWAIT).
+ * Their race is no race to reverse: from the state before i, every
+ * execution runs i before j (the store j waited for is older than j's own
+ * and its channel drains in order, or the patcher pushed it before its
+ * barrier; the CPU that holds a grace period up is the only one that can
+ * end its own part, by its own turns), so no reversal of it exists. The
+ * races of source-DPOR are the reversible ones (Abdulla, Aronis, Jonsson,
+ * Sagonas, POPL 2014, section 3: "e' is not ... enabled by e"); reversing
+ * this one adds an "initial" of a sequence that cannot run, which only
+ * leads to a run the sleep sets cut. The orders that do let j come first
+ * (the store drained, or the CPU past its quiescent point, before the
+ * barrier or the grace period began) differ earlier, at a race of their
+ * own (the push or the grace period's start reads what they change). */
+static int step_waited(const struct xdpor *d, size_t i, size_t j)
+{
+	const struct xdstep *a = &d->st[i], *b = &d->st[j];
+	const uint64_t *x = d->pool + a->off, *y = d->pool + b->off;
+	size_t p = 0, q = 0;
+
+	while (p < a->len && q < b->len) {
+		uint64_t lx = x[p] >> 2, ly = y[q] >> 2;
+
+		if (lx < ly) {
+			p++;
+		} else if (ly < lx) {
+			q++;
+		} else {
+			unsigned k = XLOC_KIND((uint32_t)lx);
+
+			if ((k == XLOC_SBNEED || k == XLOC_QSWAIT) &&
+			    (x[p] & XA_W) && (y[q] & XA_R))
+				return 1;
+			p++;
+			q++;
+		}
+	}
+	return 0;
+}
+
 static int step_dep(const struct xdpor *d, size_t i, size_t j)
 {
 	const struct xdstep *a = &d->st[i], *b = &d->st[j];
@@ -584,7 +624,7 @@ void xd_end_run(struct xdpor *d, int ended)
 				continue;
 			if (!step_dep(d, i, j))
 				continue;
-			if (d->reduce)
+			if (d->reduce && !step_waited(d, i, j))
 				reverse(d, i, j, vj);
 			vi = clock_of(d, i);
 			for (unsigned c = 0; c < d->nagents; c++)
