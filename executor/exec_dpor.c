@@ -145,21 +145,12 @@ void xd_stats(const struct xdpor *d, struct xd_stats *st)
 
 /* --- footprints ------------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts v[0..n) in place: insertion sort for the short footprints most
+ * steps have, heapsort (no calls through a comparison) for the long ones
+ * (a barrier's: every channel's drain and store). */
+static void fp_sort(uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sorts a footprint by location and merges the modes of each location;
- * returns the new length. (Footprints are short: insertion sort below 32
- * entries, which qsort's calls through cmp_u64 cost more than.) */
-static size_t fp_norm(uint64_t *v, size_t n)
-{
-	size_t k = 0;
-
-	if (n < 32) {
+	if (n < 24) {
 		for (size_t i = 1; i < n; i++) {
 			uint64_t x = v[i];
 			size_t j = i;
@@ -168,9 +159,43 @@ static size_t fp_norm(uint64_t *v, size_t n)
 				v[j] = v[j - 1];
 			v[j] = x;
 		}
-	} else {
-		qsort(v, n, sizeof(*v), cmp_u64);
+		return;
 	}
+	for (size_t end = n, start = n / 2;;) {
+		size_t root, child;
+		uint64_t x;
+
+		if (start > 0) {
+			start--;
+		} else {
+			if (--end == 0)
+				return;
+			x = v[end];
+			v[end] = v[0];
+			v[0] = x;
+		}
+		/* sift v[start] down within v[0..end) */
+		root = start;
+		x = v[root];
+		while ((child = 2 * root + 1) < end) {
+			if (child + 1 < end && v[child + 1] > v[child])
+				child++;
+			if (v[child] <= x)
+				break;
+			v[root] = v[child];
+			root = child;
+		}
+		v[root] = x;
+	}
+}
+
+/* Sorts a footprint by location and merges the modes of each location;
+ * returns the new length. */
+static size_t fp_norm(uint64_t *v, size_t n)
+{
+	size_t k = 0;
+
+	fp_sort(v, n);
 	for (size_t i = 0; i < n; i++) {
 		if (k && v[k - 1] >> 2 == v[i] >> 2)
 			v[k - 1] |= v[i] & 3;
