@@ -70,7 +70,9 @@ struct xdpor {
 	size_t nst, capst;
 	uint64_t *pool;           /* footprints: loc << 2 | mode */
 	size_t npool, cappool;
-	uint32_t *vc;             /* nst x nagents clocks */
+	uint32_t *vc;             /* nst x vw clocks */
+	unsigned vw;              /* the clocks' width: 1 + the highest agent
+				     of the run analysed */
 	size_t capvc;
 	int cut;
 	int split_seen;           /* the run passed a split node */
@@ -145,22 +147,27 @@ void xd_stats(const struct xdpor *d, struct xd_stats *st)
 
 /* --- footprints ------------------------------------------------------------ */
 
-/* Sorts v[0..n) in place: insertion sort for the short footprints most
- * steps have, heapsort (no calls through a comparison) for the long ones
- * (a barrier's: every channel's drain and store). */
+/* Sorts v[0..n) in place: insertion sort, as footprints are short or
+ * nearly sorted (the executor reports a barrier's many channels in
+ * order), and heapsort (no calls through a comparison) once that has
+ * moved more than a few entries per entry. */
 static void fp_sort(uint64_t *v, size_t n)
 {
-	if (n < 24) {
-		for (size_t i = 1; i < n; i++) {
-			uint64_t x = v[i];
-			size_t j = i;
+	size_t moves = 0;
 
-			for (; j > 0 && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		moves += i - j;
+		if (moves > 4 * n + 64)
+			break;
 	}
+	if (moves <= 4 * n + 64)
+		return;
 	for (size_t end = n, start = n / 2;;) {
 		size_t root, child;
 		uint64_t x;
@@ -566,7 +573,7 @@ void xd_access(struct xdpor *d, uint32_t loc, unsigned mode)
 
 static uint32_t *clock_of(const struct xdpor *d, size_t k)
 {
-	return d->vc + k * d->nagents;
+	return d->vc + k * d->vw;
 }
 
 /* Race i < j: make sure an initial of notdep(i).j is explored from node i. */
@@ -589,7 +596,7 @@ static void reverse(struct xdpor *d, size_t i, size_t j, const uint32_t *vj)
 			continue; /* ordered after i: not in v */
 		if (first[b])
 			continue;
-		for (unsigned c = 0; c < d->nagents && initial; c++)
+		for (unsigned c = 0; c < d->vw && initial; c++)
 			if (first[c] && vk[c] >= first[c])
 				initial = 0;
 		first[b] = d->st[k].seq;
@@ -625,7 +632,13 @@ void xd_end_run(struct xdpor *d, int ended)
 		return;
 	if (d->nst)
 		norm_step(d, d->nst - 1);
-	if (VEC_RESERVE(d->vc, d->capvc, (d->nst ? d->nst : 1) * d->nagents)) {
+	/* (the agents a run has are few of the XD_MAX_AGENTS: its CPUs,
+	 * the patchers and the channels used; the clocks need only those) */
+	d->vw = 1;
+	for (size_t j = 0; j < d->nst; j++)
+		if (d->st[j].agent >= d->vw)
+			d->vw = d->st[j].agent + 1;
+	if (VEC_RESERVE(d->vc, d->capvc, (d->nst ? d->nst : 1) * d->vw)) {
 		d->oom = 1;
 		return;
 	}
@@ -636,9 +649,9 @@ void xd_end_run(struct xdpor *d, int ended)
 
 		s->seq = ++cnt[a];
 		if (s->seq > 1)
-			memcpy(vj, clock_of(d, last[a]), d->nagents * sizeof(*vj));
+			memcpy(vj, clock_of(d, last[a]), d->vw * sizeof(*vj));
 		else
-			memset(vj, 0, d->nagents * sizeof(*vj));
+			memset(vj, 0, d->vw * sizeof(*vj));
 		vj[a] = s->seq;
 		last[a] = j;
 		for (size_t i = j; i-- > 0;) {
@@ -652,7 +665,7 @@ void xd_end_run(struct xdpor *d, int ended)
 			if (d->reduce && !step_waited(d, i, j))
 				reverse(d, i, j, vj);
 			vi = clock_of(d, i);
-			for (unsigned c = 0; c < d->nagents; c++)
+			for (unsigned c = 0; c < d->vw; c++)
 				if (vi[c] > vj[c])
 					vj[c] = vi[c];
 		}

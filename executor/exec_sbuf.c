@@ -143,11 +143,13 @@ void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len)
 	if (!b->chans)
 		return;
 	for (unsigned c = 0; c < b->nchan; c++)
-		if (!len || overlaps(b->chan[c], 4, addr, len)) {
+		if (!len || overlaps(b->chan[c], 4, addr, len))
 			xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, c), XA_R);
-			/* every store the patcher pushed there is drained */
+	/* every store the patcher pushed there is drained (a loop of its
+	 * own: the footprint stays in the order the reduction sorts it) */
+	for (unsigned c = 0; c < b->nchan; c++)
+		if (!len || overlaps(b->chan[c], 4, addr, len))
 			need_access(b, (int)c, b->cpush[c], XA_R);
-		}
 }
 
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
