@@ -212,27 +212,38 @@ static size_t fp_norm(uint64_t *v, size_t n)
 	return k;
 }
 
-/* Two normalised footprints conflict: a location both touch, one writing. */
-static int fp_conflict(const uint64_t *a, size_t na, const uint64_t *b,
-		       size_t nb)
+/* A location two normalised footprints both touch where a writes and b
+ * reads it (waits: one of the kinds that name a wait, XLOC_SBNEED and
+ * XLOC_QSWAIT) or where either writes it (!waits: they conflict). */
+static int fp_meet(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+		   int waits)
 {
 	size_t i = 0, j = 0;
 
 	while (i < na && j < nb) {
 		uint64_t la = a[i] >> 2, lb = b[j] >> 2;
+		unsigned k = XLOC_KIND((uint32_t)la);
 
 		if (la < lb) {
 			i++;
 		} else if (lb < la) {
 			j++;
 		} else {
-			if ((a[i] | b[j]) & XA_W)
+			if (waits ? (k == XLOC_SBNEED || k == XLOC_QSWAIT) &&
+					    (a[i] & XA_W) && (b[j] & XA_R)
+				  : ((a[i] | b[j]) & XA_W) != 0)
 				return 1;
 			i++;
 			j++;
 		}
 	}
 	return 0;
+}
+
+static int fp_conflict(const uint64_t *a, size_t na, const uint64_t *b,
+		       size_t nb)
+{
+	return fp_meet(a, na, b, nb, 0);
 }
 
 static void norm_step(struct xdpor *d, size_t k)
@@ -258,42 +269,23 @@ static void norm_step(struct xdpor *d, size_t k)
 
 /* Step j waited for step i: j reads a store i drained or pushed
  * (XLOC_SBNEED), or ends a grace period i's CPU held up (XLOC_QSWAIT).
- * Their race is no race to reverse: from the state before i, every
- * execution runs i before j (the store j waited for is older than j's own
- * and its channel drains in order, or the patcher pushed it before its
- * barrier; the CPU that holds a grace period up is the only one that can
- * end its own part, by its own turns), so no reversal of it exists. The
- * races of source-DPOR are the reversible ones (Abdulla, Aronis, Jonsson,
- * Sagonas, POPL 2014, section 3: "e' is not ... enabled by e"); reversing
- * this one adds an "initial" of a sequence that cannot run, which only
- * leads to a run the sleep sets cut. The orders that do let j come first
- * (the store drained, or the CPU past its quiescent point, before the
- * barrier or the grace period began) differ earlier, at a race of their
- * own (the push or the grace period's start reads what they change). */
+ * From the state before i every execution runs i before j (the store j
+ * waited for is older than j's own and its channel drains in order, or
+ * the patcher pushed it before its barrier; only the CPU that holds a
+ * grace period up can end its part, by its own turns): the race has no
+ * reversal, and reversing it would only add an "initial" of a sequence
+ * that cannot run, a branch the sleep sets then cut. The races whose
+ * reversals source-DPOR's completeness needs are those that have one
+ * (Abdulla et al., POPL 2014, the races of an execution). The orders in
+ * which j does come first (the store drained, or the CPU past its
+ * quiescent point, before the barrier or the grace period began) differ
+ * earlier, at a race of their own: the barrier and the grace period's
+ * start read the drains and the CPUs' progress. */
 static int step_waited(const struct xdpor *d, size_t i, size_t j)
 {
 	const struct xdstep *a = &d->st[i], *b = &d->st[j];
-	const uint64_t *x = d->pool + a->off, *y = d->pool + b->off;
-	size_t p = 0, q = 0;
 
-	while (p < a->len && q < b->len) {
-		uint64_t lx = x[p] >> 2, ly = y[q] >> 2;
-
-		if (lx < ly) {
-			p++;
-		} else if (ly < lx) {
-			q++;
-		} else {
-			unsigned k = XLOC_KIND((uint32_t)lx);
-
-			if ((k == XLOC_SBNEED || k == XLOC_QSWAIT) &&
-			    (x[p] & XA_W) && (y[q] & XA_R))
-				return 1;
-			p++;
-			q++;
-		}
-	}
-	return 0;
+	return fp_meet(d->pool + a->off, a->len, d->pool + b->off, b->len, 1);
 }
 
 static int step_dep(const struct xdpor *d, size_t i, size_t j)
