@@ -18,7 +18,7 @@ verdict differs.
 With --proofs FILE...: each of issue 31's bigger proof worlds (3 CPUs, two
 updates, corpus/verify/*-3cpus.scn) verified once to its end or --proof-max
 executions, one line each (verdict, executions, sleep-set blocked runs,
-CPU seconds) and, with $FTV_BENCH_TARGETS, a target line per world:
+branches pruned, CPU seconds, executions per CPU second) and, with $FTV_BENCH_TARGETS, a target line per world:
 complete in under 60 CPU seconds (an incomplete walk is short, its figure
 inf).
 
@@ -97,10 +97,12 @@ def proofs(a):
         r = verify(a.ftv, a.build, scn, "--max-executions", str(a.proof_max),
                    "--time", str(a.proof_time))
         world = os.path.basename(scn).rsplit(".", 1)[0]
-        print("%-40s %s%s, %d executions, %d sleep-set blocked, %.1f s CPU"
+        print("%-40s %s%s, %d executions, %d sleep-set blocked, %d branches pruned,"
+              " %.1f s CPU (%.0f executions/s)"
               % (world, r["verdict"],
                  "" if r["complete"] or r["verdict"] == "incomplete" else " (incomplete)",
-                 r["executions"], r["blocked"], r["cpu"]))
+                 r["executions"], r["blocked"], r["pruned"], r["cpu"],
+                 r["executions"] / max(r["cpu"], 1e-9)))
         sys.stdout.flush()
         target("verify %s" % world, r["cpu"] if r["complete"] else float("inf"),
                "s CPU", "<=", PROOF_TARGET,

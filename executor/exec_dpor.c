@@ -70,7 +70,9 @@ struct xdpor {
 	size_t nst, capst;
 	uint64_t *pool;           /* footprints: loc << 2 | mode */
 	size_t npool, cappool;
-	uint32_t *vc;             /* nst x nagents clocks */
+	uint32_t *vc;             /* nst x vw clocks */
+	unsigned vw;              /* the clocks' width: 1 + the highest agent
+				     of the run analysed */
 	size_t capvc;
 	int cut;
 	int split_seen;           /* the run passed a split node */
@@ -145,32 +147,62 @@ void xd_stats(const struct xdpor *d, struct xd_stats *st)
 
 /* --- footprints ------------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts v[0..n) in place: insertion sort, as footprints are short or
+ * nearly sorted (the executor reports a barrier's many channels in
+ * order), and heapsort (no calls through a comparison) once that has
+ * moved more than a few entries per entry. */
+static void fp_sort(uint64_t *v, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	size_t moves = 0;
 
-	return x < y ? -1 : x > y;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		moves += i - j;
+		if (moves > 4 * n + 64)
+			break;
+	}
+	if (moves <= 4 * n + 64)
+		return;
+	for (size_t end = n, start = n / 2;;) {
+		size_t root, child;
+		uint64_t x;
+
+		if (start > 0) {
+			start--;
+		} else {
+			if (--end == 0)
+				return;
+			x = v[end];
+			v[end] = v[0];
+			v[0] = x;
+		}
+		/* sift v[start] down within v[0..end) */
+		root = start;
+		x = v[root];
+		while ((child = 2 * root + 1) < end) {
+			if (child + 1 < end && v[child + 1] > v[child])
+				child++;
+			if (v[child] <= x)
+				break;
+			v[root] = v[child];
+			root = child;
+		}
+		v[root] = x;
+	}
 }
 
 /* Sorts a footprint by location and merges the modes of each location;
- * returns the new length. (Footprints are short: insertion sort below 32
- * entries, which qsort's calls through cmp_u64 cost more than.) */
+ * returns the new length. */
 static size_t fp_norm(uint64_t *v, size_t n)
 {
 	size_t k = 0;
 
-	if (n < 32) {
-		for (size_t i = 1; i < n; i++) {
-			uint64_t x = v[i];
-			size_t j = i;
-
-			for (; j > 0 && v[j - 1] > x; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-	} else {
-		qsort(v, n, sizeof(*v), cmp_u64);
-	}
+	fp_sort(v, n);
 	for (size_t i = 0; i < n; i++) {
 		if (k && v[k - 1] >> 2 == v[i] >> 2)
 			v[k - 1] |= v[i] & 3;
@@ -180,27 +212,38 @@ static size_t fp_norm(uint64_t *v, size_t n)
 	return k;
 }
 
-/* Two normalised footprints conflict: a location both touch, one writing. */
-static int fp_conflict(const uint64_t *a, size_t na, const uint64_t *b,
-		       size_t nb)
+/* A location two normalised footprints both touch where a writes and b
+ * reads it (waits: one of the kinds that name a wait, XLOC_SBNEED and
+ * XLOC_QSWAIT) or where either writes it (!waits: they conflict). */
+static int fp_meet(const uint64_t *a, size_t na, const uint64_t *b, size_t nb,
+		   int waits)
 {
 	size_t i = 0, j = 0;
 
 	while (i < na && j < nb) {
 		uint64_t la = a[i] >> 2, lb = b[j] >> 2;
+		unsigned k = XLOC_KIND((uint32_t)la);
 
 		if (la < lb) {
 			i++;
 		} else if (lb < la) {
 			j++;
 		} else {
-			if ((a[i] | b[j]) & XA_W)
+			if (waits ? (k == XLOC_SBNEED || k == XLOC_QSWAIT) &&
+					    (a[i] & XA_W) && (b[j] & XA_R)
+				  : ((a[i] | b[j]) & XA_W) != 0)
 				return 1;
 			i++;
 			j++;
 		}
 	}
 	return 0;
+}
+
+static int fp_conflict(const uint64_t *a, size_t na, const uint64_t *b,
+		       size_t nb)
+{
+	return fp_meet(a, na, b, nb, 0);
 }
 
 static void norm_step(struct xdpor *d, size_t k)
@@ -222,6 +265,27 @@ static void norm_step(struct xdpor *d, size_t k)
 		}
 	}
 	s->norm = 1;
+}
+
+/* Step j waited for step i: j reads a store i drained or pushed
+ * (XLOC_SBNEED), or ends a grace period i's CPU held up (XLOC_QSWAIT).
+ * From the state before i every execution runs i before j (the store j
+ * waited for is older than j's own and its channel drains in order, or
+ * the patcher pushed it before its barrier; only the CPU that holds a
+ * grace period up can end its part, by its own turns): the race has no
+ * reversal, and reversing it would only add an "initial" of a sequence
+ * that cannot run, a branch the sleep sets then cut. The races whose
+ * reversals source-DPOR's completeness needs are those that have one
+ * (Abdulla et al., POPL 2014, the races of an execution). The orders in
+ * which j does come first (the store drained, or the CPU past its
+ * quiescent point, before the barrier or the grace period began) differ
+ * earlier, at a race of their own: the barrier and the grace period's
+ * start read the drains and the CPUs' progress. */
+static int step_waited(const struct xdpor *d, size_t i, size_t j)
+{
+	const struct xdstep *a = &d->st[i], *b = &d->st[j];
+
+	return fp_meet(d->pool + a->off, a->len, d->pool + b->off, b->len, 1);
 }
 
 static int step_dep(const struct xdpor *d, size_t i, size_t j)
@@ -501,7 +565,7 @@ void xd_access(struct xdpor *d, uint32_t loc, unsigned mode)
 
 static uint32_t *clock_of(const struct xdpor *d, size_t k)
 {
-	return d->vc + k * d->nagents;
+	return d->vc + k * d->vw;
 }
 
 /* Race i < j: make sure an initial of notdep(i).j is explored from node i. */
@@ -524,7 +588,7 @@ static void reverse(struct xdpor *d, size_t i, size_t j, const uint32_t *vj)
 			continue; /* ordered after i: not in v */
 		if (first[b])
 			continue;
-		for (unsigned c = 0; c < d->nagents && initial; c++)
+		for (unsigned c = 0; c < d->vw && initial; c++)
 			if (first[c] && vk[c] >= first[c])
 				initial = 0;
 		first[b] = d->st[k].seq;
@@ -560,7 +624,13 @@ void xd_end_run(struct xdpor *d, int ended)
 		return;
 	if (d->nst)
 		norm_step(d, d->nst - 1);
-	if (VEC_RESERVE(d->vc, d->capvc, (d->nst ? d->nst : 1) * d->nagents)) {
+	/* (the agents a run has are few of the XD_MAX_AGENTS: its CPUs,
+	 * the patchers and the channels used; the clocks need only those) */
+	d->vw = 1;
+	for (size_t j = 0; j < d->nst; j++)
+		if (d->st[j].agent >= d->vw)
+			d->vw = d->st[j].agent + 1;
+	if (VEC_RESERVE(d->vc, d->capvc, (d->nst ? d->nst : 1) * d->vw)) {
 		d->oom = 1;
 		return;
 	}
@@ -571,9 +641,9 @@ void xd_end_run(struct xdpor *d, int ended)
 
 		s->seq = ++cnt[a];
 		if (s->seq > 1)
-			memcpy(vj, clock_of(d, last[a]), d->nagents * sizeof(*vj));
+			memcpy(vj, clock_of(d, last[a]), d->vw * sizeof(*vj));
 		else
-			memset(vj, 0, d->nagents * sizeof(*vj));
+			memset(vj, 0, d->vw * sizeof(*vj));
 		vj[a] = s->seq;
 		last[a] = j;
 		for (size_t i = j; i-- > 0;) {
@@ -584,10 +654,10 @@ void xd_end_run(struct xdpor *d, int ended)
 				continue;
 			if (!step_dep(d, i, j))
 				continue;
-			if (d->reduce)
+			if (d->reduce && !step_waited(d, i, j))
 				reverse(d, i, j, vj);
 			vi = clock_of(d, i);
-			for (unsigned c = 0; c < d->nagents; c++)
+			for (unsigned c = 0; c < d->vw; c++)
 				if (vi[c] > vj[c])
 					vj[c] = vi[c];
 		}

@@ -65,6 +65,17 @@ enum xloc_kind {
 			   written by a context synchronisation of every CPU
 			   that raises it (XLOC_FLOOR_OF); the CPU's own
 			   steps that raise it are its own agent's */
+	XLOC_SBNEED,    /* one store of the store buffer (channel << 16 |
+			   its place in the channel): written by its drain,
+			   read by the drains and barriers that could not
+			   pass before it (exec_sbuf.h, xsbuf.need). A race
+			   on it is no race to reverse: the reader waited
+			   for the writer in every execution */
+	XLOC_QSWAIT,    /* a grace period (plan << 6 | CPU): written by each
+			   turn of a CPU it waits for, until the CPU passes a
+			   quiescent point; read by the patcher's step that
+			   ends the wait (exec_plan.c, xp_cpu_turn). The same:
+			   that step cannot come before those turns */
 };
 #define XLOC(kind, id) ((uint32_t)(kind) << 24 | ((uint32_t)(id) & 0xffffff))
 #define XLOC_KIND(loc) ((loc) >> 24)
@@ -78,7 +89,8 @@ static inline int xloc_visible(uint32_t loc)
 {
 	unsigned k = XLOC_KIND(loc);
 
-	return k != XLOC_PATCH && k != XLOC_SBQ && k != XLOC_SBDRAIN;
+	return k != XLOC_PATCH && k != XLOC_SBQ && k != XLOC_SBDRAIN &&
+	       k != XLOC_SBNEED && k != XLOC_QSWAIT;
 }
 
 #define XD_MAX_AGENTS 64

@@ -115,7 +115,9 @@ struct xfree {
 struct xmodel {
 	/* verify's reference footprints (exec_verify_config.coarse): every
 	 * DSB with maintenance pending writes XLOC_IC, a context
-	 * synchronisation of every CPU writes every watched word */
+	 * synchronisation of every CPU writes every watched word; the store
+	 * buffer names no store (XLOC_SBNEED) and a drain no CPU observes
+	 * reads the drains it waited for */
 	int coarse;
 	struct sim_aspace *as;
 	const struct xarch *arch;

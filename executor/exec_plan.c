@@ -101,6 +101,8 @@ int xp_submit(struct xplans *ps, const struct plan *p, exec_plan_fn fn,
 	xp->res.status = EXEC_PLAN_QUEUED;
 	if (xp->p.agent < 0 || xp->p.agent >= PLAN_AGENTS)
 		xp->p.agent = PLAN_AGENT_FTRACE;
+	if (xp->p.agent != PLAN_AGENT_FTRACE)
+		ps->sb->shared = 1; /* (xsbuf.need) */
 	ps->n++;
 	/* an agent that had nothing left picks it up */
 	for (int a = 0; a < PLAN_AGENTS; a++)
@@ -192,6 +194,30 @@ int xp_waits_for_sbuf(struct xplans *ps)
 	return 0;
 }
 
+/* The grace period xp waits for has not seen CPU c pass a quiescent
+ * point yet (synchronize_rcu_tasks(): see xp_ready). Only c's own turns
+ * change that: it passes one, sleeps, or finishes. */
+static int qs_holds_up(const struct xplan *xp, const struct xcpu *cp, unsigned c)
+{
+	return (cp->st == XCPU_RUN || (cp->st == XCPU_PARKED && !cp->parked_qs)) &&
+	       cp->has_qs && cp->qs_count <= xp->qs_snap[c] && !cp->asleep;
+}
+
+/* XLOC_QSWAIT of plan i's grace period and CPU c. */
+static void qs_wait_access(struct xplans *ps, size_t i, unsigned c, unsigned mode)
+{
+	if (!ps->m->coarse && i < (1u << 17))
+		xs_access(ps->m->sched, XLOC(XLOC_QSWAIT, (uint32_t)i << 6 | c), mode);
+}
+
+void xp_cpu_turn(struct xplans *ps, unsigned cpu)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->v[i].waiting && (ps->v[i].qs_block >> cpu & 1) &&
+		    qs_holds_up(&ps->v[i], &ps->cpu[cpu], cpu))
+			qs_wait_access(ps, i, cpu, XA_W);
+}
+
 int xp_ready(struct xplans *ps, int a)
 {
 	struct xplan *xp = cur_plan(ps, a);
@@ -230,8 +256,12 @@ int xp_ready(struct xplans *ps, int a)
 			 * the next one: that step reads the counts) */
 			read_progress(ps);
 			xp->waiting = 1;
-			for (unsigned c = 0; c < ps->ncpus; c++)
+			xp->qs_block = 0;
+			for (unsigned c = 0; c < ps->ncpus; c++) {
 				xp->qs_snap[c] = ps->cpu[c].qs_count;
+				if (qs_holds_up(xp, &ps->cpu[c], c))
+					xp->qs_block |= 1ULL << c;
+			}
 		}
 		/* synchronize_rcu_tasks(): every CPU has passed a voluntary
 		 * quiescent point since (CPUs without one never hold a
@@ -239,13 +269,9 @@ int xp_ready(struct xplans *ps, int a)
 		 * stop_machine() parked anywhere but there was preempted, not
 		 * quiescent (RCU Tasks counts voluntary switches only): it is
 		 * waited for until it resumes and passes one. */
-		for (unsigned c = 0; c < ps->ncpus; c++) {
-			struct xcpu *cp = &ps->cpu[c];
-
-			if ((cp->st == XCPU_RUN || (cp->st == XCPU_PARKED && !cp->parked_qs)) &&
-			    cp->has_qs && cp->qs_count <= xp->qs_snap[c] && !cp->asleep)
+		for (unsigned c = 0; c < ps->ncpus; c++)
+			if (qs_holds_up(xp, &ps->cpu[c], c))
 				return 0;
-		}
 		return 1;
 	case PLAN_WAIT_ZERO:
 		/* percpu_ref_kill()'s wait, one CPU's count at a time: the
@@ -500,6 +526,11 @@ void xp_step(struct xplans *ps, int a)
 		 * store drained (xp_ready) */
 		xb_waited(ps->sb, 0, 0);
 		read_progress(ps);
+		/* it could not pass before the turns of these CPUs that
+		 * passed their quiescent points */
+		for (unsigned c = 0; c < ps->ncpus; c++)
+			if (xp->qs_block >> c & 1)
+				qs_wait_access(ps, (size_t)id, c, XA_R);
 		xp->waiting = 0;
 		break;
 	case PLAN_FREE:

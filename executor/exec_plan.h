@@ -28,6 +28,8 @@ struct xplan {
 	size_t next;             /* next step to perform */
 	int waiting;             /* QUIESCE requested */
 	uint64_t qs_snap[EXEC_MAX_CPUS];
+	uint64_t qs_block;       /* the CPUs the grace period waited for
+				    when it began (XLOC_QSWAIT) */
 	/* Live plans (patcher/plan.h): p as submitted, which p is put back
 	 * to at a reset after a rerun changed it; the read of the next
 	 * step made (it waits for its turn) */
@@ -84,6 +86,9 @@ int xp_ready(struct xplans *ps, int a);
 /* 1 if a patcher's next step waits for stores in the buffer (a DSB, an
  * IPI, cache maintenance of a range it holds). */
 int xp_waits_for_sbuf(struct xplans *ps);
+/* A turn of the CPU begins (exec_verify): it names each grace period it
+ * holds up (XLOC_QSWAIT, exec_dpor.h). */
+void xp_cpu_turn(struct xplans *ps, unsigned cpu);
 /* Agent a performs its next step (after xp_ready said 1). */
 void xp_step(struct xplans *ps, int a);
 /* A step's "what", or NULL. */

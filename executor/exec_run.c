@@ -548,7 +548,9 @@ static void drain_unobserved(struct ftv_exec *ex)
 			if (xm_observed(&ex->model, st->addr, st->size))
 				continue;
 			ex->sched.drain_now = (int)i;
+			ex->sb.quiet = 1;
 			xb_drain(&ex->sb);
+			ex->sb.quiet = 0;
 			again = 1;
 			break;
 		}
@@ -685,6 +687,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		if (ready[pick] < n) {
 			uint64_t h;
 
+			if (ex->sched.dpor)
+				xp_cpu_turn(&ex->plans, ready[pick]);
 			cpu_turn(ex, ready[pick]);
 			if (ex->guarded)
 				break;

@@ -16,10 +16,13 @@ void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner)
 void xb_free(struct xsbuf *b)
 {
 	free(b->v);
+	free(b->need);
 }
 
 void xb_reset(struct xsbuf *b)
 {
+	memset(b->cpush, 0, sizeof(b->cpush));
+	b->nneed = 0;
 	b->n = 0;
 	b->ngate = 0;
 	b->epoch = 0;
@@ -55,11 +58,19 @@ static int chan_of(struct xsbuf *b, uint64_t addr)
 	return (int)b->nchan++;
 }
 
+/* Names the cidx-th store of channel c for the reduction (xsbuf.need). */
+static void need_access(struct xsbuf *b, int c, uint32_t cidx, unsigned mode)
+{
+	if (!b->shared && !b->m->coarse && c >= 0 && cidx && cidx <= 0xffff)
+		xs_access(b->m->sched, XLOC(XLOC_SBNEED, (uint32_t)c << 16 | cidx),
+			  mode);
+}
+
 void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 	     int wid)
 {
 	struct xstore s = { addr, size, val, wid, b->epoch, 0, 0,
-			    gates(b, addr, size) };
+			    gates(b, addr, size), 0, 0, 0 };
 
 	/* the patcher's: perhaps held back (exec_config.drain_hold) */
 	if (b->owner < 0)
@@ -67,17 +78,34 @@ void xb_push(struct xsbuf *b, uint64_t addr, unsigned size, uint64_t val,
 
 	if (b->chans) {
 		int ch = chan_of(b, addr);
+		uint32_t newest[XB_MAX_CHAN];
 
 		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
+		if (ch >= 0)
+			s.cidx = ++b->cpush[ch];
+		/* its drain waits for this push */
+		need_access(b, ch, s.cidx, XA_W);
 		/* The stores it waits for: its drain reads their drains. */
 		for (size_t i = 0; i < b->n; i++) {
 			int c = chan_of(b, b->v[i].addr);
 
 			if (c >= 0 && c != ch &&
 			    (b->v[i].epoch != s.epoch ||
-			     overlaps(b->v[i].addr, b->v[i].size, addr, size)))
+			     overlaps(b->v[i].addr, b->v[i].size, addr, size))) {
+				if (!(s.after & 1ULL << c) || b->v[i].cidx > newest[c])
+					newest[c] = b->v[i].cidx;
 				s.after |= 1ULL << c;
+			}
 		}
+		s.need_off = b->nneed;
+		for (uint64_t m = s.after; m; m &= m - 1) {
+			unsigned c = (unsigned)__builtin_ctzll(m);
+
+			if (VEC_PUSH(b->need, b->nneed, b->capneed,
+				     c << 16 | newest[c]))
+				*b->m->oom = 1;
+		}
+		s.need_n = b->nneed - s.need_off;
 	}
 	if (VEC_PUSH(b->v, b->n, b->cap, s))
 		*b->m->oom = 1;
@@ -117,6 +145,11 @@ void xb_waited(struct xsbuf *b, uint64_t addr, uint64_t len)
 	for (unsigned c = 0; c < b->nchan; c++)
 		if (!len || overlaps(b->chan[c], 4, addr, len))
 			xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, c), XA_R);
+	/* every store the patcher pushed there is drained (a loop of its
+	 * own: the footprint stays in the order the reduction sorts it) */
+	for (unsigned c = 0; c < b->nchan; c++)
+		if (!len || overlaps(b->chan[c], 4, addr, len))
+			need_access(b, (int)c, b->cpush[c], XA_R);
 }
 
 uint64_t xb_read(const struct xsbuf *b, uint64_t addr, unsigned size)
@@ -216,9 +249,18 @@ void xb_drain(struct xsbuf *b)
 		ch = chan_of(b, s.addr);
 		xs_access(b->m->sched, XLOC(XLOC_SBQ, ch < 0 ? 0 : ch), XA_W);
 		xs_access(b->m->sched, XLOC(XLOC_SBDRAIN, ch < 0 ? 0 : ch), XA_W);
-		for (uint64_t m = s.after; m; m &= m - 1)
+		for (uint64_t m = b->quiet && !b->m->coarse ? 0 : s.after; m;
+		     m &= m - 1)
 			xs_access(b->m->sched,
 				  XLOC(XLOC_SBDRAIN, __builtin_ctzll(m)), XA_R);
+		/* (a drain no CPU observes waits in no step's name: it drains
+		 * in the step that made it drainable, whichever that is) */
+		need_access(b, ch, s.cidx, b->quiet ? XA_W : XA_R | XA_W);
+		for (size_t i = 0; i < s.need_n && !b->quiet; i++) {
+			uint32_t e = b->need[s.need_off + i];
+
+			need_access(b, (int)(e >> 16), e & 0xffff, XA_R);
+		}
 	}
 	/* the owner's copy has had it since the store */
 	xm_store_visible(b->m, s.addr, s.size, s.val, s.wid, b->owner);

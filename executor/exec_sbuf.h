@@ -22,6 +22,10 @@ struct xstore {
 	uint64_t due;            /* the step it may drain from (held back:
 				    exec_config.drain_hold) */
 	int gates;               /* counted in xsbuf.ngate */
+	uint32_t cidx;           /* its place among its channel's stores,
+				    from 1 (0: no channel) */
+	size_t need_off, need_n; /* the stores it must drain after, in
+				    xsbuf.need (see there) */
 };
 
 /* Channels: the addresses stores were buffered to, numbered in the order
@@ -52,6 +56,21 @@ struct xsbuf {
 	 * (exec_model.c), never the buffer's drain. */
 	size_t ngate;
 	int insn_exempt;
+	/* For the reduction (XLOC_SBNEED, exec_dpor.h): the stores pushed to
+	 * each channel this run, and for each buffered store the newest
+	 * store of each channel it must drain after (channel << 16 | cidx).
+	 * A drain names its own store (written) and those it needed (read);
+	 * a barrier of the patcher the newest store of each channel it
+	 * waited for. shared: another patcher's plans use this buffer too
+	 * (a store's place in its channel then depends on the two
+	 * patchers' interleaving): no names. quiet: the drain is one no CPU
+	 * observes, folded into the step that made it drainable (its needs
+	 * are not that step's). */
+	uint32_t cpush[XB_MAX_CHAN];
+	uint32_t *need;
+	size_t nneed, capneed;
+	int shared;
+	int quiet;
 };
 
 void xb_init(struct xsbuf *b, struct xmodel *m, int agent, int owner);

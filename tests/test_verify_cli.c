@@ -341,9 +341,13 @@ static void json_field(const char *out, const char *key, char *val, size_t n)
 /* The cache maintenance's finer dependencies (a DSB that completes no IC
  * is no write of what a context synchronisation reads, a sync of every
  * CPU writes only the floors it raises; issue 31) against the coarse ones
- * they replaced (--coarse-deps): on proof worlds of every scheme and on
+ * they replaced (--coarse-deps), and the store buffer's waits that are no
+ * races (XLOC_SBNEED: a drain or barrier against the store it waited for;
+ * the coarse walk reverses them): on proof worlds of every scheme and on
  * mutants' worlds, the same verdict, completeness, violation kinds and
- * shortest counterexample, in no more executions. */
+ * shortest counterexample, in no more executions and no more runs the
+ * sleep sets cut. Where a second patcher shares the store buffer (the
+ * jump label's and text patching's worlds above) no store is named. */
 START_TEST(verify_finer_dependencies_keep_verdicts)
 {
 	static const char *const worlds[][2] = {
@@ -358,13 +362,15 @@ START_TEST(verify_finer_dependencies_keep_verdicts)
 		{ "corpus/scenarios/verify-riscv-atomic.scn", "jalr-before-literal" },
 		{ "corpus/scenarios/verify-jump-label.scn", "jump-label-no-sync" },
 		{ "corpus/scenarios/verify-riscv-patch-text.scn", "patch-text-no-fence-i" },
+		{ "corpus/scenarios/verify-callops-disable.scn", "free-before-unpatch" },
+		{ "corpus/scenarios/verify-direct-batch.scn", NULL },
 	};
 	static const char *const keys[] = { "verdict", "complete", "kinds",
 					     "counterexample_steps" };
 
 	for (size_t i = 0; i < sizeof(worlds) / sizeof(worlds[0]); i++) {
 		char path[4096], dir[4096], cmd[4200], v[2][4][200];
-		unsigned long long ex[2];
+		unsigned long long ex[2], blk[2];
 
 		scn(path, sizeof(path), worlds[i][0]);
 		ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli/agree");
@@ -384,6 +390,8 @@ START_TEST(verify_finer_dependencies_keep_verdicts)
 				json_field(out, keys[k], v[c][k], sizeof(v[c][k]));
 			json_field(out, "executions", e, sizeof(e));
 			ex[c] = strtoull(e, NULL, 10);
+			json_field(out, "blocked", e, sizeof(e));
+			blk[c] = strtoull(e, NULL, 10);
 			free(out);
 		}
 		for (int k = 0; k < 4; k++)
@@ -392,7 +400,39 @@ START_TEST(verify_finer_dependencies_keep_verdicts)
 				      v[0][k], v[1][k]);
 		ck_assert_msg(ex[0] <= ex[1], "%s: %llu executions, coarse %llu", worlds[i][0],
 			      ex[0], ex[1]);
+		ck_assert_msg(blk[0] <= blk[1], "%s: %llu runs blocked, coarse %llu",
+			      worlds[i][0], blk[0], blk[1]);
 	}
+}
+END_TEST
+
+/* A drain against the store it waited for (a DMB between them), or a
+ * barrier against the stores before it, is no race to reverse: on the
+ * modify_call world the walk no longer runs into its sleep sets (1,658
+ * blocked runs before, 0 now), in the same executions, to the same
+ * verdict as with those races reversed (--coarse-deps, whose cache
+ * maintenance is coarser too: more executions). */
+START_TEST(verify_store_buffer_waits_are_no_races)
+{
+	char path[4096], *out, e[32];
+	unsigned long long ex[2], blk[2];
+
+	scn(path, sizeof(path), "corpus/scenarios/verify-callops-modify.scn");
+	for (int c = 0; c < 2; c++) {
+		ck_assert_int_eq(FTV_RUN(&out, "verify", "--json", c ? "--coarse-deps" : "--json",
+					 path), 0);
+		ck_assert_msg(strstr(out, "\"verdict\":\"verified\"") &&
+			      strstr(out, "\"complete\":true"), "%s", out);
+		json_field(out, "executions", e, sizeof(e));
+		ex[c] = strtoull(e, NULL, 10);
+		json_field(out, "blocked", e, sizeof(e));
+		blk[c] = strtoull(e, NULL, 10);
+		free(out);
+	}
+	ck_assert_msg(ex[0] == 961 && blk[0] == 0, "%llu executions, %llu blocked", ex[0],
+		      blk[0]);
+	ck_assert_msg(ex[1] >= ex[0] && blk[1] > 0, "coarse: %llu executions, %llu blocked",
+		      ex[1], blk[1]);
 }
 END_TEST
 
@@ -410,6 +450,7 @@ static Suite *verify_cli_suite(void)
 	tcase_add_test(tc, verify_keeps_an_existing_counterexample);
 	tcase_add_test(tc, verify_of_nothing_is_vacuous);
 	tcase_add_test(tc, verify_finer_dependencies_keep_verdicts);
+	tcase_add_test(tc, verify_store_buffer_waits_are_no_races);
 	suite_add_tcase(s, tc);
 	return s;
 }
