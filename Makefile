@@ -36,6 +36,17 @@ endif
 PKGS := unicorn capstone check liblzma libzstd zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Unicorn linked statically where its archive is installed (libunicorn-dev
+# ships it): loading libunicorn.so costs the dynamic loader some 29,000
+# symbol relocations per process, 11% of the CPU time of a 2-CPU ftv verify
+# (issue 31, docs/bench-scale.md). UNICORN_STATIC=0: the shared library.
+UNICORN_STATIC ?= 1
+ifeq ($(UNICORN_STATIC),1)
+UNICORN_A := $(wildcard $(shell pkg-config --variable=libdir unicorn 2>/dev/null)/libunicorn.a)
+ifneq ($(UNICORN_A),)
+PKG_LIBS = $(patsubst -lunicorn,$(UNICORN_A),$(shell pkg-config --libs $(PKGS) 2>/dev/null))
+endif
+endif
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -I. $(PKG_CFLAGS) $(SANFLAGS) -MMD -MP

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
-       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED };
+       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED, O_STATS };
 
 /* The budget of a world whose file and options give none: a user's world
  * can have more executions than a lifetime, and an answer in minutes
@@ -57,6 +57,10 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "write counterexample replay files to DIR (default .; a file there is "
 		  "kept: the new one gets a suffix)",
 	  .words = FTV_WORDS_DIR },
+	{ .name = "stats", .key = O_STATS,
+	  .help = "print where the CPU time went: setup, and the walk's restore, run, check "
+		  "and reduction bookkeeping (executions per CPU second of the walk alone), "
+		  "and the steps that repeated a prefix" },
 	{ .name = "json", .key = O_JSON,
 	  .help = "one JSON object per file instead of text" },
 	{ .name = "combine", .key = O_COMBINE,
@@ -70,7 +74,7 @@ struct vopts {
 	uint64_t max_exec, max_steps;
 	double time_s;
 	unsigned shard, nshards;
-	int json, noreduce, coarse, first, combine;
+	int json, noreduce, coarse, first, combine, stats;
 	const char *out;
 	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
@@ -85,6 +89,43 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = sig;
+}
+
+static double process_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+/* The process's CPU seconds when the last world's stats were printed: the
+ * first world's include the process's start (the dynamic loader). */
+static double stats_cpu0;
+
+/* --stats: the world's CPU time (since the world before's) split into its
+ * setup and the walk's parts (exec_verify_split). */
+static void print_stats(const struct verify_result *vr)
+{
+	const struct exec_verify_split *p = &vr->x.split;
+	double end = process_cpu(), all = end - stats_cpu0, setup = all - p->walk;
+
+	printf("stats: CPU %.3f s: setup %.3f s (loading, the world, the snapshot, the "
+	       "report), walk %.3f s, %.0f executions/s of the walk's CPU\n", all,
+	       setup, p->walk, p->walk > 0 ? (double)vr->x.executions / p->walk : 0.0);
+	printf("stats: walk: restore %.1f%%, run %.1f%%, check %.1f%%, bookkeeping %.1f%%, "
+	       "other %.1f%%\n", pct(p->restore, p->walk), pct(p->run, p->walk),
+	       pct(p->check, p->walk), pct(p->book, p->walk),
+	       pct(p->walk - p->restore - p->run - p->check - p->book, p->walk));
+	printf("stats: %llu steps in the walk's runs, %llu (%.1f%%) repeating the prefix of "
+	       "the run before\n", (unsigned long long)p->steps,
+	       (unsigned long long)p->replayed, pct((double)p->replayed, (double)p->steps));
+	stats_cpu0 = end;
 }
 
 /* The walk of one world: its clock, the progress line on a terminal. */
@@ -268,6 +309,7 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	vc.shard = o->shard;
 	vc.nshards = o->nshards;
 	vc.first = o->first;
+	vc.split = o->stats;
 	if (o->json) {
 		out = open_memstream(&report, &rlen);
 		if (!out) {
@@ -312,6 +354,8 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 					    vr.x.discovery));
 		if (vr.violated)
 			printf("replay: %s (ftv scenario %s)\n", replay, replay);
+		if (o->stats)
+			print_stats(&vr);
 	}
 	if (verify_exit(&vr) > *status)
 		*status = verify_exit(&vr);
@@ -398,6 +442,9 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_FIRST:
 			vo.first = 1;
+			break;
+		case O_STATS:
+			vo.stats = 1;
 			break;
 		case O_MUTATE:
 			vo.mutant = ftv_mutant_find(g.val);
