@@ -215,6 +215,18 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	json_key_u64(&j, "shard", vc->shard);
 	json_key_u64(&j, "shards", vc->nshards);
 	json_key_double(&j, "seconds", vr->secs, 3);
+	if (vc->split) {
+		/* --stats: the walk's CPU seconds and their split
+		 * (exec_verify_split; setup is the process's CPU less the
+		 * walk's) */
+		json_key_double(&j, "cpu_walk", x->split.walk, 6);
+		json_key_double(&j, "cpu_restore", x->split.restore, 6);
+		json_key_double(&j, "cpu_run", x->split.run, 6);
+		json_key_double(&j, "cpu_check", x->split.check, 6);
+		json_key_double(&j, "cpu_bookkeeping", x->split.book, 6);
+		json_key_u64(&j, "run_steps", x->split.steps);
+		json_key_u64(&j, "replayed_steps", x->split.replayed);
+	}
 	if (vr->violated) {
 		verify_schedule_format(vr->cx, vr->ncx, sched, sizeof(sched));
 		json_key_str(&j, "kinds", vr->kinds);
