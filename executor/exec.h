@@ -511,6 +511,12 @@ struct exec_verify_config {
 	 * (exec_verify_stats.split; a clock read per part per run, some 2%
 	 * of a run) */
 	int split;
+	/* 1: every reset puts back every word of the CPUs' copies, the
+	 * watched words included (the reference: FTV_VERIFY_EXACT_RESET=1
+	 * in the environment of ftv verify); 0: a CPU's copy keeps the
+	 * watched words the run left (xe_lazy_words), which its next fetch
+	 * of each sets */
+	int exact_reset;
 };
 /* Where a walk's CPU time went (exec_verify_config.split), CPU seconds of
  * the walking thread: restore (exec_reset and the caller's reset hook),

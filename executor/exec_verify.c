@@ -238,6 +238,34 @@ static void split_add(const struct exec_verify_config *cfg, double *t, double *t
 	*t = n;
 }
 
+/* The watched words are the reset's lazy words (xe_lazy_words): each
+ * CPU's fetch of one puts its value in the CPU's copy, and a reset that
+ * put the snapshot's back made the next execution translate the block
+ * again. Kept up to date with the words watched. */
+static int lazy_words(struct ftv_exec *ex, struct ftv_err *err)
+{
+	struct xmodel *m = &ex->model;
+	uint64_t *a;
+	size_t n = 0;
+
+	if (ex->lazy_nwi == m->nwi)
+		return 0;
+	a = malloc((m->nwi ? m->nwi : 1) * sizeof(*a));
+	if (!a)
+		return ftv_errf(err, "out of memory");
+	/* (m->wi is sorted by address) */
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->addr % 4 == 0)
+			a[n++] = m->wi[i]->addr;
+	if (xe_lazy_words(&ex->eng, a, n)) {
+		free(a);
+		return ftv_errf(err, "out of memory");
+	}
+	free(a);
+	ex->lazy_nwi = m->nwi;
+	return 0;
+}
+
 /* One run from the snapshot; 0, or -1 with err set. */
 static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		   const struct exec_verify_hooks *h,
@@ -249,7 +277,7 @@ static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	if (++ex->verify_runs % XV_RECYCLE == 0 && xe_recycle(&ex->eng, err))
 		return -1;
 	ex->log.nviol = 0; /* each run's own */
-	if (exec_reset(ex, err))
+	if ((!cfg->exact_reset && lazy_words(ex, err)) || exec_reset(ex, err))
 		return -1;
 	ex->truncated = 0;
 	ex->run_step0 = ex->stats.steps;
@@ -380,6 +408,9 @@ out:
 		       !ex->oom;
 	ex->sched.dpor = NULL;
 	xd_free(d);
+	/* every word put back by the resets after the walk's */
+	xe_lazy_words(&ex->eng, NULL, 0);
+	ex->lazy_nwi = 0;
 	if (!ret && ex->oom)
 		return ftv_errf(err, "out of memory while verifying");
 	return ret;

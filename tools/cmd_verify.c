@@ -322,6 +322,10 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	vc.nshards = o->nshards;
 	vc.first = o->first;
 	vc.split = o->stats;
+	/* the reference the resets' lazy words are checked against
+	 * (exec_verify_config.exact_reset) */
+	vc.exact_reset = getenv("FTV_VERIFY_EXACT_RESET") &&
+			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
 	if (o->json) {
 		out = open_memstream(&report, &rlen);
 		if (!out) {
