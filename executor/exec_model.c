@@ -554,21 +554,30 @@ void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 			if (m->fr[i].text)
 				xs_access(m->sched, XLOC(XLOC_MEM, 0), XA_W);
 		}
-	for (uint64_t a = addr; a < addr + len; a++) {
+	/* a region's part of the range at a time (unmapped bytes are
+	 * skipped) */
+	for (uint64_t a = addr, n; a < addr + len; a += n) {
+		struct sim_region *r = sim_region_at(m->as, a);
 		/* Text: zero words are UDF #0, permanently undefined (Arm ARM
 		 * C6.2.365), and on RISC-V the all-zero 16-bit parcel is
 		 * defined illegal (Unprivileged ISA, "Base Instruction-Length
 		 * Encoding"), so the same poison traps on both; data:
 		 * POISON_FREE (include/linux/poison.h). */
-		uint8_t b = is_private(m, a) ? 0 : 0x6b;
+		uint8_t b;
 
-		sim_write(m->as, a, &b, 1, NULL);
+		n = 1;
+		if (!r)
+			continue;
+		n = r->base + r->size - a < addr + len - a ? r->base + r->size - a
+							   : addr + len - a;
+		b = r->perms & SIM_X ? 0 : 0x6b;
+		memset(r->host + (a - r->base), b, n);
 		if (xe_private(m->eng, a))
 			for (unsigned c = 0; c < m->ncpus; c++) {
 				uint8_t *p = xe_copy_ptr(m->eng, c, a);
 
 				if (p)
-					*p = b;
+					memset(p, b, n);
 			}
 	}
 	if (is_private(m, addr))
