@@ -36,6 +36,20 @@ endif
 PKGS := unicorn capstone check liblzma libzstd zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Unicorn and Capstone linked statically where their archives are
+# installed (their -dev packages ship them), into a position-dependent
+# executable: loading libunicorn.so cost the dynamic loader some 29,000
+# symbol relocations per process, 11% of the CPU time of a 2-CPU ftv
+# verify, and the relative relocations of a PIE and of libcapstone.so
+# (140,000) another 10% of what was left (issue 31, docs/bench-scale.md).
+# STATIC_LIBS=0: the shared libraries and a PIE, as before.
+STATIC_LIBS ?= 1
+ifeq ($(STATIC_LIBS),1)
+LIBDIR_A := $(shell pkg-config --variable=libdir unicorn 2>/dev/null)
+STATIC_A := $(wildcard $(LIBDIR_A)/libunicorn.a $(LIBDIR_A)/libcapstone.a)
+PKG_LIBS = $(foreach l,$(shell pkg-config --libs $(PKGS) 2>/dev/null),$(or $(filter %/lib$(l:-l%=%).a,$(STATIC_A)),$(l)))
+LDFLAGS += -no-pie
+endif
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -I. $(PKG_CFLAGS) $(SANFLAGS) -MMD -MP

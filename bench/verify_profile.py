@@ -10,8 +10,10 @@ bucket of the nearest function on its stack (leaf first) that marks one:
                clocks, races, backtrack sets) and mark_new_points
   check        the world's checks (every function of verify/check.o,
                world_check.o, violation.o, explain*.o) and on_done
-  run          exec_run: Unicorn emulating, translating, the hooks, the
-               fetch model, the patcher's and store buffer's steps
+  run          exec_run: Unicorn emulating, the hooks, the fetch model,
+               the patcher's and store buffer's steps
+  translate    Unicorn translating blocks (tb_gen_code, inside run or a
+               reset): what a changed instruction word costs
   walk         exec_verify's other work (the loop, the engine recycles)
   setup        everything else: loading, building the world, exit
 
@@ -25,8 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-BUCKETS = ("restore", "run", "check", "bookkeeping", "walk")
-FIXED = {"exec_reset": "restore", "on_reset": "restore", "xe_reset": "restore",
+BUCKETS = ("restore", "run", "translate", "check", "bookkeeping", "walk")
+FIXED = {"tb_gen_code_aarch64": "translate", "tb_gen_code_riscv64": "translate",
+         "exec_reset": "restore", "on_reset": "restore", "xe_reset": "restore",
          "mark_new_points": "bookkeeping", "on_done": "check",
          "exec_run": "run", "exec_verify": "walk"}
 CHECK_OBJS = ("verify/check.o", "verify/world_check.o", "verify/violation.o",

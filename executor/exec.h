@@ -521,6 +521,30 @@ struct exec_verify_config {
 	int coarse;
 	unsigned shard, nshards;  /* 0, 1 (or 0): the whole tree */
 	unsigned discovery;       /* random runs before the walk (0: 32) */
+	/* 1: the walk's CPU time split into its parts
+	 * (exec_verify_stats.split; a clock read per part per run, some 2%
+	 * of a run) */
+	int split;
+	/* 1: every reset puts back every word of the CPUs' copies, the
+	 * watched words included (the reference: FTV_VERIFY_EXACT_RESET=1
+	 * in the environment of ftv verify); 0: a CPU's copy keeps the
+	 * watched words the run left (xe_lazy_words), which its next fetch
+	 * of each sets */
+	int exact_reset;
+};
+/* Where a walk's CPU time went (exec_verify_config.split), CPU seconds of
+ * the walking thread: restore (exec_reset and the caller's reset hook),
+ * run (exec_run: Unicorn, the hooks, the fetch model, the patcher's and
+ * store buffer's steps), check (the caller's done hook: the world's
+ * checks, the counterexample's bookkeeping), bookkeeping (the reduction:
+ * xd_end_run, xd_next, new scheduling points), walk (all of it, the rest
+ * included). steps: the reduction's steps of every run; replayed: those
+ * of them that repeated the run before's prefix (the steps below the
+ * branch the next run takes, which a restore of a saved state would not
+ * run again). */
+struct exec_verify_split {
+	double restore, run, check, book, walk;
+	uint64_t steps, replayed;
 };
 struct exec_verify_stats {
 	uint64_t executions;      /* complete executions explored */
@@ -534,6 +558,7 @@ struct exec_verify_stats {
 	uint64_t multi, diverged; /* what makes a walk unsound (0) */
 	int complete;             /* every execution explored, none cut */
 	int budget;               /* stopped by max_executions */
+	struct exec_verify_split split; /* exec_verify_config.split */
 };
 struct exec_verify_hooks {
 	/* Before each run, after exec_reset: the caller's own state back. */

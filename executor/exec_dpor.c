@@ -745,3 +745,8 @@ int xd_next(struct xdpor *d)
 	}
 	return 1;
 }
+
+size_t xd_depth(const struct xdpor *d)
+{
+	return d->nnode ? d->nnode - 1 : 0;
+}

@@ -132,6 +132,9 @@ void xd_unsound(struct xdpor *d);
 void xd_end_run(struct xdpor *d, int ended);
 int xd_counted(const struct xdpor *d);
 int xd_next(struct xdpor *d);
+/* After xd_next: the steps the next run repeats from the run before (the
+ * depth of the branch it takes). */
+size_t xd_depth(const struct xdpor *d);
 
 /* The run just ended (after xd_end_run's analysis, before the next run):
  * its steps, and for step k the steps it depends on (its causal past,

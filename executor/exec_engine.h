@@ -140,6 +140,11 @@ struct xengine {
 	 * memory at [i], CPU c's copy of it at [(c + 1) * nregions + i];
 	 * NULL: not tracked (resets scan every region). */
 	struct xdirty *dirty;
+	/* Words of the CPUs' copies a reset leaves as they are (sorted; set
+	 * by xe_lazy_words, exec_snap.h): their owner puts each one's value
+	 * back before the CPU runs it */
+	uint64_t *lazy;
+	size_t nlazy;
 	struct xwatchdog *wd;    /* started by the first timed turn */
 	uint64_t pcbits[XE_PC_BITS / 64]; /* marked pcs, hashed */
 	size_t nmarked;          /* marked pcs, each with a range hook per

@@ -122,6 +122,8 @@ struct ftv_exec {
 	uint64_t *loadpts;
 	size_t nloadpts, caploadpts;
 	uint64_t verify_runs;     /* exec_verify: runs since the engines opened */
+	size_t lazy_nwi;         /* exec_verify: the watched words made the
+				  * reset's lazy ones (xe_lazy_words) */
 	uint64_t run_step0;      /* stats.steps when the run began */
 };
 

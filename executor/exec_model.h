@@ -75,6 +75,13 @@ struct winsn {
 	uint32_t view[EXEC_MAX_CPUS];    /* value translated in that engine */
 	uint64_t dread[EXEC_MAX_CPUS];   /* vseq that CPU last read as data */
 	int view_ok[EXEC_MAX_CPUS];
+	/* That CPU's copy of the word was changed without its translations
+	 * dropped (xm_text_load_word): its next fetch drops them whatever
+	 * the copy holds. Otherwise the engine's translations of the word
+	 * were made from what its copy holds: every other change of a copy
+	 * drops them (xm_store_visible, xm_poison, exec_apply, a reset's
+	 * restore_copy_page; a CPU's own store, Unicorn). */
+	uint8_t stale[EXEC_MAX_CPUS];
 };
 
 /* A watched data location [addr, addr+size): who wrote each 32-bit half. */

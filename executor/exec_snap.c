@@ -69,6 +69,9 @@ off:
 void xe_snapshot_free(struct xengine *e)
 {
 	xe_dirty_stop(e);
+	free(e->lazy);
+	e->lazy = NULL;
+	e->nlazy = 0;
 	for (size_t i = 0; e->snap && i < e->nregions; i++)
 		xpg_free(e->snap[i], e->rsize[i]);
 	for (size_t i = 0; e->snap_nz && i < e->nregions; i++)
@@ -132,9 +135,27 @@ static const uint8_t *snap_page(const struct xengine *e, size_t i, uint64_t pg)
 	return e->snap_nz[i][pg] ? e->snap[i] + pg * XPG_SIZE : zero_page;
 }
 
+/* addr is one of the words a reset leaves (xe_lazy_words). */
+static int lazy(const struct xengine *e, uint64_t addr)
+{
+	size_t lo = 0, hi = e->nlazy;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (e->lazy[mid] == addr)
+			return 1;
+		if (e->lazy[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 /* Page pg of CPU c's copy of region i back to the snapshot: only the
  * words that changed, and only their translations dropped (never a whole
- * cache). */
+ * cache); not the lazy words (xe_lazy_words). */
 static void restore_copy_page(struct xengine *e, unsigned c, size_t i,
 			      uint64_t pg)
 {
@@ -155,12 +176,49 @@ static void restore_copy_page(struct xengine *e, unsigned c, size_t i,
 		if (now == was)
 			continue;
 		for (uint64_t h = o; h < o + 8; h += 4) {
-			if (!memcmp(cp + h, s + h, 4))
+			if (!memcmp(cp + h, s + h, 4) ||
+			    (e->nlazy && lazy(e, at + h)))
 				continue;
 			memcpy(cp + h, s + h, 4);
 			xe_invalidate(e, c, at + h, 4);
 		}
 	}
+}
+
+int xe_lazy_words(struct xengine *e, const uint64_t *addrs, size_t n)
+{
+	/* The words left before, put back: a page whose word was left may
+	 * be off its dirty list by now (xdt_rearm), and an exact reset
+	 * would not look at it again. */
+	for (size_t k = 0; e->snap && k < e->nlazy; k++) {
+		uint64_t a = e->lazy[k];
+		int ri = xe_region(e, a);
+		const uint8_t *s;
+
+		if (ri < 0 || a + 4 > e->rbase[ri] + e->rsize[ri])
+			continue;
+		s = snap_page(e, (size_t)ri, (a - e->rbase[ri]) / XPG_SIZE) +
+		    (a - e->rbase[ri]) % XPG_SIZE;
+		for (unsigned c = 0; c < e->ncpus; c++) {
+			uint8_t *cp = e->cpu[c].copy[ri];
+
+			if (!cp || !memcmp(cp + (a - e->rbase[ri]), s, 4))
+				continue;
+			memcpy(cp + (a - e->rbase[ri]), s, 4);
+			xe_invalidate(e, c, a, 4);
+		}
+	}
+	free(e->lazy);
+	e->lazy = NULL;
+	e->nlazy = 0;
+	if (!n)
+		return 0;
+	e->lazy = malloc(n * sizeof(*addrs));
+	if (!e->lazy)
+		return -1;
+	memcpy(e->lazy, addrs, n * sizeof(*addrs));
+	e->nlazy = n;
+	return 0;
 }
 
 /* The tracked reset: the pages on the lists. -1 if a buffer could not be

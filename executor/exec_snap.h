@@ -14,6 +14,16 @@
 int xe_snapshot(struct xengine *e, struct ftv_err *err);
 int xe_has_snapshot(const struct xengine *e);
 int xe_reset(struct xengine *e, struct ftv_err *err);
+/* The 4-byte words at addrs (n of them, sorted) in the CPUs' copies are
+ * left by a reset as the run left them, and their translations kept: the
+ * fetch model gives every CPU the value it fetches there before the CPU
+ * runs it (xm_fetch writes the copy, and drops its translation, when the
+ * copy holds another: exec_verify's watched words). Resetting them
+ * dropped a block's translation per CPU and execution that the next
+ * execution, fetching what the run before left, translated back (issue
+ * 31). n 0: every word put back again; the words left before are put
+ * back now. 0, or -1 out of memory (nothing left then). */
+int xe_lazy_words(struct xengine *e, const uint64_t *addrs, size_t n);
 /* The snapshot and the tracking of written pages freed: before xe_free
  * (which hands the CPUs' copies to the engine pool or unmaps them). */
 void xe_snapshot_free(struct xengine *e);

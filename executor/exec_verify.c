@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/vec.h"
 
@@ -217,20 +218,75 @@ static int mark_new_points(struct ftv_exec *ex, struct ftv_err *err)
  * buffer grows with every run that retranslates changed words). */
 #define XV_RECYCLE 2048
 
+/* The walking thread's CPU seconds when the walk's time is split
+ * (exec_verify_config.split), else 0. */
+static double split_now(const struct exec_verify_config *cfg)
+{
+	struct timespec ts;
+
+	if (!cfg->split || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The seconds since *t added to *to; *t moved to now. */
+static void split_add(const struct exec_verify_config *cfg, double *t, double *to)
+{
+	double n = split_now(cfg);
+
+	*to += n - *t;
+	*t = n;
+}
+
+/* The watched words are the reset's lazy words (xe_lazy_words): each
+ * CPU's fetch of one puts its value in the CPU's copy, and a reset that
+ * put the snapshot's back made the next execution translate the block
+ * again. Kept up to date with the words watched. */
+static int lazy_words(struct ftv_exec *ex, struct ftv_err *err)
+{
+	struct xmodel *m = &ex->model;
+	uint64_t *a;
+	size_t n = 0;
+
+	if (ex->lazy_nwi == m->nwi)
+		return 0;
+	a = malloc((m->nwi ? m->nwi : 1) * sizeof(*a));
+	if (!a)
+		return ftv_errf(err, "out of memory");
+	/* (m->wi is sorted by address) */
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->addr % 4 == 0)
+			a[n++] = m->wi[i]->addr;
+	if (xe_lazy_words(&ex->eng, a, n)) {
+		free(a);
+		return ftv_errf(err, "out of memory");
+	}
+	free(a);
+	ex->lazy_nwi = m->nwi;
+	return 0;
+}
+
 /* One run from the snapshot; 0, or -1 with err set. */
 static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
-		   const struct exec_verify_hooks *h, struct ftv_err *err)
+		   const struct exec_verify_hooks *h,
+		   struct exec_verify_split *sp, struct ftv_err *err)
 {
+	double t = split_now(cfg);
+	int ret;
+
 	if (++ex->verify_runs % XV_RECYCLE == 0 && xe_recycle(&ex->eng, err))
 		return -1;
 	ex->log.nviol = 0; /* each run's own */
-	if (exec_reset(ex, err))
+	if ((!cfg->exact_reset && lazy_words(ex, err)) || exec_reset(ex, err))
 		return -1;
 	ex->truncated = 0;
 	ex->run_step0 = ex->stats.steps;
 	if (h->reset)
 		h->reset(ex, h->arg);
-	return exec_run(ex, cfg->max_steps ? cfg->max_steps : 100000, err);
+	split_add(cfg, &t, &sp->restore);
+	ret = exec_run(ex, cfg->max_steps ? cfg->max_steps : 100000, err);
+	split_add(cfg, &t, &sp->run);
+	return ret;
 }
 
 /* ceil(log2(n)): levels of agent branching explored alike by every shard
@@ -256,6 +312,9 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	struct xd_stats ds;
 	int ret = -1, complete = 0;
 
+	struct exec_verify_split *sp = &st->split;
+	double t0 = split_now(cfg), t;
+
 	memset(st, 0, sizeof(*st));
 	if (!ex->cfg.verify || ex->cfg.policy != EXEC_EXHAUSTIVE)
 		return ftv_errf(err, "exec_verify needs the exhaustive policy and exec_config.verify");
@@ -279,7 +338,7 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	 * the walk rather than during it. */
 	for (unsigned r = 0; r < ndisc; r++) {
 		xd_set_random(d, 0x5eed0000ULL + r);
-		if (one_run(ex, cfg, h, err))
+		if (one_run(ex, cfg, h, sp, err))
 			goto out;
 		st->discovery++;
 		if (mark_new_points(ex, err) < 0)
@@ -290,11 +349,14 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	for (;;) {
 		int ended, stop = 0, fresh;
 
-		if (one_run(ex, cfg, h, err))
+		if (one_run(ex, cfg, h, sp, err))
 			goto out;
+		t = split_now(cfg);
+		sp->steps += xd_nsteps(d);
 		ended = !ex->cut && !ex->truncated;
 		xd_end_run(d, ended);
 		fresh = mark_new_points(ex, err);
+		split_add(cfg, &t, &sp->book);
 		if (fresh < 0)
 			goto out;
 		/* data written without a step of its own was read after
@@ -319,6 +381,7 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		}
 		if (h->done)
 			stop = h->done(ex, xd_counted(d), ended, h->arg);
+		split_add(cfg, &t, &sp->check);
 		if (stop)
 			break;
 		if (cfg->max_executions && st->executions >= cfg->max_executions) {
@@ -329,9 +392,12 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 			complete = 1;
 			break;
 		}
+		sp->replayed += xd_depth(d);
+		split_add(cfg, &t, &sp->book);
 	}
 	ret = 0;
 out:
+	sp->walk = split_now(cfg) - t0;
 	xd_stats(d, &ds);
 	st->blocked = ds.blocked;
 	st->probes = ds.probes;
@@ -342,6 +408,9 @@ out:
 		       !ex->oom;
 	ex->sched.dpor = NULL;
 	xd_free(d);
+	/* every word put back by the resets after the walk's */
+	xe_lazy_words(&ex->eng, NULL, 0);
+	ex->lazy_nwi = 0;
 	if (!ret && ex->oom)
 		return ftv_errf(err, "out of memory while verifying");
 	return ret;

@@ -436,6 +436,84 @@ START_TEST(verify_store_buffer_waits_are_no_races)
 }
 END_TEST
 
+/* --stats splits the walk's CPU time (exec_verify_split) without changing
+ * what is explored: the same verdict, counts and counterexample as without
+ * it, parts that add up to no more than the walk, and replayed prefixes
+ * that are a part of the runs' steps. */
+START_TEST(verify_stats_split_the_walk_and_change_nothing)
+{
+	static const char *const worlds[][2] = {
+		{ "corpus/scenarios/verify-mcount.scn", NULL },
+		{ "corpus/scenarios/verify-callops-make-call.scn", "bl-before-literal" },
+	};
+	static const char *const same[] = { "verdict", "complete", "executions", "pruned",
+					    "blocked", "steps", "kinds", "counterexample_steps",
+					    "schedule" };
+	static const char *const parts[] = { "cpu_restore", "cpu_run", "cpu_check",
+					     "cpu_bookkeeping" };
+	enum { NSAME = sizeof(same) / sizeof(same[0]) };
+
+	for (size_t i = 0; i < sizeof(worlds) / sizeof(worlds[0]); i++) {
+		char path[4096], dir[4096], cmd[4200], v[2][NSAME][400], f[64];
+		char *out[2];
+		double walk, sum = 0;
+
+		scn(path, sizeof(path), worlds[i][0]);
+		ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-cli/stats");
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s", dir);
+		ck_assert_int_eq(system(cmd), 0);
+		for (int c = 0; c < 2; c++) {
+			int rc = FTV_RUN(&out[c], "verify", "--json", "--out", dir, "--build",
+					 (char *)ftv_test_env("FTV_BUILD"), "--mutate",
+					 worlds[i][1] ? (char *)worlds[i][1] : "none",
+					 c ? "--stats" : "--json", path);
+
+			ck_assert_msg(rc == (worlds[i][1] ? 1 : 0), "%s: exit %d: %s",
+				      worlds[i][0], rc, out[c]);
+			for (size_t k = 0; k < NSAME; k++)
+				json_field(out[c], same[k], v[c][k], sizeof(v[c][k]));
+		}
+		for (size_t k = 0; k < NSAME; k++)
+			ck_assert_msg(!strcmp(v[0][k], v[1][k]), "%s: %s %s, with --stats %s",
+				      worlds[i][0], same[k], v[0][k], v[1][k]);
+		ck_assert_msg(!strstr(out[0], "cpu_walk"), "%s", out[0]);
+		json_field(out[1], "cpu_walk", f, sizeof(f));
+		walk = strtod(f, NULL);
+		ck_assert_msg(walk > 0, "%s", out[1]);
+		for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
+			json_field(out[1], parts[k], f, sizeof(f));
+			ck_assert_msg(f[0] && strtod(f, NULL) >= 0, "%s: %s", parts[k], out[1]);
+			sum += strtod(f, NULL);
+		}
+		ck_assert_msg(sum <= walk + 1e-6 && sum > walk / 2, "parts %g, walk %g: %s", sum,
+			      walk, out[1]);
+		json_field(out[1], "run_steps", f, sizeof(f));
+		{
+			unsigned long long all = strtoull(f, NULL, 10), rep;
+
+			json_field(out[1], "replayed_steps", f, sizeof(f));
+			rep = strtoull(f, NULL, 10);
+			ck_assert_msg(all > 0 && rep > 0 && rep < all, "%llu of %llu: %s", rep, all,
+				      out[1]);
+		}
+		free(out[0]);
+		free(out[1]);
+	}
+	{
+		char path[4096], *o;
+
+		scn(path, sizeof(path), "corpus/scenarios/verify-mcount.scn");
+		ck_assert_int_eq(FTV_RUN(&o, "verify", "--stats", "--build",
+					 (char *)ftv_test_env("FTV_BUILD"), path), 0);
+		ck_assert_msg(strstr(o, "verified: 36 executions, complete") &&
+			      strstr(o, "executions/s of the walk's CPU") &&
+			      strstr(o, "stats: walk: restore ") &&
+			      strstr(o, "repeating the prefix of the run before"), "%s", o);
+		free(o);
+	}
+}
+END_TEST
+
 static Suite *verify_cli_suite(void)
 {
 	Suite *s = suite_create("verify_cli");
@@ -451,6 +529,7 @@ static Suite *verify_cli_suite(void)
 	tcase_add_test(tc, verify_of_nothing_is_vacuous);
 	tcase_add_test(tc, verify_finer_dependencies_keep_verdicts);
 	tcase_add_test(tc, verify_store_buffer_waits_are_no_races);
+	tcase_add_test(tc, verify_stats_split_the_walk_and_change_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

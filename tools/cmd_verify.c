@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
-       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED };
+       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED, O_STATS };
 
 /* The budget of a world whose file and options give none: a user's world
  * can have more executions than a lifetime, and an answer in minutes
@@ -57,6 +57,10 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "write counterexample replay files to DIR (default .; a file there is "
 		  "kept: the new one gets a suffix)",
 	  .words = FTV_WORDS_DIR },
+	{ .name = "stats", .key = O_STATS,
+	  .help = "print where the CPU time went: setup, and the walk's restore, run, check "
+		  "and reduction bookkeeping (executions per CPU second of the walk alone), "
+		  "and the steps that repeated a prefix" },
 	{ .name = "json", .key = O_JSON,
 	  .help = "one JSON object per file instead of text" },
 	{ .name = "combine", .key = O_COMBINE,
@@ -70,7 +74,7 @@ struct vopts {
 	uint64_t max_exec, max_steps;
 	double time_s;
 	unsigned shard, nshards;
-	int json, noreduce, coarse, first, combine;
+	int json, noreduce, coarse, first, combine, stats;
 	const char *out;
 	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
@@ -85,6 +89,43 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
 	interrupted = sig;
+}
+
+static double process_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double pct(double part, double whole)
+{
+	return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+/* The process's CPU seconds when the last world's stats were printed: the
+ * first world's include the process's start (the dynamic loader). */
+static double stats_cpu0;
+
+/* --stats: the world's CPU time (since the world before's) split into its
+ * setup and the walk's parts (exec_verify_split). */
+static void print_stats(const struct verify_result *vr)
+{
+	const struct exec_verify_split *p = &vr->x.split;
+	double end = process_cpu(), all = end - stats_cpu0, setup = all - p->walk;
+
+	printf("stats: CPU %.3f s: setup %.3f s (loading, the world, the snapshot, the "
+	       "report), walk %.3f s, %.0f executions/s of the walk's CPU\n", all,
+	       setup, p->walk, p->walk > 0 ? (double)vr->x.executions / p->walk : 0.0);
+	printf("stats: walk: restore %.1f%%, run %.1f%%, check %.1f%%, bookkeeping %.1f%%, "
+	       "other %.1f%%\n", pct(p->restore, p->walk), pct(p->run, p->walk),
+	       pct(p->check, p->walk), pct(p->book, p->walk),
+	       pct(p->walk - p->restore - p->run - p->check - p->book, p->walk));
+	printf("stats: %llu steps in the walk's runs, %llu (%.1f%%) repeating the prefix of "
+	       "the run before\n", (unsigned long long)p->steps,
+	       (unsigned long long)p->replayed, pct((double)p->replayed, (double)p->steps));
+	stats_cpu0 = end;
 }
 
 /* The walk of one world: its clock, the progress line on a terminal. */
@@ -174,6 +215,18 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	json_key_u64(&j, "shard", vc->shard);
 	json_key_u64(&j, "shards", vc->nshards);
 	json_key_double(&j, "seconds", vr->secs, 3);
+	if (vc->split) {
+		/* --stats: the walk's CPU seconds and their split
+		 * (exec_verify_split; setup is the process's CPU less the
+		 * walk's) */
+		json_key_double(&j, "cpu_walk", x->split.walk, 6);
+		json_key_double(&j, "cpu_restore", x->split.restore, 6);
+		json_key_double(&j, "cpu_run", x->split.run, 6);
+		json_key_double(&j, "cpu_check", x->split.check, 6);
+		json_key_double(&j, "cpu_bookkeeping", x->split.book, 6);
+		json_key_u64(&j, "run_steps", x->split.steps);
+		json_key_u64(&j, "replayed_steps", x->split.replayed);
+	}
 	if (vr->violated) {
 		verify_schedule_format(vr->cx, vr->ncx, sched, sizeof(sched));
 		json_key_str(&j, "kinds", vr->kinds);
@@ -268,6 +321,11 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	vc.shard = o->shard;
 	vc.nshards = o->nshards;
 	vc.first = o->first;
+	vc.split = o->stats;
+	/* the reference the resets' lazy words are checked against
+	 * (exec_verify_config.exact_reset) */
+	vc.exact_reset = getenv("FTV_VERIFY_EXACT_RESET") &&
+			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
 	if (o->json) {
 		out = open_memstream(&report, &rlen);
 		if (!out) {
@@ -312,6 +370,8 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 					    vr.x.discovery));
 		if (vr.violated)
 			printf("replay: %s (ftv scenario %s)\n", replay, replay);
+		if (o->stats)
+			print_stats(&vr);
 	}
 	if (verify_exit(&vr) > *status)
 		*status = verify_exit(&vr);
@@ -398,6 +458,9 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_FIRST:
 			vo.first = 1;
+			break;
+		case O_STATS:
+			vo.stats = 1;
 			break;
 		case O_MUTATE:
 			vo.mutant = ftv_mutant_find(g.val);

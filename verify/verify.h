@@ -32,6 +32,8 @@ struct verify_config {
 	int coarse;               /* exec_verify_config.coarse */
 	unsigned shard, nshards;  /* 0 and 1: the whole tree */
 	int first;                /* stop at the first counterexample */
+	int split;                /* exec_verify_config.split */
+	int exact_reset;          /* exec_verify_config.exact_reset */
 	/* The restore test's (tests/test_world_run.c): when non-zero, every
 	 * byte of the world's run state is overwritten with it before each
 	 * restore, so that a field the restore missed shows. */

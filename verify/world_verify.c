@@ -273,6 +273,8 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 		.coarse = cfg->coarse,
 		.shard = cfg->shard,
 		.nshards = cfg->nshards,
+		.split = cfg->split,
+		.exact_reset = cfg->exact_reset,
 	};
 	struct vctx v = { .w = w, .cfg = cfg, .res = res };
 	struct exec_verify_hooks h = { on_reset, on_done, on_restart, &v };
