@@ -232,6 +232,23 @@ struct exec_config {
 	 * move on (whole updates may land meanwhile). A held CPU runs once
 	 * its time is up, or when no other agent can move. 0: none. */
 	unsigned cpu_hold;
+	/* A hold aimed at a window (same policies, a stream of its own):
+	 * a CPU whose turn passed a preemption point (EXEC_BREAK_WINDOW) and
+	 * stopped at the fetch of the watched word right after it while a
+	 * plan is in flight is, with probability 1/2, held back for 1 ..
+	 * window_hold steps: a task preempted between two loads of the state
+	 * an update changes (function_trace_op and ftrace_call in a
+	 * preemptible ftrace_caller without CALL_OPS) while the update
+	 * lands. 0: none. */
+	unsigned window_hold;
+	/* Rounds after the last update (random, quantum and pct policies):
+	 * once exec_finish_tail was called and nothing is in flight, each
+	 * CPU finishes the round it is in and tail_rounds more, then is done
+	 * at its quiescent point (the top of its next round) instead of
+	 * running the rest of its rounds over text nothing changes any more.
+	 * A plan submitted after that (a deferred free) puts the count back.
+	 * 0: every round runs. */
+	unsigned tail_rounds;
 	/* Exhaustive exploration: a run that reaches a state an earlier run
 	 * of the walk met at a branching point ends there (exec_state.h:
 	 * what is hashed, why it is sound, which executors it skips). The
@@ -357,6 +374,10 @@ typedef void (*exec_break_fn)(struct ftv_exec *ex, int cpu, uint64_t pc,
 enum {
 	EXEC_BREAK_PURE = 0,   /* only this CPU's registers and state */
 	EXEC_BREAK_PLANS = 1,  /* which plans are done (their callbacks) */
+	/* a preemption point: a turn that stops at the watched fetch at it
+	 * or right after it while a plan is in flight may be held
+	 * (exec_config.window_hold) */
+	EXEC_BREAK_WINDOW = 2,
 };
 
 struct exec_stats {
@@ -469,6 +490,10 @@ void exec_apply(struct ftv_exec *ex, const struct plan *p, int id, exec_plan_fn 
 /* Runs until every CPU is done and every plan applied, nobody can move, or
  * max_steps steps were taken. Returns 0, or -1 with err set (setup error). */
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err);
+/* No plan will be submitted any more but those the plans' own callbacks
+ * submit: exec_config.tail_rounds counts from the next step where nothing
+ * is in flight. */
+void exec_finish_tail(struct ftv_exec *ex);
 
 /* Puts memory, registers, plans and the model back to their state before the
  * first run (for exploration); violations and stats are kept. */

@@ -23,11 +23,18 @@ struct xcpu {
 	int asleep;              /* stopped at sleep_pc, not resumed yet */
 	uint64_t qs_count;       /* quiescent points passed this run */
 	uint64_t qs_step;        /* exec_steps() + 1 when it last passed one */
+	/* exec_config.tail_rounds: passes of qs_pc left before the CPU is
+	 * done (0: not counting) */
+	unsigned tail_left;
 	int parked_qs;           /* stop_machine() parked it at its quiescent
 				    point (not anywhere) */
 	int armed;               /* pass the hooks at armed_pc once */
 	uint64_t armed_pc;
 	int stopped_in_hook;
+	/* exec_config.window_hold: the last special pc passed was an
+	 * EXEC_BREAK_WINDOW one; this turn stopped at the watched fetch right
+	 * after it while a plan was in flight */
+	int in_window, window_stop;
 	unsigned quiet_left;     /* quiet fetches left in this turn */
 	/* exec_config.verify: the quiescent point where the CPU parked was
 	 * passed already (not again when it resumes there) */

@@ -40,7 +40,8 @@ enum { SP_WATCH = 1, SP_SYSOP = 2, SP_BREAK = 4, SP_QS = 8,
        SP_BRANCH = 16 /* a conditional branch (exec_config.cpu_sbuf) */,
        SP_LOAD = 32 /* a load of watched data (exec_config.verify) */,
        SP_LOADSEQ = 64, SP_DCDEP = 128, SP_ADDR = 512 /* exec_order_point */,
-       SP_PROG = 256 /* exec_progress_point */ };
+       SP_PROG = 256 /* exec_progress_point */,
+       SP_WINDOW = 1024 /* an EXEC_BREAK_WINDOW break */ };
 
 struct xbreak {
 	exec_break_fn fn;
@@ -112,6 +113,8 @@ struct ftv_exec {
 	int guarded;             /* ... by a turn's time guard: cpu + 1 */
 	int cut;                 /* the scheduler stopped the run (xs_pick) */
 	int explore_stop;        /* exec_explore_stop was called */
+	/* exec_finish_tail was called; the CPUs' tail_left are counting */
+	int tail_armed, tail_set;
 	struct exec_stats stats;
 	struct xvisited visited; /* exec_config.prune_states */
 	int prunable;            /* xst_prunable, at the walk's start */

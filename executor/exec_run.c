@@ -88,9 +88,10 @@ static void sysop_effect(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 	}
 }
 
-/* The CPU passes its quiescent point; 1 if stop_machine() parks it
- * there. */
-static int pass_qs(struct ftv_exec *ex, unsigned cpu)
+/* The CPU passes its quiescent point at pc; 1 if stop_machine() parks it
+ * there, or its tail rounds are done (exec_config.tail_rounds) and it ends
+ * there, at the top of a round, no call of the workload in progress. */
+static int pass_qs(struct ftv_exec *ex, unsigned cpu, uint64_t pc)
 {
 	struct xcpu *c = &ex->cpu[cpu];
 
@@ -98,6 +99,12 @@ static int pass_qs(struct ftv_exec *ex, unsigned cpu)
 	c->qs_step = ex->stats.steps + 1;
 	xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 	xs_access(&ex->sched, XLOC(XLOC_SM, 0), XA_R);
+	if (c->tail_left && pc == c->qs_pc && !--c->tail_left) {
+		c->st = XCPU_DONE;
+		c->stopped_in_hook = 1;
+		xe_stop(&ex->eng, cpu);
+		return 1;
+	}
 	if (!ex->plans.stop_machine)
 		return 0;
 	/* stop_machine(): park at the quiescent point. */
@@ -115,10 +122,13 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 	struct ftv_exec *ex = ctx;
 	struct xcpu *c = &ex->cpu[cpu];
 	struct xspecial *s = xsp_at(&ex->sp, pc);
-	int qs, sleep;
+	int qs, sleep, win = c->in_window;
 
 	if (!s)
 		return;
+	/* (the special pc after an EXEC_BREAK_WINDOW one, or the window's
+	 * own watched fetch, ends the window) */
+	c->in_window = 0;
 	qs = xcpu_qs_at(c, pc);
 	sleep = qs && pc == c->sleep_pc;
 	/* a progress point: this turn changes what a PLAN_WAIT_ZERO reads
@@ -139,10 +149,10 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 			c->asleep = 0;
 			xs_access(&ex->sched, XLOC(XLOC_PROG, cpu), XA_W);
 			xm_context_sync(&ex->model, cpu);
-			if (!ex->cfg.verify && pass_qs(ex, cpu))
+			if (!ex->cfg.verify && pass_qs(ex, cpu, pc))
 				return;
 		}
-		if (ex->cfg.verify && qs && !c->qs_counted && pass_qs(ex, cpu))
+		if (ex->cfg.verify && qs && !c->qs_counted && pass_qs(ex, cpu, pc))
 			return;
 		c->qs_counted = 0;
 	} else if (ex->cfg.verify || sleep) {
@@ -159,7 +169,7 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 		xe_stop(&ex->eng, cpu);
 		return;
 	} else {
-		if (qs && pass_qs(ex, cpu)) {
+		if (qs && pass_qs(ex, cpu, pc)) {
 			c->qs_counted = 0;
 			return;
 		}
@@ -177,6 +187,7 @@ static void on_pc(void *ctx, unsigned cpu, uint64_t pc)
 			/* The fetch is a scheduling point; the model picks
 			 * the value when this CPU next gets its turn. */
 			c->stopped_in_hook = 1;
+			c->window_stop = (win || (s->flags & SP_WINDOW)) && in_flight(ex);
 			xe_stop(&ex->eng, cpu);
 			return;
 		}
@@ -187,6 +198,8 @@ effects:
 			xs_access(&ex->sched, XLOC(XLOC_PLANS, 0), XA_R);
 		s->brk[i].fn(ex, (int)cpu, pc, s->brk[i].arg);
 	}
+	if (s->flags & SP_WINDOW)
+		c->in_window = 1;
 	if (s->flags & SP_LOADSEQ)
 		ex->model.cpu[cpu].load_vseq = ex->model.vseq;
 	if (s->flags & SP_DCDEP)
@@ -433,6 +446,7 @@ static void cpu_turn(struct ftv_exec *ex, unsigned cpu)
 		c->armed_pc = pc;
 	}
 	c->stopped_in_hook = 0;
+	c->window_stop = 0;
 	ex->stats.cpu_turns++;
 	for (;;) {
 		size_t count = ex->cfg.fine ? 1 : ex->cfg.quantum;
@@ -595,6 +609,26 @@ static int seen_state(struct ftv_exec *ex)
 	return 1;
 }
 
+/* exec_config.tail_rounds, at each step once exec_finish_tail was called:
+ * the CPUs count their rounds from the first step nothing is in flight,
+ * and stop counting while a plan a callback submitted is. */
+static void tail_step(struct ftv_exec *ex)
+{
+	int busy = in_flight(ex);
+
+	if (busy == !ex->tail_set)
+		return;
+	ex->tail_set = !busy;
+	for (unsigned i = 0; i < ex->cfg.ncpus; i++)
+		ex->cpu[i].tail_left = busy ? 0 : ex->cfg.tail_rounds + 1;
+}
+
+void exec_finish_tail(struct ftv_exec *ex)
+{
+	ex->tail_armed = ex->cfg.tail_rounds && !ex->cfg.verify &&
+			 ex->cfg.policy != EXEC_EXHAUSTIVE;
+}
+
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
 	unsigned ready[2 * EXEC_MAX_CPUS + 3];
@@ -622,6 +656,9 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		/* Under stop_machine() a CPU without a quiescent point is
 		 * parked wherever it is (multi_cpu_stop runs on it). */
 		unsigned held = 0;
+
+		if (ex->tail_armed)
+			tail_step(ex);
 
 		for (unsigned i = 0; i < n; i++)
 			if (ex->cpu[i].st == XCPU_RUN &&
@@ -693,6 +730,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			if (ex->guarded)
 				break;
 			h = xs_cpu_hold(&ex->sched);
+			if (!h && ex->cpu[ready[pick]].window_stop)
+				h = xs_window_hold(&ex->sched);
 			if (h)
 				ex->cpu[ready[pick]].held_until = ex->log.step + 1 + h;
 		}
@@ -733,12 +772,14 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 		c->nfaults = 0;
 		c->qs_count = 0;
 		c->qs_step = 0;
+		c->tail_left = 0;
 		c->parked_qs = 0;
 		c->armed = 0;
 		c->stopped_in_hook = 0;
 		c->qs_counted = 0;
 		c->asleep = 0;
 	}
+	ex->tail_armed = ex->tail_set = 0;
 	xp_reset(&ex->plans);
 	xb_reset(&ex->sb);
 	for (unsigned i = 0; i < ex->cfg.ncpus; i++)

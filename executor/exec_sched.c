@@ -47,6 +47,8 @@ void xs_init(struct xsched *s, const struct exec_config *cfg, int *oom)
 	ftv_rng_fork(&root, &s->rng_hold, 3);
 	s->cpu_hold = cfg->cpu_hold;
 	ftv_rng_fork(&root, &s->rng_cpu_hold, 4);
+	s->window_hold = cfg->window_hold;
+	ftv_rng_fork(&root, &s->rng_window, 5);
 }
 
 /* A hold of 1 .. max steps with probability 1/den from rng, when the
@@ -67,6 +69,11 @@ uint64_t xs_hold(struct xsched *s)
 uint64_t xs_cpu_hold(struct xsched *s)
 {
 	return hold(s, s->cpu_hold, &s->rng_cpu_hold, 4);
+}
+
+uint64_t xs_window_hold(struct xsched *s)
+{
+	return hold(s, s->window_hold, &s->rng_window, 2);
 }
 
 void xs_free(struct xsched *s)

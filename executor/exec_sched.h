@@ -48,6 +48,9 @@ struct xsched {
 	/* exec_config.cpu_hold and its stream */
 	unsigned cpu_hold;
 	struct ftv_rng rng_cpu_hold;
+	/* exec_config.window_hold and its stream */
+	unsigned window_hold;
+	struct ftv_rng rng_window;
 	int *oom;
 
 	unsigned rr_next;        /* EXEC_QUANTUM's cursor */
@@ -87,6 +90,9 @@ uint64_t xs_hold(struct xsched *s);
 /* How many steps a CPU whose turn just ended is held back
  * (exec_config.cpu_hold): 0 for most, and always 0 as xs_hold. */
 uint64_t xs_cpu_hold(struct xsched *s);
+/* The same for a CPU whose turn ended in a window
+ * (exec_config.window_hold). */
+uint64_t xs_window_hold(struct xsched *s);
 void xs_free(struct xsched *s);
 /* Before each run. */
 void xs_start_run(struct xsched *s);

@@ -38,7 +38,7 @@ int xsp_add_break(struct xspecials *sp, uint64_t pc, exec_break_fn fn,
 		return -1;
 	if (VEC_PUSH(s->brk, s->nbrk, s->capbrk, b))
 		return ftv_errf(err, "out of memory");
-	s->flags |= SP_BREAK;
+	s->flags |= SP_BREAK | (flags & EXEC_BREAK_WINDOW ? SP_WINDOW : 0);
 	return 0;
 }
 

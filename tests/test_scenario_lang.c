@@ -97,6 +97,7 @@ START_TEST(every_keyword_is_read_and_written)
 		"name     all\nscheme   callops\nobjects  rand1 rand2\ncall     f1,f2\n"
 		"modules  rand3\nlate-modules rand4\nfar-modules\nvacuous\ncpus     2\n"
 		"policy   exhaustive\nquantum  7\npct-depth 3\ndrain-hold 5\ncpu-hold 6\n"
+		"window-hold 8\ntail-rounds 2\n"
 		"cachetype DIC IDC\n"
 		"seed     9\nrounds   2\ncalls    3\nworkload r1_f3 r1_f5\nmax-executions 10\n"
 		"steps    500\nmutate   bl-before-literal\nexpect   violation nop-ops count\n"

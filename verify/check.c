@@ -658,7 +658,19 @@ static int install(struct world *w, struct ftv_err *err)
 
 		if (!at)
 			return ftv_errf(err, "trampolines: symbol %s not found", w->sd->preempt[i]);
-		if (exec_break(w->ex, at, on_held_op, w, err))
+		/* (where a task is preempted: fuzz's window-hold) */
+		if (exec_break_flags(w->ex, at, on_held_op, w,
+				     EXEC_BREAK_PLANS | EXEC_BREAK_WINDOW, err))
+			return -1;
+	}
+	for (size_t i = 0; w->cfg.exec.window_hold &&
+			   i < sizeof(w->sd->window) / sizeof(w->sd->window[0]) &&
+			   w->sd->window[i]; i++) {
+		uint64_t at = sim_image_lookup(w->img, w->sd->window[i]);
+
+		if (!at)
+			return ftv_errf(err, "trampolines: symbol %s not found", w->sd->window[i]);
+		if (exec_break_flags(w->ex, at, on_preempt_point, w, EXEC_BREAK_WINDOW, err))
 			return -1;
 	}
 	if (exec_break(w->ex, w->tracer_a, on_tracer, w, err) ||

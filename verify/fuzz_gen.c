@@ -705,7 +705,14 @@ void fuzz_generate(const struct fuzz_gen *g, uint64_t iter_seed, struct scenario
 	s->cfg.exec.drain_hold = fuzz_drain_hold(iter_seed);
 	if (s->cfg.exec.policy == EXEC_PCT)
 		s->cfg.exec.cpu_hold = fuzz_cpu_hold(iter_seed);
+	s->cfg.exec.window_hold = fuzz_window_hold(iter_seed);
 	s->cfg.rounds = 60 + (unsigned)ftv_rng_below(&gn.rng, 91);
+	/* once the last update has landed, the round each CPU is in and two
+	 * more (every function of its workload called twice over the text
+	 * as the updates left it), not the rest of its 60 to 150: a quarter
+	 * of an iteration's CPU time went to rounds after the last update
+	 * (docs/bench-scale.md) */
+	s->cfg.exec.tail_rounds = FUZZ_TAIL_ROUNDS;
 	/* the scenario default: ample for 150 rounds of 4 CPUs (a few
 	 * thousand steps), and a mutant that sends CPUs astray is cut short
 	 * (reported as unfinished) instead of running for minutes */

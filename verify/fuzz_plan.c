@@ -61,3 +61,11 @@ unsigned fuzz_cpu_hold(uint64_t iter_seed)
 {
 	return hold(iter_seed, 0x6370752d686f6c64ULL, 2, 64);
 }
+
+unsigned fuzz_window_hold(uint64_t iter_seed)
+{
+	struct ftv_rng hrng;
+
+	ftv_rng_seed(&hrng, iter_seed ^ 0x77696e646f772121ULL);
+	return 64u << ftv_rng_below(&hrng, 7);
+}

@@ -51,4 +51,22 @@ unsigned fuzz_drain_hold(uint64_t iter_seed);
  * them the findings of every other mutant (docs/fuzzing.md). */
 unsigned fuzz_cpu_hold(uint64_t iter_seed);
 
+/* The hold of a CPU stopped in a window (exec_config.window_hold: at the
+ * scheme's preemption point, mcount-ops's function_trace_op loaded and
+ * ftrace_call next, while an update is in flight), every iteration, from a
+ * stream of its own: 64 to 4096 steps. Without it the random and quantum
+ * iterations preempt a CPU only for the few steps the uniform draw or the
+ * round robin leaves it out, and the race (the patcher stores the op,
+ * syncs every CPU and rewrites ftrace_call meanwhile: some twenty steps)
+ * took mcount-ops 17 to over 165 iterations, tramp over 100 on four seeds
+ * of five. A hold after every turn of the random and quantum iterations
+ * (as PCT's cpu-hold) found mcount-ops's in 6 to 12, but took the CPUs
+ * out of the other races' windows (publish-table-early on callops: 48 to
+ * 199 iterations, from 8 to 115); aimed at the preemption point, it
+ * leaves the schemes without one as they were. docs/bench-scale.md. */
+unsigned fuzz_window_hold(uint64_t iter_seed);
+
+/* An iteration's rounds after its last update (exec_config.tail_rounds). */
+#define FUZZ_TAIL_ROUNDS 2
+
 #endif

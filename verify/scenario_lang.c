@@ -65,6 +65,13 @@ static const struct scn_keyword keywords[] = {
 	{ "cpu-hold", "N", 0, 1, scn_p_cpu_hold, scn_w_cpu_hold,
 	  "after one turn in four a CPU is held back for up to N steps while the "
 	  "others move on (not under exhaustive)" },
+	{ "window-hold", "N", 0, 1, scn_p_window_hold, scn_w_window_hold,
+	  "a CPU stopped at the scheme's preemption point (mcount-ops: function_trace_op "
+	  "loaded, ftrace_call next) while an update is in flight is, half the time, held "
+	  "back for up to N steps (not under exhaustive)" },
+	{ "tail-rounds", "N", 0, 1, scn_p_tail_rounds, scn_w_tail_rounds,
+	  "once the last operation has landed each CPU runs the round it is in and N "
+	  "more, then stops (not under exhaustive; default 0: every round)" },
 	{ "cachetype", "DIC|IDC...", 1, ANY, scn_p_cachetype, scn_w_cachetype,
 	  "the cores' CTR_EL0.DIC and/or IDC (default neither)" },
 	{ "seed", "N", 0, 1, scn_p_seed, scn_w_seed, "the scheduler's seed (default 1)" },

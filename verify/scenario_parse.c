@@ -180,6 +180,16 @@ int scn_p_cpu_hold(struct scn_reader *r)
 	return num32(r, &r->s->cfg.exec.cpu_hold);
 }
 
+int scn_p_window_hold(struct scn_reader *r)
+{
+	return num32(r, &r->s->cfg.exec.window_hold);
+}
+
+int scn_p_tail_rounds(struct scn_reader *r)
+{
+	return num32(r, &r->s->cfg.exec.tail_rounds);
+}
+
 int scn_p_cachetype(struct scn_reader *r)
 {
 	for (int i = 1; i < r->n; i++) {

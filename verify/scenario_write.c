@@ -138,6 +138,16 @@ void scn_w_cpu_hold(FILE *f, const char *kw, const struct scenario *s)
 	u32_line(f, kw, s->cfg.exec.cpu_hold);
 }
 
+void scn_w_window_hold(FILE *f, const char *kw, const struct scenario *s)
+{
+	u32_line(f, kw, s->cfg.exec.window_hold);
+}
+
+void scn_w_tail_rounds(FILE *f, const char *kw, const struct scenario *s)
+{
+	u32_line(f, kw, s->cfg.exec.tail_rounds);
+}
+
 void scn_w_cachetype(FILE *f, const char *kw, const struct scenario *s)
 {
 	if (s->cfg.exec.dic || s->cfg.exec.idc)

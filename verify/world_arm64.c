@@ -166,7 +166,8 @@ const struct world_schemedesc world_scheme_callops = {
 	.kind = FTV_SITE_ARGS,              \
 	.tramps = { "entry-args.o", "graph.o", "direct.o", "tracers.o", \
 		    "workload.o", "ops-tramp.o" },                      \
-	.ops_trampolines = 1, .fuzz = FTV_SCHEME_FUZZ_GRAPH
+	.ops_trampolines = 1, .fuzz = FTV_SCHEME_FUZZ_GRAPH,           \
+	.window = { "ftrace_call" }
 
 const struct world_schemedesc world_scheme_tramp = {
 	ARM64_OPS_TRAMPOLINES,

@@ -89,6 +89,12 @@ struct world_schemedesc {
 	 * preempt a task holding a value it loaded (function_trace_op):
 	 * scheduling points of the executor. */
 	const char *preempt[4];
+	/* More such places, only for fuzz's window-hold
+	 * (exec_config.window_hold; the preempt labels are some too): a
+	 * label whose instruction is the next after the load, so no label
+	 * can sit between them (the per-ops trampolines' ftrace_caller:
+	 * ftrace_call right after its load of function_trace_op). */
+	const char *window[2];
 	unsigned fuzz;                   /* FTV_SCHEME_FUZZ_* */
 	/* The backend's context when it is not the arch's
 	 * (world_archdesc.backend_ctx), and how to free it (NULL: free()):

@@ -681,6 +681,8 @@ int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err)
 	uint64_t done = 0, before = world_step(w);
 	int early = 0, used_all;
 
+	/* every operation is in: the tail rounds count once it has landed */
+	exec_finish_tail(w->ex);
 	if (!w->cfg.stop_early) {
 		if (exec_run(w->ex, max_steps, err))
 			return -1;
