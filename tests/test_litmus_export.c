@@ -58,10 +58,16 @@ START_TEST(golden_tests_and_verdicts)
 		      "%s", out);
 	ck_assert_msg(strstr(out, "| `bpf-tramp-early-free` | `verify-bpf-tramp` | yes | yes | yes | yes |"),
 		      "%s", out);
+	/* a wrong word (the twin never writes it), a word rewritten live
+	 * (cmodx: the CPU runs the new word before stop_machine()'s
+	 * rendezvous, or one the corrected plans never write live) */
+	ck_assert_msg(strstr(out, "| `no-range-check` | `verify-callops-far` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `live-mov-patch` | `verify-callops-make-call` | yes | yes | yes | yes |"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "| `patch-text-first-master` | `verify-patch-text` | yes | yes | yes | yes |"),
+		      "%s", out);
 	/* and the others say why there is no test */
-	ck_assert_msg(strstr(out, "| `live-mov-patch` | none: cmodx:"), "%s", out);
-	ck_assert_msg(strstr(out, "| `no-range-check` | none: no memory-model outcome: the "
-				  "corrected plans never write the instruction"), "%s", out);
 	ck_assert_msg(strstr(out, "| `patch-zeroed-entry` | none: no CPU made the violation"),
 		      "%s", out);
 	ck_assert_msg(strstr(out, "| `misaligned-literal` | none: cpu1 saw, at every location it "
@@ -98,7 +104,7 @@ START_TEST(golden_files_verdicts)
 		n++;
 	}
 	fclose(f);
-	ck_assert_uint_eq(n, 7);
+	ck_assert_uint_eq(n, 10);
 }
 END_TEST
 

@@ -26,8 +26,12 @@ struct litmus_export_opts;
  * period (PLAN_QUIESCE: synchronize_rcu_tasks()) on the flag `cs` P1
  * sets when it enters its read-side critical section and clears when it
  * leaves it, a reference count (PLAN_WAIT_ZERO: percpu_ref_kill()'s
- * wait) on the flag `ref` P1 holds from the start and drops at its end. */
-enum { LX_GP, LX_REF, LX_NHS };
+ * wait) on the flag `ref` P1 holds from the start and drops at its end,
+ * stop_machine() (PLAN_STOP_MACHINE: the patching CPU waits for every
+ * other to reach its stop point, multi_cpu_stop() in
+ * kernel/stop_machine.c) on the flag `stop` P1 holds while it runs and
+ * clears when it reaches that point, after its accesses. */
+enum { LX_GP, LX_REF, LX_SM, LX_NHS };
 
 struct lx_loc {
 	uint64_t addr;

@@ -9,7 +9,7 @@
 #include "verify/litmus_export_int.h"
 #include "verify/world_int.h"
 
-static const char *const lx_hs_name[LX_NHS] = { "cs", "ref" };
+static const char *const lx_hs_name[LX_NHS] = { "cs", "ref", "stop" };
 
 
 static void init_item(struct lx_out *o, int t, const char *fmt, ...)
@@ -142,9 +142,11 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 											: LX_ISB;
 			continue;
 		}
-		if ((s->op == PLAN_QUIESCE && x->hs[LX_GP]) ||
-		    (s->op == PLAN_WAIT_ZERO && x->hs[LX_REF])) {
-			p0_wait(o, z, s->op == PLAN_QUIESCE ? LX_GP : LX_REF);
+		int h = s->op == PLAN_QUIESCE ? LX_GP : s->op == PLAN_WAIT_ZERO ? LX_REF
+			: s->op == PLAN_STOP_MACHINE ? LX_SM : -1;
+
+		if (h >= 0 && x->hs[h]) {
+			p0_wait(o, z, h);
 			continue;
 		}
 		if (!wr && s->op != PLAN_CACHE_CLEAN && s->op != PLAN_ICACHE_INVAL)
@@ -189,7 +191,7 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 static void observer_code(struct lx *x, struct lx_out *o, int sync)
 {
 	char nm[32];
-	int hs_reg[LX_NHS] = { -1, -1 }, zero = -1;
+	int hs_reg[LX_NHS] = { -1, -1, -1 }, zero = -1;
 
 	if (x->done) {
 		x->done_reg = o->reg[1]++;
@@ -207,10 +209,13 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 			hs_reg[h] = o->reg[1]++;
 			init_item(o, 1, "1:X%d=%s;", hs_reg[h], lx_hs_name[h]);
 		}
-	if (x->hs[LX_REF])
-		/* the reference P1 took before its first access
-		 * (__bpf_tramp_enter(): percpu_ref_get(), kernel/bpf/trampoline.c) */
-		init_item(o, 2, "ref=1;");
+	for (int h = LX_REF; h <= LX_SM; h++)
+		if (x->hs[h])
+			/* the reference P1 took before its first access
+			 * (__bpf_tramp_enter(): percpu_ref_get(),
+			 * kernel/bpf/trampoline.c); P1 running, not yet at its
+			 * stop point */
+			init_item(o, 2, "%s=1;", lx_hs_name[h]);
 	if (x->hs[LX_GP]) {
 		/* entering the read-side critical section: for RCU Tasks, the
 		 * task runs, not voluntarily switched out since the grace
@@ -286,6 +291,7 @@ int lx_touches(const struct lx *x, const struct plan *p, int *sync, int *hs)
 		*sync |= p->steps[k].op == PLAN_SYNC_ALL;
 		hs[LX_GP] |= p->steps[k].op == PLAN_QUIESCE;
 		hs[LX_REF] |= p->steps[k].op == PLAN_WAIT_ZERO;
+		hs[LX_SM] |= p->steps[k].op == PLAN_STOP_MACHINE;
 	}
 	return t;
 }
