@@ -22,12 +22,6 @@ static uint64_t step_span(const struct plan_step *s, uint64_t *addr)
 		: s->op == PLAN_FREE ? s->len : 0;
 }
 
-/* The value a freed location reads. */
-uint64_t lx_poison(int insn)
-{
-	return insn ? 0 : 0x6b6b6b6b6b6b6b6bull;
-}
-
 /* 1 if a step of one of w's plans writes (or frees) the bytes [a, a + n). */
 static int plan_writes(const struct world *w, uint64_t a, uint64_t n)
 {
@@ -74,38 +68,6 @@ static int find_violation(struct lx *x, struct ftv_err *err)
 			"patcher alone, with no memory-model outcome",
 			world_nviolations(x->w) ? world_violation(x->w, 0)->kind
 						: n ? exec_viol_name(v[0].kind) : "none");
-}
-
-int lx_add_val(struct lx_loc *l, uint64_t v)
-{
-	for (int i = 0; i < l->nval; i++)
-		if (l->val[i] == v)
-			return i;
-	if (l->nval >= LX_VALS)
-		return -1;
-	l->val[l->nval] = v;
-	return l->nval++;
-}
-
-uint64_t lx_part(const struct lx_loc *l, uint64_t v)
-{
-	return l->half == 1 ? v & 0xffffffffu : l->half == 2 ? v >> 32 : v;
-}
-
-/* 1 with *v the value step s stores to l (its part of it), else 0. */
-int lx_step_value(const struct lx_loc *l, const struct plan_step *s, uint64_t *v)
-{
-	uint64_t base = l->half == 2 ? l->addr - 4 : l->addr;
-
-	if ((s->op == PLAN_WRITE_INSN || s->op == PLAN_WRITE_DATA64) && s->addr == base) {
-		*v = lx_part(l, s->op == PLAN_WRITE_INSN ? (uint32_t)s->new : s->new);
-		return 1;
-	}
-	if (s->op == PLAN_FREE && l->addr >= s->addr && l->addr < s->addr + s->len) {
-		*v = lx_part(l, lx_poison(l->insn));
-		return 1;
-	}
-	return 0;
 }
 
 /* Every value an update of w writes to l, in plan order. */
@@ -429,9 +391,9 @@ int litmus_export(struct world *w, struct world *twin,
 			 "updates write there: no older value, no memory-model outcome", x->cpu);
 		goto out;
 	}
-	ret = lx_write(x, &o[0], opts->path, opts, 0, err) ||
+	ret = lx_write(x, &o[0], opts->path, opts->name, opts->cmd, 0, err) ||
 			      (opts->fixed_path && twin &&
-			       lx_write(x, &o[1], opts->fixed_path, opts, 1, err))
+			       lx_write(x, &o[1], opts->fixed_path, opts->name, opts->cmd, 1, err))
 		      ? -1
 		      : 0;
 out:

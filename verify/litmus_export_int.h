@@ -10,7 +10,6 @@
 #include "util/err.h"
 
 struct world;
-struct litmus_export_opts;
 
 #define LX_LOCS 8
 #define LX_VALS 8
@@ -74,8 +73,14 @@ struct lx_out {
 	int nw;
 };
 
-/* litmus_export.c: the rank of v among l's values (added), -1 when full */
+/* litmus_export_loc.c: the rank of v among l's values (added), -1 when
+ * full */
 int lx_add_val(struct lx_loc *l, uint64_t v);
+/* l's part of a value stored at its address (a half of a misaligned
+ * literal's) */
+uint64_t lx_part(const struct lx_loc *l, uint64_t v);
+/* the value a freed location (insn: of text) reads */
+uint64_t lx_poison(int insn);
 /* 1 with *v the value step s stores to l (its part of it), else 0 */
 int lx_step_value(const struct lx_loc *l, const struct plan_step *s, uint64_t *v);
 
@@ -84,8 +89,9 @@ int lx_step_value(const struct lx_loc *l, const struct plan_step *s, uint64_t *v
 int lx_touches(const struct lx *x, const struct plan *p, int *sync, int *hs);
 /* both threads of the test with pw's plans */
 void lx_build(struct lx *x, struct world *pw, struct lx_out *o);
-/* o as the file path (fixed: the corrected plans' twin) */
-int lx_write(struct lx *x, const struct lx_out *o, const char *path,
-	     const struct litmus_export_opts *opts, int fixed, struct ftv_err *err);
+/* o as the file path, the test named name (fixed: the corrected plans'
+ * twin), from cmd (a comment) */
+int lx_write(struct lx *x, const struct lx_out *o, const char *path, const char *name,
+	     const char *cmd, int fixed, struct ftv_err *err);
 
 #endif

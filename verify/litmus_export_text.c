@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verify/litmus_export.h"
 #include "verify/litmus_export_int.h"
 #include "verify/world_int.h"
 
@@ -330,7 +329,7 @@ void lx_build(struct lx *x, struct world *pw, struct lx_out *o)
 }
 
 static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
-		       const struct litmus_export_opts *opts, int fixed)
+		       const char *name, const char *cmd, int fixed)
 {
 	char vt[48], msg[200];
 	const struct exec_config *xc = &x->w->cfg.exec;
@@ -340,13 +339,13 @@ static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 	for (char *c = msg; *c; c++)
 		if (*c == '"')
 			*c = '\'';
-	fprintf(f, "AArch64 %s%s\n", opts->name, fixed ? "+fixed" : "");
+	fprintf(f, "AArch64 %s%s\n", name, fixed ? "+fixed" : "");
 	fprintf(f, "\"%s%s cpu%d: %s\"\n", fixed ? "the corrected plans on the observer of " : "",
 		x->kind, x->cpu, msg);
 	fprintf(f, "Variant=ifetch\n");
 	if (xc->dic || xc->idc)
 		fprintf(f, "CacheType=%s\n", xc->dic ? "DIC" : "IDC");
-	fprintf(f, "(* exported by ftv from %s, mutant %s *)\n", opts->cmd ? opts->cmd : opts->name,
+	fprintf(f, "(* exported by ftv from %s, mutant %s *)\n", cmd ? cmd : name,
 		fixed ? "none" : x->w->cfg.mutant_name ? x->w->cfg.mutant_name : "none");
 	fprintf(f, "{\n");
 	if (o->init[2][0])
@@ -381,13 +380,13 @@ static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 }
 
 int lx_write(struct lx *x, const struct lx_out *o, const char *path,
-		      const struct litmus_export_opts *opts, int fixed, struct ftv_err *err)
+		      const char *name, const char *cmd, int fixed, struct ftv_err *err)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return ftv_errf(err, "%s: cannot write", path);
-	print_test(x, o, f, opts, fixed);
+	print_test(x, o, f, name, cmd, fixed);
 	if (fclose(f))
 		return ftv_errf(err, "%s: cannot write", path);
 	return 0;
