@@ -299,7 +299,7 @@ int lx_touches(const struct lx *x, const struct plan *p, int *sync, int *hs)
 void lx_build(struct lx *x, struct world *pw, struct lx_out *o)
 {
 	struct lx_p0 z;
-	int sync = 0, hs[LX_NHS];
+	int sync = 0, hs[LX_NHS] = { 0 };
 
 	memset(o, 0, sizeof(*o));
 	memset(&z, -1, sizeof(z));
