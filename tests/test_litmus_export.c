@@ -27,6 +27,25 @@ static const char *ftv_verdict(const char *file)
 	return v;
 }
 
+/* The mutants whose counterexample is exported, with their test: wrong
+ * orders; the lifetime bugs (a free a store of the poison, the waits a
+ * handshake with the observer); a wrong word (the twin never writes it);
+ * a word rewritten live (cmodx: the CPU runs the new word before
+ * stop_machine()'s rendezvous, or one the corrected plans never write
+ * live). */
+static const char *const exported[][2] = {
+	{ "bl-before-literal", "verify-callops-make-call" },
+	{ "jump-label-no-sync", "verify-jump-label" },
+	{ "no-publish-barrier", "verify-mcount-publish" },
+	{ "publish-table-early", "verify-mcount-table" },
+	{ "free-before-unpatch", "verify-callops-disable" },
+	{ "free-without-quiescence", "verify-callops-disable" },
+	{ "bpf-tramp-early-free", "verify-bpf-tramp" },
+	{ "no-range-check", "verify-callops-far" },
+	{ "live-mov-patch", "verify-callops-make-call" },
+	{ "patch-text-first-master", "verify-patch-text" },
+};
+
 START_TEST(golden_tests_and_verdicts)
 {
 	char script[512], dir[512], odir[512], *out = NULL;
@@ -42,24 +61,20 @@ START_TEST(golden_tests_and_verdicts)
 	ck_assert_msg(rc == 0, "litmus_mutants.py --check: exit %d:\n%s", rc, out);
 	/* those with a memory-model outcome, each Allowed by herd7 (the
 	 * data) and ftv, its twin Forbidden by both */
-	ck_assert_msg(strstr(out, "| `bl-before-literal` | `verify-callops-make-call` | yes | yes | yes | yes |"),
-		      "%s", out);
-	ck_assert_msg(strstr(out, "| `jump-label-no-sync` | `verify-jump-label` | yes | yes | yes | yes |"),
-		      "%s", out);
-	ck_assert_msg(strstr(out, "| `no-publish-barrier` | `verify-mcount-publish` | yes | yes | yes | yes |"),
-		      "%s", out);
-	ck_assert_msg(strstr(out, "| `publish-table-early` | `verify-mcount-table` | yes | yes | yes | yes |"),
-		      "%s", out);
+	for (size_t i = 0; i < sizeof(exported) / sizeof(exported[0]); i++) {
+		char row[256];
+
+		snprintf(row, sizeof(row), "| `%s` | `%s` | yes | yes | yes | yes |",
+			 exported[i][0], exported[i][1]);
+		ck_assert_msg(strstr(out, row), "%s not in:\n%s", row, out);
+	}
 	/* and the others say why there is no test */
-	ck_assert_msg(strstr(out, "| `live-mov-patch` | none: cmodx:"), "%s", out);
-	ck_assert_msg(strstr(out, "| `free-before-unpatch` | none: no memory-model outcome: the "
-				  "corrected plans make the same stores"), "%s", out);
-	ck_assert_msg(strstr(out, "| `no-range-check` | none: no memory-model outcome: the "
-				  "corrected plans never write the instruction"), "%s", out);
 	ck_assert_msg(strstr(out, "| `patch-zeroed-entry` | none: no CPU made the violation"),
 		      "%s", out);
 	ck_assert_msg(strstr(out, "| `misaligned-literal` | none: cpu1 saw, at every location it "
 				  "observed, the last value"), "%s", out);
+	ck_assert_msg(strstr(out, "| `direct-batch-unlocked` | none: no CPU made the violation"),
+		      "%s", out);
 	ck_assert_msg(strstr(out, "| `skip-literal-on-modify` | none: cpu0 saw no value an update "
 				  "writes"), "%s", out);
 	free(out);
@@ -92,7 +107,7 @@ START_TEST(golden_files_verdicts)
 		n++;
 	}
 	fclose(f);
-	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(n, sizeof(exported) / sizeof(exported[0]));
 }
 END_TEST
 

@@ -30,6 +30,8 @@ MUTANTS = [
     ("publish-table-early", "corpus/scenarios/verify-mcount-table.scn"),
     ("jump-label-no-sync", "corpus/scenarios/verify-jump-label.scn"),
     ("patch-text-first-master", "corpus/scenarios/verify-patch-text.scn"),
+    ("bpf-tramp-early-free", "corpus/scenarios/verify-bpf-tramp.scn"),
+    ("direct-batch-unlocked", "corpus/scenarios/verify-direct-batch.scn"),
 ]
 
 

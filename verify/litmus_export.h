@@ -8,8 +8,13 @@
  *        a 64-bit literal or pointer; two STR W when the literal is
  *        misaligned: not single-copy atomic, Arm ARM B2.2.1), its DC CVAU
  *        and IC IVAU over those words and its DSB ISH, DMB ISH and ISB,
- *        in plan order. The rest of a plan (locks, waits, frees, stores
- *        elsewhere) has no event in the test.
+ *        in plan order; a free of an observed location is a store of the
+ *        poison (xm_poison's). The rest of a plan (locks, stores
+ *        elsewhere) has no event in the test; its waits have one when
+ *        they order something of it: synchronize_rcu_tasks() and
+ *        percpu_ref_kill() when a sequence frees an observed location,
+ *        stop_machine() when only one of the two sequences makes it,
+ *        each a flag P0 reads with acquire (a handshake with P1).
  *   P1   the violating CPU: its last fetch of each watched word and its
  *        last load of each watched location before the violation, in the
  *        order it made them. A fetched word is a code label mK whose
@@ -21,7 +26,12 @@
  *        that ran an old word after its update returned (not-visible)
  *        first reads the flag `done` P0 sets at the return, and takes
  *        the ISB of the update's IPI when the plan holds one.
- *   exists  the values the CPU saw: the violating outcome.
+ *        P1 sets the handshakes' flags around its accesses: `cs` set
+ *        before (its read-side critical section), cleared with release
+ *        after; `ref` and `stop` held from the start, cleared after.
+ *   exists  the values the CPU saw: the violating outcome (and each
+ *        handshake read 0). For a word rewritten live (cmodx, which
+ *        herd7 cannot judge), the new word: the nearest outcome it can.
  *
  * Values are abstracted to their rank among the values a location takes
  * (its first, then each an update writes: 0, 1, 2...), so the same
