@@ -92,6 +92,7 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].dc_dep = 0;
 		m->cpu[c].fetch_vseq = 0;
 		m->cpu[c].ctrl_icev = 0;
+		m->cpu[c].ic_vseq = 0;
 		m->cpu[c].rd_vseq = 0;
 	}
 	m->nicev = 0;
@@ -816,6 +817,7 @@ void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
 {
 	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 	m->cpu[cpu].ctrl_icev = m->nicev;
+	m->cpu[cpu].ic_vseq = m->vseq;
 }
 
 /* A context synchronisation of cpu would raise its floor of w: an IC
@@ -875,7 +877,12 @@ void xm_flush_icache_all(struct xmodel *m)
  * DMB orders memory accesses, not cache maintenance: herd's aarch64.cat
  * orders [DC]; po; [IC] and [W]; po; [IC] (IC-after, IC-ca) through
  * dsb.full only, and the Arm ARM's sequence (B2.4.4, D7.5.9) has a DSB
- * between the store, DC CVAU and IC IVAU, IDC or not. */
+ * between the store, DC CVAU and IC IVAU, IDC or not. Nor is a CPU's IC
+ * ordered after its earlier loads but by a DSB or a control dependency
+ * (aarch64.cat: DSB-ob, dob's ctrl; [IC]; bob, DMB and acquire, names no
+ * IC), and after the fetches before it (f-ob): it may be performed before
+ * the loads since, reading the PoU of then, no newer than the newest
+ * write visible at that point (LDR; DMB ISH; IC IVAU: herd Allowed). */
 static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
 		     const struct winsn *w)
 {
@@ -886,7 +893,16 @@ static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
 		    pend->v[i].idx < old)
 			old = pend->v[i].idx;
 	for (unsigned c = 0; c < m->ncpus; c++) {
-		if (pend != &m->cpu[c].pend || !m->idc)
+		uint64_t bound = m->cpu[c].ic_vseq;
+
+		if (pend != &m->cpu[c].pend)
+			continue;
+		if (m->cpu[c].fetch_vseq > bound)
+			bound = m->cpu[c].fetch_vseq;
+		while (old > 0 && w->coh[old].vseq > bound &&
+		       m->log->wr[w->coh[old].wid].cpu != (int)c)
+			old--;
+		if (!m->idc)
 			continue;
 		while (old > 0 && m->log->wr[w->coh[old].wid].cpu == (int)c &&
 		       w->coh[old].vseq > m->cpu[c].dsb_vseq)
@@ -1003,6 +1019,7 @@ void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind)
 	if (kind == XM_DSB) {
 		xm_dsb(m, pend);
 		m->cpu[cpu].dsb_vseq = m->vseq;
+		m->cpu[cpu].ic_vseq = m->vseq;
 		return;
 	}
 	/* DMB: the DCs complete for every later access; the ICs wait for a

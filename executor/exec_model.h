@@ -100,6 +100,9 @@ struct xmcpu {
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
 	size_t ctrl_icev;        /* IC completions at its last control
 				    dependency or DSB (xm_cpu_ctrl) */
+	uint64_t ic_vseq;        /* vseq at its last control dependency or
+				    DSB: its later IC IVAU is ordered after
+				    nothing it read since (ic_pou) */
 	uint64_t rd_vseq;        /* vseq at its last point that orders its
 				    later loads (xm_text_load_early) */
 };

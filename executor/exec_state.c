@@ -187,6 +187,7 @@ static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l
 		mix(h, (uint64_t)p->dc_dep);
 		mix(h, p->fetch_vseq);
 		mix(h, p->ctrl_icev);
+		mix(h, p->ic_vseq);
 		mix(h, p->rd_vseq);
 	}
 	mix(h, m->nicev);
