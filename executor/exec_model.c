@@ -404,6 +404,23 @@ static void data_written(struct xmodel *m, struct wdata *l, uint64_t addr,
 		l->wid[1] = wid;
 }
 
+/* A CPU's store to w became visible (write wid, the newest of w): its DCs
+ * of the line that waited for it are performed now (struct xpend.own). */
+static void dc_own_store(struct xmodel *m, struct winsn *w, int wid)
+{
+	int c = m->log->wr[wid].cpu;
+	struct xpendv *pend;
+
+	if (c < 0 || (unsigned)c >= m->ncpus)
+		return;
+	pend = &m->cpu[c].pend;
+	for (size_t i = 0; i < pend->n; i++)
+		if (pend->v[i].own && pend->v[i].addr == w->addr) {
+			pend->v[i].idx = w->ncoh - 1;
+			pend->v[i].own = m->held && m->held(m->held_ctx, (unsigned)c, w->addr);
+		}
+}
+
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
@@ -439,6 +456,7 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 				sim_read32(m->as, a, &word);
 				m->log->wr[wid].val = word;
 				coh_append(m, w, wid);
+				dc_own_store(m, w, wid);
 				continue;
 			}
 			for (unsigned c = 0; c < m->ncpus; c++) {
@@ -935,7 +953,7 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 * expose to fetch what had reached the PoU when it ran (with
 		 * IDC=0, DIC=0: no DSB between them, no ordering). */
 		pend->v[pend->n++] = (struct xpend){
-			ic, w->addr, ic ? ic_pou(m, pend, w) : w->ncoh - 1, 0 };
+			ic, w->addr, ic ? ic_pou(m, pend, w) : w->ncoh - 1, 0, 0 };
 	}
 }
 
@@ -1004,6 +1022,11 @@ void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr)
 				break;
 			}
 		pend->v[i].idx = k;
+		/* ... and after its store there still in its buffer: the DC is
+		 * performed when that store is (herd: [W]; (po & scl); [DC]),
+		 * while its later stores to other lines may pass both (no
+		 * barrier orders them: the DC's line alone, po-scl-ob) */
+		pend->v[i].own = m->held && m->held(m->held_ctx, cpu, w->addr);
 	}
 }
 

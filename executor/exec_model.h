@@ -34,6 +34,11 @@ struct xpend {
 	 * before it, which the issuer's own IC IVAU may still read until
 	 * its next DSB (xm_cpu_barrier). */
 	int dmb_done;
+	/* A CPU's DC CVAU issued while its own store to the word waited in
+	 * its store buffer: it is performed when that store becomes visible
+	 * (idx then the store's write; xm_store_visible), not before; the
+	 * CPU's later stores to other lines are not held back by it. */
+	int own;
 };
 
 /* An agent's pending cache maintenance. */

@@ -485,12 +485,14 @@ static int all_settled(struct ftv_exec *ex)
 /* With store buffers: the instruction cpu is about to execute waits for
  * stores still in its buffer. A full DSB or DMB, and DSB ST, wait for all
  * of them (Arm ARM B2.3.10: the DMB orders them before every later access;
- * herd's bob and DSB-ob); DC CVAU waits for those to its line (herd: a DC
- * is ordered after earlier accesses to the same cache line). */
+ * herd's bob and DSB-ob). A DC CVAU does not wait: it is performed when
+ * the CPU's stores to its line are (xm_cpu_dc, struct xpend.own; herd: a
+ * DC is ordered after earlier accesses to the same cache line only), and
+ * a later store to another line may become visible before them. */
 static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
 {
 	const struct xsbuf *b = &ex->csb[cpu];
-	uint64_t pc = xe_pc(&ex->eng, cpu), va = 0;
+	uint64_t pc = xe_pc(&ex->eng, cpu);
 	uint8_t *p;
 	uint32_t w;
 	int reg;
@@ -506,10 +508,6 @@ static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
 	 * have left its buffer */
 	case XS_FENCE_I:
 		return 1;
-	case XS_DC_CVAU:
-		if (reg >= 0)
-			va = xe_reg(&ex->eng, cpu, reg);
-		return xb_holds(b, va & ~63ULL, 64);
 	default:
 		return 0;
 	}
