@@ -917,6 +917,9 @@ static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
 			continue;
 		if (m->cpu[c].fetch_vseq > bound)
 			bound = m->cpu[c].fetch_vseq;
+		/* ... and after the load its address depends on (addr; [IC]) */
+		if (m->cpu[c].dc_dep && m->cpu[c].load_vseq > bound)
+			bound = m->cpu[c].load_vseq;
 		while (old > 0 && w->coh[old].vseq > bound &&
 		       m->log->wr[w->coh[old].wid].cpu != (int)c)
 			old--;

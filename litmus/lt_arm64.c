@@ -39,8 +39,9 @@ static int branch(uint64_t pc, uint64_t target, uint32_t *word,
  * value): a register is tainted by a load's result and by any
  * instruction computing from a tainted register or flags. mark[i]:
  * LT_DEP_CTRL an access with a tainted address, LT_DEP_LOAD a load,
- * LT_DEP_DC a DC CVAU (or CVAC, CIVAC) with a tainted address or after a
- * conditional branch on a tainted register or flags (herd's ctrl; [DC]:
+ * LT_DEP_DC a DC CVAU (or CVAC, CIVAC) or IC IVAU with a tainted address,
+ * a DC after a conditional branch on a tainted register or flags (herd's
+ * ctrl; [DC]:
  * aarch64.cat's dob has ctrl to DC.CVAU as to writes, the Arm ARM's
  * Dependency-ordered-before, B2.3: a control dependency orders a later
  * cache maintenance instruction as it orders a later write; diy7's
@@ -74,6 +75,9 @@ static void addr_deps(const uint32_t *w, unsigned n, uint64_t base,
 			break;
 		case A64_DC_CVAU: case A64_DC_CVAC: case A64_DC_CIVAC:
 			mark[i] = T(in.rd) || ctrl ? LT_DEP_DC : 0;
+			break;
+		case A64_IC_IVAU: /* herd's addr; [IC.IVAU] (aarch64deps.cat) */
+			mark[i] = T(in.rd) ? LT_DEP_DC : 0;
 			break;
 		case A64_CBZ: case A64_CBNZ: case A64_TBZ: case A64_TBNZ:
 			ctrl |= T(in.rd);
