@@ -307,6 +307,55 @@ static int bad(struct ftv_err *err, const char *fmt, ...)
 	return P_BAD;
 }
 
+/* ADD/SUB (extended register), C6.2.3: Rd|SP, Rn|SP, Rm{, extend {#0..4}};
+ * LSL stands for UXTX (UXTW for W registers), and the extend may be left
+ * out when Rd or Rn is SP. */
+static int parse_ext_reg(struct ops *o, struct a64_insn *in, struct ftv_err *err)
+{
+	static const char *const ext[8] = { "uxtb", "uxth", "uxtw", "uxtx",
+					    "sxtb", "sxth", "sxtw", "sxtx" };
+	struct reg d, n, m;
+	unsigned opt = 8;
+	uint64_t v = 0;
+
+	if (o->n < 3 || o->n > 4 || want_reg(o->v[0], true, &d) || want_reg(o->v[1], true, &n) ||
+	    want_reg(o->v[2], false, &m))
+		return P_MISMATCH;
+	if (o->n == 4) {
+		char *sp = o->v[3] + strcspn(o->v[3], " \t");
+
+		if (*sp) {
+			*sp++ = 0;
+			if (parse_imm(ftv_trim(sp), true, &v))
+				return P_MISMATCH;
+		}
+		for (unsigned i = 0; i < 8; i++)
+			if (!strcmp(o->v[3], ext[i]))
+				opt = i;
+		if (!strcmp(o->v[3], "lsl") && *sp)
+			opt = d.is64 ? 3 : 2;
+		if (opt == 8)
+			return P_MISMATCH;
+	} else if (d.kind == REG_SP || n.kind == REG_SP) {
+		opt = d.is64 ? 3 : 2;
+	} else {
+		return P_MISMATCH;
+	}
+	if (d.is64 != n.is64 || m.is64 != ((opt & 3) == 3 && d.is64))
+		return bad(err, "%s: %s, %s and %s do not fit extend %s", in->id == A64_ADD_EXT ?
+			   "add" : "sub", o->v[0], o->v[1], o->v[2], ext[opt]);
+	if (v > 4)
+		return bad(err, "%s: shift #%" PRIu64 " is out of range 0..4",
+			   in->id == A64_ADD_EXT ? "add" : "sub", v);
+	in->rd = (uint8_t)d.num;
+	in->rn = (uint8_t)n.num;
+	in->rm = (uint8_t)m.num;
+	in->is64 = d.is64;
+	in->imm = opt;
+	in->shift = (uint8_t)v;
+	return P_OK;
+}
+
 /* Parses ops for form into in (whose id is set); P_OK, P_MISMATCH (not
  * this candidate's syntax) or P_BAD (this syntax, impossible operands). */
 static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
@@ -605,6 +654,8 @@ static int parse_form(enum a64_form form, struct ops *o, struct a64_insn *in,
 		in->rd = (uint8_t)a.num;
 		in->is64 = a.is64;
 		return P_OK;
+	case A64_FORM_EXT_REG:
+		return parse_ext_reg(o, in, err);
 	case A64_FORM_UDF:
 		if (o->n != 1 || parse_imm(o->v[0], false, &v))
 			return P_MISMATCH;

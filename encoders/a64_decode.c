@@ -145,6 +145,14 @@ static void decode_fields(uint32_t w, const struct a64_desc *d, struct a64_insn 
 		o->imm = (w >> 13) & 7;
 		o->shift = (w >> 12) & 1 ? (o->is64 ? 3 : 2) : 0;
 		break;
+	case A64_FORM_EXT_REG:
+		o->is64 = w >> 31;
+		o->rd = w & 31;
+		o->rn = (w >> 5) & 31;
+		o->rm = (w >> 16) & 31;
+		o->imm = (w >> 13) & 7;
+		o->shift = (w >> 10) & 7;
+		break;
 	case A64_FORM_UDF:
 		o->imm = w & 0xffff;
 		break;

@@ -260,6 +260,16 @@ int a64_encode(const struct a64_insn *in, uint32_t *word, struct ftv_err *err)
 		     (in->shift ? 1u : 0u) << 12 | (uint32_t)in->rn << 5 | in->rd;
 		break;
 	}
+	case A64_FORM_EXT_REG:
+		/* option 0..7 (UXTB..SXTX), a left shift of 0..4 after it;
+		 * imm3 above 4 is reserved */
+		if (check_reg(d, in->rd, "Rd", err) || check_reg(d, in->rn, "Rn", err) ||
+		    check_reg(d, in->rm, "Rm", err) || check_uimm(d, in->imm, 7, "extend", err) ||
+		    check_uimm(d, in->shift, 4, "shift amount", err))
+			return -1;
+		w |= sf << 31 | (uint32_t)in->rm << 16 | (uint32_t)in->imm << 13 |
+		     (uint32_t)in->shift << 10 | (uint32_t)in->rn << 5 | in->rd;
+		break;
 	case A64_FORM_UDF:
 		if (check_uimm(d, in->imm, 0xffff, "immediate", err))
 			return -1;

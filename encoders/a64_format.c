@@ -180,6 +180,25 @@ int a64_format(const struct a64_insn *in, char *buf, size_t n)
 		return snprintf(buf, n, "%s %s, [%s, %s, %s #%u]", name, rt, rn, rm,
 				ext[in->imm & 7], in->shift);
 	}
+	case A64_FORM_EXT_REG: {
+		static const char *const ext[8] = { "uxtb", "uxth", "uxtw", "uxtx",
+						    "sxtb", "sxth", "sxtw", "sxtx" };
+		/* Rm is an X register for UXTX/SXTX of X registers only; with SP as Rd or Rn,
+		 * UXTX (UXTW for W) is spelt LSL, and omitted with #0 (C6.2.3) */
+		const char *rm = R(in->rm, (in->imm & 3) == 3 && in->is64, false);
+		bool lsl = (in->rd == 31 || in->rn == 31) && in->imm == (in->is64 ? 3 : 2);
+		char tail[24];
+
+		if (lsl && !in->shift)
+			tail[0] = 0;
+		else if (lsl || in->shift)
+			snprintf(tail, sizeof(tail), ", %s #%u", lsl ? "lsl" : ext[in->imm & 7],
+				 in->shift);
+		else
+			snprintf(tail, sizeof(tail), ", %s", ext[in->imm & 7]);
+		return snprintf(buf, n, "%s %s, %s, %s%s", name, R(in->rd, in->is64, true),
+				R(in->rn, in->is64, true), rm, tail);
+	}
 	case A64_FORM_UDF:
 		return snprintf(buf, n, "udf #%" PRId64, in->imm);
 	default:

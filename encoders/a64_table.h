@@ -45,6 +45,7 @@ enum a64_form {
 	A64_FORM_LDST_REG,   /* Rt, [Xn|SP, Rm{, extend|lsl {#0|#log2 size}}] */
 	A64_FORM_LDST_ORDERED, /* Rt, [Xn|SP{, #0}]: no offset (Rs, Rt2 all ones) */
 	A64_FORM_UDF,        /* #imm16 in bits 15:0 */
+	A64_FORM_EXT_REG,    /* Rd|SP, Rn|SP, Rm, extend {#0..4} (option 15:13, imm3 12:10) */
 	/* Assembler-only syntaxes of the aliases below. */
 	A64_FORM_BIC_IMM,      /* Rd|SP, Rn, #mask: AND with ~mask */
 	A64_FORM_MOV_SP,       /* Rd|SP, Rn|SP: ADD #0, one of them SP */
@@ -132,6 +133,10 @@ enum a64_form {
 	 * reserved, 31 is ZR everywhere (SP needs the extended-register form) */              \
 	X(ADD_REG, add_reg, "add", 0x7f200000, 0x0b000000, A64_FORM_SHIFTED_REG, 0)            \
 	X(SUB_REG, sub_reg, "sub", 0x7f200000, 0x4b000000, A64_FORM_SHIFTED_REG, 0)            \
+	/* C6.2.3 ADD, C6.2.356 SUB (extended register): sf op 0 01011 00 1 Rm option imm3 Rn  \
+	 * Rd; herd's diy7 writes ADD X4,X4,W3,SXTW for an address dependency */               \
+	X(ADD_EXT, add_ext, "add", 0x7fe00000, 0x0b200000, A64_FORM_EXT_REG, 0)                \
+	X(SUB_EXT, sub_ext, "sub", 0x7fe00000, 0x4b200000, A64_FORM_EXT_REG, 0)                \
 	/* C6.2.12 AND (immediate): sf 00 100100 N immr imms Rn Rd */                          \
 	X(AND, and, "and", 0x7f800000, 0x12000000, A64_FORM_LOGIC_IMM, 0)                      \
 	/* EOR (immediate): sf 10 100100 N immr imms Rn Rd; EOR (shifted register):           \

@@ -632,9 +632,10 @@ uint64_t exec_run_step(struct ftv_exec *ex);
  *                     depends on a load;
  *   EXEC_POINT_LOAD   a load: what is visible when it runs is what a
  *                     later dependent DC cleans at least;
- *   EXEC_POINT_DC_DEP a DC CVAU whose address depends on a load: it is
- *                     performed after the CPU's last EXEC_POINT_LOAD
- *                     (aarch64.cat: addr; [DC] in dob);
+ *   EXEC_POINT_DC_DEP a DC CVAU or IC IVAU whose address depends on a
+ *                     load: it is performed after the CPU's last
+ *                     EXEC_POINT_LOAD (aarch64.cat: addr; [DC], addr; [IC]
+ *                     in dob);
  *   EXEC_POINT_ADDR   a load whose address depends on a load: it is
  *                     satisfied after it (aarch64.cat: addr in dob), as
  *                     the CPU's later loads are too (xm_text_load_early:

@@ -92,6 +92,7 @@ void xm_reset(struct xmodel *m)
 		m->cpu[c].dc_dep = 0;
 		m->cpu[c].fetch_vseq = 0;
 		m->cpu[c].ctrl_icev = 0;
+		m->cpu[c].ic_vseq = 0;
 		m->cpu[c].rd_vseq = 0;
 	}
 	m->nicev = 0;
@@ -403,6 +404,23 @@ static void data_written(struct xmodel *m, struct wdata *l, uint64_t addr,
 		l->wid[1] = wid;
 }
 
+/* A CPU's store to w became visible (write wid, the newest of w): its DCs
+ * of the line that waited for it are performed now (struct xpend.own). */
+static void dc_own_store(struct xmodel *m, struct winsn *w, int wid)
+{
+	int c = m->log->wr[wid].cpu;
+	struct xpendv *pend;
+
+	if (c < 0 || (unsigned)c >= m->ncpus)
+		return;
+	pend = &m->cpu[c].pend;
+	for (size_t i = 0; i < pend->n; i++)
+		if (pend->v[i].own && pend->v[i].addr == w->addr) {
+			pend->v[i].idx = w->ncoh - 1;
+			pend->v[i].own = m->held && m->held(m->held_ctx, (unsigned)c, w->addr);
+		}
+}
+
 void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 		      uint64_t val, int wid, int skip_cpu)
 {
@@ -438,6 +456,7 @@ void xm_store_visible(struct xmodel *m, uint64_t addr, unsigned size,
 				sim_read32(m->as, a, &word);
 				m->log->wr[wid].val = word;
 				coh_append(m, w, wid);
+				dc_own_store(m, w, wid);
 				continue;
 			}
 			for (unsigned c = 0; c < m->ncpus; c++) {
@@ -835,6 +854,7 @@ void xm_cpu_ctrl(struct xmodel *m, unsigned cpu)
 {
 	xs_access(m->sched, XLOC(XLOC_IC, 0), XA_R);
 	m->cpu[cpu].ctrl_icev = m->nicev;
+	m->cpu[cpu].ic_vseq = m->vseq;
 }
 
 /* A context synchronisation of cpu would raise its floor of w: an IC
@@ -894,7 +914,12 @@ void xm_flush_icache_all(struct xmodel *m)
  * DMB orders memory accesses, not cache maintenance: herd's aarch64.cat
  * orders [DC]; po; [IC] and [W]; po; [IC] (IC-after, IC-ca) through
  * dsb.full only, and the Arm ARM's sequence (B2.4.4, D7.5.9) has a DSB
- * between the store, DC CVAU and IC IVAU, IDC or not. */
+ * between the store, DC CVAU and IC IVAU, IDC or not. Nor is a CPU's IC
+ * ordered after its earlier loads but by a DSB or a control dependency
+ * (aarch64.cat: DSB-ob, dob's ctrl; [IC]; bob, DMB and acquire, names no
+ * IC), and after the fetches before it (f-ob): it may be performed before
+ * the loads since, reading the PoU of then, no newer than the newest
+ * write visible at that point (LDR; DMB ISH; IC IVAU: herd Allowed). */
 static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
 		     const struct winsn *w)
 {
@@ -905,7 +930,19 @@ static size_t ic_pou(struct xmodel *m, const struct xpendv *pend,
 		    pend->v[i].idx < old)
 			old = pend->v[i].idx;
 	for (unsigned c = 0; c < m->ncpus; c++) {
-		if (pend != &m->cpu[c].pend || !m->idc)
+		uint64_t bound = m->cpu[c].ic_vseq;
+
+		if (pend != &m->cpu[c].pend)
+			continue;
+		if (m->cpu[c].fetch_vseq > bound)
+			bound = m->cpu[c].fetch_vseq;
+		/* ... and after the load its address depends on (addr; [IC]) */
+		if (m->cpu[c].dc_dep && m->cpu[c].load_vseq > bound)
+			bound = m->cpu[c].load_vseq;
+		while (old > 0 && w->coh[old].vseq > bound &&
+		       m->log->wr[w->coh[old].wid].cpu != (int)c)
+			old--;
+		if (!m->idc)
 			continue;
 		while (old > 0 && m->log->wr[w->coh[old].wid].cpu == (int)c &&
 		       w->coh[old].vseq > m->cpu[c].dsb_vseq)
@@ -938,7 +975,7 @@ void xm_cache_op(struct xmodel *m, struct xpendv *pend, int ic,
 		 * expose to fetch what had reached the PoU when it ran (with
 		 * IDC=0, DIC=0: no DSB between them, no ordering). */
 		pend->v[pend->n++] = (struct xpend){
-			ic, w->addr, ic ? ic_pou(m, pend, w) : w->ncoh - 1, 0 };
+			ic, w->addr, ic ? ic_pou(m, pend, w) : w->ncoh - 1, 0, 0 };
 	}
 }
 
@@ -1007,6 +1044,11 @@ void xm_cpu_dc(struct xmodel *m, unsigned cpu, uint64_t addr)
 				break;
 			}
 		pend->v[i].idx = k;
+		/* ... and after its store there still in its buffer: the DC is
+		 * performed when that store is (herd: [W]; (po & scl); [DC]),
+		 * while its later stores to other lines may pass both (no
+		 * barrier orders them: the DC's line alone, po-scl-ob) */
+		pend->v[i].own = m->held && m->held(m->held_ctx, cpu, w->addr);
 	}
 }
 
@@ -1022,6 +1064,7 @@ void xm_cpu_barrier(struct xmodel *m, unsigned cpu, enum xm_barrier kind)
 	if (kind == XM_DSB) {
 		xm_dsb(m, pend);
 		m->cpu[cpu].dsb_vseq = m->vseq;
+		m->cpu[cpu].ic_vseq = m->vseq;
 		return;
 	}
 	/* DMB: the DCs complete for every later access; the ICs wait for a

@@ -34,6 +34,11 @@ struct xpend {
 	 * before it, which the issuer's own IC IVAU may still read until
 	 * its next DSB (xm_cpu_barrier). */
 	int dmb_done;
+	/* A CPU's DC CVAU issued while its own store to the word waited in
+	 * its store buffer: it is performed when that store becomes visible
+	 * (idx then the store's write; xm_store_visible), not before; the
+	 * CPU's later stores to other lines are not held back by it. */
+	int own;
 };
 
 /* An agent's pending cache maintenance. */
@@ -107,6 +112,9 @@ struct xmcpu {
 	uint64_t fetch_vseq;     /* newest vseq among the writes it fetched */
 	size_t ctrl_icev;        /* IC completions at its last control
 				    dependency or DSB (xm_cpu_ctrl) */
+	uint64_t ic_vseq;        /* vseq at its last control dependency or
+				    DSB: its later IC IVAU is ordered after
+				    nothing it read since (ic_pou) */
 	uint64_t rd_vseq;        /* vseq at its last point that orders its
 				    later loads (xm_text_load_early) */
 };

@@ -513,8 +513,13 @@ static int all_settled(struct ftv_exec *ex)
 /* With store buffers: the instruction cpu is about to execute waits for
  * stores still in its buffer. A full DSB or DMB, and DSB ST, wait for all
  * of them (Arm ARM B2.3.10: the DMB orders them before every later access;
- * herd's bob and DSB-ob); DC CVAU waits for those to its line (herd: a DC
- * is ordered after earlier accesses to the same cache line). */
+ * herd's bob and DSB-ob). DC CVAU waits for those to its line (herd: a
+ * DC is ordered after earlier accesses to the same cache line), which
+ * also keeps the CPU's later stores to other lines after them, an order
+ * herd does not give; with IDC (the PoU is memory, the DC changes nothing
+ * a fetch sees: aarch64.cat's IC-ca names no DC then) it does not wait:
+ * it is performed when those stores are (xm_cpu_dc, struct xpend.own),
+ * and a later store to another line may become visible first. */
 static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
 {
 	const struct xsbuf *b = &ex->csb[cpu];
@@ -535,6 +540,8 @@ static int waits_for_stores(struct ftv_exec *ex, unsigned cpu)
 	case XS_FENCE_I:
 		return 1;
 	case XS_DC_CVAU:
+		if (ex->model.idc)
+			return 0;
 		if (reg >= 0)
 			va = xe_reg(&ex->eng, cpu, reg);
 		return xb_holds(b, va & ~63ULL, 64);

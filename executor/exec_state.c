@@ -176,7 +176,8 @@ static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l
 		for (size_t k = 0; k < p->pend.n; k++) {
 			mix(h, p->pend.v[k].addr);
 			mix(h, p->pend.v[k].idx);
-			mix(h, (uint64_t)p->pend.v[k].ic << 1 |
+			mix(h, (uint64_t)p->pend.v[k].own << 2 |
+				       (uint64_t)p->pend.v[k].ic << 1 |
 				       (uint64_t)p->pend.v[k].dmb_done);
 		}
 		mix_write(h, l, p->last_fetch_wid);
@@ -187,6 +188,7 @@ static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l
 		mix(h, (uint64_t)p->dc_dep);
 		mix(h, p->fetch_vseq);
 		mix(h, p->ctrl_icev);
+		mix(h, p->ic_vseq);
 		mix(h, p->rd_vseq);
 	}
 	mix(h, m->nicev);

@@ -39,11 +39,18 @@ static int branch(uint64_t pc, uint64_t target, uint32_t *word,
  * value): a register is tainted by a load's result and by any
  * instruction computing from a tainted register or flags. mark[i]:
  * LT_DEP_CTRL an access with a tainted address, LT_DEP_LOAD a load,
- * LT_DEP_DC a DC CVAU (or CVAC, CIVAC) with a tainted address. */
+ * LT_DEP_DC a DC CVAU (or CVAC, CIVAC) or IC IVAU with a tainted address,
+ * a DC after a conditional branch on a tainted register or flags (herd's
+ * ctrl; [DC]:
+ * aarch64.cat's dob has ctrl to DC.CVAU as to writes, the Arm ARM's
+ * Dependency-ordered-before, B2.3: a control dependency orders a later
+ * cache maintenance instruction as it orders a later write; diy7's
+ * DpCtrldR...DC.CVAUn tests). */
 static void addr_deps(const uint32_t *w, unsigned n, uint64_t base,
 		      unsigned char *mark)
 {
 	uint32_t t = 0;   /* bit r: register r is tainted; bit 31: NZCV */
+	int ctrl = 0;     /* a conditional branch on a tainted value so far */
 #define T(r) ((r) < 31 && ((t >> (r)) & 1))
 #define SET(r, v) do { if ((r) < 31) t = (v) ? t | 1u << (r) : t & ~(1u << (r)); } while (0)
 	for (unsigned i = 0; i < n; i++) {
@@ -67,7 +74,16 @@ static void addr_deps(const uint32_t *w, unsigned n, uint64_t base,
 			SET(in.rd, 1);
 			break;
 		case A64_DC_CVAU: case A64_DC_CVAC: case A64_DC_CIVAC:
+			mark[i] = T(in.rd) || ctrl ? LT_DEP_DC : 0;
+			break;
+		case A64_IC_IVAU: /* herd's addr; [IC.IVAU] (aarch64deps.cat) */
 			mark[i] = T(in.rd) ? LT_DEP_DC : 0;
+			break;
+		case A64_CBZ: case A64_CBNZ: case A64_TBZ: case A64_TBNZ:
+			ctrl |= T(in.rd);
+			break;
+		case A64_B_COND:
+			ctrl |= (int)(t >> 31);
 			break;
 		case A64_STR: case A64_STUR: case A64_STLR:
 			mark[i] = T(in.rn) ? LT_DEP_CTRL : 0;
@@ -89,6 +105,7 @@ static void addr_deps(const uint32_t *w, unsigned n, uint64_t base,
 			SET(in.rd, T(in.rn));
 			break;
 		case A64_ADD_REG: case A64_SUB_REG: case A64_AND_REG: case A64_EOR_REG:
+		case A64_ADD_EXT: case A64_SUB_EXT:
 			SET(in.rd, T(in.rn) || T(in.rm));
 			break;
 		case A64_ADDS_REG: case A64_SUBS_REG:

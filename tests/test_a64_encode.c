@@ -176,6 +176,22 @@ START_TEST(flag_setting_and_shifted_register_forms_decode_their_operands)
 	/* ROR is for the logical instructions; 32-bit shifts stop at 31 */
 	ck_assert_int_eq(a64_decode(0x8bc20c20, 0, &in), -1); /* add, shift 11 */
 	ck_assert_int_eq(a64_decode(0x0b028020, 0, &in), -1); /* add w, lsl #32 */
+	/* ADD/SUB (extended register), as diy7 writes an address
+	 * dependency: words from aarch64-linux-gnu-as, objdump's text back */
+	ck_assert_uint_eq(as("ADD X4,X4,W3,SXTW", 0), 0x8b23c084);
+	ck_assert_uint_eq(as("add x4,x4,w3,uxtw #2", 0), 0x8b234884);
+	ck_assert_uint_eq(as("sub w1, w2, w3, uxth", 0), 0x4b232041);
+	ck_assert_uint_eq(as("add sp, sp, x1", 0), 0x8b2163ff);
+	ck_assert_uint_eq(as("add x10, x10, x9, sxtx", 0), 0x8b29e14a);
+	a64_disasm(0x8b226fe1, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "add x1, sp, x2, lsl #3");
+	a64_disasm(0x8b23c084, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "add x4, x4, w3, sxtw");
+	ck_assert_int_eq(a64_decode(0x8b23c084, 0, &in), 0);
+	ck_assert_int_eq(in.id, A64_ADD_EXT);
+	ck_assert_uint_eq(in.rm, 3);
+	ck_assert_int_eq(in.imm, 6);
+	ck_assert_int_eq(a64_decode(0x8b23d484, 0, &in), -1); /* imm3 = 5: reserved */
 }
 END_TEST
 

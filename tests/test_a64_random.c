@@ -93,6 +93,7 @@ START_TEST(mangled_texts_never_crash_and_accepted_ones_are_consistent)
 		"add sp, sp, #0x10, lsl #12", "str w0, [sp, #4092]", "mov x0, #-1",
 		"cmp x1, #5", "subs w0, w1, #4, lsl #12", "eor x0, x1, x2, ror #3",
 		"neg w0, w2, asr #4", "add x5, x4, x3", "eor w0, w1, #0xff",
+		"add x4, x4, w3, sxtw", "sub x1, sp, x2, lsl #3",
 	};
 	static const char junk[] = "x#[],-~ 0123456789abcdeflsp.!w";
 	struct ftv_rng rng;

@@ -27,7 +27,7 @@ static const struct ftv_opt litmus_opts[] = {
 	{ .name = "max-runs", .key = O_MAX_RUNS, .arg = "N",
 	  .help = "explore at most N runs per test (default 1000000); fewer is INCOMPLETE" },
 	{ .name = "time-limit", .key = O_TIME_LIMIT, .arg = "S",
-	  .help = "stop a test after S seconds of exploration (default 10; 0: none)" },
+	  .help = "stop a test after S seconds of CPU time (default 10; 0: none)" },
 	{ .name = "max-mem", .key = O_MAX_MEM, .arg = "MIB",
 	  .help = "stop a test whose memory passes MIB MiB (default 1024)" },
 	{ .name = "reduce", .key = O_REDUCE, .arg = "WHEN",

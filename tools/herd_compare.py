@@ -43,6 +43,15 @@ exploration completes too, checks that the verdict and the final states
 are the same as the reduced walk's; the summary counts the tests compared
 and any difference (listed).
 
+Which herd decided is printed first: `herd7 -version` (with --herd; the
+figures in docs/herd-results.md are herdtools7 7.58, commit 1ca343e1),
+or the verdicts file's first comment line (with --verdicts).
+
+ftv runs with --time-limit 0 (--ftv-time to change it): only --max-runs
+(default 1,000,000) and --max-mem bound a test, so the verdicts and the
+explorations cut do not depend on the machine's load; --timeout still
+bounds each process (seconds of wall clock).
+
 Nothing of herdtools7 is kept: herd7 is run, its output read and dropped.
 Exit status: 0 when every test ran under both, 1 otherwise.
 """
@@ -158,7 +167,10 @@ def main():
     ap.add_argument("--ftv", default="build/ftv")
     ap.add_argument("--ftv-arg", action="append", default=[],
                     help="one more argument for ftv litmus (repeatable)")
-    ap.add_argument("--timeout", type=int, default=300, help="seconds per test and tool")
+    ap.add_argument("--timeout", type=int, default=1200, help="seconds per test and tool")
+    ap.add_argument("--ftv-time", default="0",
+                    help="ftv litmus --time-limit (CPU seconds; default 0: none, the "
+                         "run budget alone decides)")
     ap.add_argument("--kinds-out", help="write herd's verdicts as a kinds file")
     ap.add_argument("--arch", help="the architecture's verdicts where herd's differ "
                     "(default: tests/data/herd-arch.txt)")
@@ -191,8 +203,17 @@ def main():
         herd_cmd += ["-set-libdir", args.herd_libdir]
     herd_cmd += ["-variant", "ifetch"]
 
+    args.ftv_arg = ["--time-limit", args.ftv_time] + args.ftv_arg
     if args.unreduced:
         args.ftv_arg = ["--reduce", "on"] + args.ftv_arg
+    if known is not None:
+        with open(args.verdicts) as f:
+            first = f.readline().strip()
+        print("herd's verdicts: %s: %s" % (args.verdicts, first.lstrip("# ")))
+    else:
+        p = subprocess.run([args.herd, "-version"], capture_output=True, text=True)
+        print("herd7: %s -version: %s" % (args.herd, (p.stdout or p.stderr).strip()))
+    print("ftv: %s litmus --herd %s\n" % (args.ftv, " ".join(args.ftv_arg)))
     rows, details, kinds = [], [], []
     red = {"compared": 0, "equal": 0, "unreduced_incomplete": 0}
     all_ok = True

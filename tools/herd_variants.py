@@ -2,7 +2,7 @@
 """Variants of ftv's own herd-syntax litmus tests: the fair judge of a fetch
 model tuned on a catalogue is tests it was not tuned on.
 
-    tools/herd_variants.py --out DIR [SRC_DIR_OR_FILE...]
+    tools/herd_variants.py --out DIR [--sample N --seed S] [SRC_DIR_OR_FILE...]
 
 From each test (default: corpus/litmus/herd/ and tests/data/litmus/, the
 catalogue's shapes written by ftv) it writes, deterministically (no random
@@ -20,6 +20,10 @@ choice: the same sources give the same files), one variant per
         thread, for the tests of at most two threads whose P0 writes.
 
 A variant is named BASE+KIND-N and has a doc string saying what changed.
+--sample N keeps N of them, as evenly over the five kinds as they allow,
+drawn by a random.Random(S) (--seed, default 1) from the sorted list: the
+same sources and seed give the same files (tools/herd_generated.py samples
+the variants of herdtools7's catalogue so).
 Prints the number written per kind. herd7's verdicts for them are kept in
 tests/data/herd-variants.txt (tools/herd_compare.py --kinds-out, herd7
 built from herdtools7's public source: see docs/herd-results.md) and
@@ -27,6 +31,7 @@ tools/herd_compare.py --verdicts compares ftv against them without herd7.
 """
 import argparse
 import os
+import random
 import re
 import sys
 
@@ -149,10 +154,24 @@ def variants(path):
     return out
 
 
+def sample(every, n, seed):
+    """n of the variants, as evenly over their kinds as the kinds allow."""
+    rnd = random.Random(seed)
+    kinds = sorted(set(v[0] for v in every), key=lambda k: sum(v[0] == k for v in every))
+    out = []
+    for i, k in enumerate(kinds):
+        of_kind = [v for v in every if v[0] == k]
+        share = (n - len(out)) // (len(kinds) - i)
+        out += rnd.sample(of_kind, min(share, len(of_kind)))
+    return sorted(out, key=lambda v: v[1])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--top", default=".")
+    ap.add_argument("--sample", type=int, help="keep this many variants (seeded)")
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("paths", nargs="*")
     args = ap.parse_args()
     paths = args.paths or [os.path.join(args.top, "corpus/litmus/herd"),
@@ -162,12 +181,15 @@ def main():
         files += sorted(os.path.join(p, f) for f in os.listdir(p)
                         if f.endswith(".litmus")) if os.path.isdir(p) else [p]
     os.makedirs(args.out, exist_ok=True)
+    every = sorted((v for f in files for v in variants(f)), key=lambda v: v[1])
+    if args.sample is not None:
+        every = sample(every, args.sample, args.seed)
+    print("seed %d" % args.seed if args.sample is not None else "all", end=": ")
     count = {}
-    for f in files:
-        for kind, name, text in variants(f):
-            with open(os.path.join(args.out, name + ".litmus"), "w") as o:
-                o.write(text)
-            count[kind] = count.get(kind, 0) + 1
+    for kind, name, text in every:
+        with open(os.path.join(args.out, name + ".litmus"), "w") as o:
+            o.write(text)
+        count[kind] = count.get(kind, 0) + 1
     print(" ".join("%s %d" % kv for kv in sorted(count.items())),
           "total %d" % sum(count.values()))
     return 0
