@@ -61,4 +61,13 @@ struct litmus_export_opts {
 int litmus_export(struct world *w, struct world *twin,
 		  const struct litmus_export_opts *opts, struct ftv_err *err);
 
+/* When the world without the mutant does not build because the corrected
+ * backend skips a site w patches (misaligned-literal: "Misaligned
+ * patch-site"), the twin is w's plans without that site's steps
+ * (litmus_export_twin.c): a world holding only those plans, for
+ * litmus_export, freed with litmus_export_twin_free. NULL when no site of
+ * w's plans is one the corrected backend skips (or memory runs out). */
+struct world *litmus_export_skipped_twin(const struct world *w);
+void litmus_export_twin_free(struct world *t);
+
 #endif
