@@ -25,7 +25,11 @@
  *        LDR Xr,[Xa,Wt,SXTW]: herd's locations have no offsets). A CPU
  *        that ran an old word after its update returned (not-visible)
  *        first reads the flag `done` P0 sets at the return, and takes
- *        the ISB of the update's IPI when the plan holds one.
+ *        the ISB of the update's IPI when the plan holds one. A CPU
+ *        that went wrong through a location only the twin writes during
+ *        the run (its load has no event: the run's plans never write
+ *        it) gets that load reconstructed with memory's value, after
+ *        reading `done` with acquire (litmus_export.c, twin_loads).
  *        P1 sets the handshakes' flags around its accesses: `cs` set
  *        before (its read-side critical section), cleared with release
  *        after; `ref` and `stop` held from the start, cleared after.
