@@ -25,7 +25,11 @@
  *        LDR Xr,[Xa,Wt,SXTW]: herd's locations have no offsets). A CPU
  *        that ran an old word after its update returned (not-visible)
  *        first reads the flag `done` P0 sets at the return, and takes
- *        the ISB of the update's IPI when the plan holds one.
+ *        the ISB of the update's IPI when the plan holds one. A CPU
+ *        that went wrong through a location only the twin writes during
+ *        the run (its load has no event: the run's plans never write
+ *        it) gets that load reconstructed with memory's value, after
+ *        reading `done` with acquire (litmus_export.c, twin_loads).
  *        P1 sets the handshakes' flags around its accesses: `cs` set
  *        before (its read-side critical section), cleared with release
  *        after; `ref` and `stop` held from the start, cleared after.
@@ -60,5 +64,14 @@ struct litmus_export_opts {
  * when a file cannot be written or memory runs out. */
 int litmus_export(struct world *w, struct world *twin,
 		  const struct litmus_export_opts *opts, struct ftv_err *err);
+
+/* When the world without the mutant does not build because the corrected
+ * backend skips a site w patches (misaligned-literal: "Misaligned
+ * patch-site"), the twin is w's plans without that site's steps
+ * (litmus_export_twin.c): a world holding only those plans, for
+ * litmus_export, freed with litmus_export_twin_free. NULL when no site of
+ * w's plans is one the corrected backend skips (or memory runs out). */
+struct world *litmus_export_skipped_twin(const struct world *w);
+void litmus_export_twin_free(struct world *t);
 
 #endif

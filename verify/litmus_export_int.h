@@ -47,8 +47,10 @@ struct lx_loc {
 
 struct lx {
 	struct world *w;
+	struct world *twin; /* the corrected plans' world, or NULL */
 	int cpu;
 	uint64_t step;
+	uint64_t found;     /* the executor's step when a check found it */
 	const char *kind, *msg;
 	struct lx_loc loc[LX_LOCS];
 	int nloc;
@@ -57,6 +59,10 @@ struct lx {
 	/* the violation is an old word run after its update returned: P1
 	 * reads the flag `done` P0 sets when it does (in done_reg) */
 	int done, done_reg;
+	/* P1's loads are of locations only the twin's plans write, their
+	 * values reconstructed (litmus_export.c, twin_loads): P1 reads
+	 * `done` with acquire */
+	int twin_obs;
 	int hs[LX_NHS];     /* the handshakes the test has */
 	uint64_t vaddr;     /* the violation's address (a fault's), or 0 */
 };

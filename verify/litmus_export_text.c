@@ -197,7 +197,12 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 		int a = o->reg[1]++;
 
 		init_item(o, 1, "1:X%d=done;", a);
-		ins(o, 1, "LDR W%d,[X%d]", x->done_reg, a);
+		/* a load reconstructed from the twin (twin_obs): the call
+		 * began after the update returned, whose DSB ISH completed
+		 * its stores; herd7 has no real time, so the read of the
+		 * return is an acquire (the catalogue's MP+dmb+acq), which
+		 * orders the CPU's later loads after it */
+		ins(o, 1, "%s W%d,[X%d]", x->twin_obs ? "LDAR" : "LDR", x->done_reg, a);
 		if (sync) {
 			ins(o, 1, "CBNZ W%d,sync", x->done_reg);
 			ins(o, 1, "sync: ISB");

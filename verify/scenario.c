@@ -212,7 +212,7 @@ static int export_litmus(const struct scenario *s, struct world *w, const char *
 {
 	struct scenario *t = NULL;
 	struct scenario_world *tsw = NULL;
-	struct world *twin = NULL;
+	struct world *twin = NULL, *derived = NULL;
 	/* (the file's name, not its path: the test reads the same on every
 	 * machine) */
 	const char *base = strrchr(s->path, '/');
@@ -234,11 +234,18 @@ static int export_litmus(const struct scenario *s, struct world *w, const char *
 		t->cfg.trace_json = NULL;
 		t->cfg.litmus_out = t->cfg.litmus_fixed_out = NULL;
 		twin = build(t, corpus_dir, tramp_dir, 1, tsw, &xerr);
-		if (!twin && out)
-			/* (the misaligned-literal world: without the mutant
-			 * its one site is skipped, nothing is traceable) */
+		/* (the misaligned-literal world: without the mutant its one
+		 * site is skipped, nothing is traceable; the twin is the
+		 * mutant's plans without that site) */
+		if (!twin && (derived = litmus_export_skipped_twin(w)) && out)
+			fprintf(out, "note: --litmus-fixed: the world without the mutant does "
+				"not build (%s): the twin is the mutant's plans without the "
+				"sites the corrected backend skips\n", xerr.msg);
+		else if (!twin && out)
 			fprintf(out, "note: --litmus-fixed: no twin: the world without the "
 				"mutant does not build: %s\n", xerr.msg);
+		if (derived)
+			twin = derived;
 	}
 	r = litmus_export(w, twin, &o, &xerr);
 	if (r < 0) {
@@ -254,7 +261,9 @@ static int export_litmus(const struct scenario *s, struct world *w, const char *
 	}
 	ret = 0;
 out:
-	if (twin)
+	if (derived)
+		litmus_export_twin_free(derived);
+	else if (twin)
 		world_free(twin);
 	free(tsw);
 	free(t);
