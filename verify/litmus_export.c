@@ -135,18 +135,6 @@ static int twin_lacks(const struct lx *x, const struct world *twin)
 	return 0;
 }
 
-/* The first value of the location at addr: the executor's record of its
- * initial contents. */
-uint64_t lx_first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt)
-{
-	const struct exec_write *wr;
-
-	for (int id = 0; (wr = exec_write_get(ex, id)); id++)
-		if (wr->addr == addr && wr->plan < 0 && wr->cpu < 0)
-			return wr->val;
-	return dflt;
-}
-
 static int new_loc(struct lx *x, uint64_t addr, int insn, int half, uint64_t first,
 		   uint64_t seen, struct ftv_err *err)
 {

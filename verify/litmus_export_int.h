@@ -98,7 +98,7 @@ void lx_init_item(struct lx_out *o, int t, const char *fmt, ...)
 void lx_ins(struct lx_out *o, int t, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void lx_print_code(const struct lx_out *o, FILE *f);
-/* litmus_export.c: the first value of the location at addr (the
+/* litmus_export_loc.c: the first value of the location at addr (the
  * executor's record of its initial contents), else dflt */
 uint64_t lx_first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt);
 /* litmus_export_race.c: the violation is two updaters' (ftrace_bug: one's
