@@ -110,7 +110,12 @@ static int build(const struct world *pw, uint64_t expect, struct lx_loc *l, int 
 	updater(o, 1, &pw->plans[pl[1]].plan, l, expect, validator == 1 ? freg : NULL);
 	if (!fixed)
 		lx_ins(o, 1, "LDR W8,[X9]");
-	return 0;
+	/* X2..X7 for the site's reads and values (X8, X9: the lock's), a
+	 * rank for every value (LX_VALS) */
+	return o->reg[0] > 8 || o->reg[1] > 8 || strstr(o->init[0], "=-1;") ||
+			       strstr(o->init[1], "=-1;")
+		       ? -1
+		       : 0;
 }
 
 static int write_test(const struct world *w, const struct lx_out *o, const char *path,
@@ -184,7 +189,8 @@ int lx_race_export(struct world *w, struct world *twin, const char *path,
 	lx_add_val(&l, (uint32_t)lx_first_value(w->ex, bad->addr, 0));
 	if (build(w, bad->old, &l, validator, 0, &o[0], &freg[0]) ||
 	    (twin && build(twin, bad->old, &l, validator, 1, &o[1], &freg[1])))
-		return no_test(err, "no test of the race: the updates' plans changed");
+		return no_test(err, "no test of the race: not two updates of the site in the "
+				    "twin, or more reads, stores or values than the test holds");
 	seen = lx_add_val(&l, (uint32_t)w->run.bug_found);
 	if (seen < 0 || freg[0] < 0 || (twin && freg[1] < 0))
 		return no_test(err, "no test of the race: the failing read is not in the plans");
