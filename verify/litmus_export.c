@@ -135,18 +135,6 @@ static int twin_lacks(const struct lx *x, const struct world *twin)
 	return 0;
 }
 
-/* The first value of the location at addr: the executor's record of its
- * initial contents. */
-static uint64_t first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt)
-{
-	const struct exec_write *wr;
-
-	for (int id = 0; (wr = exec_write_get(ex, id)); id++)
-		if (wr->addr == addr && wr->plan < 0 && wr->cpu < 0)
-			return wr->val;
-	return dflt;
-}
-
 static int new_loc(struct lx *x, uint64_t addr, int insn, int half, uint64_t first,
 		   uint64_t seen, struct ftv_err *err)
 {
@@ -277,7 +265,7 @@ static int observer(struct lx *x, struct ftv_err *err)
 	}
 	while (npick-- > 0) {
 		const struct exec_obs *o = &ob[pick[npick]];
-		uint64_t first = first_value(x->w->ex, o->addr, 0);
+		uint64_t first = lx_first_value(x->w->ex, o->addr, 0);
 
 		if (o->kind == EXEC_OBS_LOAD && (o->addr & 7)) {
 			/* two 32-bit single-copy-atomic halves */
@@ -410,7 +398,13 @@ int litmus_export(struct world *w, struct world *twin,
 			 ftv_arch_name(w->ad->arch));
 		goto out;
 	}
-	if (find_violation(x, err) || observer(x, err))
+	if (find_violation(x, err)) {
+		/* no CPU's: two updaters' race (ftrace_bug), if it is one */
+		ret = lx_race_export(w, twin, opts->path, opts->fixed_path, opts->name, opts->cmd,
+				     err);
+		goto out;
+	}
+	if (observer(x, err))
 		goto out;
 	/* (a load reconstructed from the twin's plans: the CPU called after
 	 * the update returned, the count check's "enabled throughout") */

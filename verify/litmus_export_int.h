@@ -10,6 +10,7 @@
 #include "util/err.h"
 
 struct world;
+struct ftv_exec;
 
 #define LX_LOCS 8
 #define LX_VALS 8
@@ -90,6 +91,24 @@ uint64_t lx_poison(int insn);
 /* 1 with *v the value step s stores to l (its part of it), else 0 */
 int lx_step_value(const struct lx_loc *l, const struct plan_step *s, uint64_t *v);
 
+/* litmus_export_text.c: an item of thread t's init (t 2: the
+ * locations'), an instruction of thread t, both threads' columns */
+void lx_init_item(struct lx_out *o, int t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void lx_ins(struct lx_out *o, int t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void lx_print_code(const struct lx_out *o, FILE *f);
+/* litmus_export_loc.c: the first value of the location at addr (the
+ * executor's record of its initial contents), else dflt */
+uint64_t lx_first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt);
+/* litmus_export_race.c: the violation is two updaters' (ftrace_bug: one's
+ * validate-before-write found a word the other's update explains), the
+ * test two patcher threads; 1 when it is not such a race (err says why,
+ * or is left as it was when no validation failed), -1 when a file cannot
+ * be written */
+int lx_race_export(struct world *w, struct world *twin, const char *path,
+		   const char *fixed_path, const char *name, const char *cmd,
+		   struct ftv_err *err);
 /* litmus_export_text.c: 1 if p writes or frees a location of the test;
  * then *sync if it holds the IPI, hs[] the handshakes it waits on */
 int lx_touches(const struct lx *x, const struct plan *p, int *sync, int *hs);

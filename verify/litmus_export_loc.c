@@ -2,6 +2,8 @@
  * the plan steps that store them. */
 #include "verify/litmus_export_int.h"
 
+#include "executor/exec.h"
+
 /* The value a freed location reads: the executor's poison (xm_poison:
  * POISON_FREE over data, include/linux/poison.h; zero words over text,
  * UDF #0). */
@@ -40,4 +42,16 @@ int lx_step_value(const struct lx_loc *l, const struct plan_step *s, uint64_t *v
 		return 1;
 	}
 	return 0;
+}
+
+/* The first value of the location at addr: the executor's record of its
+ * initial contents. */
+uint64_t lx_first_value(struct ftv_exec *ex, uint64_t addr, uint64_t dflt)
+{
+	const struct exec_write *wr;
+
+	for (int id = 0; (wr = exec_write_get(ex, id)); id++)
+		if (wr->addr == addr && wr->plan < 0 && wr->cpu < 0)
+			return wr->val;
+	return dflt;
 }

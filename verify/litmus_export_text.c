@@ -11,9 +11,7 @@
 static const char *const lx_hs_name[LX_NHS] = { "cs", "ref", "stop" };
 
 
-static void init_item(struct lx_out *o, int t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void init_item(struct lx_out *o, int t, const char *fmt, ...)
+void lx_init_item(struct lx_out *o, int t, const char *fmt, ...)
 {
 	size_t l = strlen(o->init[t]);
 	va_list ap;
@@ -25,9 +23,7 @@ static void init_item(struct lx_out *o, int t, const char *fmt, ...)
 	snprintf(o->init[t] + l, sizeof(o->init[t]) - l, " ");
 }
 
-static void ins(struct lx_out *o, int t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void ins(struct lx_out *o, int t, const char *fmt, ...)
+void lx_ins(struct lx_out *o, int t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -71,11 +67,11 @@ enum { LX_DMB = 1, LX_DSB = 2, LX_ISB = 4 };
 static void flush_barriers(struct lx_out *o, int *pend)
 {
 	if (*pend & LX_DSB)
-		ins(o, 0, "DSB ISH");
+		lx_ins(o, 0, "DSB ISH");
 	else if (*pend & LX_DMB)
-		ins(o, 0, "DMB ISH");
+		lx_ins(o, 0, "DMB ISH");
 	if (*pend & LX_ISB)
-		ins(o, 0, "ISB");
+		lx_ins(o, 0, "ISB");
 	*pend = 0;
 }
 
@@ -99,13 +95,13 @@ static void p0_wait(struct lx_out *o, struct lx_p0 *z, int h)
 	flush_barriers(o, &z->pend);
 	if (z->hreg[h] < 0) {
 		z->hreg[h] = o->reg[0]++;
-		init_item(o, 0, "0:X%d=%s;", z->hreg[h], lx_hs_name[h]);
+		lx_init_item(o, 0, "0:X%d=%s;", z->hreg[h], lx_hs_name[h]);
 	}
 	if (h == LX_GP)
-		ins(o, 0, "DMB ISH");
+		lx_ins(o, 0, "DMB ISH");
 	if (o->nw < LX_WAITS)
 		o->wreg[o->nw++] = o->reg[0];
-	ins(o, 0, "LDAR W%d,[X%d]", o->reg[0]++, z->hreg[h]);
+	lx_ins(o, 0, "LDAR W%d,[X%d]", o->reg[0]++, z->hreg[h]);
 	z->waited[h] = z->any = 1;
 }
 
@@ -120,7 +116,7 @@ static void p0_reg(struct lx *x, struct lx_out *o, int *reg, int i, int j)
 		loc_name(x, i, t, sizeof(t));
 	else
 		val_text(x, i, j, t, sizeof(t));
-	init_item(o, 0, "0:X%d=%s;", *reg, t);
+	lx_init_item(o, 0, "0:X%d=%s;", *reg, t);
 }
 
 /* P0: the steps of p on the locations, in order; a location's address
@@ -164,7 +160,7 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 			p0_reg(x, o, &z->areg[i], i, -1);
 			z->any = 1;
 			if (!wr) {
-				ins(o, 0, "%s,X%d", s->op == PLAN_CACHE_CLEAN ? "DC CVAU" : "IC IVAU",
+				lx_ins(o, 0, "%s,X%d", s->op == PLAN_CACHE_CLEAN ? "DC CVAU" : "IC IVAU",
 				    z->areg[i]);
 				continue;
 			}
@@ -173,7 +169,7 @@ static void patcher(struct lx *x, struct lx_out *o, const struct plan *p, struct
 			if (j < 0)
 				continue;
 			p0_reg(x, o, &z->vreg[i][j], i, j);
-			ins(o, 0, "STR %c%d,[X%d]", l->insn || l->half ? 'W' : 'X', z->vreg[i][j],
+			lx_ins(o, 0, "STR %c%d,[X%d]", l->insn || l->half ? 'W' : 'X', z->vreg[i][j],
 			    z->areg[i]);
 		}
 	}
@@ -196,22 +192,22 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 		x->done_reg = o->reg[1]++;
 		int a = o->reg[1]++;
 
-		init_item(o, 1, "1:X%d=done;", a);
+		lx_init_item(o, 1, "1:X%d=done;", a);
 		/* a load reconstructed from the twin (twin_obs): the call
 		 * began after the update returned, whose DSB ISH completed
 		 * its stores; herd7 has no real time, so the read of the
 		 * return is an acquire (the catalogue's MP+dmb+acq), which
 		 * orders the CPU's later loads after it */
-		ins(o, 1, "%s W%d,[X%d]", x->twin_obs ? "LDAR" : "LDR", x->done_reg, a);
+		lx_ins(o, 1, "%s W%d,[X%d]", x->twin_obs ? "LDAR" : "LDR", x->done_reg, a);
 		if (sync) {
-			ins(o, 1, "CBNZ W%d,sync", x->done_reg);
-			ins(o, 1, "sync: ISB");
+			lx_ins(o, 1, "CBNZ W%d,sync", x->done_reg);
+			lx_ins(o, 1, "sync: ISB");
 		}
 	}
 	for (int h = 0; h < LX_NHS; h++)
 		if (x->hs[h]) {
 			hs_reg[h] = o->reg[1]++;
-			init_item(o, 1, "1:X%d=%s;", hs_reg[h], lx_hs_name[h]);
+			lx_init_item(o, 1, "1:X%d=%s;", hs_reg[h], lx_hs_name[h]);
 		}
 	for (int h = LX_REF; h <= LX_SM; h++)
 		if (x->hs[h])
@@ -219,7 +215,7 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 			 * (__bpf_tramp_enter(): percpu_ref_get(),
 			 * kernel/bpf/trampoline.c); P1 running, not yet at its
 			 * stop point */
-			init_item(o, 2, "%s=1;", lx_hs_name[h]);
+			lx_init_item(o, 2, "%s=1;", lx_hs_name[h]);
 	if (x->hs[LX_GP]) {
 		/* entering the read-side critical section: for RCU Tasks, the
 		 * task runs, not voluntarily switched out since the grace
@@ -229,9 +225,9 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 		 * kernel/sched/core.c) */
 		int one = o->reg[1]++;
 
-		init_item(o, 1, "1:X%d=1;", one);
-		ins(o, 1, "STR W%d,[X%d]", one, hs_reg[LX_GP]);
-		ins(o, 1, "DMB ISH");
+		lx_init_item(o, 1, "1:X%d=1;", one);
+		lx_ins(o, 1, "STR W%d,[X%d]", one, hs_reg[LX_GP]);
+		lx_ins(o, 1, "DMB ISH");
 	}
 	for (int k = 0; k < x->norder; k++) {
 		int i = x->order[k];
@@ -239,32 +235,32 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 
 		l->reg = o->reg[1]++;
 		if (l->insn) {
-			init_item(o, 1, "1:X%d=0;", l->reg);
+			lx_init_item(o, 1, "1:X%d=0;", l->reg);
 			for (int j = 0; j < l->nval; j++) {
 				if (!j)
-					ins(o, 1, "m%d: NOP", i);
+					lx_ins(o, 1, "m%d: NOP", i);
 				else
-					ins(o, 1, "B e%d", i);
-				ins(o, 1, "MOV W%d,#%d", l->reg, j + 1);
+					lx_ins(o, 1, "B e%d", i);
+				lx_ins(o, 1, "MOV W%d,#%d", l->reg, j + 1);
 			}
-			ins(o, 1, "e%d:", i);
+			lx_ins(o, 1, "e%d:", i);
 			continue;
 		}
 		int a = o->reg[1]++;
 
 		loc_name(x, i, nm, sizeof(nm));
-		init_item(o, 1, "1:X%d=%s;", a, nm);
+		lx_init_item(o, 1, "1:X%d=%s;", a, nm);
 		if (l->dep >= 0) {
 			/* the field at an address computed from the pointer:
 			 * herd's address dependency (the catalogue's
 			 * EOR; LDR [Xa,Wt,SXTW]), its locations being whole */
 			int t = o->reg[1]++;
 
-			ins(o, 1, "EOR W%d,W%d,W%d", t, x->loc[l->dep].reg, x->loc[l->dep].reg);
-			ins(o, 1, "LDR %c%d,[X%d,W%d,SXTW]", l->half ? 'W' : 'X', l->reg, a, t);
+			lx_ins(o, 1, "EOR W%d,W%d,W%d", t, x->loc[l->dep].reg, x->loc[l->dep].reg);
+			lx_ins(o, 1, "LDR %c%d,[X%d,W%d,SXTW]", l->half ? 'W' : 'X', l->reg, a, t);
 			continue;
 		}
-		ins(o, 1, "LDR %c%d,[X%d]", l->half ? 'W' : 'X', l->reg, a);
+		lx_ins(o, 1, "LDR %c%d,[X%d]", l->half ? 'W' : 'X', l->reg, a);
 	}
 	/* leaving the critical section (the task's next voluntary switch, a
 	 * quiescent state for RCU Tasks), dropping the reference
@@ -275,9 +271,9 @@ static void observer_code(struct lx *x, struct lx_out *o, int sync)
 		if (x->hs[h]) {
 			if (zero < 0) {
 				zero = o->reg[1]++;
-				init_item(o, 1, "1:X%d=0;", zero);
+				lx_init_item(o, 1, "1:X%d=0;", zero);
 			}
-			ins(o, 1, "STLR W%d,[X%d]", zero, hs_reg[h]);
+			lx_ins(o, 1, "STLR W%d,[X%d]", zero, hs_reg[h]);
 		}
 }
 
@@ -321,8 +317,8 @@ void lx_build(struct lx *x, struct world *pw, struct lx_out *o)
 		int a = o->reg[0]++, v = o->reg[0]++;
 
 		flush_barriers(o, &z.pend);
-		init_item(o, 0, "0:X%d=done; 0:X%d=1;", a, v);
-		ins(o, 0, "STR W%d,[X%d]", v, a);
+		lx_init_item(o, 0, "0:X%d=done; 0:X%d=1;", a, v);
+		lx_ins(o, 0, "STR W%d,[X%d]", v, a);
 	}
 	/* plans that never wait read the flag when they return: the
 	 * condition is the same in both tests, and orders nothing of
@@ -333,12 +329,28 @@ void lx_build(struct lx *x, struct world *pw, struct lx_out *o)
 	flush_barriers(o, &z.pend);
 }
 
+/* The two threads' columns. */
+void lx_print_code(const struct lx_out *o, FILE *f)
+{
+	int w0 = 4, w1 = 4;
+
+	for (int k = 0; k < o->ncode[0]; k++)
+		if ((int)strlen(o->code[0][k]) > w0)
+			w0 = (int)strlen(o->code[0][k]);
+	for (int k = 0; k < o->ncode[1]; k++)
+		if ((int)strlen(o->code[1][k]) > w1)
+			w1 = (int)strlen(o->code[1][k]);
+	fprintf(f, " %-*s | %-*s ;\n", w0, "P0", w1, "P1");
+	for (int k = 0; k < o->ncode[0] || k < o->ncode[1]; k++)
+		fprintf(f, " %-*s | %-*s ;\n", w0, k < o->ncode[0] ? o->code[0][k] : "", w1,
+			k < o->ncode[1] ? o->code[1][k] : "");
+}
+
 static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 		       const char *name, const char *cmd, int fixed)
 {
 	char vt[48], msg[200];
 	const struct exec_config *xc = &x->w->cfg.exec;
-	int w0 = 4, w1 = 4;
 
 	snprintf(msg, sizeof(msg), "%s", x->msg);
 	for (char *c = msg; *c; c++)
@@ -357,16 +369,7 @@ static void print_test(struct lx *x, const struct lx_out *o, FILE *f,
 		fprintf(f, "  %s\n", o->init[2]);
 	fprintf(f, "  %s\n  %s\n", o->init[0], o->init[1]);
 	fprintf(f, "}\n");
-	for (int k = 0; k < o->ncode[0]; k++)
-		if ((int)strlen(o->code[0][k]) > w0)
-			w0 = (int)strlen(o->code[0][k]);
-	for (int k = 0; k < o->ncode[1]; k++)
-		if ((int)strlen(o->code[1][k]) > w1)
-			w1 = (int)strlen(o->code[1][k]);
-	fprintf(f, " %-*s | %-*s ;\n", w0, "P0", w1, "P1");
-	for (int k = 0; k < o->ncode[0] || k < o->ncode[1]; k++)
-		fprintf(f, " %-*s | %-*s ;\n", w0, k < o->ncode[0] ? o->code[0][k] : "", w1,
-			k < o->ncode[1] ? o->code[1][k] : "");
+	lx_print_code(o, f);
 	fprintf(f, "exists (");
 	for (int k = 0; k < o->nw; k++)
 		fprintf(f, "0:X%d=0 /\\ ", o->wreg[k]);

@@ -59,6 +59,12 @@ static void plan_done(struct ftv_exec *ex, int id,
 
 		if (s)
 			w->ad->disasm((uint32_t)res->found, s->addr, dis, sizeof(dis));
+		if (!w->run.bug_seen) {
+			w->run.bug_seen = 1;
+			w->run.bug_plan = id;
+			w->run.bug_step = res->step;
+			w->run.bug_found = res->found;
+		}
 		world_add_violation(w, "ftrace_bug", -1, st.steps,
 				    "ftrace failed to modify [<%016llx>] %s: actual 0x%08llx (%s), "
 				    "expected 0x%08llx (%s, during %s)",

@@ -148,6 +148,12 @@ struct world_run {
 	unsigned char ops_registered[WORLD_MAX_OPS], ops_reached[WORLD_MAX_OPS],
 		ops_disabled_only[WORLD_MAX_OPS];
 	struct wtimeline tl;
+	/* the first update whose validate-before-write found another word
+	 * (ftrace_bug, world_ops.c's plan_done): its plan id, the step and
+	 * the word found, for --litmus (litmus_export_race.c) */
+	int bug_seen, bug_plan;
+	size_t bug_step;
+	uint64_t bug_found;
 #define WORLD_RUN_ARRAY_FIELDS(T, name) T *name; size_t n##name, cap##name;
 	WORLD_RUN_ARRAYS(WORLD_RUN_ARRAY_FIELDS)
 #undef WORLD_RUN_ARRAY_FIELDS
