@@ -29,6 +29,10 @@ struct scn_reader {
 	struct ftv_err *err;/* the message, without file:line */
 };
 
+/* The keywords that set one unsigned exec_config field of the same name
+ * (the scheduler's numbers): parsed by num32, written when not zero. */
+#define SCN_EXEC_U32(X) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds)
+
 /* The keywords' parsers (verify/scenario_parse.c): 0, or -1 with r->err
  * (the message, without file:line). */
 #define SCN_PARSERS(X) X(name) X(scheme) X(arch) X(objects) X(object) X(call) X(settle) X(far_modules) X(vacuous) X(cpus) X(policy) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds) X(cachetype) X(seed) X(rounds) X(calls) X(workload) X(max_executions) X(steps) X(mutate) X(expect) X(preempt) X(observe) X(channels) X(schedule) X(operation)

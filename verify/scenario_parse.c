@@ -160,35 +160,14 @@ int scn_p_policy(struct scn_reader *r)
 	return 0;
 }
 
-int scn_p_quantum(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.quantum);
-}
-
-int scn_p_pct_depth(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.pct_depth);
-}
-
-int scn_p_drain_hold(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.drain_hold);
-}
-
-int scn_p_cpu_hold(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.cpu_hold);
-}
-
-int scn_p_window_hold(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.window_hold);
-}
-
-int scn_p_tail_rounds(struct scn_reader *r)
-{
-	return num32(r, &r->s->cfg.exec.tail_rounds);
-}
+/* The scheduler's numbers: one exec_config field each (SCN_EXEC_U32). */
+#define SCN_P_EXEC_U32(k)                                    \
+	int scn_p_##k(struct scn_reader *r)                  \
+	{                                                    \
+		return num32(r, &r->s->cfg.exec.k);         \
+	}
+SCN_EXEC_U32(SCN_P_EXEC_U32)
+#undef SCN_P_EXEC_U32
 
 int scn_p_cachetype(struct scn_reader *r)
 {

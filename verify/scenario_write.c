@@ -118,35 +118,13 @@ static void u32_line(FILE *f, const char *kw, unsigned v)
 		line(f, kw, "%u", v);
 }
 
-void scn_w_quantum(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.quantum);
-}
-
-void scn_w_pct_depth(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.pct_depth);
-}
-
-void scn_w_drain_hold(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.drain_hold);
-}
-
-void scn_w_cpu_hold(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.cpu_hold);
-}
-
-void scn_w_window_hold(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.window_hold);
-}
-
-void scn_w_tail_rounds(FILE *f, const char *kw, const struct scenario *s)
-{
-	u32_line(f, kw, s->cfg.exec.tail_rounds);
-}
+#define SCN_W_EXEC_U32(k)                                                    \
+	void scn_w_##k(FILE *f, const char *kw, const struct scenario *s)    \
+	{                                                                    \
+		u32_line(f, kw, s->cfg.exec.k);                             \
+	}
+SCN_EXEC_U32(SCN_W_EXEC_U32)
+#undef SCN_W_EXEC_U32
 
 void scn_w_cachetype(FILE *f, const char *kw, const struct scenario *s)
 {
