@@ -58,6 +58,23 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 	e->ops->pc(e->ctx, c->idx, pc);
 }
 
+/* The block past a turn's instruction budget (block_hook), or a count
+ * down that ran out with no budget to count. */
+static void __attribute__((noinline, cold)) over_budget(uc_engine *uc, struct xhook *hk)
+{
+	struct xecpu *c = hk->c;
+
+	/* (no budget, or one too large to count down: none) */
+	if (!c->budget || c->budget >= INT64_MAX) {
+		hk->left = INT64_MAX;
+		return;
+	}
+	if (!c->over_budget) {
+		c->over_budget = 1;
+		uc_emu_stop(uc);
+	}
+}
+
 /* Before every block of translated code, on every engine from its opening
  * (a hook added later would reach only code translated later, and an
  * engine from the pool must count as a fresh one): the instruction budget
@@ -65,19 +82,22 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
  * (riscv64's compressed instructions count half), at least one, so what
  * a turn has spent depends only on the blocks it executed, never on the
  * clock; the block past the budget is stopped (uc_emu_stop: at the latest
- * before the next block), at the same place on every run. */
+ * before the next block), at the same place on every run.
+ * What it costs: the engine's only block hook, so Unicorn 2.0.1 compiles
+ * a direct call to this function at the head of every block
+ * (tcg-op.h gen_uc_tracecode: hooks_count == 1, uc_add_inline_hook; no
+ * walk of the hook list) and keeps the blocks chained; the call itself,
+ * not what it does, is most of the price (docs/bench-scale.md, "The
+ * instruction budget's price"). Hence the count down in xhook, read
+ * without a load of the CPU first. */
 static void block_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
-	struct xecpu *c = ((struct xhook *)user)->c;
+	struct xhook *hk = user;
 
 	(void)pc;
-	if (!c->budget)
-		return;
-	c->spent += size >= 4 ? size / 4 : 1;
-	if (c->spent > c->budget && !c->over_budget) {
-		c->over_budget = 1;
-		uc_emu_stop(uc);
-	}
+	hk->left -= size >= 4 ? size / 4 : 1;
+	if (hk->left < 0)
+		over_budget(uc, hk);
 }
 
 /* A load by a CPU whose translated code calls read hooks. Each engine has
@@ -836,7 +856,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 	c->count = count;
 	c->counted = 0;
 	c->budget = insns;
-	c->spent = 0;
+	c->hk->left = insns && insns < INT64_MAX ? (int64_t)insns : INT64_MAX;
 	c->over_budget = 0;
 	/* The load gate open: every instruction must reach ops->pre_insn
 	 * (its count only changes between turns). When a load's pc matters,

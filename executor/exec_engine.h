@@ -64,6 +64,10 @@ struct xe_ops {
  * calls the hook with this pointer compiled in). */
 struct xhook {
 	struct xecpu *c;
+	/* What the turn's instruction budget has left (xecpu.budget, set
+	 * by xe_run; INT64_MAX with none): block_hook counts it down, the
+	 * block that takes it below 0 is past the budget. */
+	int64_t left;
 };
 
 struct xecpu {
@@ -98,9 +102,9 @@ struct xecpu {
 	 * instructions that reached the code hook in it so far. */
 	size_t count, counted;
 	/* A free-running turn's instruction budget (xe_run's insns; 0:
-	 * none), what its blocks spent of it so far, and whether they
+	 * none; what is left of it: xhook.left) and whether its blocks
 	 * went past it (block_hook in exec_engine.c). */
-	uint64_t budget, spent;
+	uint64_t budget;
 	int over_budget;
 	/* Where the turn ends, when code_hook stops it there (xe_run), or
 	 * XE_NO_STOP. */

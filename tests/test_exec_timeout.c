@@ -12,10 +12,14 @@
 #define T SIM_KERNEL_TEXT_BASE
 #define W_B_SELF 0x14000000u /* b . */
 #define W_NOP 0xd503201fu
+#define W_ADD_X1_1 0x91000421u /* add x1, x1, #1 */
+#define W_B_BACK8 0x17fffffeu  /* b .-8 */
 
-/* Two CPUs: cpu0 loops on `b .` for ever, cpu1 runs four NOPs to its exit;
- * a run of the executor under cfg. */
-static struct ftv_exec *looping(struct sim_aspace *as, struct exec_config *cfg)
+/* Two CPUs: cpu0 loops for ever on the n words of loop (at T, the last
+ * a branch back to T), cpu1 runs four NOPs to its exit; a run of the
+ * executor under cfg. */
+static struct ftv_exec *looping_on(struct sim_aspace *as, struct exec_config *cfg,
+				   const uint32_t *loop, unsigned n)
 {
 	struct ftv_err err;
 	struct ftv_exec *ex;
@@ -24,18 +28,27 @@ static struct ftv_exec *looping(struct sim_aspace *as, struct exec_config *cfg)
 				      SIM_REGION_TEXT, NULL));
 	ck_assert_ptr_nonnull(sim_map(as, "stack", SIM_STACK_BASE, 0x10000,
 				      SIM_R | SIM_W, SIM_REGION_STACK, NULL));
-	sim_write32(as, T, W_B_SELF);
+	for (unsigned i = 0; i < n; i++)
+		sim_write32(as, T + 4 * i, loop[i]);
 	for (unsigned i = 0; i < 4; i++)
 		sim_write32(as, T + 0x100 + 4 * i, W_NOP);
 	ex = exec_new(as, cfg, &err);
 	ck_assert_msg(ex != NULL, "%s", err.msg);
 	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000,
-					NULL, 0, T + 4, &err), 0);
+					NULL, 0, T + 4 * n, &err), 0);
 	ck_assert_int_eq(exec_cpu_setup(ex, 1, T + 0x100,
 					SIM_STACK_BASE + 0x2000, NULL, 0,
 					T + 0x110, &err), 0);
 	ck_assert_int_eq(exec_run(ex, 100, &err), 0);
 	return ex;
+}
+
+/* cpu0 on `b .` */
+static struct ftv_exec *looping(struct sim_aspace *as, struct exec_config *cfg)
+{
+	static const uint32_t self[] = { W_B_SELF };
+
+	return looping_on(as, cfg, self, 1);
 }
 
 /* The instruction budget decides, whatever the time guard: a huge one
@@ -97,6 +110,34 @@ START_TEST(a_turn_past_its_time_guard_ends_the_run_unjudged)
 	sim_aspace_free(as);
 }
 END_TEST
+/* Where the budget stops a turn, exactly: cpu0's loop is one block of
+ * three instructions (add x1; nop; b back), counted 3 at its head
+ * (exec_engine.c block_hook), so the block that takes the count past
+ * 100000 is the 33334th and is stopped before it runs: x1 holds the
+ * iterations done, 33333, on every run and whatever the guard. (Unicorn
+ * 2.0.1 calls the hook ahead of the block's exit check, gen_tb_start, so
+ * the uc_emu_stop it makes is seen by that very block.) */
+START_TEST(the_budget_stops_the_turn_at_the_block_past_it)
+{
+	static const uint32_t loop[] = { W_ADD_X1_1, W_NOP, W_B_BACK8 };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct sim_aspace *as = sim_aspace_new();
+		struct exec_config cfg = { .ncpus = 2, .policy = EXEC_QUANTUM, .seed = 1,
+					   .turn_insns = 100000,
+					   .turn_timeout_us = k ? 60000000 : 0 };
+		struct ftv_exec *ex = looping_on(as, &cfg, loop, 3);
+		size_t n;
+		const struct exec_violation *v = exec_violations(ex, &n);
+
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(v[0].kind, EXEC_V_STUCK);
+		ck_assert_uint_eq(exec_cpu_reg(ex, 0, 1), 33333);
+		exec_free(ex);
+		sim_aspace_free(as);
+	}
+}
+END_TEST
 
 static Suite *exec_timeout_suite(void)
 {
@@ -105,6 +146,7 @@ static Suite *exec_timeout_suite(void)
 
 	tcase_add_test(tc, a_turn_looping_past_its_instruction_budget_is_stuck_and_stopped);
 	tcase_add_test(tc, a_turn_past_its_time_guard_ends_the_run_unjudged);
+	tcase_add_test(tc, the_budget_stops_the_turn_at_the_block_past_it);
 	suite_add_tcase(s, tc);
 	return s;
 }
