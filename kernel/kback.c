@@ -18,8 +18,9 @@
 #define KBACK_READS 8
 
 struct kback {
-	struct kern *k;
-	struct kline *lines;
+	struct kern *k;                 /* taken from the pool: kern_take */
+	uint64_t insns0;                /* its instructions before this backend */
+	struct kline *lines;            /* k's */
 	struct arm64_ftrace model;      /* site_usable: ftrace_call_adjust */
 	uint64_t caller_w;              /* the world's ftrace_caller */
 	uint64_t caller_k, nop_k, list_k, rec;
@@ -83,8 +84,9 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 		ftv_errf(err, "out of memory");
 		return NULL;
 	}
-	if (!(b->k = kern_open_modules(dir, (char *const *)objs, nobjs, nmods, far, err)))
+	if (!(b->k = kern_take(dir, (char *const *)objs, nobjs, nmods, far, err)))
 		goto fail;
+	b->insns0 = b->k->insns;
 	b->caller_w = b->model.ftrace_caller = caller;
 	b->caller_k = kern_sym(b->k, "ftrace_caller");
 	b->nop_k = kern_sym(b->k, "ftrace_nop_ops");
@@ -97,8 +99,9 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			 dir);
 		goto fail;
 	}
-	if (!(b->lines = kline_new(b->k, err)))
+	if (!b->k->lines && !(b->k->lines = kline_new(b->k, err)))
 		goto fail;
+	b->lines = b->k->lines;
 	/* the world's sites and the kernel's copy of them, in load order */
 	for (size_t i = 0; i < sim_image_nsites(b->k->img) && j < nsites; i++) {
 		const struct sim_site *s = sim_image_site(b->k->img, i);
@@ -137,15 +140,14 @@ void kback_free(struct kback *b)
 	for (size_t i = 0; i < b->nruns; i++)
 		free(b->runs[i]);
 	free(b->runs);
-	kline_free(b->lines);
-	kern_close(b->k);
+	kern_give(b->k);
 	free(b->pairs);
 	free(b);
 }
 
 uint64_t kback_insns(const struct kback *b)
 {
-	return b->k->insns;
+	return b->k->insns - b->insns0;
 }
 
 static const struct kback_pair *pair(const struct kback *b, uint64_t ip_w)

@@ -25,6 +25,7 @@ struct krun {
 	uc_engine *uc;
 	uc_hook hcode, hwrite;
 	uint64_t text_lo, text_hi;
+	uc_context *fresh; /* the registers as opened (krun_reset) */
 };
 
 static uint64_t reg(uc_engine *uc, int r)
@@ -169,13 +170,27 @@ struct krun *krun_new(struct kern *k, struct ftv_err *err)
 	uc_hook_add(r->uc, &r->hcode, UC_HOOK_CODE, (void *)code_hook, r,
 		    k->text_lo, k->text_hi - 1);
 	setreg(r->uc, UC_ARM64_REG_SP_EL0, k->task);
+	if ((e = uc_context_alloc(r->uc, &r->fresh)) != UC_ERR_OK ||
+	    (e = uc_context_save(r->uc, r->fresh)) != UC_ERR_OK) {
+		ftv_errf(err, "uc_context_save: %s", uc_strerror(e));
+		krun_free(r);
+		return NULL;
+	}
 	return r;
+}
+
+void krun_reset(struct krun *r)
+{
+	if (r && r->fresh)
+		uc_context_restore(r->uc, r->fresh);
 }
 
 void krun_free(struct krun *r)
 {
 	if (!r)
 		return;
+	if (r->fresh)
+		uc_context_free(r->fresh);
 	if (r->uc)
 		uc_close(r->uc);
 	free(r);

@@ -155,6 +155,68 @@ START_TEST(missing_objects_are_named_with_make_kernel)
 }
 END_TEST
 
+/* A kernel given back (kern_give) and taken again for the same build
+ * (kern_take: a fuzz campaign's next world) runs as a freshly opened one:
+ * its text and data put back, the translation of text a run changed
+ * dropped, its log, fixmap and locks as opened. */
+START_TEST(a_kernel_taken_again_runs_as_opened)
+{
+	char dir[512], mut[512];
+	struct ftv_err err = { "" };
+	struct kern *k, *again, *other;
+	uint64_t fn, lit, arg, fresh_ret = 0, ret = 1, v0 = 0, v = 0;
+	uint64_t args[2];
+	size_t taken, nlog;
+
+	kpath(dir, sizeof(dir), "kernel/6.12");
+	kpath(mut, sizeof(mut), "kernel-mut/make-call-bl-before-ops");
+	k = kern_take(dir, NULL, 0, 0, 0, &err);
+	ck_assert_msg(k, "%s", err.msg);
+	fn = kern_sym(k, "ftrace_call_adjust");
+	lit = (kern_sym(k, "ftrace_stub") - 8) & ~7ull;
+	ck_assert(fn && lit && !sim_read64(k->as, lit, &v0));
+	/* ftrace_call_adjust translated, then its text changed to
+	 * `mov x0, #0; ret` (and its translation dropped, as a store of the
+	 * code's own would): the change runs */
+	arg = lit;
+	ck_assert_msg(!kern_call(k, fn, &arg, 1, &fresh_ret, &err), "%s", err.msg);
+	ck_assert_uint_ne(fresh_ret, 0);
+	ck_assert(!sim_write32(k->as, fn, 0xd2800000u) && !sim_write32(k->as, fn + 4, 0xd65f03c0u));
+	krun_text_changed(k->run, fn, 8);
+	ck_assert_msg(!kern_call(k, fn, &arg, 1, &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(ret, 0);
+	/* a literal written for real: text, log, fixmap state changed */
+	args[0] = lit;
+	args[1] = 0x1122334455667788ull;
+	ck_assert_msg(!kern_call(k, kern_sym(k, "aarch64_insn_write_literal_u64"), args, 2, &ret,
+				 &err), "%s", err.msg);
+	nlog = k->log.n;
+	ck_assert(nlog > 0 && !sim_read64(k->as, lit, &v) && v == args[1]);
+	taken = kern_pool_taken();
+	kern_give(k);
+
+	/* another build is another kernel */
+	other = kern_take(mut, NULL, 0, 0, 0, &err);
+	ck_assert_msg(other && other != k, "%s", err.msg);
+	ck_assert_uint_eq(kern_pool_taken(), taken);
+
+	again = kern_take(dir, NULL, 0, 0, 0, &err);
+	ck_assert_msg(again == k, "%s", err.msg);
+	ck_assert_uint_eq(kern_pool_taken(), taken + 1);
+	ck_assert_uint_eq(again->log.n, 0);
+	ck_assert(!again->fix.mapped && !again->locks);
+	ck_assert(!sim_read64(again->as, lit, &v));
+	ck_assert_uint_eq(v, v0);
+	ck_assert_msg(!kern_call(again, fn, &arg, 1, &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(ret, fresh_ret);
+	ck_assert_msg(!kern_call(again, kern_sym(again, "aarch64_insn_write_literal_u64"), args, 2,
+				 &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(again->log.n, nlog);
+	kern_give(again);
+	kern_give(other);
+}
+END_TEST
+
 static struct kern *open_612(void)
 {
 	char dir[512];
@@ -347,6 +409,7 @@ static Suite *kernel_diff_suite(void)
 	tcase_add_test(t, missing_objects_are_named_with_make_kernel);
 	tcase_add_test(t, user_objects_give_the_sites);
 	tcase_add_test(t, literal_write_logs_every_effect_in_order);
+	tcase_add_test(t, a_kernel_taken_again_runs_as_opened);
 	tcase_add_test(t, bug_is_reported_with_its_file_and_line);
 	tcase_add_test(t, data_symbols_hold_a_booted_kernels_values);
 	tcase_add_test(t, comparison_rules);
