@@ -31,9 +31,6 @@ struct kback {
 		uint32_t orig[KBACK_WINDOW / 4];
 	} *pairs;
 	size_t npairs;
-	/* step texts: they live as long as the backend (plan_step.what) */
-	char **texts;
-	size_t ntexts, captexts;
 	/* the runs that made live steps (plan_step.live): as long too */
 	struct kback_run **runs;
 	size_t nruns, capruns;
@@ -134,9 +131,6 @@ void kback_free(struct kback *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->ntexts; i++)
-		free(b->texts[i]);
-	free(b->texts);
 	for (size_t i = 0; i < b->nruns; i++)
 		free(b->runs[i]);
 	free(b->runs);
@@ -185,42 +179,18 @@ static int word_to_w(const struct kback *b, const struct kback_pair *p, uint64_t
 			      out, e);
 }
 
-/* "func+0x3c" and "arch/arm64/kernel/ftrace.c:342" of a kernel pc */
-static void place(struct kback *b, uint64_t pc, char *at, size_t nat, char *where,
-		  size_t nwhere)
-{
-	sim_symbolize(b->k->as, pc, at, nat, 0);
-	if (strchr(at, '/'))
-		*strchr(at, '/') = 0;
-	kline_where(b->lines, pc, where, nwhere);
-}
-
 /* "make_call: ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342) >
  * __aarch64_insn_write+0x48 (arch/arm64/kernel/patching.c:78): what": the
  * core's verb first, as the model's steps name it (the checks tell an
  * enabling write by it: verify/check.c on_nop), then where the patcher
- * CPU was in the verb's kernel function and in the innermost one. */
+ * CPU was in the verb's kernel function and in the innermost one. Kept
+ * with the kernel (kline_step_name): it outlives the backend's plans. */
 static const char *text(struct kback *b, const char *verb, const struct kev *v,
 			const char *what)
 {
-	char at[200], where[300], oat[200], owhere[300], *s;
-	size_t n;
+	const char *s = kline_step_name(b->lines, verb, v->pc, v->outer, what);
 
-	place(b, v->pc, at, sizeof(at), where, sizeof(where));
-	place(b, v->outer, oat, sizeof(oat), owhere, sizeof(owhere));
-	n = strlen(verb) + 2 * (strlen(at) + strlen(where)) + strlen(oat) + strlen(owhere) +
-	    strlen(what) + 16;
-	if (!(s = malloc(n)))
-		return "kernel";
-	if (v->outer == v->pc)
-		snprintf(s, n, "%s: %s (%s): %s", verb, at, where, what);
-	else
-		snprintf(s, n, "%s: %s (%s) > %s (%s): %s", verb, oat, owhere, at, where, what);
-	if (VEC_PUSH(b->texts, b->ntexts, b->captexts, s)) {
-		free(s);
-		return "kernel";
-	}
-	return s;
+	return s ? s : "kernel";
 }
 
 /* A point of the site's window [lo, hi) in the cache line at line_k,

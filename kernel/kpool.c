@@ -141,6 +141,8 @@ static void restore(struct kpool_entry *e)
 	k->answer_ctx = NULL;
 	k->pc = k->outer = 0;
 	krun_reset(k->run);
+	/* the step names the last world's plans held: kept unless many */
+	kline_trim(k->lines);
 }
 
 struct kern *kern_take(const char *dir, char *const *extra, size_t nextra, size_t nmods,

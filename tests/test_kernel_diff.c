@@ -7,6 +7,7 @@
 #include "tests/suite.h"
 #include "kernel/kdiff.h"
 #include "kernel/kern.h"
+#include "kernel/kline.h"
 #include "kernel/kshim.h"
 
 #include <stdio.h>
@@ -229,6 +230,39 @@ static struct kern *open_612(void)
 	return k;
 }
 
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A step's name is made once for the same verb, pcs and text, and names
+ * where the patcher CPU was: the outer function, then the inner one with
+ * its source line. */
+START_TEST(step_names_are_made_once_and_name_the_line)
+{
+	struct kern *k = open_612();
+	struct ftv_err err = { "" };
+	struct kline *l = kline_new(k, &err);
+	uint64_t outer = kern_sym(k, "ftrace_make_call") + 0x10;
+	uint64_t pc = kern_sym(k, "aarch64_insn_write_literal_u64") + 4;
+	const char *a, *b, *c, *d;
+
+	ck_assert_msg(l, "%s", err.msg);
+	a = kline_step_name(l, "make_call", pc, outer, "str32 x");
+	b = kline_step_name(l, "make_call", pc, outer, "str32 x");
+	c = kline_step_name(l, "make_call", pc, outer, "str32 y");
+	d = kline_step_name(l, "make_call", pc, pc, "str32 x");
+	ck_assert(a && a == b && c && c != a && d && d != a);
+	ck_assert_msg(starts(a, "make_call: ftrace_make_call+0x10 (arch/arm64/kernel/ftrace.c:") &&
+		      strstr(a, ") > aarch64_insn_write_literal_u64+0x4 (arch/arm64/kernel/patching.c:") &&
+		      !strcmp(a + strlen(a) - strlen("): str32 x"), "): str32 x"), "%s", a);
+	ck_assert_msg(starts(d, "make_call: aarch64_insn_write_literal_u64+0x4 (arch/arm64/kernel/patching.c:") &&
+		      !strstr(d, " > "), "%s", d);
+	kline_free(l);
+	kern_close(k);
+}
+END_TEST
+
 /* aarch64_insn_write_literal_u64, run for real: the lock, the fixmap
  * mapping with __set_pte's barriers, the store at the text address it
  * aliases, the clear with the TLB flush's barriers, the unlock. */
@@ -410,6 +444,7 @@ static Suite *kernel_diff_suite(void)
 	tcase_add_test(t, user_objects_give_the_sites);
 	tcase_add_test(t, literal_write_logs_every_effect_in_order);
 	tcase_add_test(t, a_kernel_taken_again_runs_as_opened);
+	tcase_add_test(t, step_names_are_made_once_and_name_the_line);
 	tcase_add_test(t, bug_is_reported_with_its_file_and_line);
 	tcase_add_test(t, data_symbols_hold_a_booted_kernels_values);
 	tcase_add_test(t, comparison_rules);
