@@ -26,6 +26,14 @@ struct krun {
 	uc_hook hcode, hwrite;
 	uint64_t text_lo, text_hi;
 	uc_context *fresh; /* the registers as opened (krun_reset) */
+	/* each text word the code hook decoded, by (pc - text_lo) / 4,
+	 * until the text changes (krun_text_changed) */
+	struct kdecoded {
+		uint32_t w;
+		uint16_t id;   /* enum a64_id */
+		uint8_t known;
+	} *dec;
+	size_t ndec;
 };
 
 static uint64_t reg(uc_engine *uc, int r)
@@ -74,13 +82,21 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct krun *r = user;
 	struct kern *k = r->k;
+	struct kdecoded *d = (pc - k->text_lo) / 4 < r->ndec ? &r->dec[(pc - k->text_lo) / 4] : NULL;
 	uint32_t w;
 	enum a64_id id;
 
 	(void)size;
-	if (sim_read32(k->as, pc, &w))
-		return;
-	id = a64_lookup(w);
+	if (d && d->known) {
+		w = d->w;
+		id = (enum a64_id)d->id;
+	} else {
+		if (sim_read32(k->as, pc, &w))
+			return;
+		id = a64_lookup(w);
+		if (d)
+			*d = (struct kdecoded){ w, (uint16_t)id, 1 };
+	}
 	k->pc = pc;
 	k->insns++;
 	if (pc == k->watch_pc) {
@@ -169,6 +185,12 @@ struct krun *krun_new(struct kern *k, struct ftv_err *err)
 	}
 	uc_hook_add(r->uc, &r->hcode, UC_HOOK_CODE, (void *)code_hook, r,
 		    k->text_lo, k->text_hi - 1);
+	r->ndec = k->text_hi > k->text_lo ? (k->text_hi - k->text_lo) / 4 : 0;
+	if (r->ndec && !(r->dec = calloc(r->ndec, sizeof(*r->dec)))) {
+		ftv_errf(err, "out of memory");
+		krun_free(r);
+		return NULL;
+	}
 	setreg(r->uc, UC_ARM64_REG_SP_EL0, k->task);
 	if ((e = uc_context_alloc(r->uc, &r->fresh)) != UC_ERR_OK ||
 	    (e = uc_context_save(r->uc, r->fresh)) != UC_ERR_OK) {
@@ -191,6 +213,7 @@ void krun_free(struct krun *r)
 		return;
 	if (r->fresh)
 		uc_context_free(r->fresh);
+	free(r->dec);
 	if (r->uc)
 		uc_close(r->uc);
 	free(r);
@@ -198,8 +221,12 @@ void krun_free(struct krun *r)
 
 void krun_text_changed(struct krun *r, uint64_t addr, uint64_t len)
 {
-	if (r)
-		uc_ctl_remove_cache(r->uc, addr, addr + len);
+	if (!r)
+		return;
+	uc_ctl_remove_cache(r->uc, addr, addr + len);
+	for (uint64_t a = addr & ~3ull; a < addr + len; a += 4)
+		if (a >= r->k->text_lo && (a - r->k->text_lo) / 4 < r->ndec)
+			r->dec[(a - r->k->text_lo) / 4].known = 0;
 }
 
 /* A trap the run stopped at: a shim's stub (run it and return to the

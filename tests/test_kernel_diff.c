@@ -167,7 +167,7 @@ START_TEST(a_kernel_taken_again_runs_as_opened)
 	struct kern *k, *again, *other;
 	uint64_t fn, lit, arg, fresh_ret = 0, ret = 1, v0 = 0, v = 0;
 	uint64_t args[2];
-	size_t taken, nlog;
+	size_t taken, nlog, calls;
 
 	kpath(dir, sizeof(dir), "kernel/6.12");
 	kpath(mut, sizeof(mut), "kernel-mut/make-call-bl-before-ops");
@@ -176,17 +176,23 @@ START_TEST(a_kernel_taken_again_runs_as_opened)
 	fn = kern_sym(k, "ftrace_call_adjust");
 	lit = (kern_sym(k, "ftrace_stub") - 8) & ~7ull;
 	ck_assert(fn && lit && !sim_read64(k->as, lit, &v0));
-	/* ftrace_call_adjust translated, then its text changed to
-	 * `mov x0, #0; ret` (and its translation dropped, as a store of the
-	 * code's own would): the change runs */
+	/* ftrace_call_adjust translated and decoded, then its text changed
+	 * to `dsb ish; mov x0, #0; ret` (its translation and decoding
+	 * dropped, as a store of the code's own would): the change runs */
 	arg = lit;
 	ck_assert_msg(!kern_call(k, fn, &arg, 1, &fresh_ret, &err), "%s", err.msg);
 	ck_assert_uint_ne(fresh_ret, 0);
-	ck_assert(!sim_write32(k->as, fn, 0xd2800000u) && !sim_write32(k->as, fn + 4, 0xd65f03c0u));
-	krun_text_changed(k->run, fn, 8);
+	nlog = k->log.n;
+	ck_assert(!sim_write32(k->as, fn, 0xd5033b9fu) && !sim_write32(k->as, fn + 4, 0xd2800000u) &&
+		  !sim_write32(k->as, fn + 8, 0xd65f03c0u));
+	krun_text_changed(k->run, fn, 12);
 	ck_assert_msg(!kern_call(k, fn, &arg, 1, &ret, &err), "%s", err.msg);
 	ck_assert_uint_eq(ret, 0);
+	ck_assert_uint_eq(k->log.n, nlog + 1);
+	ck_assert(k->log.v[nlog].kind == KEV_DSB);
+	calls = nlog;
 	/* a literal written for real: text, log, fixmap state changed */
+	kev_clear(&k->log);
 	args[0] = lit;
 	args[1] = 0x1122334455667788ull;
 	ck_assert_msg(!kern_call(k, kern_sym(k, "aarch64_insn_write_literal_u64"), args, 2, &ret,
@@ -210,6 +216,8 @@ START_TEST(a_kernel_taken_again_runs_as_opened)
 	ck_assert_uint_eq(v, v0);
 	ck_assert_msg(!kern_call(again, fn, &arg, 1, &ret, &err), "%s", err.msg);
 	ck_assert_uint_eq(ret, fresh_ret);
+	ck_assert_uint_eq(again->log.n, calls);
+	kev_clear(&again->log);
 	ck_assert_msg(!kern_call(again, kern_sym(again, "aarch64_insn_write_literal_u64"), args, 2,
 				 &ret, &err), "%s", err.msg);
 	ck_assert_uint_eq(again->log.n, nlog);
