@@ -319,14 +319,15 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 		struct plan_step s = { .rec = -1 };
 		int in = v->addr >= lo && v->addr < hi;
 
-		kev_format(v, what, sizeof(what));
+		/* (the event's text is formatted only for a step or an
+		 * error: most events are the patcher CPU's own) */
 		switch (v->kind) {
 		case KEV_READ:
 			if (in) {
 				if (have_read && !b->recorded)
 					return ftv_errf(e, "%s: two reads of the site before one "
 							"visible event (not modelled)",
-							text(b, verb, v, what));
+							text(b, verb, v, kev_format(v, what, sizeof(what))));
 				read_a = v->addr;
 				read_v = v->value;
 				read_e = v;
@@ -345,7 +346,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 				continue;
 			s.addr = to_w(p, v->addr);
 			if (v->size == 8) {
-				if (literal_on_code(b, verb, p, v, what, e))
+				if (literal_on_code(b, verb, p, v, kev_format(v, what, sizeof(what)), e))
 					return -1;
 				s.op = PLAN_WRITE_DATA64;
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
@@ -360,8 +361,8 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 					return -1;
 				s.new = w;
 			} else {
-				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, verb, v, what),
-						v->size);
+				return ftv_errf(e, "%s: a %u-byte store to the site",
+						text(b, verb, v, kev_format(v, what, sizeof(what))), v->size);
 			}
 			if (b->recorded && have_read && read_a == v->addr) {
 				uint32_t w;
@@ -398,7 +399,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 			break;
 		case KEV_FAULT:
 		case KEV_BUG:
-			return ftv_errf(e, "%s", text(b, verb, v, what));
+			return ftv_errf(e, "%s", text(b, verb, v, kev_format(v, what, sizeof(what))));
 		default:
 			/* fixmap, TLBI, patch_lock, printk: the patcher CPU's
 			 * own state (one ftrace agent: nobody else maps the
@@ -414,7 +415,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 				return -1;
 			have_read = 0;
 		}
-		s.what = text(b, verb, v, what);
+		s.what = text(b, verb, v, kev_format(v, what, sizeof(what)));
 		if (plan_push(pl, &s))
 			return ftv_errf(e, "out of memory");
 	}
@@ -425,7 +426,8 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 
 		if (!ret)
 			return ftv_errf(e, "%s: the site read after the last visible event",
-					text(b, verb, read_e, what));
+					text(b, verb, read_e,
+					     kev_format(&l->v[l->n - 1], what, sizeof(what))));
 		if (set_read(b, p, read_e, &s, e))
 			return -1;
 		s.addr = s.raddr;
