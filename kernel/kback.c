@@ -35,6 +35,11 @@ struct kback {
 	struct kback_run **runs;
 	size_t nruns, capruns;
 	int recorded;   /* FTV_KERNEL_RECORDED: the recorded plans of before */
+	/* struct module's offsets (far_module), read from the layout once */
+	struct kback_modlay {
+		int known;
+		uint64_t mem, base, size, msize, text, arch, tramps, modsize;
+	} modlay;
 };
 
 /* The kernel's verbs (the core's names and the kernel functions). */
@@ -480,21 +485,28 @@ static int far_module(struct kback *b, const struct kback_pair *p, uint64_t plt_
 		      struct ftv_err *e)
 {
 	struct kern *k = b->k;
-	uint64_t mem, base, size, msize, text, arch, tramps, modsize, m, tb, ts;
+	uint64_t m, tb, ts;
 	static const uint8_t zero[64];
+	struct kback_modlay *ml = &b->modlay;
+	uint64_t mem = ml->mem, base = ml->base, size = ml->size, msize = ml->msize;
+	uint64_t text = ml->text, arch = ml->arch, tramps = ml->tramps, modsize = ml->modsize;
 
 	k->module = 0;
 	if (!plt_w)
 		return 0;
-	if (kern_fact(&k->lay, "module.mem", &mem, e) ||
-	    kern_fact(&k->lay, "module_memory.base", &base, e) ||
-	    kern_fact(&k->lay, "module_memory.size", &size, e) ||
-	    kern_fact(&k->lay, "sizeof.module_memory", &msize, e) ||
-	    kern_fact(&k->lay, "MOD_TEXT", &text, e) ||
-	    kern_fact(&k->lay, "module.arch", &arch, e) ||
-	    kern_fact(&k->lay, "mod_arch_specific.ftrace_trampolines", &tramps, e) ||
-	    kern_fact(&k->lay, "sizeof.module", &modsize, e))
-		return -1;
+	if (!ml->known) {
+		if (kern_fact(&k->lay, "module.mem", &ml->mem, e) ||
+		    kern_fact(&k->lay, "module_memory.base", &ml->base, e) ||
+		    kern_fact(&k->lay, "module_memory.size", &ml->size, e) ||
+		    kern_fact(&k->lay, "sizeof.module_memory", &ml->msize, e) ||
+		    kern_fact(&k->lay, "MOD_TEXT", &ml->text, e) ||
+		    kern_fact(&k->lay, "module.arch", &ml->arch, e) ||
+		    kern_fact(&k->lay, "mod_arch_specific.ftrace_trampolines", &ml->tramps, e) ||
+		    kern_fact(&k->lay, "sizeof.module", &ml->modsize, e))
+			return -1;
+		ml->known = 1;
+		return far_module(b, p, plt_w, e);
+	}
 	if (copy_text(b, p->ip_k, &tb, &ts))
 		return ftv_errf(e, "no text of the kernel copy holds 0x%llx",
 				(unsigned long long)p->ip_k);

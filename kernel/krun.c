@@ -242,8 +242,14 @@ static int trap(struct krun *r, uint64_t pc, struct ftv_err *err)
 	char msg[300];
 
 	if (s) {
-		for (int i = 0; i < 8; i++)
-			x[i] = reg(r->uc, xreg(i));
+		int ids[8];
+		void *vals[8];
+
+		for (int i = 0; i < 8; i++) {
+			ids[i] = xreg((unsigned)i);
+			vals[i] = &x[i];
+		}
+		uc_reg_read_batch(r->uc, ids, vals, 8);
 		ret = x[0];
 		size_t from = k->log.n;
 
@@ -285,14 +291,28 @@ int krun_call(struct krun *r, uint64_t fn, const uint64_t *args, int nargs,
 	uint64_t sp = SIM_STACK_BASE + 0x10000 - 16, pc = fn, done = 0;
 	struct kern *k = r->k;
 
-	for (unsigned i = 0; i < 30; i++)
-		setreg(r->uc, xreg(i), 0);
-	for (int i = 0; i < nargs && i < 8; i++)
-		setreg(r->uc, xreg(i), args[i]);
-	setreg(r->uc, UC_ARM64_REG_SP, sp);
-	setreg(r->uc, UC_ARM64_REG_LR, KRUN_RET);
-	setreg(r->uc, UC_ARM64_REG_X29, 0);
-	setreg(r->uc, UC_ARM64_REG_SP_EL0, k->task);
+	/* x0..x29 (x0..x7 the arguments, the rest 0), sp, lr, sp_el0: one
+	 * batch (a register write each was a call-out each) */
+	{
+		enum { N = 33 };
+		int ids[N];
+		uint64_t v[N];
+		void *vals[N];
+
+		for (unsigned i = 0; i < 30; i++) {
+			ids[i] = xreg(i);
+			v[i] = (int)i < nargs && i < 8 ? args[i] : 0;
+		}
+		ids[30] = UC_ARM64_REG_SP;
+		v[30] = sp;
+		ids[31] = UC_ARM64_REG_LR;
+		v[31] = KRUN_RET;
+		ids[32] = UC_ARM64_REG_SP_EL0;
+		v[32] = k->task;
+		for (int i = 0; i < N; i++)
+			vals[i] = &v[i];
+		uc_reg_write_batch(r->uc, ids, vals, N);
+	}
 	k->locks = 0;
 	while (pc != KRUN_RET) {
 		uc_err e = uc_emu_start(r->uc, pc, KRUN_RET, 0, KRUN_BUDGET);
