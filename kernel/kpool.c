@@ -17,7 +17,11 @@
  * put back drops its translations: krun_text_changed), the CPU's registers
  * from a context saved at open (krun_reset), and the kernel's own state
  * (fixmap slot, locks, what the shims answer) as opened. So a taken kernel
- * runs every verb as a fresh one would: only the cost differs. */
+ * runs every verb as a fresh one would: only the cost differs
+ * (FTV_KERNEL_FRESH=1 opens one per world instead, to compare with).
+ *
+ * One process's worlds share the pool without a lock: ftv builds worlds
+ * in one thread (fuzz --jobs forks its workers). */
 #include "kernel/kern.h"
 
 #include <stdio.h>
@@ -148,10 +152,15 @@ static void restore(struct kpool_entry *e)
 struct kern *kern_take(const char *dir, char *const *extra, size_t nextra, size_t nmods,
 		       int far, struct ftv_err *err)
 {
-	char *key = make_key(dir, extra, nextra, nmods, far);
+	char *key;
 	struct kpool_entry *e = NULL;
+	const char *fresh = getenv("FTV_KERNEL_FRESH");
 
-	if (!key) {
+	/* FTV_KERNEL_FRESH=1: a kernel of its own for every world (closed at
+	 * kern_give), to compare with */
+	if (fresh && !strcmp(fresh, "1"))
+		return kern_open_modules(dir, extra, nextra, nmods, far, err);
+	if (!(key = make_key(dir, extra, nextra, nmods, far))) {
 		ftv_errf(err, "out of memory");
 		return NULL;
 	}
