@@ -18,8 +18,9 @@
 #define KBACK_READS 8
 
 struct kback {
-	struct kern *k;
-	struct kline *lines;
+	struct kern *k;                 /* taken from the pool: kern_take */
+	uint64_t insns0;                /* its instructions before this backend */
+	struct kline *lines;            /* k's */
 	struct arm64_ftrace model;      /* site_usable: ftrace_call_adjust */
 	uint64_t caller_w;              /* the world's ftrace_caller */
 	uint64_t caller_k, nop_k, list_k, rec;
@@ -30,13 +31,15 @@ struct kback {
 		uint32_t orig[KBACK_WINDOW / 4];
 	} *pairs;
 	size_t npairs;
-	/* step texts: they live as long as the backend (plan_step.what) */
-	char **texts;
-	size_t ntexts, captexts;
 	/* the runs that made live steps (plan_step.live): as long too */
 	struct kback_run **runs;
 	size_t nruns, capruns;
 	int recorded;   /* FTV_KERNEL_RECORDED: the recorded plans of before */
+	/* struct module's offsets (far_module), read from the layout once */
+	struct kback_modlay {
+		int known;
+		uint64_t mem, base, size, msize, text, arch, tramps, modsize;
+	} modlay;
 };
 
 /* The kernel's verbs (the core's names and the kernel functions). */
@@ -83,8 +86,9 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 		ftv_errf(err, "out of memory");
 		return NULL;
 	}
-	if (!(b->k = kern_open_modules(dir, (char *const *)objs, nobjs, nmods, far, err)))
+	if (!(b->k = kern_take(dir, (char *const *)objs, nobjs, nmods, far, err)))
 		goto fail;
+	b->insns0 = b->k->insns;
 	b->caller_w = b->model.ftrace_caller = caller;
 	b->caller_k = kern_sym(b->k, "ftrace_caller");
 	b->nop_k = kern_sym(b->k, "ftrace_nop_ops");
@@ -97,8 +101,9 @@ struct kback *kback_new(const char *dir, const char *const *objs, size_t nobjs,
 			 dir);
 		goto fail;
 	}
-	if (!(b->lines = kline_new(b->k, err)))
+	if (!b->k->lines && !(b->k->lines = kline_new(b->k, err)))
 		goto fail;
+	b->lines = b->k->lines;
 	/* the world's sites and the kernel's copy of them, in load order */
 	for (size_t i = 0; i < sim_image_nsites(b->k->img) && j < nsites; i++) {
 		const struct sim_site *s = sim_image_site(b->k->img, i);
@@ -131,21 +136,17 @@ void kback_free(struct kback *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->ntexts; i++)
-		free(b->texts[i]);
-	free(b->texts);
 	for (size_t i = 0; i < b->nruns; i++)
 		free(b->runs[i]);
 	free(b->runs);
-	kline_free(b->lines);
-	kern_close(b->k);
+	kern_give(b->k);
 	free(b->pairs);
 	free(b);
 }
 
 uint64_t kback_insns(const struct kback *b)
 {
-	return b->k->insns;
+	return b->k->insns - b->insns0;
 }
 
 static const struct kback_pair *pair(const struct kback *b, uint64_t ip_w)
@@ -183,42 +184,18 @@ static int word_to_w(const struct kback *b, const struct kback_pair *p, uint64_t
 			      out, e);
 }
 
-/* "func+0x3c" and "arch/arm64/kernel/ftrace.c:342" of a kernel pc */
-static void place(struct kback *b, uint64_t pc, char *at, size_t nat, char *where,
-		  size_t nwhere)
-{
-	sim_symbolize(b->k->as, pc, at, nat, 0);
-	if (strchr(at, '/'))
-		*strchr(at, '/') = 0;
-	kline_where(b->lines, pc, where, nwhere);
-}
-
 /* "make_call: ftrace_make_call+0x3c (arch/arm64/kernel/ftrace.c:342) >
  * __aarch64_insn_write+0x48 (arch/arm64/kernel/patching.c:78): what": the
  * core's verb first, as the model's steps name it (the checks tell an
  * enabling write by it: verify/check.c on_nop), then where the patcher
- * CPU was in the verb's kernel function and in the innermost one. */
+ * CPU was in the verb's kernel function and in the innermost one. Kept
+ * with the kernel (kline_step_name): it outlives the backend's plans. */
 static const char *text(struct kback *b, const char *verb, const struct kev *v,
 			const char *what)
 {
-	char at[200], where[300], oat[200], owhere[300], *s;
-	size_t n;
+	const char *s = kline_step_name(b->lines, verb, v->pc, v->outer, what);
 
-	place(b, v->pc, at, sizeof(at), where, sizeof(where));
-	place(b, v->outer, oat, sizeof(oat), owhere, sizeof(owhere));
-	n = strlen(verb) + 2 * (strlen(at) + strlen(where)) + strlen(oat) + strlen(owhere) +
-	    strlen(what) + 16;
-	if (!(s = malloc(n)))
-		return "kernel";
-	if (v->outer == v->pc)
-		snprintf(s, n, "%s: %s (%s): %s", verb, at, where, what);
-	else
-		snprintf(s, n, "%s: %s (%s) > %s (%s): %s", verb, oat, owhere, at, where, what);
-	if (VEC_PUSH(b->texts, b->ntexts, b->captexts, s)) {
-		free(s);
-		return "kernel";
-	}
-	return s;
+	return s ? s : "kernel";
 }
 
 /* A point of the site's window [lo, hi) in the cache line at line_k,
@@ -347,14 +324,15 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 		struct plan_step s = { .rec = -1 };
 		int in = v->addr >= lo && v->addr < hi;
 
-		kev_format(v, what, sizeof(what));
+		/* (the event's text is formatted only for a step or an
+		 * error: most events are the patcher CPU's own) */
 		switch (v->kind) {
 		case KEV_READ:
 			if (in) {
 				if (have_read && !b->recorded)
 					return ftv_errf(e, "%s: two reads of the site before one "
 							"visible event (not modelled)",
-							text(b, verb, v, what));
+							text(b, verb, v, kev_format(v, what, sizeof(what))));
 				read_a = v->addr;
 				read_v = v->value;
 				read_e = v;
@@ -373,7 +351,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 				continue;
 			s.addr = to_w(p, v->addr);
 			if (v->size == 8) {
-				if (literal_on_code(b, verb, p, v, what, e))
+				if (literal_on_code(b, verb, p, v, kev_format(v, what, sizeof(what)), e))
 					return -1;
 				s.op = PLAN_WRITE_DATA64;
 				/* ftrace_rec_set_nop_ops / arm64_rec_get_ops
@@ -388,8 +366,8 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 					return -1;
 				s.new = w;
 			} else {
-				return ftv_errf(e, "%s: a %u-byte store to the site", text(b, verb, v, what),
-						v->size);
+				return ftv_errf(e, "%s: a %u-byte store to the site",
+						text(b, verb, v, kev_format(v, what, sizeof(what))), v->size);
 			}
 			if (b->recorded && have_read && read_a == v->addr) {
 				uint32_t w;
@@ -426,7 +404,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 			break;
 		case KEV_FAULT:
 		case KEV_BUG:
-			return ftv_errf(e, "%s", text(b, verb, v, what));
+			return ftv_errf(e, "%s", text(b, verb, v, kev_format(v, what, sizeof(what))));
 		default:
 			/* fixmap, TLBI, patch_lock, printk: the patcher CPU's
 			 * own state (one ftrace agent: nobody else maps the
@@ -442,7 +420,7 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 				return -1;
 			have_read = 0;
 		}
-		s.what = text(b, verb, v, what);
+		s.what = text(b, verb, v, kev_format(v, what, sizeof(what)));
 		if (plan_push(pl, &s))
 			return ftv_errf(e, "out of memory");
 	}
@@ -453,7 +431,8 @@ static int steps(struct kback *b, const char *verb, struct kback_run *r, uint64_
 
 		if (!ret)
 			return ftv_errf(e, "%s: the site read after the last visible event",
-					text(b, verb, read_e, what));
+					text(b, verb, read_e,
+					     kev_format(&l->v[l->n - 1], what, sizeof(what))));
 		if (set_read(b, p, read_e, &s, e))
 			return -1;
 		s.addr = s.raddr;
@@ -506,21 +485,28 @@ static int far_module(struct kback *b, const struct kback_pair *p, uint64_t plt_
 		      struct ftv_err *e)
 {
 	struct kern *k = b->k;
-	uint64_t mem, base, size, msize, text, arch, tramps, modsize, m, tb, ts;
+	uint64_t m, tb, ts;
 	static const uint8_t zero[64];
+	struct kback_modlay *ml = &b->modlay;
+	uint64_t mem = ml->mem, base = ml->base, size = ml->size, msize = ml->msize;
+	uint64_t text = ml->text, arch = ml->arch, tramps = ml->tramps, modsize = ml->modsize;
 
 	k->module = 0;
 	if (!plt_w)
 		return 0;
-	if (kern_fact(&k->lay, "module.mem", &mem, e) ||
-	    kern_fact(&k->lay, "module_memory.base", &base, e) ||
-	    kern_fact(&k->lay, "module_memory.size", &size, e) ||
-	    kern_fact(&k->lay, "sizeof.module_memory", &msize, e) ||
-	    kern_fact(&k->lay, "MOD_TEXT", &text, e) ||
-	    kern_fact(&k->lay, "module.arch", &arch, e) ||
-	    kern_fact(&k->lay, "mod_arch_specific.ftrace_trampolines", &tramps, e) ||
-	    kern_fact(&k->lay, "sizeof.module", &modsize, e))
-		return -1;
+	if (!ml->known) {
+		if (kern_fact(&k->lay, "module.mem", &ml->mem, e) ||
+		    kern_fact(&k->lay, "module_memory.base", &ml->base, e) ||
+		    kern_fact(&k->lay, "module_memory.size", &ml->size, e) ||
+		    kern_fact(&k->lay, "sizeof.module_memory", &ml->msize, e) ||
+		    kern_fact(&k->lay, "MOD_TEXT", &ml->text, e) ||
+		    kern_fact(&k->lay, "module.arch", &ml->arch, e) ||
+		    kern_fact(&k->lay, "mod_arch_specific.ftrace_trampolines", &ml->tramps, e) ||
+		    kern_fact(&k->lay, "sizeof.module", &ml->modsize, e))
+			return -1;
+		ml->known = 1;
+		return far_module(b, p, plt_w, e);
+	}
 	if (copy_text(b, p->ip_k, &tb, &ts))
 		return ftv_errf(e, "no text of the kernel copy holds 0x%llx",
 				(unsigned long long)p->ip_k);

@@ -107,6 +107,9 @@ struct kern {
 	 * the runner beside pc; 0: pc */
 	uint64_t outer;
 	struct krun *run;
+	/* its source lines (kernel/kline.h), made by the first user that
+	 * names a pc, kept with it (kern_give), closed with it */
+	struct kline *lines;
 	/* __bug_table: (address, "file:line") of every BRK #0x800 */
 	struct kern_bug { uint64_t addr; char *where; int warn; } *bugs;
 	size_t nbugs, capbugs;
@@ -123,6 +126,15 @@ struct kern *kern_open(const char *dir, char *const *extra, size_t nextra,
 struct kern *kern_open_modules(const char *dir, char *const *extra, size_t nextra,
 			       size_t nmods, int far, struct ftv_err *err);
 void kern_close(struct kern *k);
+/* kpool.c: the same as kern_open_modules, or a kernel of the same build
+ * and objects given back earlier (by a world before: a fuzz campaign's),
+ * put back as opened: its memory, CPU and shim state. */
+struct kern *kern_take(const char *dir, char *const *extra, size_t nextra,
+		       size_t nmods, int far, struct ftv_err *err);
+/* Keeps k for a later kern_take (at most a few; the oldest is closed). */
+void kern_give(struct kern *k);
+/* Kernels kern_take gave back again so far. */
+size_t kern_pool_taken(void);
 /* kcore.c: a linked global's address (0 when none). */
 uint64_t kern_sym(struct kern *k, const char *name);
 /* Calls fn(args...) on the kernel CPU and returns its x0 in *ret; what
@@ -149,5 +161,7 @@ int krun_call(struct krun *r, uint64_t fn, const uint64_t *args, int nargs,
 	      uint64_t *ret, struct ftv_err *err);
 /* Drops translated code of [addr, addr+len) after a store to text. */
 void krun_text_changed(struct krun *r, uint64_t addr, uint64_t len);
+/* The CPU's registers as krun_new left them (kern_take). */
+void krun_reset(struct krun *r);
 
 #endif

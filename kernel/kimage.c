@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/kline.h"
 #include "kernel/kshim.h"
 #include "util/vec.h"
 
@@ -266,6 +267,7 @@ void kern_close(struct kern *k)
 {
 	if (!k)
 		return;
+	kline_free(k->lines);
 	krun_free(k->run);
 	sim_image_free(k->img);
 	sim_aspace_free(k->as);

@@ -20,10 +20,21 @@ struct ksec {
 	char **line; /* size / 4 entries, NULL when unknown */
 };
 
+/* a step name kline_step_name made (open addressing by hash) */
+struct kname {
+	uint64_t hash, pc, outer;
+	char *verb, *what, *name;
+};
+
+/* step names kept before kline_trim forgets them */
+#define KLINE_NAMES_MAX 65536
+
 struct kline {
 	struct kern *k;
 	struct ksec *secs;
 	size_t nsecs, cap;
+	struct kname *names; /* capnames slots, a power of two */
+	size_t nnames, capnames;
 };
 
 struct kline *kline_new(struct kern *k, struct ftv_err *err)
@@ -37,10 +48,23 @@ struct kline *kline_new(struct kern *k, struct ftv_err *err)
 	return l;
 }
 
+static void names_free(struct kline *l)
+{
+	for (size_t i = 0; i < l->capnames; i++) {
+		free(l->names[i].verb);
+		free(l->names[i].what);
+		free(l->names[i].name);
+	}
+	free(l->names);
+	l->names = NULL;
+	l->nnames = l->capnames = 0;
+}
+
 void kline_free(struct kline *l)
 {
 	if (!l)
 		return;
+	names_free(l);
 	for (size_t i = 0; i < l->nsecs; i++) {
 		for (uint64_t j = 0; l->secs[i].line && j < l->secs[i].size / 4; j++)
 			free(l->secs[i].line[j]);
@@ -143,4 +167,97 @@ char *kline_where(struct kline *l, uint64_t pc, char *buf, size_t n)
 
 	snprintf(buf, n, "%s", w ? w : "no line");
 	return buf;
+}
+
+/* "func+0x3c" and "arch/arm64/kernel/ftrace.c:342" of a kernel pc */
+static void place(struct kline *l, uint64_t pc, char *at, size_t nat, char *where,
+		  size_t nwhere)
+{
+	sim_symbolize(l->k->as, pc, at, nat, 0);
+	if (strchr(at, '/'))
+		*strchr(at, '/') = 0;
+	kline_where(l, pc, where, nwhere);
+}
+
+static uint64_t name_hash(const char *verb, uint64_t pc, uint64_t outer, const char *what)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (const char *s = verb; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	for (const char *s = what; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	h ^= pc * 0x9e3779b97f4a7c15ull;
+	h ^= (outer + 1) * 0xc2b2ae3d27d4eb4full;
+	return h ? h : 1;
+}
+
+static struct kname *name_slot(struct kname *v, size_t cap, uint64_t h, const char *verb,
+			       uint64_t pc, uint64_t outer, const char *what)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		struct kname *n = &v[i];
+
+		if (!n->hash || (n->hash == h && n->pc == pc && n->outer == outer &&
+				 !strcmp(n->verb, verb) && !strcmp(n->what, what)))
+			return n;
+	}
+}
+
+static int names_grow(struct kline *l)
+{
+	size_t cap = l->capnames ? 2 * l->capnames : 256;
+	struct kname *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < l->capnames; i++)
+		if (l->names[i].hash)
+			*name_slot(v, cap, l->names[i].hash, l->names[i].verb, l->names[i].pc,
+				   l->names[i].outer, l->names[i].what) = l->names[i];
+	free(l->names);
+	l->names = v;
+	l->capnames = cap;
+	return 0;
+}
+
+const char *kline_step_name(struct kline *l, const char *verb, uint64_t pc, uint64_t outer,
+			    const char *what)
+{
+	uint64_t h = name_hash(verb, pc, outer, what);
+	char at[200], where[300], oat[200], owhere[300];
+	struct kname *n;
+	size_t len;
+
+	if (2 * (l->nnames + 1) > l->capnames && names_grow(l))
+		return NULL;
+	n = name_slot(l->names, l->capnames, h, verb, pc, outer, what);
+	if (n->hash)
+		return n->name;
+	place(l, pc, at, sizeof(at), where, sizeof(where));
+	place(l, outer, oat, sizeof(oat), owhere, sizeof(owhere));
+	len = strlen(verb) + strlen(at) + strlen(where) + strlen(oat) + strlen(owhere) +
+	      strlen(what) + 16;
+	if (!(n->name = malloc(len)) || !(n->verb = strdup(verb)) || !(n->what = strdup(what))) {
+		free(n->name);
+		free(n->verb);
+		memset(n, 0, sizeof(*n));
+		return NULL;
+	}
+	if (outer == pc)
+		snprintf(n->name, len, "%s: %s (%s): %s", verb, at, where, what);
+	else
+		snprintf(n->name, len, "%s: %s (%s) > %s (%s): %s", verb, oat, owhere, at, where,
+			 what);
+	n->hash = h;
+	n->pc = pc;
+	n->outer = outer;
+	l->nnames++;
+	return n->name;
+}
+
+void kline_trim(struct kline *l)
+{
+	if (l && l->nnames > KLINE_NAMES_MAX)
+		names_free(l);
 }

@@ -25,6 +25,15 @@ struct krun {
 	uc_engine *uc;
 	uc_hook hcode, hwrite;
 	uint64_t text_lo, text_hi;
+	uc_context *fresh; /* the registers as opened (krun_reset) */
+	/* each text word the code hook decoded, by (pc - text_lo) / 4,
+	 * until the text changes (krun_text_changed) */
+	struct kdecoded {
+		uint32_t w;
+		uint16_t id;   /* enum a64_id */
+		uint8_t known;
+	} *dec;
+	size_t ndec;
 };
 
 static uint64_t reg(uc_engine *uc, int r)
@@ -73,13 +82,21 @@ static void code_hook(uc_engine *uc, uint64_t pc, uint32_t size, void *user)
 {
 	struct krun *r = user;
 	struct kern *k = r->k;
+	struct kdecoded *d = (pc - k->text_lo) / 4 < r->ndec ? &r->dec[(pc - k->text_lo) / 4] : NULL;
 	uint32_t w;
 	enum a64_id id;
 
 	(void)size;
-	if (sim_read32(k->as, pc, &w))
-		return;
-	id = a64_lookup(w);
+	if (d && d->known) {
+		w = d->w;
+		id = (enum a64_id)d->id;
+	} else {
+		if (sim_read32(k->as, pc, &w))
+			return;
+		id = a64_lookup(w);
+		if (d)
+			*d = (struct kdecoded){ w, (uint16_t)id, 1 };
+	}
 	k->pc = pc;
 	k->insns++;
 	if (pc == k->watch_pc) {
@@ -168,14 +185,35 @@ struct krun *krun_new(struct kern *k, struct ftv_err *err)
 	}
 	uc_hook_add(r->uc, &r->hcode, UC_HOOK_CODE, (void *)code_hook, r,
 		    k->text_lo, k->text_hi - 1);
+	r->ndec = k->text_hi > k->text_lo ? (k->text_hi - k->text_lo) / 4 : 0;
+	if (r->ndec && !(r->dec = calloc(r->ndec, sizeof(*r->dec)))) {
+		ftv_errf(err, "out of memory");
+		krun_free(r);
+		return NULL;
+	}
 	setreg(r->uc, UC_ARM64_REG_SP_EL0, k->task);
+	if ((e = uc_context_alloc(r->uc, &r->fresh)) != UC_ERR_OK ||
+	    (e = uc_context_save(r->uc, r->fresh)) != UC_ERR_OK) {
+		ftv_errf(err, "uc_context_save: %s", uc_strerror(e));
+		krun_free(r);
+		return NULL;
+	}
 	return r;
+}
+
+void krun_reset(struct krun *r)
+{
+	if (r && r->fresh)
+		uc_context_restore(r->uc, r->fresh);
 }
 
 void krun_free(struct krun *r)
 {
 	if (!r)
 		return;
+	if (r->fresh)
+		uc_context_free(r->fresh);
+	free(r->dec);
 	if (r->uc)
 		uc_close(r->uc);
 	free(r);
@@ -183,8 +221,12 @@ void krun_free(struct krun *r)
 
 void krun_text_changed(struct krun *r, uint64_t addr, uint64_t len)
 {
-	if (r)
-		uc_ctl_remove_cache(r->uc, addr, addr + len);
+	if (!r)
+		return;
+	uc_ctl_remove_cache(r->uc, addr, addr + len);
+	for (uint64_t a = addr & ~3ull; a < addr + len; a += 4)
+		if (a >= r->k->text_lo && (a - r->k->text_lo) / 4 < r->ndec)
+			r->dec[(a - r->k->text_lo) / 4].known = 0;
 }
 
 /* A trap the run stopped at: a shim's stub (run it and return to the
@@ -200,8 +242,14 @@ static int trap(struct krun *r, uint64_t pc, struct ftv_err *err)
 	char msg[300];
 
 	if (s) {
-		for (int i = 0; i < 8; i++)
-			x[i] = reg(r->uc, xreg(i));
+		int ids[8];
+		void *vals[8];
+
+		for (int i = 0; i < 8; i++) {
+			ids[i] = xreg((unsigned)i);
+			vals[i] = &x[i];
+		}
+		uc_reg_read_batch(r->uc, ids, vals, 8);
 		ret = x[0];
 		size_t from = k->log.n;
 
@@ -243,14 +291,28 @@ int krun_call(struct krun *r, uint64_t fn, const uint64_t *args, int nargs,
 	uint64_t sp = SIM_STACK_BASE + 0x10000 - 16, pc = fn, done = 0;
 	struct kern *k = r->k;
 
-	for (unsigned i = 0; i < 30; i++)
-		setreg(r->uc, xreg(i), 0);
-	for (int i = 0; i < nargs && i < 8; i++)
-		setreg(r->uc, xreg(i), args[i]);
-	setreg(r->uc, UC_ARM64_REG_SP, sp);
-	setreg(r->uc, UC_ARM64_REG_LR, KRUN_RET);
-	setreg(r->uc, UC_ARM64_REG_X29, 0);
-	setreg(r->uc, UC_ARM64_REG_SP_EL0, k->task);
+	/* x0..x29 (x0..x7 the arguments, the rest 0), sp, lr, sp_el0: one
+	 * batch (a register write each was a call-out each) */
+	{
+		enum { N = 33 };
+		int ids[N];
+		uint64_t v[N];
+		void *vals[N];
+
+		for (unsigned i = 0; i < 30; i++) {
+			ids[i] = xreg(i);
+			v[i] = (int)i < nargs && i < 8 ? args[i] : 0;
+		}
+		ids[30] = UC_ARM64_REG_SP;
+		v[30] = sp;
+		ids[31] = UC_ARM64_REG_LR;
+		v[31] = KRUN_RET;
+		ids[32] = UC_ARM64_REG_SP_EL0;
+		v[32] = k->task;
+		for (int i = 0; i < N; i++)
+			vals[i] = &v[i];
+		uc_reg_write_batch(r->uc, ids, vals, N);
+	}
 	k->locks = 0;
 	while (pc != KRUN_RET) {
 		uc_err e = uc_emu_start(r->uc, pc, KRUN_RET, 0, KRUN_BUDGET);

@@ -68,6 +68,9 @@ BENCH_FUZZ := $(BUILD)/bench/fuzz_bench
 BENCH_BLOCK := $(BUILD)/bench/bench_block
 BENCH_TARGETS := $(BUILD)/bench/targets.txt
 BENCH_FUZZ_SECONDS ?= 20
+# issue 31: the kernel scheme's CPU per transition over callops', from
+# campaigns of seeds 1..N with the same iterations on both (fuzz_bench)
+BENCH_KRATIO ?= 5 20
 BENCH_ENV := FTV_BENCH_TARGETS=$(BENCH_TARGETS)
 
 $(BENCH_FUZZ): $(BUILD)/obj/bench/fuzz_bench.o $(BUILD)/obj/bench/child.o $(BENCH_TGT_OBJ)
@@ -103,7 +106,7 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 	$(BENCH_WORLD) $(BUILD)/corpus $(BUILD)/trampolines corpus/scenarios/callops-basic.scn corpus/scenarios/mcount-tracers.scn corpus/scenarios/tramp-ops.scn
 	$(BENCH_UCOST)
 	$(MAKE) bench-kernel
-	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS)
+	$(BENCH_ENV) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FUZZ_SECONDS) $(BENCH_KRATIO)
 	$(BENCH_ENV) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) $(BENCH_FIND_LIMIT) $(BENCH_FIND_SEEDS)
 	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn \
@@ -128,7 +131,7 @@ bench-quick: $(BENCH_TARGET_BINS) $(CHECK_DEPS)
 	@rm -f $(BENCH_QUICK_TARGETS)
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_REPLAY) $(abspath $(FTV)) $(REPLAY_LAYOUT) 1 $(BENCH_REPLAY_ARGS) --batches 12 >/dev/null
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_BIN) --quick
-	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) 2
+	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FUZZ) $(abspath $(FTV)) $(abspath $(BUILD)) 2 2 10
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(BENCH_FIND) $(abspath $(FTV)) $(abspath $(BUILD)) 15 1 1
 	FTV_BENCH_TARGETS=$(BENCH_QUICK_TARGETS) $(PYTHON) bench/verify_bench.py --quick --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --out $(BUILD)/bench/verify-quick.txt

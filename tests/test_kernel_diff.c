@@ -7,6 +7,7 @@
 #include "tests/suite.h"
 #include "kernel/kdiff.h"
 #include "kernel/kern.h"
+#include "kernel/kline.h"
 #include "kernel/kshim.h"
 
 #include <stdio.h>
@@ -155,6 +156,76 @@ START_TEST(missing_objects_are_named_with_make_kernel)
 }
 END_TEST
 
+/* A kernel given back (kern_give) and taken again for the same build
+ * (kern_take: a fuzz campaign's next world) runs as a freshly opened one:
+ * its text and data put back, the translation of text a run changed
+ * dropped, its log, fixmap and locks as opened. */
+START_TEST(a_kernel_taken_again_runs_as_opened)
+{
+	char dir[512], mut[512];
+	struct ftv_err err = { "" };
+	struct kern *k, *again, *other;
+	uint64_t fn, lit, arg, fresh_ret = 0, ret = 1, v0 = 0, v = 0;
+	uint64_t args[2];
+	size_t taken, nlog, calls;
+
+	kpath(dir, sizeof(dir), "kernel/6.12");
+	kpath(mut, sizeof(mut), "kernel-mut/make-call-bl-before-ops");
+	k = kern_take(dir, NULL, 0, 0, 0, &err);
+	ck_assert_msg(k, "%s", err.msg);
+	fn = kern_sym(k, "ftrace_call_adjust");
+	lit = (kern_sym(k, "ftrace_stub") - 8) & ~7ull;
+	ck_assert(fn && lit && !sim_read64(k->as, lit, &v0));
+	/* ftrace_call_adjust translated and decoded, then its text changed
+	 * to `dsb ish; mov x0, #0; ret` (its translation and decoding
+	 * dropped, as a store of the code's own would): the change runs */
+	arg = lit;
+	ck_assert_msg(!kern_call(k, fn, &arg, 1, &fresh_ret, &err), "%s", err.msg);
+	ck_assert_uint_ne(fresh_ret, 0);
+	nlog = k->log.n;
+	ck_assert(!sim_write32(k->as, fn, 0xd5033b9fu) && !sim_write32(k->as, fn + 4, 0xd2800000u) &&
+		  !sim_write32(k->as, fn + 8, 0xd65f03c0u));
+	krun_text_changed(k->run, fn, 12);
+	ck_assert_msg(!kern_call(k, fn, &arg, 1, &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(ret, 0);
+	ck_assert_uint_eq(k->log.n, nlog + 1);
+	ck_assert(k->log.v[nlog].kind == KEV_DSB);
+	calls = nlog;
+	/* a literal written for real: text, log, fixmap state changed */
+	kev_clear(&k->log);
+	args[0] = lit;
+	args[1] = 0x1122334455667788ull;
+	ck_assert_msg(!kern_call(k, kern_sym(k, "aarch64_insn_write_literal_u64"), args, 2, &ret,
+				 &err), "%s", err.msg);
+	nlog = k->log.n;
+	ck_assert(nlog > 0 && !sim_read64(k->as, lit, &v) && v == args[1]);
+	taken = kern_pool_taken();
+	kern_give(k);
+
+	/* another build is another kernel */
+	other = kern_take(mut, NULL, 0, 0, 0, &err);
+	ck_assert_msg(other && other != k, "%s", err.msg);
+	ck_assert_uint_eq(kern_pool_taken(), taken);
+
+	again = kern_take(dir, NULL, 0, 0, 0, &err);
+	ck_assert_msg(again == k, "%s", err.msg);
+	ck_assert_uint_eq(kern_pool_taken(), taken + 1);
+	ck_assert_uint_eq(again->log.n, 0);
+	ck_assert(!again->fix.mapped && !again->locks);
+	ck_assert(!sim_read64(again->as, lit, &v));
+	ck_assert_uint_eq(v, v0);
+	ck_assert_msg(!kern_call(again, fn, &arg, 1, &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(ret, fresh_ret);
+	ck_assert_uint_eq(again->log.n, calls);
+	kev_clear(&again->log);
+	ck_assert_msg(!kern_call(again, kern_sym(again, "aarch64_insn_write_literal_u64"), args, 2,
+				 &ret, &err), "%s", err.msg);
+	ck_assert_uint_eq(again->log.n, nlog);
+	kern_give(again);
+	kern_give(other);
+}
+END_TEST
+
 static struct kern *open_612(void)
 {
 	char dir[512];
@@ -166,6 +237,39 @@ static struct kern *open_612(void)
 	ck_assert_msg(k, "%s", err.msg);
 	return k;
 }
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A step's name is made once for the same verb, pcs and text, and names
+ * where the patcher CPU was: the outer function, then the inner one with
+ * its source line. */
+START_TEST(step_names_are_made_once_and_name_the_line)
+{
+	struct kern *k = open_612();
+	struct ftv_err err = { "" };
+	struct kline *l = kline_new(k, &err);
+	uint64_t outer = kern_sym(k, "ftrace_make_call") + 0x10;
+	uint64_t pc = kern_sym(k, "aarch64_insn_write_literal_u64") + 4;
+	const char *a, *b, *c, *d;
+
+	ck_assert_msg(l, "%s", err.msg);
+	a = kline_step_name(l, "make_call", pc, outer, "str32 x");
+	b = kline_step_name(l, "make_call", pc, outer, "str32 x");
+	c = kline_step_name(l, "make_call", pc, outer, "str32 y");
+	d = kline_step_name(l, "make_call", pc, pc, "str32 x");
+	ck_assert(a && a == b && c && c != a && d && d != a);
+	ck_assert_msg(starts(a, "make_call: ftrace_make_call+0x10 (arch/arm64/kernel/ftrace.c:") &&
+		      strstr(a, ") > aarch64_insn_write_literal_u64+0x4 (arch/arm64/kernel/patching.c:") &&
+		      !strcmp(a + strlen(a) - strlen("): str32 x"), "): str32 x"), "%s", a);
+	ck_assert_msg(starts(d, "make_call: aarch64_insn_write_literal_u64+0x4 (arch/arm64/kernel/patching.c:") &&
+		      !strstr(d, " > "), "%s", d);
+	kline_free(l);
+	kern_close(k);
+}
+END_TEST
 
 /* aarch64_insn_write_literal_u64, run for real: the lock, the fixmap
  * mapping with __set_pte's barriers, the store at the text address it
@@ -347,6 +451,8 @@ static Suite *kernel_diff_suite(void)
 	tcase_add_test(t, missing_objects_are_named_with_make_kernel);
 	tcase_add_test(t, user_objects_give_the_sites);
 	tcase_add_test(t, literal_write_logs_every_effect_in_order);
+	tcase_add_test(t, a_kernel_taken_again_runs_as_opened);
+	tcase_add_test(t, step_names_are_made_once_and_name_the_line);
 	tcase_add_test(t, bug_is_reported_with_its_file_and_line);
 	tcase_add_test(t, data_symbols_hold_a_booted_kernels_values);
 	tcase_add_test(t, comparison_rules);

@@ -273,6 +273,70 @@ START_TEST(the_cores_mutants_run_on_the_kernels_backend)
 }
 END_TEST
 
+/* The text of a fuzz --json line from key to end (NULL: to the line's
+ * end), or "" when the output has no such key. */
+static char *json_span(const char *out, const char *key, const char *end)
+{
+	const char *p = strstr(out, key), *q;
+
+	if (!p)
+		return strdup("");
+	q = end ? strstr(p, end) : NULL;
+	if (!q)
+		q = p + strcspn(p, "\n");
+	return strndup(p, (size_t)(q - p));
+}
+
+/* A campaign's worlds share kept kernels (kernel/kpool.c): the same
+ * iterations, transitions, steps and findings (the shrink's candidates
+ * included) as with a fresh kernel for every world (FTV_KERNEL_FRESH=1),
+ * on 6.12 and on a mutated kernel. */
+START_TEST(kept_kernels_fuzz_as_fresh_ones)
+{
+	static const char *const kdirs[] = { "kernel/6.12", "kernel-mut/make-call-bl-before-ops" };
+
+	for (size_t i = 0; i < sizeof(kdirs) / sizeof(kdirs[0]); i++) {
+		char k[512], bld[512], scn[2][64], *out[2] = { NULL, NULL };
+		char *sum[2], *kind[2], *rep[2];
+
+		ftv_test_path(k, sizeof(k), "FTV_BUILD", kdirs[i]);
+		ftv_test_path(bld, sizeof(bld), "FTV_BUILD", "");
+		for (int fresh = 0; fresh < 2; fresh++) {
+			char *argv[] = { (char *)ftv_test_env("FTV"), "fuzz", "--build", bld,
+					 "--scheme", "kernel", "--kernel", k, "--seed", "1",
+					 "--iterations", "4", "--shrink-budget", "12", "--out",
+					 scn[fresh], "--json", NULL };
+			int rc;
+
+			snprintf(scn[fresh], sizeof(scn[fresh]), "/tmp/ftv-kpool-%d-%d-%zu.scn",
+				 (int)getpid(), fresh, i);
+			if (fresh)
+				setenv("FTV_KERNEL_FRESH", "1", 1);
+			rc = ftv_test_run(argv, &out[fresh]);
+			unsetenv("FTV_KERNEL_FRESH");
+			unlink(scn[fresh]);
+			ck_assert_msg(rc == (i ? 1 : 0), "%s: exit %d: %s", kdirs[i], rc, out[fresh]);
+			sum[fresh] = json_span(out[fresh], "\"iterations\":", ",\"elapsed_s\"");
+			kind[fresh] = json_span(out[fresh], "\"type\":\"finding\"", ",\"replay\"");
+			rep[fresh] = json_span(out[fresh], "\"report\":", NULL);
+		}
+		ck_assert_msg(strstr(sum[0], "\"transitions\":") && !strcmp(sum[0], sum[1]),
+			      "%s: kept %s, fresh %s", kdirs[i], sum[0], sum[1]);
+		ck_assert_msg(!strcmp(kind[0], kind[1]) && !strcmp(rep[0], rep[1]),
+			      "%s: kept %s %s, fresh %s %s", kdirs[i], kind[0], rep[0], kind[1], rep[1]);
+		/* the mutant's nop-ops is found, named at the kernel's line */
+		ck_assert_msg(!i || (strstr(kind[0], "\"kind\":\"nop-ops\"") &&
+				     strstr(rep[0], "ftrace_make_call+0x")), "%s %s", kind[0], rep[0]);
+		for (int f = 0; f < 2; f++) {
+			free(sum[f]);
+			free(kind[f]);
+			free(rep[f]);
+			free(out[f]);
+		}
+	}
+}
+END_TEST
+
 /* The patcher CPU reads the site when it runs (kernel/kback.c): another
  * task's write of the word before ftrace_modify_code reads it makes the
  * real code return -EINVAL at its own line (its rerun from the read),
@@ -381,6 +445,7 @@ static Suite *kernel_scheme_suite(void)
 	tcase_add_test(t, a_kernel_faulting_at_boot_is_named_at_its_source_line);
 	tcase_add_test(t, the_cores_mutants_run_on_the_kernels_backend);
 	tcase_add_test(t, mutants_and_missing_builds_are_refused);
+	tcase_add_test(t, kept_kernels_fuzz_as_fresh_ones);
 	tcase_add_test(t, the_patcher_cpu_reads_the_world_when_it_runs);
 	tcase_add_test(t, a_foreign_write_under_the_live_read_is_found_and_replays);
 	suite_add_tcase(s, t);
