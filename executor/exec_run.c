@@ -642,7 +642,7 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
-	if (!ex->cfg.once && !xe_has_snapshot(&ex->eng) &&
+	if (!ex->cfg.once && !ex->cfg.never_reset && !xe_has_snapshot(&ex->eng) &&
 	    xe_snapshot(&ex->eng, err))
 		return -1;
 	/* A run a time guard ended stays ended until exec_reset: going on
@@ -766,6 +766,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 {
 	if (ex->cfg.once)
 		return ftv_errf(err, "an executor that runs once cannot be reset");
+	if (!xe_has_snapshot(&ex->eng) && ex->cfg.never_reset)
+		return ftv_errf(err, "an executor never reset took no snapshot to reset to");
 	if (!xe_has_snapshot(&ex->eng))
 		return 0;
 	if (xe_reset(&ex->eng, err))
