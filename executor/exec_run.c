@@ -246,8 +246,13 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 		return 0;
 	/* a 2-byte instruction at a region's end: its high half reads as
 	 * zeros, which the decoders ignore for a compressed one (pc's
-	 * region was xe_copy_ptr's last lookup) */
-	memcpy(&w, p, xe_region(&ex->eng, pc + 3) >= 0 ? 4 : 2);
+	 * region was xe_copy_ptr's last lookup). Each size a constant: a
+	 * copy of a variable length was a byte loop whose stores the load
+	 * of w then waited for (a third of this hook's time). */
+	if (xe_region(&ex->eng, pc + 3) >= 0)
+		memcpy(&w, p, 4);
+	else
+		memcpy(&w, p, 2);
 	if (!ex->arch->memread(w, &mr))
 		return 0;
 	if (mr.kind != MR_UNKNOWN) {
