@@ -214,6 +214,17 @@ struct exec_config {
 	 * its own, so CPUs that run a few pages of a large text cost those
 	 * pages (executor/exec_engine.c). */
 	int once;
+	/* 1: the executor is never reset (one run of a scenario, each fuzz
+	 * iteration and shrink candidate): exec_run takes no snapshot of its
+	 * own, so none of what only a reset needs is paid for (the copy of
+	 * every page that holds something, the kernel's walk of every
+	 * region for those pages, the write protection of every region and
+	 * CPU copy and the fault at the first store to each page that tells
+	 * a reset which pages were written). Unlike once, each CPU's copies
+	 * are its own and its engine goes back to the pool (exec_pool.h).
+	 * exec_reset fails unless exec_snapshot was called (world_settle
+	 * still takes one for the words' initial contents). */
+	int never_reset;
 	/* PCT-style delays for the patcher's store buffer (random, quantum
 	 * and pct policies; not under exhaustive, verify or a forced
 	 * schedule): each store it buffers is, with probability 1/2, held

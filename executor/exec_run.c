@@ -246,8 +246,13 @@ static int on_pre_insn(void *ctx, unsigned cpu, uint64_t pc)
 		return 0;
 	/* a 2-byte instruction at a region's end: its high half reads as
 	 * zeros, which the decoders ignore for a compressed one (pc's
-	 * region was xe_copy_ptr's last lookup) */
-	memcpy(&w, p, xe_region(&ex->eng, pc + 3) >= 0 ? 4 : 2);
+	 * region was xe_copy_ptr's last lookup). Each size a constant: a
+	 * copy of a variable length was a byte loop whose stores the load
+	 * of w then waited for (a third of this hook's time). */
+	if (xe_region(&ex->eng, pc + 3) >= 0)
+		memcpy(&w, p, 4);
+	else
+		memcpy(&w, p, 2);
 	if (!ex->arch->memread(w, &mr))
 		return 0;
 	if (mr.kind != MR_UNKNOWN) {
@@ -642,7 +647,7 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
 
-	if (!ex->cfg.once && !xe_has_snapshot(&ex->eng) &&
+	if (!ex->cfg.once && !ex->cfg.never_reset && !xe_has_snapshot(&ex->eng) &&
 	    xe_snapshot(&ex->eng, err))
 		return -1;
 	/* A run a time guard ended stays ended until exec_reset: going on
@@ -766,6 +771,8 @@ int exec_reset(struct ftv_exec *ex, struct ftv_err *err)
 {
 	if (ex->cfg.once)
 		return ftv_errf(err, "an executor that runs once cannot be reset");
+	if (!xe_has_snapshot(&ex->eng) && ex->cfg.never_reset)
+		return ftv_errf(err, "an executor never reset took no snapshot to reset to");
 	if (!xe_has_snapshot(&ex->eng))
 		return 0;
 	if (xe_reset(&ex->eng, err))

@@ -90,12 +90,60 @@ START_TEST(reset_zeroes_pages_first_written_by_the_run_and_replays_it)
 }
 END_TEST
 
+/* The program above on a fresh address space, with never_reset as asked:
+ * cpu0's x3 and the trace hash, and whether a reset is refused. */
+static void run_fresh(int never_reset, uint64_t *hash, uint64_t *x3, int *reset_refused)
+{
+	struct sim_aspace *as = sim_aspace_new();
+	struct exec_config cfg = { .ncpus = 1, .policy = EXEC_QUANTUM, .seed = 7,
+				   .quantum = 2, .never_reset = never_reset };
+	uint64_t args[3] = { D + SZ / 2, T + SZ / 2, W_RET };
+	const uint32_t code[4] = { W_LDR_W3_X1, W_STR_W2_X1, W_STR_X2_X0, W_RET };
+	struct ftv_err err;
+	struct ftv_exec *ex;
+
+	ck_assert_ptr_nonnull(sim_map(as, "text", T, SZ, SIM_R | SIM_X, SIM_REGION_TEXT, &err));
+	ck_assert_ptr_nonnull(sim_map(as, "data", D, SZ, SIM_R | SIM_W, SIM_REGION_DATA, &err));
+	ck_assert_ptr_nonnull(sim_map(as, "stack", SIM_STACK_BASE, 0x10000, SIM_R | SIM_W,
+				      SIM_REGION_STACK, NULL));
+	for (unsigned i = 0; i < 4; i++)
+		sim_write32(as, T + 4 * i, code[i]);
+	ex = exec_new(as, &cfg, &err);
+	ck_assert_msg(ex != NULL, "%s", err.msg);
+	ck_assert_int_eq(exec_cpu_setup(ex, 0, T, SIM_STACK_BASE + 0x1000, args, 3, T + 12,
+					&err), 0);
+	run_once(ex, hash, x3);
+	*reset_refused = exec_reset(ex, &err) != 0;
+	exec_free(ex);
+	sim_aspace_free(as);
+}
+
+/* An executor that is never reset (one scenario run, a fuzz iteration)
+ * takes no snapshot: its run is the same run (the same loads, the same
+ * trace hash) as one that took it, and a reset, which would have nothing
+ * to put back, is refused rather than done as nothing. */
+START_TEST(never_reset_runs_the_same_and_refuses_a_reset)
+{
+	uint64_t h0, h1, x0, x1;
+	int refused0, refused1;
+
+	run_fresh(0, &h0, &x0, &refused0);
+	run_fresh(1, &h1, &x1, &refused1);
+	ck_assert_uint_eq(x0, 0);
+	ck_assert_uint_eq(x1, x0);
+	ck_assert_uint_eq(h1, h0);
+	ck_assert_int_eq(refused0, 0);
+	ck_assert_int_eq(refused1, 1);
+}
+END_TEST
+
 static Suite *exec_reset_suite(void)
 {
 	Suite *s = suite_create("exec_reset");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, reset_zeroes_pages_first_written_by_the_run_and_replays_it);
+	tcase_add_test(tc, never_reset_runs_the_same_and_refuses_a_reset);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -126,6 +126,9 @@ int scenario_world_config(const struct scenario *s, const char *corpus_dir,
 	if (explore) {
 		c->exec.policy = EXEC_EXHAUSTIVE;
 		c->exec.verify = 1;
+	} else {
+		/* one run from the world as built: nothing resets it */
+		c->exec.never_reset = 1;
 	}
 	return 0;
 }
