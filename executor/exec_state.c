@@ -301,3 +301,13 @@ void xst_hash(struct ftv_exec *ex, uint64_t out[2])
 	out[0] = h.a;
 	out[1] = h.b;
 }
+
+void xst_hash_words(const uint64_t *w, size_t n, uint64_t out[2])
+{
+	struct xh h = { 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL };
+
+	for (size_t i = 0; i < n; i++)
+		mix(&h, w[i]);
+	out[0] = h.a;
+	out[1] = h.b;
+}

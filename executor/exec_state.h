@@ -58,5 +58,11 @@ void xv_free(struct xvisited *s);
 /* Whether xst_hash sees every part of ex's state (see above). */
 int xst_prunable(const struct ftv_exec *ex);
 void xst_hash(struct ftv_exec *ex, uint64_t h[2]);
+/* exec_verify's walk (exec_state_walk.c): 1 and the hash of ex's state
+ * with its plans and the caller's (exec_set_state_fn), or 0 when the
+ * state cannot be hashed. */
+int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2]);
+/* The hash of w[0..n). */
+void xst_hash_words(const uint64_t *w, size_t n, uint64_t h[2]);
 
 #endif
