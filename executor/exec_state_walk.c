@@ -23,8 +23,8 @@
  *    such comparison while states reached by schedules of different
  *    lengths merge.
  * Not hashed, as they do not change the future: the step counters
- * themselves (log.step, stats.steps; a CPU's qs_count and qs_step but as
- * above), write ids (writes are hashed by what they are, exec_state.h),
+ * themselves (log.step, stats.steps; a CPU's qs_count but as above; its
+ * qs_step, exec_cpu_last_qs, is the caller's to hash if it reads it), write ids (writes are hashed by what they are, exec_state.h),
  * the trace, observations and the timeline (read only to word a violation
  * message), statistics. Not hashable, so never cut or kept: a run with a
  * violation recorded (its checks have begun to report; exec or the
@@ -145,8 +145,6 @@ static void cpus_words(struct exec_state_sink *s, const struct ftv_exec *ex)
 					   (uint64_t)p->in_window << 3 |
 					   (uint64_t)p->window_stop << 4);
 		exec_state_word(s, (uint64_t)p->quiet_left << 32 | p->tail_left);
-		/* (exec_cpu_last_qs: read by the world's grace-period check) */
-		exec_state_since(s, p->qs_step);
 	}
 	exec_state_word(s, ex->model.nfree);
 	for (size_t i = 0; i < ex->model.nfree; i++) {

@@ -11,13 +11,18 @@
  * first ftrace_bug and each plan's completion. Step numbers: each plan's
  * completion step (exec_state_step: by its order among them; world_ops.c,
  * plan_done, compares them) and each CPU's last context synchronisation
- * and quiescent point (exec_state_since: where they fall among those; the
- * checks compare them with the plans' steps only: check.c, touched_since
- * and last_plan_end; world_ops.c, plan_done's grace-period check).
+ * (exec_state_since: where it falls among those; the checks compare it
+ * with the plans' steps only: check.c, touched_since and last_plan_end);
+ * each CPU's last quiescent points, the world's and the executor's
+ * (exec_cpu_last_qs), the same way but only while a plan that frees an
+ * ops has not completed: only that completion reads them (world_ops.c,
+ * plan_done's grace-period check).
  * Not hashed: a call's and a held op's step (only worded into a violation
  * message: check.c), the records' settling steps (written, never read),
- * the statistics but that one bit, the timeline (output only), budget_why
- * (said when budget_out is). A violation recorded makes the state
+ * the statistics (world_vacuous reads the tracer calls, but only after a
+ * scenario's run, never during or after a walk, which puts the run state
+ * back), the timeline (output only), budget_why (said when budget_out
+ * is). A violation recorded makes the state
  * unhashable (the walk then neither cuts nor keeps it): what the judge of
  * the run reports must be what a stored run reported. The core's state
  * (ftrace_core_state_save) changes during the walk only when a plan fails
@@ -56,13 +61,24 @@ static void call_words(struct exec_state_sink *s, const struct world *w,
 	exec_state_word(s, c->nplans);
 }
 
+/* A plan that frees an ops has not completed: its completion reads the
+ * CPUs' last quiescent points (world_ops.c, plan_done). */
+static int free_pending(const struct world *w)
+{
+	for (size_t i = 0; i < w->nops && i < WORLD_MAX_OPS; i++)
+		for (size_t k = 0; w->ops[i].free_plan >= 0 && k < w->nplans; k++)
+			if (w->plans[k].id == w->ops[i].free_plan && !w->run.plan[k].done)
+				return 1;
+	return 0;
+}
+
 void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg)
 {
-	const struct world *w = arg;
+	struct world *w = arg;
 	const struct world_run *r = &w->run;
 	size_t nops = w->nops < WORLD_MAX_OPS ? w->nops : WORLD_MAX_OPS;
+	int qs = free_pending(w);
 
-	(void)ex;
 	if (r->nviol) {
 		exec_state_unhashable(s);
 		return;
@@ -71,7 +87,10 @@ void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg
 		const struct wcpu_run *p = &r->cpu[c];
 
 		exec_state_since(s, p->last_sync);
-		exec_state_since(s, p->last_qs);
+		if (qs) {
+			exec_state_since(s, p->last_qs);
+			exec_state_since(s, exec_cpu_last_qs(ex, c));
+		}
 		call_words(s, w, &p->call);
 		exec_state_word(s, p->gdepth);
 		for (unsigned k = 0; k < p->gdepth && k < WORLD_GRAPH_DEPTH; k++)
@@ -87,8 +106,7 @@ void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg
 	words(s, r->ops_disabled_only, nops);
 	for (size_t m = 0; m < w->nmods && m < WORLD_MAX_OBJECTS; m++)
 		exec_state_word(s, (uint64_t)r->mod_state[m]);
-	exec_state_word(s, (uint64_t)(r->st.tracer_calls != 0) |
-				   (uint64_t)r->finished << 1 |
+	exec_state_word(s, (uint64_t)r->finished << 1 |
 				   (uint64_t)r->budget_out << 2 |
 				   (uint64_t)r->bug_seen << 3);
 	exec_state_word(s, r->xv_explained);
