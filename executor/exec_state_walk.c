@@ -15,6 +15,8 @@
  *    and the steps it led to, its result; each agent's pending cache
  *    maintenance, stop_machine(), the locks and the patch window;
  *  - the ranges the plans freed (xmodel.fr);
+ *  - the arch's fetch checks' state (xarch.ctx_words: riscv64's last
+ *    word each CPU fetched);
  *  - the caller's words (exec_state_word) and step numbers
  *    (exec_state_step): a step number is hashed by its rank among the
  *    state's step numbers, 0 and the current step (the executor's
@@ -29,7 +31,7 @@
  * message), statistics. Not hashable, so never cut or kept: a run with a
  * violation recorded (its checks have begun to report; exec or the
  * caller's), held-back drains or CPUs (exec_config.drain_hold, cpu_hold,
- * window_hold), an arch fetch-check context (riscv64's pairs) and
+ * window_hold), an arch fetch-check context without ctx_words and
  * executors without a snapshot. */
 #include "executor/exec_int.h"
 
@@ -184,11 +186,13 @@ int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2])
 	size_t nr = 0, k = 0;
 
 	if (!ex->state_fn || ex->log.nviol || ex->cfg.drain_hold ||
-	    ex->cfg.cpu_hold || ex->cfg.window_hold || ex->model.arch_ctx ||
-	    !ex->eng.snap)
+	    ex->cfg.cpu_hold || ex->cfg.window_hold || !ex->eng.snap ||
+	    (ex->model.arch_ctx && !ex->arch->ctx_words))
 		return 0;
 	s->n = 0;
 	s->bad = 0;
+	if (ex->model.arch_ctx)
+		ex->arch->ctx_words(ex->model.arch_ctx, ex->cfg.ncpus, &ex->log, s);
 	plans_words(s, ex);
 	cpus_words(s, ex);
 	ex->state_fn(ex, s, ex->state_arg);
