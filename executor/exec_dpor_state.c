@@ -70,21 +70,6 @@ struct xdss *xdss_new(size_t max_bytes)
 	return s;
 }
 
-void xdss_free(struct xdss *s)
-{
-	if (!s)
-		return;
-	free(s->t);
-	free(s->sl);
-	free(s->sw);
-	free(s->sv);
-	free(s->sh);
-	free(s->nk);
-	free(s->ni);
-	free(s->keys);
-	free(s);
-}
-
 void xdss_clear(struct xdss *s)
 {
 	size_t mb = s->max_bytes;
@@ -99,6 +84,14 @@ void xdss_clear(struct xdss *s)
 	free(s->keys);
 	memset(s, 0, sizeof(*s));
 	s->max_bytes = mb;
+}
+
+void xdss_free(struct xdss *s)
+{
+	if (!s)
+		return;
+	xdss_clear(s);
+	free(s);
 }
 
 size_t xdss_states(const struct xdss *s, int *full)

@@ -14,35 +14,11 @@
 #define FTV_RUN(out, ...)                                                      \
 	ftv_test_run((char *const[]){ (char *)ftv_test_env("FTV"), __VA_ARGS__, NULL }, out)
 
-/* The raw value of "key" in a --json line (up to the next , or }). */
-static void field(const char *out, const char *key, char *val, size_t n)
-{
-	char k[64];
-	const char *p;
-	size_t len = 0;
-
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = strstr(out, k);
-	val[0] = 0;
-	if (!p)
-		return;
-	p += strlen(k);
-	if (*p == '"')
-		for (const char *q = p + 1; *q && *q != '"'; q++)
-			len++;
-	else
-		len = strcspn(p, ",}");
-	if (len >= n)
-		len = n - 1;
-	memcpy(val, p + (*p == '"'), len);
-	val[len] = 0;
-}
-
 static unsigned long long num(const char *out, const char *key)
 {
 	char v[32];
 
-	field(out, key, v, sizeof(v));
+	ftv_test_json_field(out, key, v, sizeof(v));
 	return strtoull(v, NULL, 10);
 }
 
@@ -105,7 +81,7 @@ START_TEST(verify_stateful_keeps_verdicts)
 	out[1] = verify(w, m, "--stateful");
 	for (int c = 0; c < 2; c++)
 		for (int k = 0; k < 4; k++)
-			field(out[c], keys[k], v[c][k], sizeof(v[c][k]));
+			ftv_test_json_field(out[c], keys[k], v[c][k], sizeof(v[c][k]));
 	for (int k = 0; k < 4; k++)
 		ck_assert_msg(!strcmp(v[0][k], v[1][k]), "%s %s: %s %s, stateful %s", w,
 			      m ? m : "", keys[k], v[0][k], v[1][k]);
