@@ -26,9 +26,14 @@
  *    the same violations of the checks (whatever the checks accumulate is
  *    part of the state; a state with a violation recorded is never hashed,
  *    so a cut never hides one the prefix found);
- *  - the counterexample through the entry's node is no longer: its prefix
- *    had no more visible steps than the cut node's, and the suffix is the
- *    same;
+ *  - the counterexample through the entry's node is no longer, counted
+ *    over the whole execution: its prefix had no more visible steps than
+ *    the cut node's, and the suffix is the same. verify reports a
+ *    violation's causal past, which may leave out prefix steps the
+ *    violation does not depend on; the depth kept is no bound on that,
+ *    so a shorter causal past through the cut node is not excluded by
+ *    this argument (tests/test_verify_stateful.c and docs/bench-scale.md:
+ *    the same shortest counterexample on every world checked);
  *  - the races between the cut node's prefix and the suffixes it would
  *    have run are still reversed: for every prefix step e and every
  *    (agent b, location, mode) of the summary where b is another agent
