@@ -360,7 +360,11 @@ void xdss_store(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
 		return;
 	}
 	if (2 * (s->nt + 1) > s->capt) {
-		if (s->max_bytes && bytes(s) + s->capt * sizeof(*s->t) * 2 > s->max_bytes) {
+		/* (the grown table in place of this one) */
+		size_t grown = (s->capt ? 2 * s->capt : 4096) * sizeof(*s->t);
+
+		if (s->max_bytes &&
+		    bytes(s) - s->capt * sizeof(*s->t) + grown > s->max_bytes) {
 			s->full = 1;
 			return;
 		}

@@ -140,6 +140,31 @@ START_TEST(verify_stateful_agrees_with_unreduced)
 }
 END_TEST
 
+/* A table that fills up keeps no more states and cuts only at those it
+ * kept: the same verdict and shortest counterexample, the reduction line
+ * says the table is full. */
+START_TEST(verify_stateful_full_table_keeps_verdicts)
+{
+	char path[4096], dir[4096], *a, *b;
+	int rc;
+
+	ftv_test_path(path, sizeof(path), "FTV_TOP", "corpus/scenarios/verify-callops-disable.scn");
+	ftv_test_path(dir, sizeof(dir), "FTV_BUILD", "verify-stateful");
+	a = verify("corpus/scenarios/verify-callops-disable.scn", "free-before-unpatch",
+		   "--stateful");
+	setenv("FTV_VERIFY_STATE_BYTES", "70000", 1);
+	rc = FTV_RUN(&b, "verify", "--out", dir, "--mutate", "free-before-unpatch",
+		     "--stateful", path);
+	unsetenv("FTV_VERIFY_STATE_BYTES");
+	ck_assert_msg(rc == 1 && strstr(b, "states, the table full)") &&
+			      strstr(b, "counterexample: 12 visible steps") &&
+			      strstr(a, "\"counterexample_steps\":12"),
+		      "exit %d: %s / %s", rc, a, b);
+	free(a);
+	free(b);
+}
+END_TEST
+
 static Suite *verify_stateful_suite(void)
 {
 	Suite *s = suite_create("verify_stateful");
@@ -150,6 +175,7 @@ static Suite *verify_stateful_suite(void)
 			    (int)(sizeof(worlds) / sizeof(worlds[0])));
 	tcase_add_test(tc, verify_stateful_cuts_runs);
 	tcase_add_test(tc, verify_stateful_agrees_with_unreduced);
+	tcase_add_test(tc, verify_stateful_full_table_keeps_verdicts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -334,6 +334,10 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	 * (exec_verify_config.exact_reset) */
 	vc.exact_reset = getenv("FTV_VERIFY_EXACT_RESET") &&
 			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
+	/* the stateful walk's memory for its states (the test of a full
+	 * table: exec_verify_config.state_bytes) */
+	if (getenv("FTV_VERIFY_STATE_BYTES"))
+		vc.state_bytes = (size_t)strtoull(getenv("FTV_VERIFY_STATE_BYTES"), NULL, 10);
 	if (o->json) {
 		out = open_memstream(&report, &rlen);
 		if (!out) {

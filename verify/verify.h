@@ -38,6 +38,7 @@ struct verify_config {
 	 * hashes the world's part), when reduced and unsharded; 0: the
 	 * stateless walk (the reference) */
 	int stateful;
+	size_t state_bytes;       /* exec_verify_config.state_bytes */
 	/* The restore test's (tests/test_world_run.c): when non-zero, every
 	 * byte of the world's run state is overwritten with it before each
 	 * restore, so that a field the restore missed shows. */

@@ -276,6 +276,7 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 		.split = cfg->split,
 		.exact_reset = cfg->exact_reset,
 		.stateful = cfg->stateful,
+		.state_bytes = cfg->state_bytes,
 	};
 	struct vctx v = { .w = w, .cfg = cfg, .res = res };
 	struct exec_verify_hooks h = { on_reset, on_done, on_restart, &v };
