@@ -22,6 +22,10 @@ branches pruned, CPU seconds, executions per CPU second) and, with $FTV_BENCH_TA
 complete in under 60 CPU seconds (an incomplete walk is short, its figure
 inf).
 
+With --stateful: the reduced walks of --worlds and --proofs are ftv verify
+--stateful's (stateful DPOR), and --proofs prints the runs cut at a known
+state and the states kept; the targets are named "(stateful)".
+
 With $FTV_BENCH_TARGETS set (make bench), the figures are appended there as
 bench_block's lines (bench/targets.h's format): executions/s per core
 (target 10,000, issue 31; whole process, and a second line for the walk
@@ -72,7 +76,7 @@ def worlds(a):
     print("%-44s %-30s %-30s %-6s %s" % ("world", "reduced", "unreduced", "agree",
                                         "pruned"))
     for scn in a.worlds:
-        red = verify(a.ftv, a.build, scn)
+        red = verify(a.ftv, a.build, scn, *a.walk)
         naive = verify(a.ftv, a.build, scn, "--unreduced", "--max-executions",
                        str(a.budget))
         decided = naive["complete"] or naive["verdict"] == "violation"
@@ -93,19 +97,23 @@ def worlds(a):
 
 def proofs(a):
     """Each proof world to its end or the budget: time and completeness."""
-    print("ftv verify, issue 31's proof worlds (budget %d executions)" % a.proof_max)
+    print("ftv verify%s, issue 31's proof worlds (budget %d executions)"
+          % (" --stateful" if a.stateful else "", a.proof_max))
     for scn in a.proofs:
         r = verify(a.ftv, a.build, scn, "--max-executions", str(a.proof_max),
-                   "--time", str(a.proof_time))
+                   "--time", str(a.proof_time), *a.walk)
         world = os.path.basename(scn).rsplit(".", 1)[0]
-        print("%-40s %s%s, %d executions, %d sleep-set blocked, %d branches pruned,"
+        print("%-40s %s%s, %d executions, %d sleep-set blocked, %d branches pruned,%s"
               " %.1f s CPU (%.0f executions/s)"
               % (world, r["verdict"],
                  "" if r["complete"] or r["verdict"] == "incomplete" else " (incomplete)",
-                 r["executions"], r["blocked"], r["pruned"], r["cpu"],
+                 r["executions"], r["blocked"], r["pruned"],
+                 " %d cut at a known state, %d states," % (r["state_cuts"], r["states"])
+                 if a.stateful else "", r["cpu"],
                  r["executions"] / max(r["cpu"], 1e-9)))
         sys.stdout.flush()
-        target("verify %s" % world, r["cpu"] if r["complete"] else float("inf"),
+        target("verify %s%s" % (world, " (stateful)" if a.stateful else ""),
+               r["cpu"] if r["complete"] else float("inf"),
                "s CPU", "<=", PROOF_TARGET,
                "%s, %d executions" % (r["verdict"], r["executions"]) if r["complete"]
                else "incomplete after %d executions, %.0f s CPU" % (r["executions"],
@@ -129,7 +137,10 @@ def main():
     ap.add_argument("--proof-max", type=int, default=1000000)
     ap.add_argument("--proof-time", type=int, default=3600,
                     help="verify's --time for each proof world (wall seconds)")
+    ap.add_argument("--stateful", action="store_true",
+                    help="the reduced walks with ftv verify --stateful")
     a = ap.parse_args()
+    a.walk = ["--stateful"] if a.stateful else []
     if a.worlds:
         return worlds(a)
     if a.proofs:

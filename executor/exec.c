@@ -127,6 +127,7 @@ void exec_free(struct ftv_exec *ex)
 	}
 	xb_free(&ex->sb);
 	xp_free(&ex->plans);
+	free(ex->state_sink.w);
 	xsp_free(&ex->sp);
 	xs_free(&ex->sched);
 	xv_free(&ex->visited);

@@ -567,6 +567,12 @@ struct exec_verify_config {
 	 * watched words the run left (xe_lazy_words), which its next fetch
 	 * of each sets */
 	int exact_reset;
+	/* 1: stateful DPOR (exec_dpor_state.h): the states of finished
+	 * subtrees are kept, in at most state_bytes (0: 2 GiB), and a run
+	 * reaching one again is cut; 0: the stateless walk (the
+	 * reference). Only with reduce, unsharded. */
+	int stateful;
+	size_t state_bytes;
 };
 /* Where a walk's CPU time went (exec_verify_config.split), CPU seconds of
  * the walking thread: restore (exec_reset and the caller's reset hook),
@@ -592,6 +598,9 @@ struct exec_verify_stats {
 	uint64_t discovery;       /* discovery runs made */
 	uint64_t steps;           /* steps of the counted executions */
 	uint64_t multi, diverged; /* what makes a walk unsound (0) */
+	uint64_t state_cuts;      /* runs cut at a state finished before */
+	uint64_t states;          /* states kept (exec_verify_config.stateful) */
+	int states_full;          /* the states filled state_bytes */
 	int complete;             /* every execution explored, none cut */
 	int budget;               /* stopped by max_executions */
 	struct exec_verify_split split; /* exec_verify_config.split */
@@ -608,6 +617,22 @@ struct exec_verify_hooks {
 	void (*restart)(struct ftv_exec *ex, void *arg);
 	void *arg;
 };
+/* The caller's part of the state exec_verify's stateful walk hashes
+ * (exec_state_walk.c): fn gives, through the sink, every word of its own
+ * state that a later step or check reads (exec_state_word), its step
+ * numbers compared with each other (exec_state_step: hashed by their
+ * order among those, 0 and the current step, on exec_steps' scale), step
+ * numbers compared only with those (exec_state_since: hashed by where
+ * they fall among them), or says the state cannot be hashed
+ * (exec_state_unhashable). Without one,
+ * no state is hashed. */
+struct exec_state_sink;
+typedef void (*exec_state_fn)(struct ftv_exec *ex, struct exec_state_sink *s, void *arg);
+void exec_set_state_fn(struct ftv_exec *ex, exec_state_fn fn, void *arg);
+void exec_state_word(struct exec_state_sink *s, uint64_t w);
+void exec_state_step(struct exec_state_sink *s, uint64_t step);
+void exec_state_since(struct exec_state_sink *s, uint64_t step);
+void exec_state_unhashable(struct exec_state_sink *s);
 int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		const struct exec_verify_hooks *h,
 		struct exec_verify_stats *st, struct ftv_err *err);

@@ -13,6 +13,9 @@
 #include "encoders/memread.h"
 #include "util/arch.h"
 
+struct xlog;
+struct exec_state_sink;
+
 /* The most registers of any arch: arm64's x0..x30, sp, pc, tpidr_el1,
  * sp_el0. */
 #define EXEC_NREGS 35
@@ -105,6 +108,11 @@ struct xarch {
 	void *(*ctx_new)(void);
 	void (*ctx_free)(void *ctx);
 	void (*ctx_reset)(void *ctx);    /* a new run */
+	/* Its state for exec_verify's stateful walk (exec_state_walk.c):
+	 * the words a later check reads, a write by what it is
+	 * (exec_state.h); NULL: the state cannot be hashed. */
+	void (*ctx_words)(void *ctx, unsigned ncpus, const struct xlog *log,
+			  struct exec_state_sink *s);
 	/* cpu has just fetched write wid of the watched word w. */
 	void (*fetched)(struct xmodel *m, unsigned cpu, struct winsn *w,
 			int wid);

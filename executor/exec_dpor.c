@@ -21,72 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executor/exec_dpor_int.h"
 #include "util/rng.h"
 #include "util/vec.h"
-
-enum { N_REDUCED, N_NAIVE, N_SPLIT };
-
-/* A transition: an agent and a value, with the footprint of its step. */
-struct xdtr {
-	unsigned agent, val, nval;
-	size_t off, len;          /* in the node's pool */
-};
-
-struct xdnode {
-	uint64_t ready, backtrack, done;
-	int agent;                /* being explored, -1: none */
-	unsigned val, nval;       /* nval 0: not known yet (1: no choice) */
-	int vset;                 /* val is decided */
-	uint64_t vdone;           /* values of agent explored */
-	unsigned ord;             /* agent-branching nodes above */
-	int kind;
-	int owned;                /* in a subtree this shard explores */
-	struct xdtr *sleep;
-	size_t nsleep, capsleep;
-	struct xdtr *expl;
-	size_t nexpl, capexpl;
-	uint64_t *pool;
-	size_t npool, cappool;
-};
-
-struct xdstep {
-	unsigned agent, val, nval;
-	unsigned nchoices;
-	uint64_t ready;
-	size_t off, len;          /* footprint in d->pool */
-	uint32_t seq;             /* its place among its agent's steps, from 1 */
-	int norm;                 /* footprint sorted and merged */
-	int vis;                  /* touches a visible location */
-	uint64_t rd, wr;          /* locations read / written, hashed to
-				     one bit each (a quick no-conflict test) */
-};
-
-struct xdpor {
-	unsigned nagents, split, shard, nshards;
-	int reduce;
-	struct xdnode *node;
-	size_t nnode, capnode;
-	struct xdstep *st;
-	size_t nst, capst;
-	uint64_t *pool;           /* footprints: loc << 2 | mode */
-	size_t npool, cappool;
-	uint32_t *vc;             /* nst x vw clocks */
-	unsigned vw;              /* the clocks' width: 1 + the highest agent
-				     of the run analysed */
-	size_t capvc;
-	int cut;
-	int split_seen;           /* the run passed a split node */
-	uint64_t prefix_next;
-	int random;
-	struct ftv_rng rng;
-	int oom;
-	struct xd_stats s;
-};
-
-static uint64_t bit(unsigned a)
-{
-	return 1ULL << a;
-}
 
 struct xdpor *xd_new(unsigned nagents, int reduce, unsigned split,
 		     unsigned shard, unsigned nshards)
@@ -116,7 +53,11 @@ void xd_free(struct xdpor *d)
 		free(d->node[i].sleep);
 		free(d->node[i].expl);
 		free(d->node[i].pool);
+		free(d->node[i].sum.w);
 	}
+	xdss_free(d->ss);
+	free(d->slbuf);
+	free(d->rloc);
 	free(d->node);
 	free(d->st);
 	free(d->pool);
@@ -131,6 +72,8 @@ void xd_restart(struct xdpor *d)
 	d->nnode = 0;
 	d->prefix_next = 0;
 	memset(&d->s, 0, sizeof(d->s));
+	if (d->ss)
+		xdss_clear(d->ss);
 }
 
 void xd_set_random(struct xdpor *d, uint64_t seed)
@@ -327,19 +270,6 @@ static int asleep(const struct xdnode *n, unsigned agent, unsigned val)
 	return 0;
 }
 
-/* Every value of agent sleeps at n (known only when one does). */
-static int fully_asleep(const struct xdnode *n, unsigned agent)
-{
-	unsigned cnt = 0, nval = 0;
-
-	for (size_t i = 0; i < n->nsleep; i++)
-		if (n->sleep[i].agent == agent) {
-			cnt++;
-			nval = n->sleep[i].nval ? n->sleep[i].nval : 1;
-		}
-	return cnt && cnt >= nval;
-}
-
 /* The sleep set of node k+1: what sleeps or was explored at node k and
  * commutes with step k. */
 static void child_sleep(struct xdpor *d, size_t k, struct xdnode *c)
@@ -397,6 +327,15 @@ static struct xdnode *new_node(struct xdpor *d, uint64_t ready)
 	d->nnode = k + 1;
 	if (p && d->reduce)
 		child_sleep(d, k - 1, n);
+	n->vdepth = p ? p->vdepth + (d->st[k - 1].vis != 0) : 0;
+	n->sum.n = 0;
+	n->cutn = 0;
+	n->hashed = d->ss && d->next_hashed && n->kind == N_REDUCED;
+	if (n->hashed) {
+		n->h[0] = d->next_h[0];
+		n->h[1] = d->next_h[1];
+	}
+	d->next_hashed = 0;
 	return n;
 }
 
@@ -443,6 +382,7 @@ void xd_start_run(struct xdpor *d)
 	d->npool = 0;
 	d->cut = 0;
 	d->split_seen = 0;
+	d->cut_at = 0;
 }
 
 int xd_pick(struct xdpor *d, uint64_t ready)
@@ -479,6 +419,10 @@ int xd_pick(struct xdpor *d, uint64_t ready)
 		}
 		if (n->kind == N_NAIVE)
 			n->backtrack = ready;
+		if (d->ss && xdc_known_state(d, n, k)) {
+			d->cut = 1;
+			return -1;
+		}
 		a = next_agent(d, n, 1);
 		if (a < 0) {
 			if (n->kind == N_SPLIT)
@@ -562,11 +506,6 @@ void xd_access(struct xdpor *d, uint32_t loc, unsigned mode)
 }
 
 /* --- after a run ----------------------------------------------------------- */
-
-static uint32_t *clock_of(const struct xdpor *d, size_t k)
-{
-	return d->vc + k * d->vw;
-}
 
 /* Race i < j: make sure an initial of notdep(i).j is explored from node i. */
 static void reverse(struct xdpor *d, size_t i, size_t j, const uint32_t *vj)
@@ -662,6 +601,8 @@ void xd_end_run(struct xdpor *d, int ended)
 					vj[c] = vi[c];
 		}
 	}
+	if (d->cut_at)
+		xdc_reverse_summary(d, d->cut_at - 1);
 	if (!xd_counted(d)) {
 		if (!d->cut)
 			d->s.probes++;
@@ -723,6 +664,10 @@ int xd_next(struct xdpor *d)
 				tr_add(d, n, &n->expl, &n->nexpl, &n->capexpl,
 				       a, n->val, n->nval ? n->nval : 1,
 				       d->pool + d->st[k].off, d->st[k].len);
+			if (d->ss && k < d->nst &&
+			    xdss_add_steps(d->ss, &n->sum, a, d->pool + d->st[k].off,
+					   d->st[k].len))
+				d->oom = 1;
 			if (n->val < 64)
 				n->vdone |= bit(n->val);
 			nv = n->nval ? n->nval : 1;
@@ -740,6 +685,7 @@ int xd_next(struct xdpor *d)
 		if (next_agent(d, n, 0) >= 0)
 			return 0;
 		d->s.pruned += (uint64_t)__builtin_popcountll(n->ready & ~n->done);
+		xdc_finish_node(d, k);
 		node_clear(n);
 		d->nnode--;
 	}

@@ -104,6 +104,8 @@ struct xd_stats {
 	uint64_t pruned;       /* agent branches never explored */
 	uint64_t multi;        /* steps with more than one value choice */
 	uint64_t diverged;     /* a replayed prefix came out differently */
+	uint64_t state_cuts;   /* runs cut at a state finished before
+				  (xd_set_stateful) */
 };
 
 /* nagents: CPUs + patcher + store buffer. split 0 and nshards 1: no
@@ -146,6 +148,17 @@ size_t xd_past(const struct xdpor *d, size_t k, size_t *idx);
 /* Step i touched a visible location (xloc_visible). */
 int xd_visible(const struct xdpor *d, size_t i);
 void xd_stats(const struct xdpor *d, struct xd_stats *st);
+
+/* Stateful DPOR (exec_dpor_state.h): the states of finished subtrees are
+ * kept (in at most max_bytes, 0: no bound) and a run reaching one again is
+ * cut. Only a reduced, unsharded walk (else nothing changes). Before each
+ * xd_pick at which xd_fresh says the node is new, the caller gives its
+ * state's hash with xd_state (NULL: the state cannot be hashed, the node
+ * is neither cut nor kept). xd_states: the states kept. */
+int xd_set_stateful(struct xdpor *d, size_t max_bytes);
+int xd_fresh(const struct xdpor *d);
+void xd_state(struct xdpor *d, const uint64_t h[2]);
+size_t xd_states(const struct xdpor *d, int *full);
 
 /* Runs with a random schedule (a discovery pass before the walk): each
  * pick and value uniform from the seeded state, nothing recorded in the

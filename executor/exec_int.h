@@ -128,6 +128,14 @@ struct ftv_exec {
 	size_t lazy_nwi;         /* exec_verify: the watched words made the
 				  * reset's lazy ones (xe_lazy_words) */
 	uint64_t run_step0;      /* stats.steps when the run began */
+	/* exec_set_state_fn: the caller's part of the walk's state hash */
+	exec_state_fn state_fn;
+	void *state_arg;
+	struct exec_state_sink {
+		uint64_t *w;     /* pairs: kind (1: a step number), word */
+		size_t n, cap;
+		int bad;
+	} state_sink;
 };
 
 /* exec_run.c: the engine's hooks (xe_init's ops, ctx = the executor) */

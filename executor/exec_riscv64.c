@@ -152,5 +152,6 @@ const struct xarch xarch_riscv64 = {
 	.ctx_new = xrv_pair_new,
 	.ctx_free = xrv_pair_free,
 	.ctx_reset = xrv_pair_reset,
+	.ctx_words = xrv_pair_words,
 	.fetched = xrv_pair_fetched,
 };

@@ -13,6 +13,8 @@ uint64_t xrv_fault_pc(struct xengine *e, unsigned cpu, uint64_t pc,
 void *xrv_pair_new(void);
 void xrv_pair_free(void *ctx);
 void xrv_pair_reset(void *ctx);
+void xrv_pair_words(void *ctx, unsigned ncpus, const struct xlog *log,
+		    struct exec_state_sink *s);
 void xrv_pair_fetched(struct xmodel *m, unsigned cpu, struct winsn *w,
 		      int wid);
 

@@ -69,6 +69,34 @@ void xrv_pair_reset(void *ctx)
 		memset(p->cache, 0, p->cap * sizeof(*p->cache));
 }
 
+/* What each CPU fetched last (the cache is a memo of the log, no state):
+ * the word, and the write by what it is. */
+void xrv_pair_words(void *ctx, unsigned ncpus, const struct xlog *log,
+		    struct exec_state_sink *s)
+{
+	const struct rv_pair *p = ctx;
+
+	for (unsigned c = 0; c < ncpus && c < EXEC_MAX_CPUS; c++) {
+		const struct rv_prev *v = &p->prev[c];
+		const struct exec_write *x;
+
+		exec_state_word(s, (uint64_t)v->ok);
+		if (!v->ok)
+			continue;
+		exec_state_word(s, v->addr);
+		exec_state_word(s, v->val);
+		if (v->wid < 0 || (size_t)v->wid >= log->nwr) {
+			exec_state_word(s, ~0ULL);
+			continue;
+		}
+		x = &log->wr[v->wid];
+		exec_state_word(s, x->addr);
+		exec_state_word(s, x->val);
+		exec_state_word(s, (uint64_t)x->size << 32 | (uint32_t)x->cpu);
+		exec_state_word(s, (uint64_t)(uint32_t)x->plan << 32 | (uint32_t)x->step);
+	}
+}
+
 /* The write to the AUIPC word a4 that the JALR write `wid` (at w) was made
  * to pair with. Writes are issued in plan order and, per word, in
  * coherence order, so the newest one by plan <= the JALR's is the last

@@ -728,6 +728,13 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			ex->cut = 1;
 			break;
 		}
+		if (ex->sched.dpor && xd_fresh(ex->sched.dpor)) {
+			/* stateful DPOR: the state of a node met first */
+			uint64_t h[2];
+
+			xd_state(ex->sched.dpor,
+				 (nr > 1 || ex->sb.n) && xst_hash_walk(ex, h) ? h : NULL);
+		}
 		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
 		if (pick < 0) {
 			ex->cut = 1;

@@ -21,7 +21,8 @@
  * which counts the writes in the order they were issued; the ids are
  * compared only by the stale-data check's choice of the newest fetched
  * write (exec_model.c, data_load), a violation message, never an
- * outcome. Not hashed, so not pruned: executors with plans, breakpoints,
+ * outcome. Not hashed, so not pruned here (the litmus walk's
+ * prune_states): executors with plans, breakpoints,
  * held-back drains (exec_config.drain_hold) or an arch fetch-check
  * context (riscv64's pairs), whose state lives where this does not look
  * (xst_prunable says so). Unicorn's own hidden state is not hashed
@@ -31,7 +32,14 @@
  * translations do not change what an instruction does (the executor
  * drops those of a word it rewrites). The hash is 128 bits (two 64-bit lanes): two
  * different states share one with probability about n^2 / 2^129, below
- * 10^-20 for the 10^9 states no budget reaches. */
+ * 10^-20 for the 10^9 states no budget reaches.
+ *
+ * exec_verify's stateful walk (exec_dpor_state.h) hashes executors with
+ * plans and breakpoints too: xst_hash_walk (exec_state_walk.c) adds the
+ * plans' state, the CPUs' quiescent bookkeeping and the caller's own
+ * state (its checks', through exec_set_state_fn) to xst_hash; what it
+ * cannot see (a violation recorded, held-back drains or CPUs, an arch
+ * fetch-check context) makes the state unhashable, never merged. */
 #ifndef FTV_EXECUTOR_EXEC_STATE_H
 #define FTV_EXECUTOR_EXEC_STATE_H
 
@@ -58,5 +66,11 @@ void xv_free(struct xvisited *s);
 /* Whether xst_hash sees every part of ex's state (see above). */
 int xst_prunable(const struct ftv_exec *ex);
 void xst_hash(struct ftv_exec *ex, uint64_t h[2]);
+/* exec_verify's walk (exec_state_walk.c): 1 and the hash of ex's state
+ * with its plans and the caller's (exec_set_state_fn), or 0 when the
+ * state cannot be hashed. */
+int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2]);
+/* The hash of w[0..n). */
+void xst_hash_words(const uint64_t *w, size_t n, uint64_t h[2]);
 
 #endif

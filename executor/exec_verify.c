@@ -334,6 +334,12 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	if (!d)
 		return ftv_errf(err, "out of memory");
 	ex->sched.dpor = d;
+	if (cfg->stateful && xd_set_stateful(d, cfg->state_bytes ? cfg->state_bytes
+								 : (size_t)2 << 30)) {
+		xd_free(d);
+		ex->sched.dpor = NULL;
+		return ftv_errf(err, "out of memory");
+	}
 	/* Discovery: random runs, to find the loads of watched data before
 	 * the walk rather than during it. */
 	for (unsigned r = 0; r < ndisc; r++) {
@@ -404,6 +410,8 @@ out:
 	st->pruned = ds.pruned;
 	st->multi = ds.multi;
 	st->diverged = ds.diverged;
+	st->state_cuts = ds.state_cuts;
+	st->states = xd_states(d, &st->states_full);
 	st->complete = complete && !st->truncated && !ds.multi && !ds.diverged &&
 		       !ex->oom;
 	ex->sched.dpor = NULL;

@@ -113,6 +113,8 @@ bench: $(BENCH_TARGET_BINS) $(BENCH_UCOST) $(BENCH_OVERHEAD) $(BENCH_SCN) $(BENC
 		--out $(BENCH_RESULTS)/verify.txt
 	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) \
 		--proofs $(BENCH_PROOFS) --proof-max 1000000 | tee $(BENCH_RESULTS)/verify-proofs.txt
+	$(BENCH_ENV) $(PYTHON) bench/verify_bench.py --ftv $(FTV) --build $(BUILD) --stateful \
+		--proofs $(BENCH_PROOFS) --proof-max 1000000 | tee $(BENCH_RESULTS)/verify-proofs-stateful.txt
 	$(PYTHON) bench/verify_profile.py --ftv $(FTV) --build $(BUILD) \
 		--scenario corpus/scenarios/verify-callops-make-call.scn --targets $(BENCH_TARGETS)
 	@$(BENCH_BLOCK) $(BENCH_TARGETS) "targets (issue 18), make bench"

@@ -9,7 +9,8 @@
 # it to some schemes (e.g. SOAK_SCHEMES="tramp mcount").
 # First, the proof worlds of issue 31 (3 CPUs, two updates; SOAK_PROOFS,
 # default corpus/verify/*-3cpus.scn; SOAK_PROOFS= for none) are verified,
-# each to its end or SOAK_PROOF_MAX executions.
+# each to its end or SOAK_PROOF_MAX executions, with ftv verify --stateful
+# (all five complete so; docs/bench-scale.md).
 SOAK_S    ?= 600
 SOAK_SEED ?= 1
 SOAK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)

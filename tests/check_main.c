@@ -77,6 +77,29 @@ void ftv_test_tmpfile(char *path, size_t n, const char *text)
 	ck_assert(fclose(f) == 0);
 }
 
+void ftv_test_json_field(const char *out, const char *key, char *val, size_t n)
+{
+	char k[64];
+	const char *p;
+	size_t len = 0;
+
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = strstr(out, k);
+	val[0] = 0;
+	if (!p)
+		return;
+	p += strlen(k);
+	if (*p == '"')
+		for (const char *q = p + 1; *q && *q != '"'; q++)
+			len++;
+	else
+		len = strcspn(p, ",}");
+	if (len >= n)
+		len = n - 1;
+	memcpy(val, p + (*p == '"'), len);
+	val[len] = 0;
+}
+
 int ftv_test_run(char *const argv[], char **out)
 {
 	int fds[2], status;

@@ -38,5 +38,8 @@ void ftv_test_path(char *buf, size_t n, const char *env, const char *rel);
 /* A new file under /tmp holding text; its name into path (at least 32
  * bytes). The caller unlinks it. */
 void ftv_test_tmpfile(char *path, size_t n, const char *text);
+/* The raw value of "key" in a --json line (up to the next , or }), at
+ * most n - 1 bytes; "" when the key is not there. */
+void ftv_test_json_field(const char *out, const char *key, char *val, size_t n);
 
 #endif

@@ -314,30 +314,6 @@ START_TEST(verify_of_nothing_is_vacuous)
 }
 END_TEST
 
-/* The raw value of "key": in a --json line (up to the next , or }). */
-static void json_field(const char *out, const char *key, char *val, size_t n)
-{
-	char k[64];
-	const char *p;
-	size_t len = 0;
-
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = strstr(out, k);
-	val[0] = 0;
-	if (!p)
-		return;
-	p += strlen(k);
-	if (*p == '"')
-		for (const char *q = p + 1; *q && *q != '"'; q++)
-			len++;
-	else
-		len = strcspn(p, ",}");
-	if (len >= n)
-		len = n - 1;
-	memcpy(val, p + (*p == '"'), len);
-	val[len] = 0;
-}
-
 /* The cache maintenance's finer dependencies (a DSB that completes no IC
  * is no write of what a context synchronisation reads, a sync of every
  * CPU writes only the floors it raises; issue 31) against the coarse ones
@@ -387,10 +363,10 @@ START_TEST(verify_finer_dependencies_keep_verdicts)
 			ck_assert_msg(rc == (worlds[i][1] ? 1 : 0), "%s %s: exit %d: %s",
 				      worlds[i][0], worlds[i][1] ? worlds[i][1] : "", rc, out);
 			for (int k = 0; k < 4; k++)
-				json_field(out, keys[k], v[c][k], sizeof(v[c][k]));
-			json_field(out, "executions", e, sizeof(e));
+				ftv_test_json_field(out, keys[k], v[c][k], sizeof(v[c][k]));
+			ftv_test_json_field(out, "executions", e, sizeof(e));
 			ex[c] = strtoull(e, NULL, 10);
-			json_field(out, "blocked", e, sizeof(e));
+			ftv_test_json_field(out, "blocked", e, sizeof(e));
 			blk[c] = strtoull(e, NULL, 10);
 			free(out);
 		}
@@ -423,9 +399,9 @@ START_TEST(verify_store_buffer_waits_are_no_races)
 					 path), 0);
 		ck_assert_msg(strstr(out, "\"verdict\":\"verified\"") &&
 			      strstr(out, "\"complete\":true"), "%s", out);
-		json_field(out, "executions", e, sizeof(e));
+		ftv_test_json_field(out, "executions", e, sizeof(e));
 		ex[c] = strtoull(e, NULL, 10);
-		json_field(out, "blocked", e, sizeof(e));
+		ftv_test_json_field(out, "blocked", e, sizeof(e));
 		blk[c] = strtoull(e, NULL, 10);
 		free(out);
 	}
@@ -471,27 +447,27 @@ START_TEST(verify_stats_split_the_walk_and_change_nothing)
 			ck_assert_msg(rc == (worlds[i][1] ? 1 : 0), "%s: exit %d: %s",
 				      worlds[i][0], rc, out[c]);
 			for (size_t k = 0; k < NSAME; k++)
-				json_field(out[c], same[k], v[c][k], sizeof(v[c][k]));
+				ftv_test_json_field(out[c], same[k], v[c][k], sizeof(v[c][k]));
 		}
 		for (size_t k = 0; k < NSAME; k++)
 			ck_assert_msg(!strcmp(v[0][k], v[1][k]), "%s: %s %s, with --stats %s",
 				      worlds[i][0], same[k], v[0][k], v[1][k]);
 		ck_assert_msg(!strstr(out[0], "cpu_walk"), "%s", out[0]);
-		json_field(out[1], "cpu_walk", f, sizeof(f));
+		ftv_test_json_field(out[1], "cpu_walk", f, sizeof(f));
 		walk = strtod(f, NULL);
 		ck_assert_msg(walk > 0, "%s", out[1]);
 		for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
-			json_field(out[1], parts[k], f, sizeof(f));
+			ftv_test_json_field(out[1], parts[k], f, sizeof(f));
 			ck_assert_msg(f[0] && strtod(f, NULL) >= 0, "%s: %s", parts[k], out[1]);
 			sum += strtod(f, NULL);
 		}
 		ck_assert_msg(sum <= walk + 1e-6 && sum > walk / 2, "parts %g, walk %g: %s", sum,
 			      walk, out[1]);
-		json_field(out[1], "run_steps", f, sizeof(f));
+		ftv_test_json_field(out[1], "run_steps", f, sizeof(f));
 		{
 			unsigned long long all = strtoull(f, NULL, 10), rep;
 
-			json_field(out[1], "replayed_steps", f, sizeof(f));
+			ftv_test_json_field(out[1], "replayed_steps", f, sizeof(f));
 			rep = strtoull(f, NULL, 10);
 			ck_assert_msg(all > 0 && rep > 0 && rep < all, "%llu of %llu: %s", rep, all,
 				      out[1]);

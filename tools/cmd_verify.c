@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
+enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_STATEFUL, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
        O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED, O_STATS };
 
 /* The budget of a world whose file and options give none: a user's world
@@ -45,6 +45,9 @@ static const struct ftv_opt verify_opts[] = {
 	  .help = "explore only shard I (0..N-1) of N of the schedule tree" },
 	{ .name = "unreduced", .key = O_NOREDUCE,
 	  .help = "explore every interleaving (no partial-order reduction)" },
+	{ .name = "stateful", .key = O_STATEFUL,
+	  .help = "stateful DPOR: keep the states of finished subtrees and cut a run "
+		  "reaching one again (the default walk is stateless: the reference)" },
 	{ .name = "coarse-deps", .key = O_COARSE,
 	  .help = "the cache maintenance's dependencies as before issue 31 refined them "
 		  "(the reference the reduction is checked against)" },
@@ -74,7 +77,7 @@ struct vopts {
 	uint64_t max_exec, max_steps;
 	double time_s;
 	unsigned shard, nshards;
-	int json, noreduce, coarse, first, combine, stats;
+	int json, noreduce, stateful, coarse, first, combine, stats;
 	const char *out;
 	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
@@ -208,6 +211,10 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	json_key_u64(&j, "executions", x->executions);
 	json_key_u64(&j, "pruned", x->pruned);
 	json_key_u64(&j, "blocked", x->blocked);
+	if (vc->stateful) {
+		json_key_u64(&j, "state_cuts", x->state_cuts);
+		json_key_u64(&j, "states", x->states);
+	}
 	json_key_u64(&j, "steps", x->steps);
 	json_key_u64(&j, "restarts", x->restarts);
 	json_key_bool(&j, "reduced", vc->reduce);
@@ -317,6 +324,7 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	if (o->max_steps)
 		vc.max_steps = o->max_steps;
 	vc.reduce = !o->noreduce;
+	vc.stateful = o->stateful;
 	vc.coarse = o->coarse;
 	vc.shard = o->shard;
 	vc.nshards = o->nshards;
@@ -326,6 +334,10 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 	 * (exec_verify_config.exact_reset) */
 	vc.exact_reset = getenv("FTV_VERIFY_EXACT_RESET") &&
 			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
+	/* the stateful walk's memory for its states (the test of a full
+	 * table: exec_verify_config.state_bytes) */
+	if (getenv("FTV_VERIFY_STATE_BYTES"))
+		vc.state_bytes = (size_t)strtoull(getenv("FTV_VERIFY_STATE_BYTES"), NULL, 10);
 	if (o->json) {
 		out = open_memstream(&report, &rlen);
 		if (!out) {
@@ -452,6 +464,9 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_NOREDUCE:
 			vo.noreduce = 1;
+			break;
+		case O_STATEFUL:
+			vo.stateful = 1;
 			break;
 		case O_COARSE:
 			vo.coarse = 1;

@@ -13,8 +13,9 @@ Each campaign runs with --json: a "finding" object per violation found
 
 --proofs: before the campaigns, `ftv verify` on each proof world given
 (issue 31's 3-CPU, two-update worlds: corpus/verify/*-3cpus.scn), each to
-its end or to N executions, with a line of its verdict, executions and CPU
-seconds; a violation counts as a finding (its counterexample's replay file
+its end or to N executions, with `ftv verify --stateful` (the trampoline
+world completes only so; --proof-stateless: without), with a line of its
+verdict, executions and CPU seconds; a violation counts as a finding (its counterexample's replay file
 kept in DIR), an incomplete walk is said so and is not one.
 """
 import argparse
@@ -70,12 +71,12 @@ def campaign(ftv, scheme, arch, seed, secs, jobs, out):
     return summary, findings, replay
 
 
-def proof(ftv, scn, max_exec, out):
+def proof(ftv, scn, max_exec, out, walk):
     """One proof world: (its --json object, CPU seconds), or None."""
     # (verify's own --time, 600 s of wall clock, would cut a world that
     # completes on a crowded machine: the budget is the executions)
     argv = [ftv, "verify", "--json", "--max-executions", str(max_exec), "--time", "7200",
-            "--out", out, scn]
+            "--out", out] + walk + [scn]
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, errors="replace")
@@ -95,7 +96,8 @@ def proofs(a):
     print("%-44s %-10s %10s %9s  %s" % ("proof world", "verdict", "executions",
                                         "CPU s", "walk"))
     for scn in a.proofs:
-        r = proof(a.ftv, scn, a.proof_max, a.out)
+        r = proof(a.ftv, scn, a.proof_max, a.out,
+                  [] if a.proof_stateless else ["--stateful"])
         if r is None:
             bad = 2
             continue
@@ -120,6 +122,8 @@ def main():
                     help="proof worlds to verify first")
     ap.add_argument("--proof-max", type=int, default=1000000,
                     help="executions per proof world at most")
+    ap.add_argument("--proof-stateless", action="store_true",
+                    help="verify the proof worlds without --stateful")
     a = ap.parse_args()
     schemes = [s for s in SCHEMES if not a.scheme or s[0] in a.scheme]
     if a.scheme and len(schemes) != len(set(a.scheme)):

@@ -321,11 +321,19 @@ void scenario_verify_print(FILE *out, const struct scenario *s,
 			"verified\n", (unsigned long long)x->executions, bound);
 	}
 	/* (no timing: conformance outputs are pinned byte for byte) */
-	fprintf(out, "reduction: %s; %llu branches pruned, %llu runs sleep-set blocked, "
-		"%llu steps\n",
-		vc->reduce ? "source sets + sleep sets" : "none (every interleaving)",
-		(unsigned long long)x->pruned, (unsigned long long)x->blocked,
-		(unsigned long long)x->steps);
+	if (vc->reduce && vc->stateful && vc->nshards <= 1)
+		fprintf(out, "reduction: source sets + sleep sets + states; %llu branches "
+			"pruned, %llu runs sleep-set blocked, %llu cut at a known state "
+			"(%llu states%s), %llu steps\n",
+			(unsigned long long)x->pruned, (unsigned long long)x->blocked,
+			(unsigned long long)x->state_cuts, (unsigned long long)x->states,
+			x->states_full ? ", the table full" : "", (unsigned long long)x->steps);
+	else
+		fprintf(out, "reduction: %s; %llu branches pruned, %llu runs sleep-set blocked, "
+			"%llu steps\n",
+			vc->reduce ? "source sets + sleep sets" : "none (every interleaving)",
+			(unsigned long long)x->pruned, (unsigned long long)x->blocked,
+			(unsigned long long)x->steps);
 }
 
 void scenario_verify_config(const struct scenario *s, struct verify_config *vc)

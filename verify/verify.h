@@ -34,6 +34,11 @@ struct verify_config {
 	int first;                /* stop at the first counterexample */
 	int split;                /* exec_verify_config.split */
 	int exact_reset;          /* exec_verify_config.exact_reset */
+	/* 1: stateful DPOR (exec_verify_config.stateful; world_state.c
+	 * hashes the world's part), when reduced and unsharded; 0: the
+	 * stateless walk (the reference) */
+	int stateful;
+	size_t state_bytes;       /* exec_verify_config.state_bytes */
 	/* The restore test's (tests/test_world_run.c): when non-zero, every
 	 * byte of the world's run state is overwritten with it before each
 	 * restore, so that a field the restore missed shows. */

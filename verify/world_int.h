@@ -387,6 +387,9 @@ int world_calibrate_late(struct world *w, const struct exec_config *ec, struct f
 
 /* verify/world_verify.c: frees w->saved */
 void world_verify_forget(struct world *w);
+/* verify/world_state.c: the world's part of the stateful walk's state
+ * (an exec_state_fn, arg = the world) */
+void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg);
 
 /* verify/violation.c */
 int world_add_violation(struct world *w, const char *kind, int cpu,

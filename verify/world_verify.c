@@ -275,6 +275,8 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 		.nshards = cfg->nshards,
 		.split = cfg->split,
 		.exact_reset = cfg->exact_reset,
+		.stateful = cfg->stateful,
+		.state_bytes = cfg->state_bytes,
 	};
 	struct vctx v = { .w = w, .cfg = cfg, .res = res };
 	struct exec_verify_hooks h = { on_reset, on_done, on_restart, &v };
@@ -299,7 +301,9 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	}
 	if (world_save(w, err) || exec_snapshot(w->ex, err))
 		return -1;
+	exec_set_state_fn(w->ex, world_state_words, w);
 	ret = exec_verify(w->ex, &xc, &h, &res->x, err);
+	exec_set_state_fn(w->ex, NULL, NULL);
 	free(v.past);
 	res->secs = now() - t0;
 	/* leave the world as the updates left it queued */
