@@ -351,7 +351,7 @@ void xst_hash(struct ftv_exec *ex, uint64_t out[2])
 
 	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
 		const struct xcpu *p = &ex->cpu[c];
-		uint64_t flags = 0;
+		const uint64_t *rv = xe_regs(&ex->eng, c);
 
 		mix(&h, (uint64_t)p->st << 8 | (uint64_t)p->armed << 1 |
 				(uint64_t)p->stopped_in_hook);
@@ -359,11 +359,9 @@ void xst_hash(struct ftv_exec *ex, uint64_t out[2])
 		mix(&h, p->nfaults);
 		for (size_t k = 0; k < p->nfaults; k++)
 			mix(&h, p->faults[k]);
-		for (int r = 0; r < a->nregs; r++)
-			mix(&h, xe_reg(&ex->eng, c, r));
-		if (a->flags_reg >= 0)
-			xe_uc_reg(&ex->eng, c, a->flags_reg, &flags, 0);
-		mix(&h, flags);
+		/* the registers, then the flags */
+		for (int r = 0; r <= a->nregs; r++)
+			mix(&h, rv[r]);
 		mix_sbuf(&h, &ex->log, &ex->csb[c]);
 	}
 	mix_sbuf(&h, &ex->log, &ex->sb);
