@@ -375,6 +375,7 @@ static uint8_t *private_copy(struct xengine *e, size_t i, struct ftv_err *err)
 
 int xe_engine_restart(struct xecpu *c)
 {
+	c->rval_ok = 0;
 	return c->fresh && uc_context_restore(c->uc, c->fresh) == UC_ERR_OK ? 0 : -1;
 }
 
@@ -773,6 +774,7 @@ int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v)
 		return 0;
 	if (!e->snap)
 		e->cpu[cpu].init[reg] = v;
+	e->cpu[cpu].rval_ok = 0;
 	return uc_reg_write(e->cpu[cpu].uc, e->arch->regs[reg], &v) ==
 			       UC_ERR_OK ? 0 : -1;
 }
@@ -784,6 +786,22 @@ uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg)
 	if (reg >= 0 && reg < e->arch->nregs && reg != e->arch->zero_reg)
 		uc_reg_read(e->cpu[cpu].uc, e->arch->regs[reg], &v);
 	return v;
+}
+
+const uint64_t *xe_regs(struct xengine *e, unsigned cpu)
+{
+	struct xecpu *c = &e->cpu[cpu];
+	int n = e->arch->nregs;
+
+	if (!c->rval_ok) {
+		for (int r = 0; r < n; r++)
+			c->rval[r] = xe_reg(e, cpu, r);
+		c->rval[n] = 0;
+		if (e->arch->flags_reg >= 0)
+			uc_reg_read(c->uc, e->arch->flags_reg, &c->rval[n]);
+		c->rval_ok = 1;
+	}
+	return c->rval;
 }
 
 uint64_t xe_pc(struct xengine *e, unsigned cpu)
@@ -799,12 +817,15 @@ int xe_uc_reg(struct xengine *e, unsigned cpu, int uc_reg, void *val,
 {
 	uc_engine *uc = e->cpu[cpu].uc;
 
+	if (write)
+		e->cpu[cpu].rval_ok = 0;
 	return (write ? uc_reg_write(uc, uc_reg, val)
 		      : uc_reg_read(uc, uc_reg, val)) == UC_ERR_OK ? 0 : -1;
 }
 
 static void set_pc(struct xengine *e, unsigned cpu, uint64_t pc)
 {
+	e->cpu[cpu].rval_ok = 0;
 	uc_reg_write(e->cpu[cpu].uc, e->arch->regs[e->arch->pc_reg], &pc);
 }
 
@@ -898,6 +919,7 @@ uint64_t xe_run(struct xengine *e, unsigned cpu, uint64_t pc, uint64_t until,
 		c->until = until;
 	}
 	c->ran = 1;
+	c->rval_ok = 0;
 	ue = uc_emu_start(c->uc, pc, until, own ? 0 : timeout_us, 0);
 	if (own)
 		timed_out = (size_t)xw_disarm(e->wd);

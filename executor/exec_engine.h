@@ -97,6 +97,12 @@ struct xecpu {
 	int fault_ok;
 	uint64_t fault_addr;
 	uint64_t init[EXEC_NREGS];  /* registers restored by xe_reset */
+	/* The registers and flags as xe_regs read them last (rval[nregs]:
+	 * the flags), valid while rval_ok: every write of a register
+	 * through this file, every turn, reset and engine change clears
+	 * it (Unicorn changes a CPU's registers nowhere else). */
+	uint64_t rval[EXEC_NREGS + 1];
+	int rval_ok;
 	uint64_t pc_now;            /* the instruction executing (code hook) */
 	/* A turn's instruction count (xe_run's count; 0: none) and the
 	 * instructions that reached the code hook in it so far. */
@@ -252,6 +258,11 @@ void xe_stop(struct xengine *e, unsigned cpu);
  * write also sets the value xe_reset restores. */
 int xe_set_reg(struct xengine *e, unsigned cpu, int reg, uint64_t v);
 uint64_t xe_reg(struct xengine *e, unsigned cpu, int reg);
+/* Every register of cpu (xe_reg's values, the zero register 0), then its
+ * flags (0 when the arch has no flags register): arch->nregs + 1 words,
+ * read again only when something may have changed them (the state hash,
+ * exec_state.c, reads them at every node). */
+const uint64_t *xe_regs(struct xengine *e, unsigned cpu);
 uint64_t xe_pc(struct xengine *e, unsigned cpu);
 /* A register by Unicorn's own number, for the arch files (exec_<arch>.c):
  * *val is what uc_reg_read/uc_reg_write take (a uint64_t, or the arch's

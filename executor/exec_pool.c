@@ -153,6 +153,7 @@ static int take(struct xengine *e, struct xecpu *c)
 	memmove(&pool[k], &pool[k + 1], (npool - k - 1) * sizeof(pool[0]));
 	npool--;
 	c->uc = p.uc;
+	c->rval_ok = 0;
 	c->hk = p.hk;
 	c->hk->c = c;
 	c->fresh = p.fresh;

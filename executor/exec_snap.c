@@ -324,6 +324,7 @@ int xe_reset(struct xengine *e, struct ftv_err *err)
 			uc_reg_write(c->uc, e->arch->flags_reg, &z);
 		}
 		c->fault_ok = 0;
+		c->rval_ok = 0;
 	}
 	return 0;
 }

@@ -199,10 +199,77 @@ static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l
 	mix(h, m->vseq);
 }
 
+/* The 64-byte blocks of a page that differ from the snapshot's, as a
+ * mask (XPG_SIZE is 64 blocks). On x86-64 AVX2 where the processor has
+ * it, else SSE2 (its baseline); elsewhere memcmp. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+__attribute__((target("avx2"))) static uint64_t blocks_avx2(const uint8_t *p,
+							   const uint8_t *s)
+{
+	uint64_t m = 0;
+
+	for (unsigned b = 0; b < XPG_SIZE / 64; b++) {
+		const __m256i *x = (const __m256i *)(p + 64 * b);
+		const __m256i *y = (const __m256i *)(s + 64 * b);
+		__m256i e = _mm256_and_si256(
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(x), _mm256_loadu_si256(y)),
+			_mm256_cmpeq_epi8(_mm256_loadu_si256(x + 1),
+					  _mm256_loadu_si256(y + 1)));
+
+		m |= (uint64_t)((uint32_t)_mm256_movemask_epi8(e) != 0xffffffffu) << b;
+	}
+	return m;
+}
+
+static uint64_t blocks_sse2(const uint8_t *p, const uint8_t *s)
+{
+	uint64_t m = 0;
+
+	for (unsigned b = 0; b < XPG_SIZE / 64; b++) {
+		const __m128i *x = (const __m128i *)(p + 64 * b);
+		const __m128i *y = (const __m128i *)(s + 64 * b);
+		__m128i e = _mm_and_si128(
+			_mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(x), _mm_loadu_si128(y)),
+				      _mm_cmpeq_epi8(_mm_loadu_si128(x + 1),
+						     _mm_loadu_si128(y + 1))),
+			_mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(x + 2),
+						     _mm_loadu_si128(y + 2)),
+				      _mm_cmpeq_epi8(_mm_loadu_si128(x + 3),
+						     _mm_loadu_si128(y + 3))));
+
+		m |= (uint64_t)(_mm_movemask_epi8(e) != 0xffff) << b;
+	}
+	return m;
+}
+
+static uint64_t differing_blocks(const uint8_t *p, const uint8_t *s)
+{
+	static int avx2 = -1;
+
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	return avx2 ? blocks_avx2(p, s) : blocks_sse2(p, s);
+}
+#else
+static uint64_t differing_blocks(const uint8_t *p, const uint8_t *s)
+{
+	uint64_t m = 0;
+
+	for (unsigned b = 0; b < XPG_SIZE / 64; b++)
+		m |= (uint64_t)(memcmp(p + 64 * b, s + 64 * b, 64) != 0) << b;
+	return m;
+}
+#endif
+
 /* Page pg of buffer buf (region i, copy k: 0 shared, c + 1 CPU c's), if
  * it differs from the snapshot: added to the sum (the dirty lists keep
  * pages in the order of their first store, which differs between
- * schedules; a sum does not). */
+ * schedules; a sum does not). The page is compared 64 bytes at a time
+ * in one branch-free pass, then only the blocks that differ are read
+ * word by word (a page holds a few locations a test changed; issue 31:
+ * the compare was most of the hash, half of it a second pass over a
+ * page memcmp had found different). */
 static void mix_page(struct xh *sum, const struct xengine *e, size_t i,
 		     unsigned k, const uint8_t *buf, uint64_t pg)
 {
@@ -212,18 +279,17 @@ static void mix_page(struct xh *sum, const struct xengine *e, size_t i,
 					     : zero;
 	struct xh h = { 0x243f6a8885a308d3ULL, 0x13198a2e03707344ULL };
 	uint64_t w, was;
+	uint64_t m = differing_blocks(p, s);
 
-	if (!memcmp(p, s, XPG_SIZE))
+	if (!m)
 		return;
 	mix(&h, (uint64_t)i << 40 | (uint64_t)k << 32);
 	mix(&h, pg);
-	/* the words that differ from the snapshot, with their offsets (a
-	 * page holds a few locations a test changed: most words compare
-	 * equal, which costs no mixing) */
-	for (uint64_t c = 0; c < XPG_SIZE; c += 64) {
-		/* (64 bytes at a time: most compare equal) */
-		if (!memcmp(p + c, s + c, 64))
-			continue;
+	/* the words that differ from the snapshot, with their offsets, in
+	 * address order */
+	for (; m; m &= m - 1) {
+		uint64_t c = 64 * (uint64_t)__builtin_ctzll(m);
+
 		for (uint64_t o = c; o < c + 64; o += 8) {
 			memcpy(&w, p + o, 8);
 			memcpy(&was, s + o, 8);
@@ -285,7 +351,7 @@ void xst_hash(struct ftv_exec *ex, uint64_t out[2])
 
 	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
 		const struct xcpu *p = &ex->cpu[c];
-		uint64_t flags = 0;
+		const uint64_t *rv = xe_regs(&ex->eng, c);
 
 		mix(&h, (uint64_t)p->st << 8 | (uint64_t)p->armed << 1 |
 				(uint64_t)p->stopped_in_hook);
@@ -293,11 +359,9 @@ void xst_hash(struct ftv_exec *ex, uint64_t out[2])
 		mix(&h, p->nfaults);
 		for (size_t k = 0; k < p->nfaults; k++)
 			mix(&h, p->faults[k]);
-		for (int r = 0; r < a->nregs; r++)
-			mix(&h, xe_reg(&ex->eng, c, r));
-		if (a->flags_reg >= 0)
-			xe_uc_reg(&ex->eng, c, a->flags_reg, &flags, 0);
-		mix(&h, flags);
+		/* the registers, then the flags */
+		for (int r = 0; r <= a->nregs; r++)
+			mix(&h, rv[r]);
 		mix_sbuf(&h, &ex->log, &ex->csb[c]);
 	}
 	mix_sbuf(&h, &ex->log, &ex->sb);
