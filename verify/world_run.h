@@ -128,6 +128,10 @@ struct wtimeline {
 	X(struct tl_event, tl_ev)     /* the timeline's events */              \
 	X(struct tl_frame, tl_frame)  /* its frames, open and closed */
 
+/* A field added here is either hashed by the stateful walk
+ * (verify/world_state.c, world_state_words) or said there not to change
+ * what a later step or check reads: a field it misses would merge states
+ * that differ, and `ftv verify --stateful` would cut runs it must not. */
 struct world_run {
 	struct wcpu_run cpu[EXEC_MAX_CPUS];
 	unsigned char ops_freed[WORLD_MAX_OPS]; /* per wops: its free plan
