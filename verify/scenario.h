@@ -30,6 +30,10 @@
  *                                    tracer call): without this line such
  *                                    a run is "vacuous: ..." and exit 2,
  *                                    a verdict on nothing (world_vacuous)
+ *   symmetric                        every CPU gets the same call list
+ *                                    and arguments (drawn once): the
+ *                                    stateful walk may then treat the
+ *                                    CPUs as interchangeable
  *   cpus     4
  *   policy   random                  random | quantum | pct (default random),
  *                                    or exhaustive: every execution is

@@ -35,12 +35,12 @@ struct scn_reader {
 
 /* The keywords' parsers (verify/scenario_parse.c): 0, or -1 with r->err
  * (the message, without file:line). */
-#define SCN_PARSERS(X) X(name) X(scheme) X(arch) X(objects) X(object) X(call) X(settle) X(far_modules) X(vacuous) X(cpus) X(policy) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds) X(cachetype) X(seed) X(rounds) X(calls) X(workload) X(max_executions) X(steps) X(mutate) X(expect) X(preempt) X(observe) X(channels) X(schedule) X(operation)
+#define SCN_PARSERS(X) X(name) X(scheme) X(arch) X(objects) X(object) X(call) X(settle) X(far_modules) X(vacuous) X(symmetric) X(cpus) X(policy) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds) X(cachetype) X(seed) X(rounds) X(calls) X(workload) X(max_executions) X(steps) X(mutate) X(expect) X(preempt) X(observe) X(channels) X(schedule) X(operation)
 #define SCN_PARSER_DECL(k) int scn_p_##k(struct scn_reader *r);
 SCN_PARSERS(SCN_PARSER_DECL)
 #undef SCN_PARSER_DECL
 /* Their writers (verify/scenario_write.c): the lines of keyword kw for s. */
-#define SCN_WRITERS(X) X(name) X(scheme) X(objects) X(object) X(call) X(modules) X(far_modules) X(vacuous) X(cpus) X(policy) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds) X(cachetype) X(seed) X(rounds) X(calls) X(workload) X(max_executions) X(steps) X(mutate) X(expect) X(operations) X(preempt) X(observe) X(channels) X(schedule)
+#define SCN_WRITERS(X) X(name) X(scheme) X(objects) X(object) X(call) X(modules) X(far_modules) X(vacuous) X(symmetric) X(cpus) X(policy) X(quantum) X(pct_depth) X(drain_hold) X(cpu_hold) X(window_hold) X(tail_rounds) X(cachetype) X(seed) X(rounds) X(calls) X(workload) X(max_executions) X(steps) X(mutate) X(expect) X(operations) X(preempt) X(observe) X(channels) X(schedule)
 #define SCN_WRITER_DECL(k) void scn_w_##k(FILE *f, const char *kw, const struct scenario *s);
 SCN_WRITERS(SCN_WRITER_DECL)
 #undef SCN_WRITER_DECL

@@ -51,6 +51,10 @@ static const struct scn_keyword keywords[] = {
 	{ "vacuous", "", 0, 0, scn_p_vacuous, scn_w_vacuous,
 	  "the scenario means to reach nothing (no site, no tracer call): without it "
 	  "such a run is vacuous, exit 2" },
+	{ "symmetric", "", 0, 0, scn_p_symmetric, scn_w_symmetric,
+	  "every CPU calls the same functions with the same arguments (drawn once "
+	  "for all): CPUs that differ only by their number, which the stateful "
+	  "walk may interchange (executor/exec_sym.h)" },
 	{ "cpus", "N", 0, 1, scn_p_cpus, scn_w_cpus, "emulated CPUs, 1 to 32 (default 4)" },
 	{ "policy", "POLICY", 1, 1, scn_p_policy, scn_w_policy,
 	  "the scheduler: random (default), quantum, pct, or exhaustive (every "

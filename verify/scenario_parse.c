@@ -134,6 +134,12 @@ int scn_p_far_modules(struct scn_reader *r)
 	return 0;
 }
 
+int scn_p_symmetric(struct scn_reader *r)
+{
+	r->s->cfg.symmetric = 1;
+	return 0;
+}
+
 int scn_p_vacuous(struct scn_reader *r)
 {
 	r->s->vacuous_ok = 1;

@@ -95,6 +95,12 @@ void scn_w_far_modules(FILE *f, const char *kw, const struct scenario *s)
 		line(f, kw, NULL);
 }
 
+void scn_w_symmetric(FILE *f, const char *kw, const struct scenario *s)
+{
+	if (s->cfg.symmetric)
+		line(f, kw, NULL);
+}
+
 void scn_w_vacuous(FILE *f, const char *kw, const struct scenario *s)
 {
 	if (s->vacuous_ok)

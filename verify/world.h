@@ -88,6 +88,10 @@ struct world_config {
 	 * run (and may be unloaded), not at boot */
 	unsigned char module_late[WORLD_MAX_OBJECTS];
 	int far_modules;          /* modules > 128 MiB from kernel text */
+	/* `symmetric`: every CPU's call list and arguments drawn once, the
+	 * same for all, its per-CPU block page-aligned (world_cpus.c): the
+	 * CPUs may be interchangeable (world_sym.c) */
+	int symmetric;
 	const char *tramp_dir;    /* the assembled trampolines */
 	/* scheme kernel: a make kernel build (KERNEL_OUT); NULL: the build
 	 * tree's kernel/6.12 beside tramp_dir */

@@ -177,7 +177,7 @@ int world_setup_cpus(struct world *w, struct ftv_err *err)
 	int *pool = calloc(w->nrecs > WORLD_MAX_CALLS ? w->nrecs : WORLD_MAX_CALLS,
 			   sizeof(int));
 	size_t npool = 0;
-	struct ftv_rng rng;
+	struct ftv_rng rng, rng0;
 
 	w->called = calloc(w->nrecs ? w->nrecs : 1, 1);
 	if (!pool || !w->called) {
@@ -213,10 +213,17 @@ int world_setup_cpus(struct world *w, struct ftv_err *err)
 			       "(the workload calls the random units' r<N>_f<M>)");
 	}
 	ftv_rng_fork(&w->rng, &rng, 0x3017);
+	rng0 = rng;
 	for (unsigned c = 0; c < ncpus; c++) {
 		struct wcpu *cpu = &w->cpu[c];
 
-		cpu->pcpu = sim_region_alloc(w->percpu, FTV_PCPU_SIZE, 64, err);
+		/* `symmetric`: every CPU draws its calls from the same
+		 * stream (the same list and arguments), and its block
+		 * starts on a page of its own (world_sym.c) */
+		if (w->cfg.symmetric)
+			rng = rng0;
+		cpu->pcpu = sim_region_alloc(w->percpu, FTV_PCPU_SIZE,
+					     w->cfg.symmetric ? WORLD_SYM_ALIGN : 64, err);
 		cpu->log = sim_region_alloc(w->percpu, WORLD_LOG_CAP * FTV_LOG_SIZE, 64, err);
 		cpu->graph = sim_region_alloc(w->percpu, WORLD_GRAPH_DEPTH * FTV_GRAPH_SIZE, 64, err);
 		cpu->work = sim_region_alloc(w->percpu, FTV_WORK_SIZE, 64, err);
@@ -261,6 +268,11 @@ int world_setup_cpus(struct world *w, struct ftv_err *err)
 		sim_write64(w->as, cpu->work + FTV_WORK_NCALLS, ncalls);
 	}
 	free(pool);
+	/* the end of the last CPU's block: what the region hands out next
+	 * lies beyond it */
+	if (w->cfg.symmetric &&
+	    !(w->sym_end = sim_region_alloc(w->percpu, 1, WORLD_SYM_ALIGN, err)))
+		return -1;
 	return 0;
 }
 
@@ -273,6 +285,12 @@ int world_start_cpus(struct world *w, struct ftv_exec *ex, unsigned rounds, int 
 		sim_write64(w->as, cpu->work + FTV_WORK_ROUNDS, rounds);
 		sim_write64(w->as, cpu->work + FTV_WORK_DONE, 0);
 		sim_write64(w->as, cpu->work + FTV_WORK_CALIBRATE, calibrate);
+		/* `symmetric`: no register keeps what the round before
+		 * left in it (a CPU's own, its calibration's: no two CPUs
+		 * alike, world_sym.c); x0..x31 (arm64: x0..x30 and sp,
+		 * which exec_cpu_setup sets) */
+		for (int r = 0; w->cfg.symmetric && r < 32; r++)
+			exec_cpu_set_reg(ex, c, r, 0);
 		if (exec_cpu_setup(ex, c, w->workload, cpu->stack, &cpu->work, 1,
 				   w->workload_done, err))
 			return -1;

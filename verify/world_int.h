@@ -161,6 +161,10 @@ void world_checks_finish(struct world *w, int complete);
 	}
 
 #define WORLD_STACK_SIZE  0x10000ULL
+/* `symmetric` worlds: each CPU's per-CPU block starts on a page of its
+ * own (the executor's page size, executor/exec_pages.h), so that
+ * interchanging two CPUs moves whole pages (executor/exec_sym.h) */
+#define WORLD_SYM_ALIGN   4096ULL
 #define WORLD_LOG_CAP     4096
 /* A module of the world (its state: world_run.mod_state). */
 struct wmod {
@@ -288,6 +292,7 @@ struct world {
 	void *arch_ctx;               /* the backend's context (backend_ctx) */
 	const struct ftrace_arch *backend;
 	struct sim_region *data, *percpu;
+	uint64_t sym_end;             /* `symmetric`: the last CPU's block's end */
 	struct ftv_rng rng;
 
 	/* symbols */
@@ -390,6 +395,9 @@ void world_verify_forget(struct world *w);
 /* verify/world_state.c: the world's part of the stateful walk's state
  * (an exec_state_fn, arg = the world) */
 void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg);
+/* world_sym.c: the CPUs made interchangeable for the stateful walk
+ * (executor/exec_sym.h) when the world allows it: 1, else 0 and why. */
+int world_set_symmetry(struct world *w, char *why, size_t nwhy);
 
 /* verify/violation.c */
 int world_add_violation(struct world *w, const char *kind, int cpu,
