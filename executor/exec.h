@@ -599,6 +599,9 @@ struct exec_verify_stats {
 	uint64_t steps;           /* steps of the counted executions */
 	uint64_t multi, diverged; /* what makes a walk unsound (0) */
 	uint64_t state_cuts;      /* runs cut at a state finished before */
+	uint64_t state_cuts_moved; /* of those, through a state of another
+				      permutation of the CPUs (exec_sym.h) */
+	unsigned sym_cpus;        /* CPUs interchangeable (0: no symmetry) */
 	uint64_t states;          /* states kept (exec_verify_config.stateful) */
 	int states_full;          /* the states filled state_bytes */
 	int complete;             /* every execution explored, none cut */
@@ -633,6 +636,34 @@ void exec_state_word(struct exec_state_sink *s, uint64_t w);
 void exec_state_step(struct exec_state_sink *s, uint64_t step);
 void exec_state_since(struct exec_state_sink *s, uint64_t step);
 void exec_state_unhashable(struct exec_state_sink *s);
+/* Symmetry (executor/exec_sym.h): the sink's state is hashed in a
+ * canonical order of the CPUs. fn gives its per-CPU words for the CPU at
+ * canonical position j = 0, 1, ... (exec_state_cpu), names a CPU by its
+ * position (exec_state_cpu_pos; -1 stays -1) and gives every value that
+ * may be an address in a CPU's private range through exec_state_reloc.
+ * Without symmetry these are the identity. */
+unsigned exec_state_cpu(const struct exec_state_sink *s, unsigned j);
+int exec_state_cpu_pos(const struct exec_state_sink *s, int cpu);
+uint64_t exec_state_reloc(const struct exec_state_sink *s, uint64_t v);
+/* CPU c's private range of a symmetric world: [base + c * stride, + stride);
+ * ign[0..nign): offsets in it of words that no code reads (the caller's
+ * to show) and that may differ between CPUs. */
+struct exec_sym_range {
+	uint64_t base, stride;
+	const uint64_t *ign;
+	size_t nign;
+};
+/* After exec_snapshot: the CPUs are interchangeable for the stateful walk
+ * (exec_sym.h) if every check there passes: 1; else 0 with the reason in
+ * why (the walk stays as it was). r[0..nr): the CPUs' private ranges. */
+int exec_set_symmetry(struct ftv_exec *ex, const struct exec_sym_range *r, size_t nr,
+		      char *why, size_t nwhy);
+void exec_symmetry_off(struct ftv_exec *ex);
+/* The CPUs that are interchangeable (0: no symmetry), and of the states
+ * the walk hashed, how many and how many through a permutation other than
+ * the identity. */
+unsigned exec_symmetric_cpus(const struct ftv_exec *ex, uint64_t *moved,
+			     uint64_t *hashed);
 int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		const struct exec_verify_hooks *h,
 		struct exec_verify_stats *st, struct ftv_err *err);

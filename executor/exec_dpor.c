@@ -334,6 +334,8 @@ static struct xdnode *new_node(struct xdpor *d, uint64_t ready)
 	if (n->hashed) {
 		n->h[0] = d->next_h[0];
 		n->h[1] = d->next_h[1];
+		n->sym = (int)d->next_sym;
+		memcpy(n->pi, d->next_pi, sizeof(n->pi));
 	}
 	d->next_hashed = 0;
 	return n;

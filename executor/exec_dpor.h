@@ -106,6 +106,8 @@ struct xd_stats {
 	uint64_t diverged;     /* a replayed prefix came out differently */
 	uint64_t state_cuts;   /* runs cut at a state finished before
 				  (xd_set_stateful) */
+	uint64_t state_cuts_moved; /* of those, through a state of another
+				      CPU permutation (exec_sym.h) */
 };
 
 /* nagents: CPUs + patcher + store buffer. split 0 and nshards 1: no
@@ -158,6 +160,9 @@ void xd_stats(const struct xdpor *d, struct xd_stats *st);
 int xd_set_stateful(struct xdpor *d, size_t max_bytes);
 int xd_fresh(const struct xdpor *d);
 void xd_state(struct xdpor *d, const uint64_t h[2]);
+/* After xd_state, under symmetry (executor/exec_sym.h): h is canonical,
+ * pi[0..n) the state's permutation (CPU c at canonical position pi[c]). */
+void xd_state_sym(struct xdpor *d, const uint8_t *pi, unsigned n);
 size_t xd_states(const struct xdpor *d, int *full);
 
 /* Runs with a random schedule (a discovery pass before the walk): each

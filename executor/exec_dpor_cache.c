@@ -24,10 +24,32 @@ int xd_fresh(const struct xdpor *d)
 void xd_state(struct xdpor *d, const uint64_t h[2])
 {
 	d->next_hashed = h != NULL;
+	d->next_sym = 0;
 	if (h) {
 		d->next_h[0] = h[0];
 		d->next_h[1] = h[1];
 	}
+}
+
+void xd_state_sym(struct xdpor *d, const uint8_t *pi, unsigned n)
+{
+	d->next_sym = pi && n <= XD_SYM_MAX ? n : 0;
+	if (d->next_sym)
+		memcpy(d->next_pi, pi, n);
+}
+
+/* Node n's maps: its frame to the canonical one (pi) and back. */
+static const struct xdmap *node_map(const struct xdnode *n, struct xdmap *m, int back)
+{
+	if (!n->sym)
+		return NULL;
+	m->n = (unsigned)n->sym;
+	m->ident = 1;
+	for (unsigned c = 0; c < m->n; c++) {
+		m->a[back ? n->pi[c] : c] = back ? (uint8_t)c : n->pi[c];
+		m->ident &= n->pi[c] == c;
+	}
+	return m;
 }
 
 size_t xd_states(const struct xdpor *d, int *full)
@@ -63,13 +85,18 @@ int xdc_known_state(struct xdpor *d, struct xdnode *n, size_t k)
 
 	if (!n->hashed)
 		return 0;
+	struct xdmap m;
+	int moved = 0;
+
 	nsl = sleep_list(d, n);
-	if (!xdss_lookup(d->ss, n->h, n->vdepth, d->slbuf, nsl, &n->sum))
+	if (!xdss_lookup(d->ss, n->h, n->vdepth, d->slbuf, nsl, &n->sum,
+			 node_map(n, &m, 1), &moved))
 		return 0;
 	n->cutn = 1;
 	n->done = n->ready;
 	d->cut_at = k + 1;
 	d->s.state_cuts++;
+	d->s.state_cuts_moved += moved;
 	return 1;
 }
 
@@ -85,8 +112,10 @@ void xdc_finish_node(struct xdpor *d, size_t k)
 		d->oom = 1;
 	if (n->hashed && !n->cutn) {
 		size_t nsl = sleep_list(d, n);
+		struct xdmap m;
 
-		xdss_store(d->ss, n->h, n->vdepth, d->slbuf, nsl, &n->sum);
+		xdss_store(d->ss, n->h, n->vdepth, d->slbuf, nsl, &n->sum,
+			   node_map(n, &m, 0));
 	}
 }
 

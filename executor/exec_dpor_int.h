@@ -36,6 +36,10 @@ struct xdnode {
 	 * the table knew (its summary is the table's) */
 	uint64_t h[2];
 	int hashed, cutn;
+	/* under symmetry (xd_state_sym): h is canonical, pi the node's
+	 * permutation (CPU c at canonical position pi[c]) */
+	int sym;
+	uint8_t pi[XD_SYM_MAX];
 	uint32_t vdepth;
 	struct xdsum sum;
 };
@@ -85,6 +89,8 @@ struct xdpor {
 	struct xdss *ss;
 	uint64_t next_h[2];
 	int next_hashed;
+	unsigned next_sym;        /* CPUs of next_pi, 0: no symmetry */
+	uint8_t next_pi[XD_SYM_MAX];
 	size_t cut_at;
 	uint16_t *slbuf;
 	size_t capslbuf;

@@ -1,6 +1,7 @@
 /* The states the reduced walk finished, with their summaries
  * (exec_dpor_state.h). */
 #include "executor/exec_dpor_state.h"
+#include "executor/exec_dpor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ struct xdent {
 	uint32_t sum;            /* summary id */
 	uint32_t sl_off;         /* sleep set in sl */
 	uint32_t nsl;
+	uint32_t perm;           /* the storing node's pi, packed (statistics) */
 };
 
 struct xdspan {
@@ -43,6 +45,10 @@ struct xdss {
 	size_t capn;
 	uint64_t *keys;
 	size_t nkeys, capkeys;
+	/* a summary or sleep set mapped (xdmap) */
+	struct xdsum msum;
+	uint16_t *msl;
+	size_t capmsl;
 };
 
 static uint64_t mixw(uint64_t x)
@@ -82,6 +88,8 @@ void xdss_clear(struct xdss *s)
 	free(s->nk);
 	free(s->ni);
 	free(s->keys);
+	free(s->msum.w);
+	free(s->msl);
 	memset(s, 0, sizeof(*s));
 	s->max_bytes = mb;
 }
@@ -270,6 +278,86 @@ static long intern(struct xdss *s, const struct xdsum *sum)
 	return (long)s->nsv - 1;
 }
 
+/* --- relabelling (symmetry) ----------------------------------------------- */
+
+static unsigned map_agent(const struct xdmap *m, unsigned a)
+{
+	return a < m->n ? m->a[a] : a;
+}
+
+/* A location that names a CPU (exec_dpor.h): that CPU relabelled. */
+static uint32_t map_loc(const struct xdmap *m, uint32_t loc)
+{
+	uint32_t id = XLOC_ID(loc);
+
+	switch (XLOC_KIND(loc)) {
+	case XLOC_PROG:
+		return XLOC(XLOC_PROG, map_agent(m, id));
+	case XLOC_FLOOR:
+		return XLOC(XLOC_FLOOR, id / 64 * 64 + map_agent(m, id % 64));
+	case XLOC_QSWAIT:
+		return XLOC(XLOC_QSWAIT, (id >> 6) << 6 | map_agent(m, id & 63));
+	default:
+		return loc;
+	}
+}
+
+/* sum relabelled by m, in s->msum; NULL out of memory. */
+static const struct xdsum *map_sum(struct xdss *s, const uint64_t *w, size_t n,
+				   const struct xdmap *m)
+{
+	s->msum.n = 0;
+	for (size_t i = 0; i < n; i++)
+		for (uint64_t b = w[i]; b; b &= b - 1) {
+			unsigned agent, mode;
+			uint32_t loc;
+			long k;
+
+			xdss_key(s, i * 64 + (size_t)__builtin_ctzll(b), &agent, &loc, &mode);
+			k = number(s, (uint64_t)map_agent(m, agent) << 34 |
+					      (uint64_t)map_loc(m, loc) << 2 | mode);
+			if (k < 0 || set_bit(&s->msum, (size_t)k))
+				return NULL;
+		}
+	return &s->msum;
+}
+
+/* A sorted sleep list relabelled by m, sorted again, in s->msl. */
+static const uint16_t *map_sleep(struct xdss *s, const uint16_t *sl, size_t n,
+				 const struct xdmap *m)
+{
+	if (VEC_RESERVE(s->msl, s->capmsl, n + 1))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint16_t x = (uint16_t)(map_agent(m, sl[i] >> 8) << 8 | (sl[i] & 0xff));
+		size_t j = i;
+
+		for (; j > 0 && s->msl[j - 1] > x; j--)
+			s->msl[j] = s->msl[j - 1];
+		s->msl[j] = x;
+	}
+	return s->msl;
+}
+
+static uint32_t pack(const struct xdmap *m)
+{
+	uint32_t p = 0;
+
+	for (unsigned c = 0; m && c < m->n; c++)
+		p |= (uint32_t)m->a[c] << (3 * c);
+	return p;
+}
+
+/* The packed pi of the node whose canonical-to-own map is m. */
+static uint32_t pack_inv(const struct xdmap *m)
+{
+	uint32_t p = 0;
+
+	for (unsigned j = 0; m && j < m->n; j++)
+		p |= (uint32_t)j << (3 * m->a[j]);
+	return p;
+}
+
 /* --- the states ------------------------------------------------------------ */
 
 static size_t slot(const struct xdss *s, uint64_t h0, uint64_t h1)
@@ -322,39 +410,74 @@ static void key_of(const uint64_t h[2], uint64_t *h0, uint64_t *h1)
 }
 
 int xdss_lookup(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
-		const uint16_t *sl, size_t nsl, struct xdsum *out)
+		const uint16_t *sl, size_t nsl, struct xdsum *out,
+		const struct xdmap *m, int *moved)
 {
 	uint64_t h0, h1;
 	const struct xdent *e;
 	const struct xdspan *sp;
+	const uint16_t *esl;
+	const uint64_t *w;
+	const struct xdmap *mid = m;
+	size_t n;
 
 	if (!s->nt)
 		return 0;
 	key_of(h, &h0, &h1);
 	e = &s->t[slot(s, h0, h1)];
-	if (!(e->h0 | e->h1) || e->vdepth > vdepth ||
-	    !subset(s->sl + e->sl_off, e->nsl, sl, nsl))
+	if (!(e->h0 | e->h1) || e->vdepth > vdepth)
+		return 0;
+	/* the entry in the node's frame (exec_dpor_state.h) */
+	if (m && m->ident)
+		mid = m, m = NULL;
+	esl = m ? map_sleep(s, s->sl + e->sl_off, e->nsl, m) : s->sl + e->sl_off;
+	if (!esl || !subset(esl, e->nsl, sl, nsl))
 		return 0;
 	sp = e->sum ? &s->sv[e->sum] : NULL;
-	out->n = 0;
-	if (sp) {
-		if (VEC_RESERVE(out->w, out->cap, sp->len))
+	w = sp ? s->sw + sp->off : NULL;
+	n = sp ? sp->len : 0;
+	if (m && n) {
+		const struct xdsum *ms = map_sum(s, w, n, m);
+
+		if (!ms)
 			return 0;
-		memcpy(out->w, s->sw + sp->off, sp->len * 8);
-		out->n = sp->len;
+		/* (s->sw may have moved: number() grows only the keys) */
+		w = ms->w;
+		n = ms->n;
 	}
+	out->n = 0;
+	if (n) {
+		if (VEC_RESERVE(out->w, out->cap, n))
+			return 0;
+		memcpy(out->w, w, n * 8);
+		out->n = n;
+	}
+	if (moved)
+		*moved = e->perm != pack_inv(mid);
 	return 1;
 }
 
 void xdss_store(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
-		const uint16_t *sl, size_t nsl, const struct xdsum *sum)
+		const uint16_t *sl, size_t nsl, const struct xdsum *sum,
+		const struct xdmap *m)
 {
 	uint64_t h0, h1;
 	struct xdent *e;
+	uint32_t perm;
 	long id;
 
 	if (s->full)
 		return;
+	perm = pack(m);
+	if (m && !m->ident) {
+		/* kept in the canonical frame (exec_dpor_state.h) */
+		sl = map_sleep(s, sl, nsl, m);
+		sum = map_sum(s, sum->w, sum->n, m);
+		if (!sl || !sum) {
+			s->full = 1;
+			return;
+		}
+	}
 	if (s->max_bytes && bytes(s) + nsl * 2 + sum->n * 8 + 64 > s->max_bytes) {
 		s->full = 1;
 		return;
@@ -391,6 +514,6 @@ void xdss_store(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
 		s->nt++;
 	memcpy(s->sl + s->nsl, sl, nsl * 2);
 	*e = (struct xdent){ h0, h1, vdepth, (uint32_t)id, (uint32_t)s->nsl,
-			     (uint32_t)nsl };
+			     (uint32_t)nsl, perm };
 	s->nsl += nsl;
 }

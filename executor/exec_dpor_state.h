@@ -45,6 +45,35 @@
  *    reversals of the same races;
  *  - a state still on the depth-first stack (not finished: a cycle) is
  *    not in the table, so it is never cut.
+ *
+ * With symmetry (executor/exec_sym.h: interchangeable CPUs), h is the
+ * hash of T_pi(s), the node's state with its CPUs relabelled and their
+ * private ranges moved by the node's permutation pi (xd_state_sym), and
+ * an entry is kept in that canonical frame: its sleep set's agents and
+ * its summary's (agent, location, mode) bits go through pi (struct
+ * xdmap: a CPU agent c becomes pi[c]; the patchers and the store
+ * buffer's channels, whose channels name shared addresses, stay; the
+ * locations that name a CPU, XLOC_PROG, XLOC_FLOOR's CPU and
+ * XLOC_QSWAIT's, are relabelled; the others name shared things: watched
+ * words, data, freed ranges, the plans, which no symmetric world places
+ * in a CPU's range, exec_set_symmetry checks). A node at state s2 that
+ * finds the entry of s1 (T_pi1(s1) = T_pi2(s2)) maps it back through
+ * pi2^-1 before the subset test and the race reversal. Why a cut still
+ * loses nothing: s2 = sigma(s1) for sigma = pi2^-1 pi1, and sigma is an
+ * automorphism of the transition system (exec_sym.h), so every run from
+ * s2 is sigma of a run from s1, with the same visible steps, the same
+ * violations (the checks are CPU-blind but for the CPU they name) and the
+ * same final states up to sigma; the explored subtree of s1's node with
+ * sleep set Z1 and summary S covers, mapped by sigma, exactly what a node
+ * at s2 with sleep set sigma(Z1) explores, and sigma(S) is what its runs
+ * touch. So the three arguments above hold for the mapped entry: the
+ * subset test is Godefroid's condition on sigma(Z1), the depth is the
+ * same, and the races reversed are those with sigma(S). When two CPUs
+ * have equal parts (a tie in the canonical order) either order gives a
+ * correct map: both yield the hash of a T_pi(s), and the map used is the
+ * pi that hash was computed with, stored with the node (a tie only misses
+ * a merge when the two orders hash differently).
+ *
  * Memory is bounded by max_bytes: when full, no state is added (nothing is
  * cut by what is not there). Summaries are bit sets over a dense numbering
  * of the (agent, location, mode) the walk has met, hash-consed (most are
@@ -63,6 +92,17 @@ struct xdsum {
 	size_t n, cap;
 };
 
+/* A relabelling of the CPU agents 0 .. n-1 (symmetry, exec_sym.h): CPU
+ * c becomes a[c]; the other agents (the patchers, the store buffer's
+ * channels) and locations stay; a location that names a CPU (XLOC_PROG,
+ * XLOC_FLOOR, XLOC_QSWAIT) names a[c]. NULL: the identity. */
+#define XD_SYM_MAX 8
+struct xdmap {
+	unsigned n;
+	int ident;               /* a[c] = c: nothing to map */
+	uint8_t a[XD_SYM_MAX];
+};
+
 struct xdss *xdss_new(size_t max_bytes);
 void xdss_free(struct xdss *s);
 /* Everything forgotten (the walk starts over). */
@@ -78,11 +118,17 @@ int xdss_union(struct xdsum *sum, const struct xdsum *other);
 /* Sleep sets as sorted lists of agent << 8 | value. */
 /* Whether the finished state h may cut a node at depth vdepth with sleep
  * set sl[0..nsl): 1 and its summary in *out, else 0. */
+/* Under symmetry h is canonical and the entry is kept in the canonical
+ * frame: m maps it to the node's (the node's pi^-1); *moved: the entry was
+ * stored from a state of another permutation than the node's. */
 int xdss_lookup(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
-		const uint16_t *sl, size_t nsl, struct xdsum *out);
-/* State h finished at depth vdepth with sleep set sl and summary sum. */
+		const uint16_t *sl, size_t nsl, struct xdsum *out,
+		const struct xdmap *m, int *moved);
+/* State h finished at depth vdepth with sleep set sl and summary sum; m
+ * maps them to the canonical frame (the node's pi). */
 void xdss_store(struct xdss *s, const uint64_t h[2], uint32_t vdepth,
-		const uint16_t *sl, size_t nsl, const struct xdsum *sum);
+		const uint16_t *sl, size_t nsl, const struct xdsum *sum,
+		const struct xdmap *m);
 
 /* The (agent, location, mode) of bit i of a summary. */
 void xdss_key(const struct xdss *s, size_t i, unsigned *agent, uint32_t *loc,

@@ -31,6 +31,7 @@
 #include "executor/exec_sbuf.h"
 #include "executor/exec_sched.h"
 #include "executor/exec_state.h"
+#include "executor/exec_sym.h"
 
 /* exec_special.c: pcs at which something happens before the instruction
  * runs: a watched fetch, a system instruction the model acts on, a
@@ -135,7 +136,9 @@ struct ftv_exec {
 		uint64_t *w;     /* pairs: kind (1: a step number), word */
 		size_t n, cap;
 		int bad;
+		const struct xsym *sym; /* the canonical order, or NULL */
 	} state_sink;
+	struct xsym sym;         /* exec_set_symmetry */
 };
 
 /* exec_run.c: the engine's hooks (xe_init's ops, ctx = the executor) */

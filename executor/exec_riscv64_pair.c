@@ -76,23 +76,26 @@ void xrv_pair_words(void *ctx, unsigned ncpus, const struct xlog *log,
 {
 	const struct rv_pair *p = ctx;
 
-	for (unsigned c = 0; c < ncpus && c < EXEC_MAX_CPUS; c++) {
-		const struct rv_prev *v = &p->prev[c];
+	/* (in the canonical order of the CPUs under symmetry, a CPU named
+	 * by its position, an address moved: exec_sym.h) */
+	for (unsigned j = 0; j < ncpus && j < EXEC_MAX_CPUS; j++) {
+		const struct rv_prev *v = &p->prev[exec_state_cpu(s, j)];
 		const struct exec_write *x;
 
 		exec_state_word(s, (uint64_t)v->ok);
 		if (!v->ok)
 			continue;
-		exec_state_word(s, v->addr);
+		exec_state_word(s, exec_state_reloc(s, v->addr));
 		exec_state_word(s, v->val);
 		if (v->wid < 0 || (size_t)v->wid >= log->nwr) {
 			exec_state_word(s, ~0ULL);
 			continue;
 		}
 		x = &log->wr[v->wid];
-		exec_state_word(s, x->addr);
-		exec_state_word(s, x->val);
-		exec_state_word(s, (uint64_t)x->size << 32 | (uint32_t)x->cpu);
+		exec_state_word(s, exec_state_reloc(s, x->addr));
+		exec_state_word(s, exec_state_reloc(s, x->val));
+		exec_state_word(s, (uint64_t)x->size << 32 |
+					   (uint32_t)exec_state_cpu_pos(s, x->cpu));
 		exec_state_word(s, (uint64_t)(uint32_t)x->plan << 32 | (uint32_t)x->step);
 	}
 }

@@ -734,6 +734,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 
 			xd_state(ex->sched.dpor,
 				 (nr > 1 || ex->sb.n) && xst_hash_walk(ex, h) ? h : NULL);
+			if (ex->sym.on)
+				xd_state_sym(ex->sched.dpor, ex->sym.pi, ex->sym.n);
 		}
 		pick = xs_pick(&ex->sched, ready, nr, ex->log.step);
 		if (pick < 0) {

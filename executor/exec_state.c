@@ -105,8 +105,28 @@ static inline void mix(struct xh *h, uint64_t w)
 	h->b = rotl((h->b + w) * 0xc2b2ae3d27d4eb4fULL, 31) ^ h->a;
 }
 
+/* Under symmetry (exec_sym.h, y not NULL) the state hashed is T_pi of
+ * the state: CPUs named and ordered by their canonical positions, values
+ * and pages of the CPUs' private ranges moved. */
+static inline uint64_t RV(const struct xsym *y, uint64_t v)
+{
+	return y ? xsym_reloc(y, v) : v;
+}
+
+/* The CPU at canonical position j; CPU c's position (-1: none). */
+static inline unsigned AT(const struct xsym *y, unsigned j)
+{
+	return y ? y->pinv[j] : j;
+}
+
+static inline int POS(const struct xsym *y, int c)
+{
+	return y && c >= 0 && (unsigned)c < y->n ? y->pi[c] : c;
+}
+
 /* A write by what it is, not by its id (exec_state.h). */
-static void mix_write(struct xh *h, const struct xlog *l, int wid)
+static void mix_write(struct xh *h, const struct xlog *l, int wid,
+		      const struct xsym *y)
 {
 	const struct exec_write *w;
 
@@ -115,13 +135,14 @@ static void mix_write(struct xh *h, const struct xlog *l, int wid)
 		return;
 	}
 	w = &l->wr[wid];
-	mix(h, w->addr);
-	mix(h, w->val);
-	mix(h, (uint64_t)w->size << 32 | (uint32_t)w->cpu);
+	mix(h, RV(y, w->addr));
+	mix(h, RV(y, w->val));
+	mix(h, (uint64_t)w->size << 32 | (uint32_t)POS(y, w->cpu));
 	mix(h, (uint64_t)(uint32_t)w->plan << 32 | (uint32_t)w->step);
 }
 
-static void mix_sbuf(struct xh *h, const struct xlog *l, const struct xsbuf *b)
+static void mix_sbuf(struct xh *h, const struct xlog *l, const struct xsbuf *b,
+		     const struct xsym *y)
 {
 	mix(h, b->n);
 	mix(h, b->epoch);
@@ -129,30 +150,33 @@ static void mix_sbuf(struct xh *h, const struct xlog *l, const struct xsbuf *b)
 	for (size_t i = 0; i < b->n; i++) {
 		const struct xstore *s = &b->v[i];
 
-		mix(h, s->addr);
-		mix(h, s->val);
+		mix(h, RV(y, s->addr));
+		mix(h, RV(y, s->val));
 		mix(h, (uint64_t)s->size << 32 | (uint32_t)s->gates);
 		mix(h, s->epoch);
 		mix(h, s->after);
-		mix_write(h, l, s->wid);
+		mix_write(h, l, s->wid, y);
 	}
 }
 
-static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l)
+static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l,
+		      const struct xsym *y)
 {
 	for (size_t i = 0; i < m->nwi; i++) {
 		const struct winsn *w = m->wi[i];
 
 		mix(h, w->ncoh);
 		for (size_t k = 0; k < w->ncoh; k++) {
-			mix_write(h, l, w->coh[k].wid);
+			mix_write(h, l, w->coh[k].wid, y);
 			mix(h, w->coh[k].icseq);
 			mix(h, w->coh[k].vseq);
 		}
 		mix(h, w->pou);
 		mix(h, w->ic);
 		mix(h, w->returned);
-		for (unsigned c = 0; c < m->ncpus; c++) {
+		for (unsigned j = 0; j < m->ncpus; j++) {
+			unsigned c = AT(y, j);
+
 			mix(h, w->floor[c]);
 			mix(h, (uint64_t)(uint32_t)w->last[c] << 32 |
 				       (uint32_t)w->view_ok[c]);
@@ -163,24 +187,24 @@ static void mix_model(struct xh *h, const struct xmodel *m, const struct xlog *l
 	for (size_t i = 0; i < m->nwd; i++) {
 		const struct wdata *d = m->wd[i];
 
-		mix_write(h, l, d->wid[0]);
-		mix_write(h, l, d->wid[1]);
+		mix_write(h, l, d->wid[0], y);
+		mix_write(h, l, d->wid[1], y);
 		mix(h, d->nw);
 		for (size_t k = 0; k < d->nw; k++)
-			mix_write(h, l, d->wids[k]);
+			mix_write(h, l, d->wids[k], y);
 	}
-	for (unsigned c = 0; c < m->ncpus; c++) {
-		const struct xmcpu *p = &m->cpu[c];
+	for (unsigned j = 0; j < m->ncpus; j++) {
+		const struct xmcpu *p = &m->cpu[AT(y, j)];
 
 		mix(h, p->pend.n);
 		for (size_t k = 0; k < p->pend.n; k++) {
-			mix(h, p->pend.v[k].addr);
+			mix(h, RV(y, p->pend.v[k].addr));
 			mix(h, p->pend.v[k].idx);
 			mix(h, (uint64_t)p->pend.v[k].own << 2 |
 				       (uint64_t)p->pend.v[k].ic << 1 |
 				       (uint64_t)p->pend.v[k].dmb_done);
 		}
-		mix_write(h, l, p->last_fetch_wid);
+		mix_write(h, l, p->last_fetch_wid, y);
 		mix(h, p->ic_applied);
 		mix(h, p->barrier_vseq);
 		mix(h, p->dsb_vseq);
@@ -271,7 +295,8 @@ static uint64_t differing_blocks(const uint8_t *p, const uint8_t *s)
  * the compare was most of the hash, half of it a second pass over a
  * page memcmp had found different). */
 static void mix_page(struct xh *sum, const struct xengine *e, size_t i,
-		     unsigned k, const uint8_t *buf, uint64_t pg)
+		     unsigned k, const uint8_t *buf, uint64_t pg,
+		     const struct xsym *y)
 {
 	static const uint8_t zero[XPG_SIZE];
 	const uint8_t *p = buf + pg * XPG_SIZE;
@@ -283,8 +308,10 @@ static void mix_page(struct xh *sum, const struct xengine *e, size_t i,
 
 	if (!m)
 		return;
-	mix(&h, (uint64_t)i << 40 | (uint64_t)k << 32);
-	mix(&h, pg);
+	/* (under symmetry: CPU k - 1's copy, a page of a CPU's range, as
+	 * T_pi moves them; a word's offset in its page does not move) */
+	mix(&h, (uint64_t)i << 40 | (uint64_t)(k ? (unsigned)POS(y, (int)k - 1) + 1 : 0) << 32);
+	mix(&h, y ? xsym_page(y, i, pg) : pg);
 	/* the words that differ from the snapshot, with their offsets, in
 	 * address order */
 	for (; m; m &= m - 1) {
@@ -296,14 +323,14 @@ static void mix_page(struct xh *sum, const struct xengine *e, size_t i,
 			if (w == was)
 				continue;
 			mix(&h, o);
-			mix(&h, w);
+			mix(&h, RV(y, w));
 		}
 	}
 	sum->a += h.a;
 	sum->b += h.b;
 }
 
-static void mix_memory(struct xh *h, struct ftv_exec *ex)
+static void mix_memory(struct xh *h, struct ftv_exec *ex, const struct xsym *y)
 {
 	const struct xengine *e = &ex->eng;
 	struct xh sum = { 0, 0 };
@@ -322,10 +349,10 @@ static void mix_memory(struct xh *h, struct ftv_exec *ex)
 				     : NULL;
 			if (d && d->on) {
 				for (uint64_t n = 0; n < d->nlist; n++)
-					mix_page(&sum, e, i, k, buf, d->list[n]);
+					mix_page(&sum, e, i, k, buf, d->list[n], y);
 			} else {
 				for (uint64_t pg = 0; pg < np; pg++)
-					mix_page(&sum, e, i, k, buf, pg);
+					mix_page(&sum, e, i, k, buf, pg, y);
 			}
 		}
 	}
@@ -344,31 +371,37 @@ int xst_prunable(const struct ftv_exec *ex)
 	return 1;
 }
 
-void xst_hash(struct ftv_exec *ex, uint64_t out[2])
+void xst_hash_sym(struct ftv_exec *ex, const struct xsym *y, uint64_t out[2])
 {
 	struct xh h = { 0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL };
 	const struct xarch *a = ex->arch;
 
-	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
+	for (unsigned j = 0; j < ex->cfg.ncpus; j++) {
+		unsigned c = AT(y, j);
 		const struct xcpu *p = &ex->cpu[c];
 		const uint64_t *rv = xe_regs(&ex->eng, c);
 
 		mix(&h, (uint64_t)p->st << 8 | (uint64_t)p->armed << 1 |
 				(uint64_t)p->stopped_in_hook);
-		mix(&h, p->armed ? p->armed_pc : 0);
+		mix(&h, p->armed ? RV(y, p->armed_pc) : 0);
 		mix(&h, p->nfaults);
 		for (size_t k = 0; k < p->nfaults; k++)
-			mix(&h, p->faults[k]);
+			mix(&h, RV(y, p->faults[k]));
 		/* the registers, then the flags */
 		for (int r = 0; r <= a->nregs; r++)
-			mix(&h, rv[r]);
-		mix_sbuf(&h, &ex->log, &ex->csb[c]);
+			mix(&h, RV(y, rv[r]));
+		mix_sbuf(&h, &ex->log, &ex->csb[c], y);
 	}
-	mix_sbuf(&h, &ex->log, &ex->sb);
-	mix_model(&h, &ex->model, &ex->log);
-	mix_memory(&h, ex);
+	mix_sbuf(&h, &ex->log, &ex->sb, y);
+	mix_model(&h, &ex->model, &ex->log, y);
+	mix_memory(&h, ex, y);
 	out[0] = h.a;
 	out[1] = h.b;
+}
+
+void xst_hash(struct ftv_exec *ex, uint64_t out[2])
+{
+	xst_hash_sym(ex, NULL, out);
 }
 
 void xst_hash_words(const uint64_t *w, size_t n, uint64_t out[2])

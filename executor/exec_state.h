@@ -66,6 +66,9 @@ void xv_free(struct xvisited *s);
 /* Whether xst_hash sees every part of ex's state (see above). */
 int xst_prunable(const struct ftv_exec *ex);
 void xst_hash(struct ftv_exec *ex, uint64_t h[2]);
+/* The same of T_pi of the state (exec_sym.h; y NULL: xst_hash). */
+struct xsym;
+void xst_hash_sym(struct ftv_exec *ex, const struct xsym *y, uint64_t h[2]);
 /* exec_verify's walk (exec_state_walk.c): 1 and the hash of ex's state
  * with its plans and the caller's (exec_set_state_fn), or 0 when the
  * state cannot be hashed. */

@@ -78,6 +78,34 @@ void exec_state_unhashable(struct exec_state_sink *s)
 	s->bad = 1;
 }
 
+unsigned exec_state_cpu(const struct exec_state_sink *s, unsigned j)
+{
+	return s->sym ? s->sym->pinv[j] : j;
+}
+
+int exec_state_cpu_pos(const struct exec_state_sink *s, int cpu)
+{
+	return s->sym && cpu >= 0 && (unsigned)cpu < s->sym->n ? s->sym->pi[cpu] : cpu;
+}
+
+uint64_t exec_state_reloc(const struct exec_state_sink *s, uint64_t v)
+{
+	return s->sym ? xsym_reloc(s->sym, v) : v;
+}
+
+/* A mask of CPUs, each bit at its CPU's canonical position. */
+static uint64_t cpu_mask(const struct exec_state_sink *s, uint64_t m, unsigned ncpus)
+{
+	uint64_t out = 0;
+
+	if (!s->sym)
+		return m;
+	for (unsigned c = 0; c < ncpus; c++)
+		if (m >> c & 1)
+			out |= 1ULL << exec_state_cpu_pos(s, (int)c);
+	return out;
+}
+
 static void plans_words(struct exec_state_sink *s, const struct ftv_exec *ex)
 {
 	const struct xplans *ps = &ex->plans;
@@ -116,11 +144,11 @@ static void plans_words(struct exec_state_sink *s, const struct ftv_exec *ex)
 		if (xp->waiting) {
 			uint64_t passed = 0;
 
-			exec_state_word(s, xp->qs_block);
+			exec_state_word(s, cpu_mask(s, xp->qs_block, ps->ncpus));
 			for (unsigned c = 0; c < ps->ncpus; c++)
 				if (ps->cpu[c].qs_count > xp->qs_snap[c])
 					passed |= 1ULL << c;
-			exec_state_word(s, passed);
+			exec_state_word(s, cpu_mask(s, passed, ps->ncpus));
 		}
 		if (xp->live) {
 			exec_state_word(s, xp->found);
@@ -141,8 +169,8 @@ static void plans_words(struct exec_state_sink *s, const struct ftv_exec *ex)
 
 static void cpus_words(struct exec_state_sink *s, const struct ftv_exec *ex)
 {
-	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
-		const struct xcpu *p = &ex->cpu[c];
+	for (unsigned j = 0; j < ex->cfg.ncpus; j++) {
+		const struct xcpu *p = &ex->cpu[exec_state_cpu(s, j)];
 
 		exec_state_word(s, (uint64_t)p->asleep | (uint64_t)p->parked_qs << 1 |
 					   (uint64_t)p->qs_counted << 2 |
@@ -193,6 +221,12 @@ int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2])
 		return 0;
 	s->n = 0;
 	s->bad = 0;
+	s->sym = NULL;
+	if (ex->sym.on) {
+		/* the canonical order (exec_sym.h) */
+		xsym_choose(ex);
+		s->sym = &ex->sym;
+	}
 	if (ex->model.arch_ctx)
 		ex->arch->ctx_words(ex->model.arch_ctx, ex->cfg.ncpus, &ex->log, s);
 	plans_words(s, ex);
@@ -223,7 +257,7 @@ int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2])
 			s->w[i + 1] = 2 * at + (at < k && r[at] == v);
 		}
 	}
-	xst_hash(ex, base);
+	xst_hash_sym(ex, s->sym, base);
 	xst_hash_words(s->w, s->n, acc);
 	h[0] = base[0] ^ acc[0];
 	h[1] = base[1] + acc[1];

@@ -411,6 +411,8 @@ out:
 	st->multi = ds.multi;
 	st->diverged = ds.diverged;
 	st->state_cuts = ds.state_cuts;
+	st->state_cuts_moved = ds.state_cuts_moved;
+	st->sym_cpus = exec_symmetric_cpus(ex, NULL, NULL);
 	st->states = xd_states(d, &st->states_full);
 	st->complete = complete && !st->truncated && !ds.multi && !ds.diverged &&
 		       !ex->oom;

@@ -24,7 +24,8 @@
 #include <unistd.h>
 
 enum { O_MAXEXEC = 256, O_MAXSTEPS, O_JSON, O_SHARD, O_NOREDUCE, O_STATEFUL, O_COARSE, O_OUT, O_FIRST, O_MUTATE,
-       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED, O_STATS };
+       O_COMBINE, O_TIME, O_OBJECT, O_CALL, O_LITMUS, O_LITMUS_FIXED, O_STATS,
+       O_NOSYM };
 
 /* The budget of a world whose file and options give none: a user's world
  * can have more executions than a lifetime, and an answer in minutes
@@ -48,6 +49,9 @@ static const struct ftv_opt verify_opts[] = {
 	{ .name = "stateful", .key = O_STATEFUL,
 	  .help = "stateful DPOR: keep the states of finished subtrees and cut a run "
 		  "reaching one again (the default walk is stateless: the reference)" },
+	{ .name = "no-symmetry", .key = O_NOSYM,
+	  .help = "with --stateful: never merge states that differ by a permutation of "
+		  "interchangeable CPUs (a `symmetric` world's; the reference)" },
 	{ .name = "coarse-deps", .key = O_COARSE,
 	  .help = "the cache maintenance's dependencies as before issue 31 refined them "
 		  "(the reference the reduction is checked against)" },
@@ -77,7 +81,7 @@ struct vopts {
 	uint64_t max_exec, max_steps;
 	double time_s;
 	unsigned shard, nshards;
-	int json, noreduce, stateful, coarse, first, combine, stats;
+	int json, noreduce, stateful, nosym, coarse, first, combine, stats;
 	const char *out;
 	const char *litmus, *litmus_fixed; /* the counterexample's tests */
 	const struct ftv_mutant *mutant;
@@ -128,6 +132,14 @@ static void print_stats(const struct verify_result *vr)
 	printf("stats: %llu steps in the walk's runs, %llu (%.1f%%) repeating the prefix of "
 	       "the run before\n", (unsigned long long)p->steps,
 	       (unsigned long long)p->replayed, pct((double)p->replayed, (double)p->steps));
+	if (vr->x.sym_cpus) {
+		printf("stats: symmetry: cpu0..cpu%u interchangeable; %llu of %llu state cuts "
+		       "through a permutation other than the identity\n", vr->x.sym_cpus - 1,
+		       (unsigned long long)vr->x.state_cuts_moved,
+		       (unsigned long long)vr->x.state_cuts);
+	} else {
+		printf("stats: symmetry: none (%s)\n", vr->sym_why);
+	}
 	stats_cpu0 = end;
 }
 
@@ -214,6 +226,8 @@ static void json_report(const struct scenario *s, const struct verify_config *vc
 	if (vc->stateful) {
 		json_key_u64(&j, "state_cuts", x->state_cuts);
 		json_key_u64(&j, "states", x->states);
+		json_key_u64(&j, "symmetric_cpus", x->sym_cpus);
+		json_key_u64(&j, "state_cuts_permuted", x->state_cuts_moved);
 	}
 	json_key_u64(&j, "steps", x->steps);
 	json_key_u64(&j, "restarts", x->restarts);
@@ -325,6 +339,8 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 		vc.max_steps = o->max_steps;
 	vc.reduce = !o->noreduce;
 	vc.stateful = o->stateful;
+	vc.no_symmetry = o->nosym || (getenv("FTV_VERIFY_NO_SYMMETRY") &&
+				      strcmp(getenv("FTV_VERIFY_NO_SYMMETRY"), "0"));
 	vc.coarse = o->coarse;
 	vc.shard = o->shard;
 	vc.nshards = o->nshards;
@@ -467,6 +483,9 @@ static int cmd_verify(int argc, char **argv)
 			break;
 		case O_STATEFUL:
 			vo.stateful = 1;
+			break;
+		case O_NOSYM:
+			vo.nosym = 1;
 			break;
 		case O_COARSE:
 			vo.coarse = 1;

@@ -38,6 +38,10 @@ struct verify_config {
 	 * hashes the world's part), when reduced and unsharded; 0: the
 	 * stateless walk (the reference) */
 	int stateful;
+	/* the stateful walk merges states that differ by a permutation of
+	 * interchangeable CPUs (world_sym.c, executor/exec_sym.h) unless 1
+	 * (--no-symmetry) */
+	int no_symmetry;
 	size_t state_bytes;       /* exec_verify_config.state_bytes */
 	/* The restore test's (tests/test_world_run.c): when non-zero, every
 	 * byte of the world's run state is overwritten with it before each
@@ -58,6 +62,9 @@ struct verify_result {
 	int violated;
 	char kinds[256];          /* the counterexample's violations */
 	size_t cx_steps;          /* its visible steps */
+	/* the stateful walk's symmetry (world_sym.c): why there was none
+	 * ("" when x.sym_cpus says there was) */
+	char sym_why[160];
 	uint64_t cx_found;        /* executions explored when it was found */
 	struct exec_choice *cx;   /* its schedule */
 	size_t ncx;

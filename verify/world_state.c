@@ -83,7 +83,11 @@ void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg
 		exec_state_unhashable(s);
 		return;
 	}
-	for (unsigned c = 0; c < w->cfg.exec.ncpus; c++) {
+	/* (the CPUs in the walk's canonical order; under symmetry a graph
+	 * stack's values, which may point into the CPU's stack, moved:
+	 * executor/exec_sym.h) */
+	for (unsigned j = 0; j < w->cfg.exec.ncpus; j++) {
+		unsigned c = exec_state_cpu(s, j);
 		const struct wcpu_run *p = &r->cpu[c];
 
 		exec_state_since(s, p->last_sync);
@@ -94,7 +98,7 @@ void world_state_words(struct ftv_exec *ex, struct exec_state_sink *s, void *arg
 		call_words(s, w, &p->call);
 		exec_state_word(s, p->gdepth);
 		for (unsigned k = 0; k < p->gdepth && k < WORLD_GRAPH_DEPTH; k++)
-			exec_state_word(s, p->gstack[k]);
+			exec_state_word(s, exec_state_reloc(s, p->gstack[k]));
 		exec_state_word(s, p->mods_on);
 		exec_state_word(s, (uint64_t)p->held);
 		if (p->held)

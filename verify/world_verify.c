@@ -4,6 +4,7 @@
 #include "verify/verify.h"
 #include "verify/world_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -302,7 +303,14 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 	if (world_save(w, err) || exec_snapshot(w->ex, err))
 		return -1;
 	exec_set_state_fn(w->ex, world_state_words, w);
+	if (!cfg->stateful)
+		snprintf(res->sym_why, sizeof(res->sym_why), "the walk is stateless");
+	else if (cfg->no_symmetry)
+		snprintf(res->sym_why, sizeof(res->sym_why), "--no-symmetry");
+	else
+		world_set_symmetry(w, res->sym_why, sizeof(res->sym_why));
 	ret = exec_verify(w->ex, &xc, &h, &res->x, err);
+	exec_symmetry_off(w->ex);
 	exec_set_state_fn(w->ex, NULL, NULL);
 	free(v.past);
 	res->secs = now() - t0;
