@@ -95,7 +95,7 @@ START_TEST(every_keyword_is_read_and_written)
 {
 	static const char text[] =
 		"name     all\nscheme   callops\nobjects  rand1 rand2\ncall     f1,f2\n"
-		"modules  rand3\nlate-modules rand4\nfar-modules\nvacuous\ncpus     2\n"
+		"modules  rand3\nlate-modules rand4\nfar-modules\nvacuous\nsymmetric\ncpus     2\n"
 		"policy   exhaustive\nquantum  7\npct-depth 3\ndrain-hold 5\ncpu-hold 6\n"
 		"window-hold 8\ntail-rounds 2\n"
 		"cachetype DIC IDC\n"
