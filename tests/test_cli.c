@@ -294,8 +294,9 @@ START_TEST(man_page_and_completion_know_every_option)
 			const char *hit;
 
 			snprintf(want, sizeof(want), "\\fB\\-\\-%s\\fR", cmds[i].opt[o]);
-			/* the '-' of an option name is \- in roff */
-			for (char *p = want + 10; *p; p++)
+			/* the '-' of an option name is \- in roff (the name
+			 * starts after the 7 characters of \fB\-\-) */
+			for (char *p = want + 7; *p; p++)
 				if (*p == '-') {
 					memmove(p + 1, p, strlen(p) + 1);
 					*p++ = '\\';
