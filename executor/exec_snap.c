@@ -185,6 +185,11 @@ static void restore_copy_page(struct xengine *e, unsigned c, size_t i,
 	}
 }
 
+int xe_lazy_word(const struct xengine *e, uint64_t addr)
+{
+	return e->nlazy && lazy(e, addr);
+}
+
 int xe_lazy_words(struct xengine *e, const uint64_t *addrs, size_t n)
 {
 	/* The words left before, put back: a page whose word was left may

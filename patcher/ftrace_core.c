@@ -297,6 +297,17 @@ void ftrace_core_state_restore(struct ftrace_core *c,
 		c->recs[i].flags = s->flags[i];
 }
 
+uint64_t ftrace_core_state_hash(const struct ftrace_core_state *s, uint64_t h)
+{
+	/* FNV-1a over the flags, then the bug's text */
+	for (size_t i = 0; i < s->nrecs; i++)
+		for (size_t b = 0; b < sizeof(s->flags[i]); b++)
+			h = (h ^ (uint8_t)(s->flags[i] >> (8 * b))) * 0x100000001b3ULL;
+	for (const char *p = s->bug ? s->bug : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+	return h;
+}
+
 void ftrace_core_state_free(struct ftrace_core_state *s)
 {
 	if (!s)

@@ -371,6 +371,8 @@ struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c);
 void ftrace_core_state_restore(struct ftrace_core *c,
 			       const struct ftrace_core_state *s);
 void ftrace_core_state_free(struct ftrace_core_state *s);
+/* A hash of s (the per-record flags and the bug), chained from h. */
+uint64_t ftrace_core_state_hash(const struct ftrace_core_state *s, uint64_t h);
 /* Record rec could not be initialised (its init_nop wrote where nothing
  * can be patched, and the world did not make the write): FAILED|DISABLED,
  * left out of every update, without killing the model, so that the run
