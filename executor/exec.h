@@ -595,7 +595,8 @@ struct exec_verify_split {
 	double restore, run, check, book, walk;
 	uint64_t steps, replayed;
 	/* exec_verify_config.prefix_restore: runs started from a saved
-	 * state, and the steps they did not run again */
+	 * state (with prefix_check: states restored and checked), and the
+	 * steps they did not run again */
 	uint64_t restores, skipped;
 };
 struct exec_verify_stats {

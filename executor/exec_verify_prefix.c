@@ -142,9 +142,9 @@ int xpr_run(struct xprefix *p, size_t depth, uint64_t max_steps,
 	p->probe = 0;
 	if (ret)
 		return -1;
+	sp->restores++;
 	if (p->check)
 		return 0;
-	sp->restores++;
 	sp->skipped += s->depth;
 	return 1;
 }
