@@ -77,29 +77,43 @@ struct keep {
 #define KEEP(type, m) { offsetof(type, m), sizeof(((type *)0)->m) }
 #define NKEEP(k) (sizeof(k) / sizeof((k)[0]))
 
-/* A whole struct of size bytes at live, but its kept members. */
+/* A whole struct of size bytes at live, but its kept members (k sorted
+ * by offset): zeroed in the save, left as they are by a restore. */
 static void io_struct(struct xio *io, void *live, size_t size,
 		      const struct keep *k, size_t nk)
 {
-	uint8_t t[2048];
+	struct xsave *s = io->s;
+	uint8_t *l = live;
+	size_t at = 0;
 
-	if (size > sizeof(t)) {
+	if (io->bad)
+		return;
+	if (!io->restore) {
+		if (vec_reserve((void **)&s->b, &s->cap, s->n + size, 1)) {
+			io->bad = 1;
+			return;
+		}
+		memcpy(s->b + s->n, l, size);
+		for (size_t i = 0; i < nk; i++)
+			memset(s->b + s->n + k[i].off, 0, k[i].len);
+		s->n += size;
+		return;
+	}
+	if (io->pos + size > s->n) {
 		io->bad = 1;
 		return;
 	}
-	if (!io->restore) {
-		memcpy(t, live, size);
-		for (size_t i = 0; i < nk; i++)
-			memset(t + k[i].off, 0, k[i].len);
-		io_bytes(io, t, size);
-		return;
+	for (size_t i = 0; i <= nk; i++) {
+		size_t end = i < nk ? k[i].off : size;
+
+		if (end < at) {
+			io->bad = 1; /* (a list out of order) */
+			return;
+		}
+		memcpy(l + at, s->b + io->pos + at, end - at);
+		at = i < nk ? k[i].off + k[i].len : size;
 	}
-	io_bytes(io, t, size);
-	if (io->bad)
-		return;
-	for (size_t i = 0; i < nk; i++)
-		memcpy(t + k[i].off, (uint8_t *)live + k[i].off, k[i].len);
-	memcpy(live, t, size);
+	io->pos += size;
 }
 
 /* --- the parts --------------------------------------------------------- */
