@@ -33,7 +33,8 @@ static void io_bytes(struct xio *io, void *p, size_t len)
 	if (io->bad || !len)
 		return;
 	if (!io->restore) {
-		if (vec_reserve((void **)&s->b, &s->cap, s->n + len, 1)) {
+		if (s->n + len > s->cap &&
+		    vec_reserve((void **)&s->b, &s->cap, s->n + len, 1)) {
 			io->bad = 1;
 			return;
 		}
@@ -89,7 +90,8 @@ static void io_struct(struct xio *io, void *live, size_t size,
 	if (io->bad)
 		return;
 	if (!io->restore) {
-		if (vec_reserve((void **)&s->b, &s->cap, s->n + size, 1)) {
+		if (s->n + size > s->cap &&
+		    vec_reserve((void **)&s->b, &s->cap, s->n + size, 1)) {
 			io->bad = 1;
 			return;
 		}

@@ -283,7 +283,7 @@ static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		   struct ftv_err *err)
 {
 	double t = split_now(cfg);
-	uint64_t max = cfg->max_steps ? cfg->max_steps : 100000;
+	uint64_t max = cfg->max_steps ? cfg->max_steps : 100000, s0;
 	int ret;
 
 	ex->save_fn = NULL;
@@ -295,14 +295,14 @@ static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		if (pr)
 			xpr_clear(pr);
 	}
-	if (pr) {
-		ret = xpr_run(pr, depth, max, sp, err);
-		if (ret < 0)
-			return -1;
-		if (ret) {
-			split_add(cfg, &t, &sp->run);
-			return 0;
-		}
+	if (pr && xpr_start(pr, depth, &s0, sp)) {
+		split_add(cfg, &t, &sp->restore);
+		ret = exec_run_at(ex, s0, max, err);
+		split_add(cfg, &t, &sp->run);
+		if (ret || !pr->probe)
+			return ret;
+		/* prefix_check: the run proper from the reset */
+		pr->probe = 0;
 	}
 	ex->log.nviol = 0; /* each run's own */
 	if ((!cfg->exact_reset && lazy_words(ex, err)) || exec_reset(ex, err))

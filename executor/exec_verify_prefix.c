@@ -113,13 +113,13 @@ static int at_branch(struct ftv_exec *ex, void *arg)
 	return 0;
 }
 
-int xpr_run(struct xprefix *p, size_t depth, uint64_t max_steps,
-	    struct exec_verify_split *sp, struct ftv_err *err)
+int xpr_start(struct xprefix *p, size_t depth, uint64_t *s0,
+	      struct exec_verify_split *sp)
 {
 	struct ftv_exec *ex = p->ex;
 	struct xpslot *s;
-	int ret;
 
+	p->probe = 0;
 	ex->save_at = UINT64_MAX;
 	ex->save_fn = NULL;
 	if (!p->on)
@@ -137,15 +137,11 @@ int xpr_run(struct xprefix *p, size_t depth, uint64_t max_steps,
 		xpr_clear(p);
 		return 0;
 	}
-	p->probe = p->check;
-	ret = exec_run_at(ex, s->depth, max_steps, err);
-	p->probe = 0;
-	if (ret)
-		return -1;
+	*s0 = s->depth;
 	sp->restores++;
-	if (p->check)
-		return 0;
-	sp->skipped += s->depth;
+	p->probe = p->check;
+	if (!p->check)
+		sp->skipped += s->depth;
 	return 1;
 }
 

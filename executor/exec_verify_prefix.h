@@ -37,11 +37,13 @@ void xpr_free(struct xprefix *p);
 /* Every save dropped (the engines recycled, the walk started over). */
 void xpr_clear(struct xprefix *p);
 /* Before a run whose branch point is step `depth`, after the walk's
- * xd_next: the run saves there. 1: it was run (from the deepest save at
- * or above depth, exec_run_at); 0: it is to be run from the reset (no
- * save, or prefix_check's probe done); -1 with err set. */
-int xpr_run(struct xprefix *p, size_t depth, uint64_t max_steps,
-	    struct exec_verify_split *sp, struct ftv_err *err);
+ * xd_next: the run saves there (exec_int.h, save_fn). 1: the deepest
+ * save at or above depth was restored, the run resumes at step *s0
+ * (exec_run_at); under prefix_check that run is the probe (it stops at
+ * the branch point) and the run proper is made from the reset after it.
+ * 0: the run is to be made from the reset. */
+int xpr_start(struct xprefix *p, size_t depth, uint64_t *s0,
+	      struct exec_verify_split *sp);
 /* After a run under prefix_check: an error when the run's state at its
  * branch point differed from the probe's. */
 int xpr_checked(struct xprefix *p, size_t run, struct ftv_err *err);

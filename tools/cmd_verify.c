@@ -348,12 +348,11 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
 	/* the stateful walk's memory for its states (the test of a full
 	 * table: exec_verify_config.state_bytes) */
-	/* the prefix restore (exec_save.h): on for the stateful walk unless
-	 * FTV_VERIFY_NO_PREFIX_RESTORE=1 (FTV_VERIFY_PREFIX_RESTORE=1: the
-	 * stateless walk's too); FTV_VERIFY_PREFIX_CHECK=1 checks every
+	/* the prefix restore (exec_save.h): on unless
+	 * FTV_VERIFY_NO_PREFIX_RESTORE=1 (the walk is the same, each run
+	 * replayed from the reset); FTV_VERIFY_PREFIX_CHECK=1 checks every
 	 * restored state against a replay from the reset */
-	vc.prefix_restore = (o->stateful || env_on("FTV_VERIFY_PREFIX_RESTORE")) &&
-			    !env_on("FTV_VERIFY_NO_PREFIX_RESTORE");
+	vc.prefix_restore = !env_on("FTV_VERIFY_NO_PREFIX_RESTORE");
 	vc.prefix_check = env_on("FTV_VERIFY_PREFIX_CHECK");
 	if (getenv("FTV_VERIFY_STATE_BYTES"))
 		vc.state_bytes = (size_t)strtoull(getenv("FTV_VERIFY_STATE_BYTES"), NULL, 10);
