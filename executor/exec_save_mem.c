@@ -12,8 +12,6 @@
 #include "executor/exec_snap.h"
 #include "util/vec.h"
 
-static const uint8_t zero_page[XPG_SIZE];
-
 /* Buffer k (exec_save.h): region k % nregions, copy k / nregions (0:
  * the memory, c + 1: CPU c's). */
 static uint8_t *buffer(struct xengine *e, size_t k)
@@ -21,11 +19,6 @@ static uint8_t *buffer(struct xengine *e, size_t k)
 	size_t i = k % e->nregions, c = k / e->nregions;
 
 	return c ? e->cpu[c - 1].copy[i] : sim_region_get(e->as, i)->host;
-}
-
-static const uint8_t *snap_page(const struct xengine *e, size_t i, uint64_t pg)
-{
-	return e->snap_nz[i][pg] ? e->snap[i] + pg * XPG_SIZE : zero_page;
 }
 
 int xsv_save_mem(struct ftv_exec *ex, struct xsave *s)
@@ -126,7 +119,7 @@ int xsv_restore_mem(struct ftv_exec *ex, const struct xsave *s)
 			while (q < j && s->pg[2 * q + 1] != pg)
 				q++;
 			if (q == j)
-				put_page(e, k, pg, snap_page(e, k % e->nregions, pg));
+				put_page(e, k, pg, xe_snap_page(e, k % e->nregions, pg));
 		}
 		/* the list as a reset leaves it (the pages kept writable),
 		 * then the saved pages written: the list a replay of the
@@ -155,7 +148,7 @@ uint64_t xsv_memory_hash(struct ftv_exec *ex)
 		const uint8_t *buf = buffer(e, k);
 
 		for (uint64_t pg = 0; buf && pg < e->rsize[i] / XPG_SIZE; pg++) {
-			const uint8_t *p = buf + pg * XPG_SIZE, *sp = snap_page(e, i, pg);
+			const uint8_t *p = buf + pg * XPG_SIZE, *sp = xe_snap_page(e, i, pg);
 
 			if ((!e->snap_nz[i][pg] && !e->dirty[k].map[pg]) ||
 			    !memcmp(p, sp, XPG_SIZE))

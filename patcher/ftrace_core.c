@@ -288,6 +288,27 @@ struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c)
 	return s;
 }
 
+int ftrace_core_state_update(struct ftrace_core_state *s, const struct ftrace_core *c)
+{
+	char *bug;
+
+	if (s->nrecs != c->nrecs)
+		return -1;
+	if (c->bug && (!s->bug || strcmp(s->bug, c->bug))) {
+		bug = strdup(c->bug);
+		if (!bug)
+			return -1;
+		free(s->bug);
+		s->bug = bug;
+	} else if (!c->bug) {
+		free(s->bug);
+		s->bug = NULL;
+	}
+	for (size_t i = 0; i < c->nrecs; i++)
+		s->flags[i] = c->recs[i].flags;
+	return 0;
+}
+
 void ftrace_core_state_restore(struct ftrace_core *c,
 			       const struct ftrace_core_state *s)
 {

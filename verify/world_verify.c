@@ -112,8 +112,12 @@ static int on_save(struct ftv_exec *ex, void **slot, void *arg)
 			return -1;
 		*slot = s;
 	}
-	ftrace_core_state_free(s->core);
-	s->core = ftrace_core_state_save(v->w->core);
+	/* (in place: a core's state is a word per record, some hundred KiB
+	 * for a kernel's, and a run saves one) */
+	if (!s->core || ftrace_core_state_update(s->core, v->w->core)) {
+		ftrace_core_state_free(s->core);
+		s->core = ftrace_core_state_save(v->w->core);
+	}
 	if (!s->core || world_run_copy(&s->run, &v->w->run))
 		return -1;
 	return 0;
