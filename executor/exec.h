@@ -573,6 +573,13 @@ struct exec_verify_config {
 	 * reference). Only with reduce, unsharded. */
 	int stateful;
 	size_t state_bytes;
+	/* 1: a run starts from the state saved at the deepest branch point
+	 * of its prefix, not from the reset (exec_save.h; saves kept on a
+	 * stack by depth, exec_verify_prefix.c), where the executor's state
+	 * can be saved and the caller's hooks save its own; the same walk.
+	 * prefix_check: every such run is made both ways, and the states at
+	 * its branch point compared (an error when they differ). */
+	int prefix_restore, prefix_check;
 };
 /* Where a walk's CPU time went (exec_verify_config.split), CPU seconds of
  * the walking thread: restore (exec_reset and the caller's reset hook),
@@ -587,6 +594,10 @@ struct exec_verify_config {
 struct exec_verify_split {
 	double restore, run, check, book, walk;
 	uint64_t steps, replayed;
+	/* exec_verify_config.prefix_restore: runs started from a saved
+	 * state (with prefix_check: states restored and checked), and the
+	 * steps they did not run again */
+	uint64_t restores, skipped;
 };
 struct exec_verify_stats {
 	uint64_t executions;      /* complete executions explored */
@@ -619,6 +630,15 @@ struct exec_verify_hooks {
 	/* The walk starts over: what was found so far is void. */
 	void (*restart)(struct ftv_exec *ex, void *arg);
 	void *arg;
+	/* exec_verify_config.prefix_restore: the caller's own state saved
+	 * into *slot (its memory, NULL at first, reused; 0 or -1), put back
+	 * from it (in place of reset: 0 or -1), the slot freed; and a
+	 * fingerprint of its state (prefix_check). Without save and
+	 * restore, every run starts from the reset. */
+	int (*save)(struct ftv_exec *ex, void **slot, void *arg);
+	int (*restore)(struct ftv_exec *ex, const void *slot, void *arg);
+	void (*drop)(void *slot, void *arg);
+	uint64_t (*fingerprint)(struct ftv_exec *ex, void *arg);
 };
 /* The caller's part of the state exec_verify's stateful walk hashes
  * (exec_state_walk.c): fn gives, through the sink, every word of its own

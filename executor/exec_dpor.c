@@ -70,6 +70,7 @@ void xd_restart(struct xdpor *d)
 	for (size_t i = 0; i < d->nnode; i++)
 		node_clear(&d->node[i]);
 	d->nnode = 0;
+	d->last_nst = 0;
 	d->prefix_next = 0;
 	memset(&d->s, 0, sizeof(d->s));
 	if (d->ss)
@@ -387,6 +388,21 @@ void xd_start_run(struct xdpor *d)
 	d->cut_at = 0;
 }
 
+int xd_resume(struct xdpor *d, size_t k)
+{
+	/* The steps before k are the last run's: its record of them (their
+	 * footprints, normalised in place, norm_step) is what a replay
+	 * would have made again. */
+	if (d->random || d->nshards > 1 || k > d->last_nst || k > d->nnode)
+		return -1;
+	d->nst = k;
+	d->npool = k ? d->st[k - 1].off + d->st[k - 1].len : 0;
+	d->cut = 0;
+	d->split_seen = 0;
+	d->cut_at = 0;
+	return 0;
+}
+
 int xd_pick(struct xdpor *d, uint64_t ready)
 {
 	size_t k = d->nst;
@@ -565,6 +581,7 @@ void xd_end_run(struct xdpor *d, int ended)
 		return;
 	if (d->nst)
 		norm_step(d, d->nst - 1);
+	d->last_nst = d->nst;
 	/* (the agents a run has are few of the XD_MAX_AGENTS: its CPUs,
 	 * the patchers and the channels used; the clocks need only those) */
 	d->vw = 1;

@@ -122,6 +122,11 @@ void xd_restart(struct xdpor *d);
  * ones (a bit mask), or -1 to cut the run here. xd_choose: the step's
  * value, one of n (n > 1). xd_access: the step reads or writes loc. */
 void xd_start_run(struct xdpor *d);
+/* After xd_start_run: the run resumes at step k of a state restored
+ * there (exec_save.h), its steps before k the last run's (k at most the
+ * last run's steps and the path's depth; not sharded, not random): 0, or
+ * -1 when it cannot. */
+int xd_resume(struct xdpor *d, size_t k);
 int xd_pick(struct xdpor *d, uint64_t ready);
 unsigned xd_choose(struct xdpor *d, unsigned n);
 void xd_access(struct xdpor *d, uint32_t loc, unsigned mode);

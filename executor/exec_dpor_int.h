@@ -78,6 +78,8 @@ struct xdpor {
 				     of the run analysed */
 	size_t capvc;
 	int cut;
+	size_t last_nst;          /* the steps of the run xd_end_run analysed
+				     last (xd_resume may keep up to these) */
 	int split_seen;           /* the run passed a split node */
 	uint64_t prefix_next;
 	int random;

@@ -132,6 +132,13 @@ struct ftv_exec {
 	/* exec_set_state_fn: the caller's part of the walk's state hash */
 	exec_state_fn state_fn;
 	void *state_arg;
+	/* exec_verify's prefix restore (exec_verify_prefix.c): at the top
+	 * of step save_at of a run, before its pick, save_fn is called; a
+	 * non-zero return ends the run there (save_stopped) */
+	uint64_t save_at;
+	int (*save_fn)(struct ftv_exec *ex, void *arg);
+	void *save_arg;
+	int save_stopped;
 	struct exec_state_sink {
 		uint64_t *w;     /* pairs: kind (1: a step number), word */
 		size_t n, cap;
@@ -140,6 +147,11 @@ struct ftv_exec {
 	} state_sink;
 	struct xsym sym;         /* exec_set_symmetry */
 };
+
+/* exec_run.c: a run resumed at step s0 of a state restored there
+ * (exec_save.h; s0 0: exec_run). */
+int exec_run_at(struct ftv_exec *ex, uint64_t s0, uint64_t max_steps,
+		struct ftv_err *err);
 
 /* exec_run.c: the engine's hooks (xe_init's ops, ctx = the executor) */
 extern const struct xe_ops xrun_ops;

@@ -76,6 +76,7 @@ void xm_reset(struct xmodel *m)
 			w->last[c] = -1;
 			w->view_ok[c] = 0;
 			w->dread[c] = 0;
+			w->written[c] = 0;
 		}
 	}
 	for (size_t i = 0; i < m->nwd; i++) {
@@ -511,8 +512,10 @@ void xm_cpu_store(struct xmodel *m, unsigned cpu, uint64_t addr,
 	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
 		struct winsn *w = xm_insn(m, a);
 
-		if (w)
+		if (w) {
 			w->view_ok[cpu] = 0;
+			w->written[cpu] = 1;
+		}
 	}
 }
 
@@ -559,8 +562,10 @@ void xm_cpu_store_buffered(struct xmodel *m, unsigned cpu, uint64_t addr,
 	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
 		struct winsn *w = xm_insn(m, a);
 
-		if (w)
+		if (w) {
 			w->view_ok[cpu] = 0;
+			w->written[cpu] = 1;
+		}
 	}
 }
 
@@ -599,6 +604,9 @@ void xm_poison(struct xmodel *m, uint64_t addr, uint64_t len)
 					memset(p, b, n);
 			}
 	}
+	for (size_t i = 0; i < m->nwi; i++)
+		if (m->wi[i]->addr < addr + len && m->wi[i]->addr + 4 > addr)
+			memset(m->wi[i]->written, 1, sizeof(m->wi[i]->written));
 	if (is_private(m, addr))
 		xe_invalidate_all(m->eng, addr, len);
 	/* the patcher has written it (exec_observed: a replay must see the
@@ -730,6 +738,7 @@ void xm_fetch(struct xmodel *m, unsigned cpu, struct winsn *w, int quiet)
 		w->view[cpu] = val;
 		w->view_ok[cpu] = 1;
 	}
+	w->written[cpu] = 1;
 	ic_apply(m, cpu, w->coh[k].icseq);
 	if (w->coh[k].vseq > m->cpu[cpu].fetch_vseq)
 		m->cpu[cpu].fetch_vseq = w->coh[k].vseq;
@@ -1097,6 +1106,7 @@ void xm_text_load_word(struct xmodel *m, unsigned cpu, struct winsn *w,
 		memcpy(p, &v, 4);
 	w->view_ok[cpu] = 0;
 	w->stale[cpu] = 1;
+	w->written[cpu] = 1;
 	w->dread[cpu] = w->coh[w->ncoh - 1].vseq;
 }
 

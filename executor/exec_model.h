@@ -87,6 +87,12 @@ struct winsn {
 	 * drops them (xm_store_visible, xm_poison, exec_apply, a reset's
 	 * restore_copy_page; a CPU's own store, Unicorn). */
 	uint8_t stale[EXEC_MAX_CPUS];
+	/* That CPU's copy of the word was written this run (a fetch, a load
+	 * of it as text, a store, a free, a plan applied at once): what a
+	 * reset left there (xe_lazy_words) is no longer in it. A restored
+	 * state (exec_save.h) takes the word from the save only then, as a
+	 * replay from the reset would have. */
+	uint8_t written[EXEC_MAX_CPUS];
 };
 
 /* A watched data location [addr, addr+size): who wrote each 32-bit half. */

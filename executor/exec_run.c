@@ -643,6 +643,12 @@ void exec_finish_tail(struct ftv_exec *ex)
 
 int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 {
+	return exec_run_at(ex, 0, max_steps, err);
+}
+
+int exec_run_at(struct ftv_exec *ex, uint64_t s0, uint64_t max_steps,
+		struct ftv_err *err)
+{
 	unsigned ready[2 * EXEC_MAX_CPUS + 3];
 	unsigned n = ex->cfg.ncpus;
 	uint64_t s;
@@ -657,18 +663,28 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 		return 0;
 	}
 	xs_start_run(&ex->sched);
+	/* a restored state: the reduced walk's record of the steps before
+	 * it is the run before's (exec_save.h) */
+	if (s0 && (!ex->sched.dpor || xd_resume(ex->sched.dpor, s0)))
+		return ftv_errf(err, "a run resumed at step %llu has no walk to resume",
+				(unsigned long long)s0);
 	ex->cut = 0;
-	if (ex->cfg.verify)
+	ex->save_stopped = 0;
+	if (ex->cfg.verify && !s0)
 		drain_unobserved(ex);
-	for (s = 0; s < max_steps; s++) {
+	for (s = s0; s < max_steps; s++) {
 		unsigned nr = 0;
-		int pick, pready = xp_ready(&ex->plans, PLAN_AGENT_FTRACE);
-		int tready = xp_ready(&ex->plans, PLAN_AGENT_TEXT);
-
+		int pick, pready, tready;
 		/* Under stop_machine() a CPU without a quiescent point is
 		 * parked wherever it is (multi_cpu_stop runs on it). */
 		unsigned held = 0;
 
+		if (s == ex->save_at && ex->save_fn && ex->save_fn(ex, ex->save_arg)) {
+			ex->save_stopped = 1;
+			break;
+		}
+		pready = xp_ready(&ex->plans, PLAN_AGENT_FTRACE);
+		tready = xp_ready(&ex->plans, PLAN_AGENT_TEXT);
 		if (ex->tail_armed)
 			tail_step(ex);
 

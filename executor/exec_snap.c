@@ -135,6 +135,11 @@ static const uint8_t *snap_page(const struct xengine *e, size_t i, uint64_t pg)
 	return e->snap_nz[i][pg] ? e->snap[i] + pg * XPG_SIZE : zero_page;
 }
 
+const uint8_t *xe_snap_page(const struct xengine *e, size_t i, uint64_t pg)
+{
+	return snap_page(e, i, pg);
+}
+
 /* addr is one of the words a reset leaves (xe_lazy_words). */
 static int lazy(const struct xengine *e, uint64_t addr)
 {
@@ -183,6 +188,11 @@ static void restore_copy_page(struct xengine *e, unsigned c, size_t i,
 			xe_invalidate(e, c, at + h, 4);
 		}
 	}
+}
+
+int xe_lazy_word(const struct xengine *e, uint64_t addr)
+{
+	return e->nlazy && lazy(e, addr);
 }
 
 int xe_lazy_words(struct xengine *e, const uint64_t *addrs, size_t n)

@@ -24,6 +24,10 @@ int xe_reset(struct xengine *e, struct ftv_err *err);
  * 31). n 0: every word put back again; the words left before are put
  * back now. 0, or -1 out of memory (nothing left then). */
 int xe_lazy_words(struct xengine *e, const uint64_t *addrs, size_t n);
+/* Page pg of region i as the snapshot has it. */
+const uint8_t *xe_snap_page(const struct xengine *e, size_t i, uint64_t pg);
+/* addr is one of those words. */
+int xe_lazy_word(const struct xengine *e, uint64_t addr);
 /* The snapshot and the tracking of written pages freed: before xe_free
  * (which hands the CPUs' copies to the engine pool or unmaps them). */
 void xe_snapshot_free(struct xengine *e);

@@ -4,6 +4,7 @@
  * and the scheduling points it discovers. */
 #include "executor/exec_int.h"
 #include "executor/exec_snap.h"
+#include "executor/exec_verify_prefix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,12 @@ static void apply_bytes(struct ftv_exec *ex, uint64_t addr, uint64_t val, unsign
 	sim_write(ex->eng.as, addr, b, size, NULL);
 	if (!xe_private(&ex->eng, addr))
 		return;
+	for (uint64_t a = addr & ~3ULL; a < addr + size; a += 4) {
+		struct winsn *w = xm_insn(&ex->model, a);
+
+		if (w)
+			memset(w->written, 1, sizeof(w->written));
+	}
 	for (unsigned c = 0; c < ex->cfg.ncpus; c++) {
 		uint8_t *p = xe_copy_ptr(&ex->eng, c, addr);
 
@@ -266,26 +273,50 @@ static int lazy_words(struct ftv_exec *ex, struct ftv_err *err)
 	return 0;
 }
 
-/* One run from the snapshot; 0, or -1 with err set. */
+/* One run: from the deepest state saved on its prefix (pr, at or above
+ * its branch point `depth`: exec_verify_prefix.c) or from the snapshot;
+ * 0, or -1 with err set. Every run's step count begins at base: the
+ * step numbers a run stamps are the same whichever way it starts. */
 static int one_run(struct ftv_exec *ex, const struct exec_verify_config *cfg,
-		   const struct exec_verify_hooks *h,
-		   struct exec_verify_split *sp, struct ftv_err *err)
+		   const struct exec_verify_hooks *h, struct xprefix *pr,
+		   size_t depth, uint64_t base, struct exec_verify_split *sp,
+		   struct ftv_err *err)
 {
 	double t = split_now(cfg);
+	uint64_t max = cfg->max_steps ? cfg->max_steps : 100000, s0;
 	int ret;
 
-	if (++ex->verify_runs % XV_RECYCLE == 0 && xe_recycle(&ex->eng, err))
-		return -1;
+	ex->save_fn = NULL;
+	ex->save_at = UINT64_MAX;
+	if (++ex->verify_runs % XV_RECYCLE == 0) {
+		if (xe_recycle(&ex->eng, err))
+			return -1;
+		/* new engines: the saves' translations are gone with them */
+		if (pr)
+			xpr_clear(pr);
+	}
+	if (pr && xpr_start(pr, depth, &s0, sp)) {
+		split_add(cfg, &t, &sp->restore);
+		ret = exec_run_at(ex, s0, max, err);
+		split_add(cfg, &t, &sp->run);
+		if (ret || !pr->probe)
+			return ret;
+		/* prefix_check: the run proper from the reset */
+		pr->probe = 0;
+	}
 	ex->log.nviol = 0; /* each run's own */
 	if ((!cfg->exact_reset && lazy_words(ex, err)) || exec_reset(ex, err))
 		return -1;
 	ex->truncated = 0;
+	ex->stats.steps = base;
 	ex->run_step0 = ex->stats.steps;
 	if (h->reset)
 		h->reset(ex, h->arg);
 	split_add(cfg, &t, &sp->restore);
-	ret = exec_run(ex, cfg->max_steps ? cfg->max_steps : 100000, err);
+	ret = exec_run(ex, max, err);
 	split_add(cfg, &t, &sp->run);
+	if (!ret && pr && pr->check && xpr_checked(pr, ex->verify_runs, err))
+		return -1;
 	return ret;
 }
 
@@ -310,6 +341,9 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	unsigned ndisc = cfg->discovery ? cfg->discovery : 32;
 	struct xdpor *d;
 	struct xd_stats ds;
+	struct xprefix pr;
+	uint64_t base = ex->stats.steps;
+	size_t depth = 0;
 	int ret = -1, complete = 0;
 
 	struct exec_verify_split *sp = &st->split;
@@ -340,11 +374,13 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 		ex->sched.dpor = NULL;
 		return ftv_errf(err, "out of memory");
 	}
+	xpr_init(&pr, ex, h, cfg->prefix_restore && nshards == 1,
+		 cfg->prefix_check);
 	/* Discovery: random runs, to find the loads of watched data before
 	 * the walk rather than during it. */
 	for (unsigned r = 0; r < ndisc; r++) {
 		xd_set_random(d, 0x5eed0000ULL + r);
-		if (one_run(ex, cfg, h, sp, err))
+		if (one_run(ex, cfg, h, NULL, 0, base, sp, err))
 			goto out;
 		st->discovery++;
 		if (mark_new_points(ex, err) < 0)
@@ -355,7 +391,7 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 	for (;;) {
 		int ended, stop = 0, fresh;
 
-		if (one_run(ex, cfg, h, sp, err))
+		if (one_run(ex, cfg, h, &pr, depth, base, sp, err))
 			goto out;
 		t = split_now(cfg);
 		sp->steps += xd_nsteps(d);
@@ -373,6 +409,8 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 			/* The turns were not what the tree recorded: start
 			 * over with the new scheduling points. */
 			xd_restart(d);
+			xpr_clear(&pr);
+			depth = 0;
 			st->restarts++;
 			st->executions = st->truncated = st->steps = 0;
 			if (h->restart)
@@ -398,7 +436,8 @@ int exec_verify(struct ftv_exec *ex, const struct exec_verify_config *cfg,
 			complete = 1;
 			break;
 		}
-		sp->replayed += xd_depth(d);
+		depth = xd_depth(d);
+		sp->replayed += depth;
 		split_add(cfg, &t, &sp->book);
 	}
 	ret = 0;
@@ -418,6 +457,9 @@ out:
 		       !ex->oom;
 	ex->sched.dpor = NULL;
 	xd_free(d);
+	xpr_free(&pr);
+	ex->save_fn = NULL;
+	ex->save_at = UINT64_MAX;
 	/* every word put back by the resets after the walk's */
 	xe_lazy_words(&ex->eng, NULL, 0);
 	ex->lazy_nwi = 0;

@@ -288,6 +288,27 @@ struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c)
 	return s;
 }
 
+int ftrace_core_state_update(struct ftrace_core_state *s, const struct ftrace_core *c)
+{
+	char *bug;
+
+	if (s->nrecs != c->nrecs)
+		return -1;
+	if (c->bug && (!s->bug || strcmp(s->bug, c->bug))) {
+		bug = strdup(c->bug);
+		if (!bug)
+			return -1;
+		free(s->bug);
+		s->bug = bug;
+	} else if (!c->bug) {
+		free(s->bug);
+		s->bug = NULL;
+	}
+	for (size_t i = 0; i < c->nrecs; i++)
+		s->flags[i] = c->recs[i].flags;
+	return 0;
+}
+
 void ftrace_core_state_restore(struct ftrace_core *c,
 			       const struct ftrace_core_state *s)
 {
@@ -295,6 +316,17 @@ void ftrace_core_state_restore(struct ftrace_core *c,
 	c->bug = s->bug ? strdup(s->bug) : NULL;
 	for (size_t i = 0; i < s->nrecs && i < c->nrecs; i++)
 		c->recs[i].flags = s->flags[i];
+}
+
+uint64_t ftrace_core_state_hash(const struct ftrace_core_state *s, uint64_t h)
+{
+	/* FNV-1a over the flags, then the bug's text */
+	for (size_t i = 0; i < s->nrecs; i++)
+		for (size_t b = 0; b < sizeof(s->flags[i]); b++)
+			h = (h ^ (uint8_t)(s->flags[i] >> (8 * b))) * 0x100000001b3ULL;
+	for (const char *p = s->bug ? s->bug : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+	return h;
 }
 
 void ftrace_core_state_free(struct ftrace_core_state *s)

@@ -371,6 +371,12 @@ struct ftrace_core_state *ftrace_core_state_save(const struct ftrace_core *c);
 void ftrace_core_state_restore(struct ftrace_core *c,
 			       const struct ftrace_core_state *s);
 void ftrace_core_state_free(struct ftrace_core_state *s);
+/* s made c's state now, in place (no allocation but the bug's text): 0,
+ * or -1 when c has another number of records (save it anew) or out of
+ * memory. */
+int ftrace_core_state_update(struct ftrace_core_state *s, const struct ftrace_core *c);
+/* A hash of s (the per-record flags and the bug), chained from h. */
+uint64_t ftrace_core_state_hash(const struct ftrace_core_state *s, uint64_t h);
 /* Record rec could not be initialised (its init_nop wrote where nothing
  * can be patched, and the world did not make the write): FAILED|DISABLED,
  * left out of every update, without killing the model, so that the run

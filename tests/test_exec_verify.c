@@ -173,7 +173,7 @@ static void walk(unsigned ncpus, int dmb, int two_plans, int sync, int reduce,
 {
 	struct vworld w;
 	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
-	struct exec_verify_hooks h = { NULL, on_done, NULL, o };
+	struct exec_verify_hooks h = { .done = on_done, .arg = o };
 	struct ftv_err err;
 
 	memset(o, 0, sizeof(*o));
@@ -245,7 +245,7 @@ START_TEST(shortest_counterexample_replays)
 	struct outcomes o;
 	struct exec_verify_stats st;
 	struct exec_verify_config vc = { .max_steps = 200, .reduce = 1 };
-	struct exec_verify_hooks h = { NULL, on_done, NULL, &o };
+	struct exec_verify_hooks h = { .done = on_done, .arg = &o };
 	struct ftv_err err;
 	size_t at;
 
@@ -306,7 +306,7 @@ static void settled_walk(unsigned ncpus, int reduce, struct outcomes *o,
 	struct vworld w;
 	struct plan nop;
 	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
-	struct exec_verify_hooks h = { NULL, on_done, NULL, o };
+	struct exec_verify_hooks h = { .done = on_done, .arg = o };
 	struct ftv_err err;
 	uint32_t word;
 
@@ -431,7 +431,7 @@ static void window_walk(int a_locked, int reduce, struct wout *o)
 	struct vworld w;
 	struct plan pa, pb;
 	struct exec_verify_config vc = { .max_steps = 200, .reduce = reduce };
-	struct exec_verify_hooks h = { NULL, window_done, NULL, o };
+	struct exec_verify_hooks h = { .done = window_done, .arg = o };
 	struct exec_verify_stats st;
 	struct ftv_err err;
 

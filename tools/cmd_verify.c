@@ -111,6 +111,14 @@ static double pct(double part, double whole)
 	return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* An environment switch: set and not "0". */
+static int env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 /* The process's CPU seconds when the last world's stats were printed: the
  * first world's include the process's start (the dynamic loader). */
 static double stats_cpu0;
@@ -140,6 +148,10 @@ static void print_stats(const struct verify_result *vr)
 	} else {
 		printf("stats: symmetry: none (%s)\n", vr->sym_why);
 	}
+	if (p->restores)
+		printf("stats: %llu runs started from a saved state at their branch point, "
+		       "%llu steps (%.1f%%) not run again\n", (unsigned long long)p->restores,
+		       (unsigned long long)p->skipped, pct((double)p->skipped, (double)p->steps));
 	stats_cpu0 = end;
 }
 
@@ -352,6 +364,12 @@ static int verify_file(const struct ftv_paths *paths, const char *file, const st
 			 strcmp(getenv("FTV_VERIFY_EXACT_RESET"), "0");
 	/* the stateful walk's memory for its states (the test of a full
 	 * table: exec_verify_config.state_bytes) */
+	/* the prefix restore (exec_save.h): on unless
+	 * FTV_VERIFY_NO_PREFIX_RESTORE=1 (the walk is the same, each run
+	 * replayed from the reset); FTV_VERIFY_PREFIX_CHECK=1 checks every
+	 * restored state against a replay from the reset */
+	vc.prefix_restore = !env_on("FTV_VERIFY_NO_PREFIX_RESTORE");
+	vc.prefix_check = env_on("FTV_VERIFY_PREFIX_CHECK");
 	if (getenv("FTV_VERIFY_STATE_BYTES"))
 		vc.state_bytes = (size_t)strtoull(getenv("FTV_VERIFY_STATE_BYTES"), NULL, 10);
 	if (o->json) {

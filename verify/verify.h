@@ -43,6 +43,10 @@ struct verify_config {
 	 * (--no-symmetry) */
 	int no_symmetry;
 	size_t state_bytes;       /* exec_verify_config.state_bytes */
+	/* exec_verify_config.prefix_restore and prefix_check: runs start
+	 * from states saved at the walk's branch points (the world's run
+	 * state and its core's with the executor's) */
+	int prefix_restore, prefix_check;
 	/* The restore test's (tests/test_world_run.c): when non-zero, every
 	 * byte of the world's run state is overwritten with it before each
 	 * restore, so that a field the restore missed shows. */

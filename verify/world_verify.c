@@ -98,6 +98,69 @@ static void on_reset(struct ftv_exec *ex, void *arg)
 		v->oom = 1;
 }
 
+/* exec_verify_config.prefix_restore: the world's part of a saved state,
+ * what world_restore puts back at a reset (struct wsaved), at a step of
+ * a run. */
+static int on_save(struct ftv_exec *ex, void **slot, void *arg)
+{
+	struct vctx *v = arg;
+	struct wsaved *s = *slot;
+
+	(void)ex;
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return -1;
+		*slot = s;
+	}
+	/* (in place: a core's state is a word per record, some hundred KiB
+	 * for a kernel's, and a run saves one) */
+	if (!s->core || ftrace_core_state_update(s->core, v->w->core)) {
+		ftrace_core_state_free(s->core);
+		s->core = ftrace_core_state_save(v->w->core);
+	}
+	if (!s->core || world_run_copy(&s->run, &v->w->run))
+		return -1;
+	return 0;
+}
+
+static int on_restore_saved(struct ftv_exec *ex, const void *slot, void *arg)
+{
+	struct vctx *v = arg;
+	const struct wsaved *s = slot;
+
+	(void)ex;
+	if (v->cfg->scribble)
+		world_run_scribble(&v->w->run, v->cfg->scribble);
+	ftrace_core_state_restore(v->w->core, s->core);
+	return world_run_copy(&v->w->run, &s->run);
+}
+
+static void on_drop(void *slot, void *arg)
+{
+	struct wsaved *s = slot;
+
+	(void)arg;
+	world_run_free(&s->run);
+	ftrace_core_state_free(s->core);
+	free(s);
+}
+
+/* The world's run state and its core's flags (prefix_check). */
+static uint64_t on_fingerprint(struct ftv_exec *ex, void *arg)
+{
+	struct vctx *v = arg;
+	struct ftrace_core_state *c = ftrace_core_state_save(v->w->core);
+	uint64_t h = world_run_hash(&v->w->run, 0);
+
+	(void)ex;
+	if (c) {
+		h = ftrace_core_state_hash(c, h);
+		ftrace_core_state_free(c);
+	}
+	return h;
+}
+
 static void on_restart(struct ftv_exec *ex, void *arg)
 {
 	struct vctx *v = arg;
@@ -278,9 +341,15 @@ int world_verify(struct world *w, const struct verify_config *cfg,
 		.exact_reset = cfg->exact_reset,
 		.stateful = cfg->stateful,
 		.state_bytes = cfg->state_bytes,
+		.prefix_restore = cfg->prefix_restore || cfg->prefix_check,
+		.prefix_check = cfg->prefix_check,
 	};
 	struct vctx v = { .w = w, .cfg = cfg, .res = res };
-	struct exec_verify_hooks h = { on_reset, on_done, on_restart, &v };
+	struct exec_verify_hooks h = {
+		.reset = on_reset, .done = on_done, .restart = on_restart, .arg = &v,
+		.save = on_save, .restore = on_restore_saved, .drop = on_drop,
+		.fingerprint = on_fingerprint,
+	};
 	const uint64_t *pts;
 	double t0 = now();
 	int ret;
