@@ -323,6 +323,8 @@ int xsv_save(struct ftv_exec *ex, struct xsave *s)
 
 	s->n = 0;
 	s->nplans = ex->plans.n;
+	s->nwi = ex->model.nwi;
+	s->nwd = ex->model.nwd;
 	xsv_walk(&io, ex);
 	if (io.bad || xsv_save_mem(ex, s))
 		return -1;
@@ -334,7 +336,8 @@ int xsv_restore(struct ftv_exec *ex, const struct xsave *s)
 	struct xio io = { (struct xsave *)s, 1, 0, 0 };
 	struct xmodel *m = &ex->model;
 
-	if (s->nplans != ex->plans.n)
+	if (s->nplans != ex->plans.n || s->nwi != ex->model.nwi ||
+	    s->nwd != ex->model.nwd)
 		return -1;
 	/* the model first: the memory's restore reads what the saved run
 	 * had written (winsn.written) */

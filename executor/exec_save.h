@@ -58,7 +58,9 @@ struct xsave {
 	size_t npg, cappg;
 	uint8_t *data;
 	size_t capdata;
-	size_t nplans;           /* the plans queued when it was saved */
+	/* what the description's shape depends on, when it was saved: the
+	 * plans queued, the watched words and data locations */
+	size_t nplans, nwi, nwd;
 };
 
 /* Whether ex's state can be saved (see above). */
