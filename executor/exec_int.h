@@ -132,6 +132,8 @@ struct ftv_exec {
 	/* exec_set_state_fn: the caller's part of the walk's state hash */
 	exec_state_fn state_fn;
 	void *state_arg;
+	FILE *state_trace;       /* exec_set_state_trace, or NULL */
+	uint64_t state_trace_k;  /* its scheduling points so far */
 	struct exec_state_sink {
 		uint64_t *w;     /* pairs: kind (1: a step number), word */
 		size_t n, cap;

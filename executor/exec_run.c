@@ -742,6 +742,8 @@ int exec_run(struct ftv_exec *ex, uint64_t max_steps, struct ftv_err *err)
 			ex->cut = 1;
 			break;
 		}
+		if (ex->state_trace)
+			xst_trace(ex, ready[pick]);
 		if (ready[pick] < n) {
 			uint64_t h;
 
