@@ -286,6 +286,7 @@ void xst_trace(struct ftv_exec *ex, unsigned agent)
 		snprintf(hash, sizeof(hash), "%016llx%016llx", (unsigned long long)h[0],
 			 (unsigned long long)h[1]);
 	/* (one write: the line stays whole beside the report) */
-	fprintf(ex->state_trace, "state %llu %s %s\n",
-		(unsigned long long)ex->state_trace_k++, who, hash);
+	fprintf(ex->state_trace, "state %llu %s %s%s\n",
+		(unsigned long long)ex->state_trace_k++, who, hash,
+		ex->sym.on && ex->sym.tie ? " tie" : "");
 }
