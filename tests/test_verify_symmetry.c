@@ -175,7 +175,10 @@ END_TEST
  * permutation moves something). Each S runs every CPU to its end (the
  * replay's first-ready tail then has only the patcher and the store
  * buffer, which no renaming touches), with the CPUs at different points
- * while the plans wait for a grace period or fetch patched code. */
+ * while the plans wait for a grace period or fetch patched code. And no
+ * two points of S hash alike: a hash that loses part of a CPU's state
+ * at a canonical position is still invariant under renaming, but merges
+ * distinct states (docs/bench-scale.md: the mistakes re-planted). */
 
 struct mapping_case {
 	const char *world;      /* tests/data/symmetry: a world with its
