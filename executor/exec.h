@@ -652,6 +652,16 @@ struct exec_verify_hooks {
 struct exec_state_sink;
 typedef void (*exec_state_fn)(struct ftv_exec *ex, struct exec_state_sink *s, void *arg);
 void exec_set_state_fn(struct ftv_exec *ex, exec_state_fn fn, void *arg);
+/* A test's view of the walk's state hash (tests/test_verify_symmetry.c):
+ * at every scheduling point of the runs that follow, one line
+ * "state K AGENT HASH" to out: K counts the points from 0, AGENT took the
+ * step (cpuN, patcher, text, sbuf), HASH is the state's before it as the
+ * stateful walk hashes it (xst_hash_walk: canonical under symmetry) or
+ * "-" when the walk would not hash it, then " tie" when under symmetry
+ * two CPUs had equal keys (ordered by number: two states that differ by
+ * a permutation may then hash differently, a merge missed, exec_sym.h).
+ * NULL: none. */
+void exec_set_state_trace(struct ftv_exec *ex, FILE *out);
 void exec_state_word(struct exec_state_sink *s, uint64_t w);
 void exec_state_step(struct exec_state_sink *s, uint64_t step);
 void exec_state_since(struct exec_state_sink *s, uint64_t step);

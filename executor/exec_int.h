@@ -139,6 +139,8 @@ struct ftv_exec {
 	int (*save_fn)(struct ftv_exec *ex, void *arg);
 	void *save_arg;
 	int save_stopped;
+	FILE *state_trace;       /* exec_set_state_trace, or NULL */
+	uint64_t state_trace_k;  /* its scheduling points so far */
 	struct exec_state_sink {
 		uint64_t *w;     /* pairs: kind (1: a step number), word */
 		size_t n, cap;

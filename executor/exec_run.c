@@ -758,6 +758,8 @@ int exec_run_at(struct ftv_exec *ex, uint64_t s0, uint64_t max_steps,
 			ex->cut = 1;
 			break;
 		}
+		if (ex->state_trace)
+			xst_trace(ex, ready[pick]);
 		if (ready[pick] < n) {
 			uint64_t h;
 

@@ -73,6 +73,9 @@ void xst_hash_sym(struct ftv_exec *ex, const struct xsym *y, uint64_t h[2]);
  * with its plans and the caller's (exec_set_state_fn), or 0 when the
  * state cannot be hashed. */
 int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2]);
+/* exec_set_state_trace's line for the state before agent (a scheduler
+ * slot, exec_sched.h) takes its step. */
+void xst_trace(struct ftv_exec *ex, unsigned agent);
 /* The hash of w[0..n). */
 void xst_hash_words(const uint64_t *w, size_t n, uint64_t h[2]);
 

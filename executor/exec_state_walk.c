@@ -35,6 +35,7 @@
  * executors without a snapshot. */
 #include "executor/exec_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,12 @@ void exec_set_state_fn(struct ftv_exec *ex, exec_state_fn fn, void *arg)
 {
 	ex->state_fn = fn;
 	ex->state_arg = arg;
+}
+
+void exec_set_state_trace(struct ftv_exec *ex, FILE *out)
+{
+	ex->state_trace = out;
+	ex->state_trace_k = 0;
 }
 
 static void push(struct exec_state_sink *s, uint64_t kind, uint64_t w)
@@ -262,4 +269,24 @@ int xst_hash_walk(struct ftv_exec *ex, uint64_t h[2])
 	h[0] = base[0] ^ acc[0];
 	h[1] = base[1] + acc[1];
 	return 1;
+}
+
+void xst_trace(struct ftv_exec *ex, unsigned agent)
+{
+	unsigned n = ex->cfg.ncpus;
+	uint64_t h[2];
+	char who[16], hash[40] = "-";
+
+	if (agent < n)
+		snprintf(who, sizeof(who), "cpu%u", agent);
+	else
+		snprintf(who, sizeof(who), "%s", agent == XS_PATCHER(n) ? "patcher"
+					   : agent == XS_PATCHER_TEXT(n) ? "text" : "sbuf");
+	if (xst_hash_walk(ex, h))
+		snprintf(hash, sizeof(hash), "%016llx%016llx", (unsigned long long)h[0],
+			 (unsigned long long)h[1]);
+	/* (one write: the line stays whole beside the report) */
+	fprintf(ex->state_trace, "state %llu %s %s%s\n",
+		(unsigned long long)ex->state_trace_k++, who, hash,
+		ex->sym.on && ex->sym.tie ? " tie" : "");
 }

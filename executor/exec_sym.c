@@ -89,9 +89,11 @@ void xsym_choose(struct ftv_exec *ex)
 			y->pinv[j - 1] = t;
 		}
 	y->ident = 1;
+	y->tie = 0;
 	for (unsigned j = 0; j < n; j++) {
 		y->pi[y->pinv[j]] = (uint8_t)j;
 		y->ident &= y->pinv[j] == j;
+		y->tie |= j && key[y->pinv[j - 1]] == key[y->pinv[j]];
 	}
 	y->hashed++;
 	y->moved += !y->ident;

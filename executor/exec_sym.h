@@ -81,6 +81,8 @@ struct xsym {
 	 * position pi[c], position j holds CPU pinv[j]; ident: pi = id */
 	uint8_t pi[XSYM_MAX_CPUS], pinv[XSYM_MAX_CPUS];
 	int ident;
+	int tie;                 /* two CPUs had equal keys (the order
+				  * between them by number: exec_sym.h) */
 	uint64_t hashed, moved;  /* states hashed; through a non-identity pi */
 };
 

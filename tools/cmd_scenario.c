@@ -121,6 +121,13 @@ static void json_result(const struct scenario *s, const struct scn_result *res,
 	json_newline(&j);
 }
 
+static int env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 static int cmd_scenario(int argc, char **argv)
 {
 	struct ftv_paths paths;
@@ -267,6 +274,13 @@ static int cmd_scenario(int argc, char **argv)
 		s.cfg.litmus_out = litmus;
 		s.cfg.litmus_fixed_out = litmus ? litmus_fixed : NULL;
 		s.cfg.notes_out = stderr;
+		/* a test's view of the stateful walk's state hashes over a
+		 * replay (world.h: state_trace; tests/test_verify_symmetry.c),
+		 * kept out of the options: no user reads them */
+		if (env_on("FTV_STATE_TRACE")) {
+			s.cfg.state_trace = stderr;
+			s.cfg.state_trace_nosym = env_on("FTV_VERIFY_NO_SYMMETRY");
+		}
 		if (seed_set)
 			s.cfg.exec.seed = seed;
 		if (cpus_set)

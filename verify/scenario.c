@@ -162,6 +162,7 @@ static int run_world(const struct scenario *s, struct world *w, FILE *out,
 		     struct scn_result *res, struct ftv_err *err)
 {
 	struct ftv_exec *ex = w ? world_exec(w) : NULL;
+	int ret;
 
 	if (!w)
 		return -1;
@@ -181,8 +182,12 @@ static int run_world(const struct scenario *s, struct world *w, FILE *out,
 		 * walk, the discovery's random ones included */
 		if (exec_set_drain_channels(ex, s->channels, s->nchannels))
 			return ftv_errf(err, "%s: too many channels", s->path);
-		if (exec_snapshot(ex, err) || exec_set_schedule(ex, s->sched, s->nsched) ||
-		    world_finish(w, s->steps, err))
+		if (exec_snapshot(ex, err) || exec_set_schedule(ex, s->sched, s->nsched))
+			return ftv_err_prefix(err, "%s", s->path);
+		world_trace_states(w, 1);
+		ret = world_finish(w, s->steps, err);
+		world_trace_states(w, 0);
+		if (ret)
 			return ftv_err_prefix(err, "%s", s->path);
 		if (exec_schedule_diverged(ex, &at) && out)
 			fprintf(out, "note: the schedule diverged at its step %zu (the agent "

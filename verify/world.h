@@ -136,6 +136,12 @@ struct world_config {
 	FILE *plans_out;          /* print every update's plan here, or NULL */
 	FILE *trace_out;          /* after the report, the executor's step
 				     trace (exec_trace_print), or NULL */
+	/* A replay's state hashes (exec_set_state_trace), as ftv verify
+	 * --stateful hashes them: with the symmetry the world offers unless
+	 * state_trace_nosym (tools/cmd_scenario.c: FTV_STATE_TRACE=1 prints
+	 * them to stderr, FTV_VERIFY_NO_SYMMETRY=1; world_trace_states). NULL: none. */
+	FILE *state_trace;
+	int state_trace_nosym;
 	/* Record the run's timeline (the functions each CPU entered and
 	 * left, its tracer calls) for a Chrome trace-event writer
 	 * (verify/trace_json.h): timeline set, or trace_json, the writer
@@ -296,6 +302,10 @@ int world_settle(struct world *w, int on, struct ftv_err *err);
 /* Applies every queued plan, lets every CPU finish its rounds, then runs
  * the end-of-run checks. */
 int world_finish(struct world *w, uint64_t max_steps, struct ftv_err *err);
+/* Around a replay's world_finish (on 1, then 0): its state hashes to
+ * cfg.state_trace (world.h; nothing when that is NULL), after a line
+ * "state symmetry: cpu0..cpuN" or "state symmetry: none (why)". */
+void world_trace_states(struct world *w, int on);
 /* After world_finish: whether the step budget ran out while a CPU was
  * still short of its rounds or a plan was still applying. That is "budget
  * exhausted", not a violation: the budget, not the patcher, ended the run,

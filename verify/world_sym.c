@@ -69,3 +69,25 @@ int world_set_symmetry(struct world *w, char *why, size_t nwhy)
 	r[1] = (struct exec_sym_range){ c0->pcpu, stride, cpu_word, 1 };
 	return exec_set_symmetry(w->ex, r, 2, why, nwhy);
 }
+
+void world_trace_states(struct world *w, int on)
+{
+	FILE *out = w->cfg.state_trace;
+	char why[200] = "--no-symmetry";
+
+	if (!out)
+		return;
+	if (!on) {
+		exec_set_state_trace(w->ex, NULL);
+		exec_symmetry_off(w->ex);
+		exec_set_state_fn(w->ex, NULL, NULL);
+		fflush(out);
+		return;
+	}
+	exec_set_state_fn(w->ex, world_state_words, w);
+	if (!w->cfg.state_trace_nosym && world_set_symmetry(w, why, sizeof(why)))
+		fprintf(out, "state symmetry: cpu0..cpu%u\n", w->cfg.exec.ncpus - 1);
+	else
+		fprintf(out, "state symmetry: none (%s)\n", why);
+	exec_set_state_trace(w->ex, out);
+}
