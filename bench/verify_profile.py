@@ -5,12 +5,14 @@ process at FREQ Hz with DWARF call stacks; each sample is put in the
 bucket of the nearest function on its stack (leaf first) that marks one:
 
   restore      exec_reset (the pages, registers, model, log, plans and
-               store buffers put back) and the world's on_reset
+               store buffers put back) and the world's on_reset, and the
+               prefix restore's saves and restores (xpr_start, xsv_*:
+               a run started from its branch point's saved state)
   bookkeeping  the DPOR walk's own functions (xd_*: picks, footprints,
                clocks, races, backtrack sets) and mark_new_points
   check        the world's checks (every function of verify/check.o,
                world_check.o, violation.o, explain*.o) and on_done
-  run          exec_run: Unicorn emulating, the hooks, the fetch model,
+  run          exec_run, exec_run_at (a restored run): Unicorn emulating, the hooks, the fetch model,
                the patcher's and store buffer's steps
   translate    Unicorn translating blocks (tb_gen_code, inside run or a
                reset): what a changed instruction word costs
@@ -31,7 +33,9 @@ BUCKETS = ("restore", "run", "translate", "check", "bookkeeping", "walk")
 FIXED = {"tb_gen_code_aarch64": "translate", "tb_gen_code_riscv64": "translate",
          "exec_reset": "restore", "on_reset": "restore", "xe_reset": "restore",
          "mark_new_points": "bookkeeping", "on_done": "check",
-         "exec_run": "run", "exec_verify": "walk"}
+         "exec_run": "run", "exec_run_at": "run", "exec_verify": "walk",
+         "xpr_start": "restore", "xsv_save": "restore", "xsv_restore": "restore",
+         "xsv_save_mem": "restore", "xsv_restore_mem": "restore"}
 CHECK_OBJS = ("verify/check.o", "verify/world_check.o", "verify/violation.o",
               "verify/explain.o", "verify/explain_arm64.o", "verify/explain_riscv64.o")
 FRAME = re.compile(r"^\s*[0-9a-f]+ (\S+)")
